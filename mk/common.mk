@@ -1,0 +1,42 @@
+# mk/common.mk - the one shared make fragment (libopencm3 lib/Makefile.include
+# style). Every component Makefile includes it.
+#
+#   V=1        echo every command
+#   O=DIR      out-of-tree output root (default: build/ at the top)
+#   SAN=1      host code with ASan+UBSan, into a separate output tree
+#   GEMLAB_CACHE  where fetched/built third-party trees live (default
+#              ~/.cache/gemlab); never inside git.
+TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
+O ?= $(TOP)/build
+override O := $(abspath $(O))
+GEMLAB_CACHE ?= $(HOME)/.cache/gemlab
+export GEMLAB_CACHE
+
+V ?= 0
+ifeq ($(V),1)
+Q :=
+msg = @true
+else
+Q := @
+msg = @printf '  %-7s %s\n' $(1) $(2)
+endif
+
+SAN ?= 0
+ifeq ($(SAN),1)
+HOSTO := $(O)/host-san
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+else
+HOSTO := $(O)/host
+SANFLAGS :=
+endif
+
+# Host C: our code is C11 and warning-clean.
+HOSTCC ?= cc
+WARNFLAGS := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
+             -Wmissing-prototypes -Wformat=2 -Wundef
+HOST_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O2 -g $(WARNFLAGS) $(SANFLAGS) -MD -MP
+HOST_LDFLAGS := $(SANFLAGS)
+
+# The model library, built once per host output tree.
+MODELS_INC := $(TOP)/models/include
+LIBMODELS := $(HOSTO)/models/libgemlab-models.a
