@@ -1,0 +1,412 @@
+/*
+ * gemlab/wire.h - the link/wire model: one Ethernet cable between side A
+ * and side B, two independent directions (A->B, B->A), each a pipeline
+ *
+ *   sender MAC serializer (negotiated line rate, tx_done_ns)
+ *     -> [optional] bounded queue (frames, bytes; tail drop)
+ *        in front of a rate cap below line rate (rate_bps)
+ *     -> loss model (random / Gilbert-Elliott / 4-state Markov)
+ *     -> duplication, reordering (netem "reorder PCT gap N")
+ *     -> propagation delay + jitter (netem distributions)
+ *     -> FCS errors: corruption, duplex mismatch, RGMII clock skew
+ *     -> receiver (gl_link_poll at or after the arrival time)
+ *
+ * netem (Linux sch_netem.c, iproute2 q_netem.c and netem/ tables) is the
+ * reference for impairment semantics; differences are listed below.
+ *
+ * Time is an input (now_ns, nanoseconds on the host's clock, never
+ * decreasing per direction; a smaller value is treated as the largest seen
+ * so far).  Nothing blocks: the host asks gl_link_next_deadline() when to
+ * call gl_link_poll() again.  Randomness: each direction owns a
+ * struct gl_prng seeded from the link seed, so the same seed and the same
+ * calls give the same decisions, whatever the other direction does.
+ *
+ * Ethernet timing (IEEE 802.3 clause 4/35): a frame of LEN bytes as handed
+ * over by the MAC (destination address to payload, no FCS) occupies
+ *   max(LEN, 60) + 4 (FCS) + 8 (preamble+SFD) + 12 (IFG)  byte times,
+ * a byte time being 800 / 80 / 8 ns at 10 / 100 / 1000 Mb/s, exactly.
+ * The rate cap charges the same on-wire bytes at rate_bps (netem charges
+ * only the packet length unless told an overhead).
+ *
+ * Frame ownership (the model never reads or writes payload bytes):
+ *   - gl_link_send() returns a verdict.  GL_WIRE_QUEUED means the model
+ *     now holds one or two references to the frame (two when duplicated);
+ *     every other verdict means it holds none and the host may free the
+ *     buffer at once.
+ *   - Each reference comes back exactly once from gl_link_poll() with the
+ *     same cookie.  The buffer may be freed after the delivery that carries
+ *     GL_DELIV_LAST (the original of a duplicated frame never carries it;
+ *     the duplicate always arrives after its original and does).
+ *   - A delivery with GL_DELIV_DROPPED (the link went down while the frame
+ *     was in flight) must not be handed to the receiving MAC; it only
+ *     returns the reference.
+ *   - A delivery with GL_DELIV_FCS_ERROR must be handed to the receiving
+ *     MAC, which counts an FCS error and discards it (the frame is never
+ *     silently dropped by the model).
+ *   - The sender's MAC completes (hands its TX descriptor back) at
+ *     *tx_done_ns whatever the verdict: a frame lost "on the wire" still
+ *     took its time on the sender's wire.  Only link-down frames are
+ *     serialized too (the MAC does not know the link is down).
+ *
+ * Differences from netem, by choice:
+ *   - The queue sits in front of the rate cap only; with no cap the
+ *     sender's MAC is paced by tx_done_ns and nothing queues in the model.
+ *     A frame dropped by the queue never reaches the loss model (netem
+ *     decides loss before its queue limit).
+ *   - Loss is decided once per offered frame, before duplication: a lost
+ *     frame is never duplicated (netem lets the duplicate survive).
+ *   - A duplicate is not independently delayed: it arrives back-to-back
+ *     after its original (arrival + one frame time at line rate).
+ *     Corruption, skew and duplex errors are decided per copy.
+ *   - Jitter keeps frame order unless jitter_reorders is set: an in-order
+ *     frame never arrives before the previous in-order frame (netem does
+ *     the same when a rate is set; without one it reorders).  Frames picked
+ *     by reorder_pct bypass latency and jitter, as netem's "sent at once".
+ *   - No correlation parameters (netem's correlated random numbers do not
+ *     keep the configured marginal probability); see Known limitations.
+ *
+ * Jitter distributions (netem tabledist: delay = latency + jitter * z,
+ * where z has the shape of the table; delays below 0 are clamped to 0):
+ *   uniform      integer delay uniform in [latency - jitter, latency + jitter)
+ *   normal       z ~ N(0, 1), clipped to [-4, 4) like netem's s16 table
+ *   pareto       z = 4/3 * (U^(-1/3) - 1.5), U uniform in (0, 1]: netem's
+ *                Pareto table (alpha 3, shifted to mean 0), clipped at 4
+ *   paretonormal z = (Phi^-1(q) + 3 * pareto(q)) / 4 with the SAME quantile
+ *                q for both parts (netem's paretonormal.c sums the two
+ *                inverse CDFs entry by entry, not two independent draws)
+ * Values are generated analytically (inverse CDF on a 53-bit uniform)
+ * instead of from netem's 4096-entry tables, so z has finer resolution;
+ * the clipping bounds are the tables' [-32768, 32767] / 8192.
+ *
+ * Loss models (probabilities compared with one uniform draw each, ranges
+ * written cumulatively so they cannot leave gaps):
+ *   random   each frame lost with loss_pct / 100.
+ *   gemodel  Gilbert-Elliott, netem order: in state Good a frame is lost
+ *            with 1-k and the state moves to Bad with p; in Bad it is lost
+ *            with 1-h and moves to Good with r (the loss uses the state the
+ *            frame found).  Mean loss = (r(1-k) + p(1-h)) / (p + r).
+ *   state    netem's 4-state Markov (GI model, Salsano et al.): 1 = gap
+ *            delivered, 2 = burst delivered, 3 = burst lost, 4 = isolated
+ *            loss; 1->3 p13, 1->4 p14, 3->1 p31, 3->2 p32, 2->3 p23,
+ *            4->1 always.  The frame's fate is the state it moves to.
+ *
+ * Signal faults:
+ *   duplex mismatch  (one side half, the other full duplex, link up): each
+ *            frame in either direction gets an FCS error with probability
+ *            U = the fraction of time the OTHER direction's MAC was
+ *            transmitting during its most recently completed
+ *            GL_WIRE_DUPLEX_WINDOW_NS window (0 when that window is older
+ *            than one window).  The half-duplex side sees the other side's
+ *            traffic as collisions: its own frames are cut (late collision,
+ *            a runt/CRC error at the far end) and frames it receives while
+ *            transmitting are garbled.  No CSMA/CD backoff is modelled.
+ *   RGMII skew  skew_crc_pct applies only while the link runs at 1000
+ *            Mb/s (RGMII is clocked at 125 MHz DDR only at 1000; at 10/100
+ *            the 2.5/25 MHz clock leaves enough margin for a wrong
+ *            phy-mode delay).
+ *
+ * Known limitations:
+ *   - Correlation (netem "loss 1% 25%") is not modelled.
+ *   - Half-duplex operation itself (CSMA/CD, backoff, early collisions,
+ *     excessive-collision drops) is not modelled; only the mismatch
+ *     errors are.
+ *   - The rate cap rounds each frame's time on the capped server to the
+ *     nanosecond but carries the remainder, so long runs are exact.
+ *   - In-flight capacity is fixed at build time (GL_WIRE_INFLIGHT_MAX
+ *     in-order plus GL_WIRE_OOO_MAX out-of-order frames per direction);
+ *     beyond it frames are dropped and counted as dropped_store.
+ */
+#ifndef GEMLAB_WIRE_H
+#define GEMLAB_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "gemlab/err.h"
+#include "gemlab/prng.h"
+
+/* Same definition as gemlab/time.h (identical redefinition is legal C). */
+#ifndef GL_NEVER
+#define GL_NEVER UINT64_MAX
+#endif
+
+/* ---- Build-time options (lwIP opt.h style: override with -D) ---- */
+
+/* In-order frames in flight per direction (queued + propagating). */
+#ifndef GL_WIRE_INFLIGHT_MAX
+#define GL_WIRE_INFLIGHT_MAX 4096
+#endif
+/* Out-of-order frames in flight per direction (reordered, duplicates that
+ * overtake nothing, jitter_reorders). */
+#ifndef GL_WIRE_OOO_MAX
+#define GL_WIRE_OOO_MAX 1024
+#endif
+/* Largest queue_frames a configuration may ask for. */
+#ifndef GL_WIRE_QUEUE_MAX
+#define GL_WIRE_QUEUE_MAX 1024
+#endif
+/* Window over which the reverse direction's load is measured for the
+ * duplex-mismatch error rate. */
+#ifndef GL_WIRE_DUPLEX_WINDOW_NS
+#define GL_WIRE_DUPLEX_WINDOW_NS 1000000ULL
+#endif
+
+#if (GL_WIRE_INFLIGHT_MAX & (GL_WIRE_INFLIGHT_MAX - 1)) != 0
+#error "GL_WIRE_INFLIGHT_MAX must be a power of two"
+#endif
+#if (GL_WIRE_QUEUE_MAX & (GL_WIRE_QUEUE_MAX - 1)) != 0
+#error "GL_WIRE_QUEUE_MAX must be a power of two"
+#endif
+#if GL_WIRE_OOO_MAX < 1 || GL_WIRE_DUPLEX_WINDOW_NS < 1
+#error "GL_WIRE_OOO_MAX and GL_WIRE_DUPLEX_WINDOW_NS must be at least 1"
+#endif
+
+/* ---- Ethernet constants (IEEE 802.3 clause 3, 4) ---- */
+#define GL_ETH_MIN_FRAME   60u  /* without FCS; shorter frames are padded */
+#define GL_ETH_FCS         4u
+#define GL_ETH_PREAMBLE    8u   /* 7 preamble + 1 SFD */
+#define GL_ETH_IFG         12u
+#define GL_WIRE_LEN_MAX    16383u /* largest frame length accepted (jumbo) */
+
+/* ---- Parameters: one direction's impairments ---- */
+
+enum gl_jitter_dist {
+    GL_JITTER_UNIFORM = 0,
+    GL_JITTER_NORMAL,
+    GL_JITTER_PARETO,
+    GL_JITTER_PARETONORMAL,
+};
+
+enum gl_loss_model {
+    GL_LOSS_RANDOM = 0,  /* Bernoulli, loss_pct */
+    GL_LOSS_GEMODEL,     /* Gilbert-Elliott, ge */
+    GL_LOSS_4STATE,      /* 4-state Markov, mm4 */
+};
+
+/* Gilbert-Elliott, probabilities in [0, 1] (netem's "gemodel p r 1-h 1-k"
+ * takes percentages and the complements of h and k). */
+struct gl_wire_ge {
+    double p;  /* Good -> Bad transition */
+    double r;  /* Bad -> Good transition */
+    double h;  /* delivery probability in Bad  (loss 1-h) */
+    double k;  /* delivery probability in Good (loss 1-k) */
+};
+
+/* 4-state Markov transition probabilities in [0, 1]; p13 + p14 <= 1 and
+ * p31 + p32 <= 1 (netem's "state p13 p31 p32 p23 p14" in percent). */
+struct gl_wire_4state {
+    double p13, p31, p32, p23, p14;
+};
+
+struct gl_wire_params {
+    uint64_t latency_ns;    /* propagation delay, [0, 60 s] */
+    uint64_t jitter_ns;     /* netem sigma, [0, 60 s] */
+    enum gl_jitter_dist jitter_dist;
+    bool jitter_reorders;   /* false: jitter never reorders (default) */
+    uint64_t rate_bps;      /* 0 = no cap, else [1000, 100e9]; acts only
+                               when below the negotiated line rate */
+    uint32_t queue_frames;  /* queue in front of the cap, [1, GL_WIRE_QUEUE_MAX] */
+    uint32_t queue_bytes;   /* same queue in on-wire bytes, [84, UINT32_MAX] */
+    enum gl_loss_model loss_model;
+    double loss_pct;        /* GL_LOSS_RANDOM, [0, 100] */
+    struct gl_wire_ge ge;   /* GL_LOSS_GEMODEL */
+    struct gl_wire_4state mm4; /* GL_LOSS_4STATE */
+    double dup_pct;         /* [0, 100] */
+    double corrupt_pct;     /* frames delivered with an FCS error, [0, 100] */
+    double reorder_pct;     /* [0, 100], needs latency_ns > 0 */
+    uint32_t reorder_gap;   /* netem gap, [1, 1e9]; 1 = any frame may jump */
+    double skew_crc_pct;    /* FCS error % at 1000 Mb/s only, [0, 100] */
+};
+
+/* Fill @p with an ideal wire: no delay, no loss, queue 1000 frames
+ * (netem's default limit), no byte limit (UINT32_MAX), reorder_gap 1. */
+void gl_wire_params_default(struct gl_wire_params *p);
+
+/* 0 if every field is in range, else -EINVAL and a message naming the
+ * field ("wire.loss_pct: 120 is out of range [0, 100]"). */
+int gl_wire_params_validate(const struct gl_wire_params *p, struct gl_err *err);
+
+/* ---- Verdicts, deliveries, counters ---- */
+
+enum gl_wire_verdict {
+    GL_WIRE_QUEUED = 0,        /* the model holds the frame (see ownership) */
+    GL_WIRE_DROP_LINK_DOWN,    /* sent while the link was down */
+    GL_WIRE_DROP_QUEUE,        /* tail drop in front of the rate cap */
+    GL_WIRE_DROP_LOSS,         /* the loss model took it */
+    GL_WIRE_DROP_STORE,        /* in-flight store full (capacity, not a model) */
+};
+
+/* gl_delivery.flags */
+#define GL_DELIV_FCS_ERROR  (1u << 0) /* bad FCS: receiver counts and discards */
+#define GL_DELIV_DUPLICATE  (1u << 1) /* the extra copy of a duplicated frame */
+#define GL_DELIV_LAST       (1u << 2) /* last reference: buffer may be freed */
+#define GL_DELIV_DROPPED    (1u << 3) /* lost in flight (link down): do not deliver */
+#define GL_DELIV_REORDERED  (1u << 4) /* picked by reorder_pct */
+#define GL_DELIV_CORRUPT    (1u << 5) /* FCS error cause: corrupt_pct */
+#define GL_DELIV_DUPLEX     (1u << 6) /* FCS error cause: duplex mismatch */
+#define GL_DELIV_SKEW       (1u << 7) /* FCS error cause: RGMII skew */
+
+struct gl_delivery {
+    uint64_t cookie;      /* as given to gl_link_send */
+    uint64_t arrival_ns;  /* last bit at the receiver */
+    uint64_t tx_done_ns;  /* when the sender's MAC finished it */
+    uint32_t len;         /* as given to gl_link_send */
+    uint32_t flags;       /* GL_DELIV_* */
+};
+
+/* Per direction.  Invariant (checked by gl_link_check_invariants):
+ * sent + duplicated == delivered + dropped_link_down + dropped_queue +
+ *                      dropped_loss + dropped_store + in_flight. */
+struct gl_wire_counters {
+    uint64_t sent;              /* frames offered by the sender */
+    uint64_t delivered;         /* copies returned by poll without DROPPED
+                                   (FCS-errored ones included) */
+    uint64_t dropped_link_down; /* sent while down, or in flight at link down */
+    uint64_t dropped_queue;
+    uint64_t dropped_loss;
+    uint64_t dropped_store;
+    uint64_t duplicated;        /* extra copies made */
+    uint64_t reordered;
+    uint64_t corrupted;         /* copies marked by corrupt_pct */
+    uint64_t duplex_errors;     /* copies marked by duplex mismatch */
+    uint64_t skew_errors;       /* copies marked by RGMII skew */
+    uint64_t fcs_errors;        /* delivered copies with GL_DELIV_FCS_ERROR */
+    uint64_t bytes_sent;        /* frame bytes (len) offered */
+    uint64_t bytes_delivered;   /* frame bytes (len) delivered */
+    uint64_t in_flight;         /* references the model holds now */
+};
+
+/* ---- State (plain data; embed by value; fields are private) ---- */
+
+struct gl_wire_qslot {          /* one frame in the rate-cap queue */
+    uint64_t depart_ns;         /* when it leaves the capped server */
+    uint32_t wire_bytes;
+    uint32_t pad;
+};
+
+struct gl_wire_slot {           /* one reference in flight */
+    uint64_t arrival_ns;
+    uint64_t tx_done_ns;
+    uint64_t cookie;
+    uint32_t seq;               /* offer order, breaks arrival ties */
+    uint16_t len;
+    uint16_t flags;
+};
+
+struct gl_wire {
+    struct gl_wire_params p;
+    /* thresholds compiled from p: a 53-bit uniform draw below t is a hit */
+    uint64_t t_loss, t_dup, t_corrupt, t_reorder, t_skew;
+    uint64_t t_ge_p, t_ge_r, t_ge_lose_bad, t_ge_lose_good;
+    uint64_t t_p14, t_p13_14, t_p32, t_p31_32, t_p23;
+    struct gl_prng rng;
+    uint64_t now_ns;            /* largest now seen */
+    uint64_t mac_free_ns;       /* sender MAC busy until */
+    uint64_t cap_free_ns;       /* capped server busy until */
+    uint64_t cap_rem;           /* carried remainder, bit-ns units */
+    uint64_t last_arrival_ns;   /* newest in-order arrival */
+    uint64_t win_start_ns, win_busy_ns, prev_busy_ns; /* load window */
+    uint32_t seq;
+    uint32_t reorder_count;     /* netem q->counter */
+    uint32_t loss_state;        /* GE: 0 good 1 bad; 4-state: 1..4 */
+    uint32_t q_head, q_count;
+    uint64_t q_bytes;
+    uint32_t f_head, f_count;   /* in-order FIFO */
+    uint32_t h_count;           /* out-of-order min-heap */
+    struct gl_wire_counters c;
+    struct gl_wire_qslot q[GL_WIRE_QUEUE_MAX];
+    struct gl_wire_slot fifo[GL_WIRE_INFLIGHT_MAX];
+    struct gl_wire_slot heap[GL_WIRE_OOO_MAX];
+};
+
+/* Directions: index 0 is A->B, 1 is B->A. */
+#define GL_LINK_A_TO_B 0
+#define GL_LINK_B_TO_A 1
+
+struct gl_link {
+    struct gl_wire dir[2];
+    bool up;
+    bool full_duplex[2];        /* side A, side B */
+    unsigned speed_mbps;        /* 10, 100, 1000; kept while down */
+};
+
+/* ---- Link API ---- */
+
+/* Validate both parameter sets and reset @l: link down at 1000 Mb/s full
+ * duplex, empty, direction PRNGs seeded from @seed.  0 or -EINVAL. */
+int gl_link_init(struct gl_link *l, const struct gl_wire_params *a_to_b,
+                 const struct gl_wire_params *b_to_a, uint64_t seed,
+                 struct gl_err *err);
+
+/* Replace direction @dir's parameters at run time (QMP).  Frames in flight
+ * keep their decided fate; the loss-model state restarts when the model
+ * changes.  0, or -EINVAL (bad @dir or field) leaving @l unchanged. */
+int gl_link_configure(struct gl_link *l, int dir, const struct gl_wire_params *p,
+                      struct gl_err *err);
+
+/* Tell the link what the PHYs resolved.  @speed_mbps must be 10, 100 or
+ * 1000 when @up; 0 is accepted while down and keeps the previous speed.
+ * Going down marks every frame still in flight GL_DELIV_DROPPED.
+ * 0 or -EINVAL. */
+int gl_link_set_phy(struct gl_link *l, bool up, unsigned speed_mbps,
+                    bool a_full_duplex, bool b_full_duplex, uint64_t now_ns,
+                    struct gl_err *err);
+
+/* Offer a frame of @len bytes (no FCS, [1, GL_WIRE_LEN_MAX]) in direction
+ * @dir at @now_ns.  Sets *@tx_done_ns (may be NULL) to when the sender's MAC
+ * finishes serializing it.  Returns an enum gl_wire_verdict, or -EINVAL for a
+ * bad @dir or @len (nothing changes then). */
+int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
+                 uint64_t cookie, uint64_t *tx_done_ns);
+
+/* Pop the earliest reference whose arrival_ns <= @now_ns into @out.
+ * Returns 1 if one was popped, 0 if none is due, -EINVAL for a bad @dir. */
+int gl_link_poll(struct gl_link *l, int dir, uint64_t now_ns,
+                 struct gl_delivery *out);
+
+/* Arrival time of the next reference in direction @dir, GL_NEVER if none
+ * (also for a bad @dir). */
+uint64_t gl_link_next_deadline(const struct gl_link *l, int dir);
+
+/* Copy direction @dir's counters (zeroes for a bad @dir). */
+void gl_link_get_counters(const struct gl_link *l, int dir,
+                          struct gl_wire_counters *c);
+
+/* Internal consistency check for tests and fuzzers: counter balance, heap
+ * order, FIFO order, queue accounting, no reference arriving before its
+ * tx_done.  0 or -EINVAL with the first broken invariant in @err. */
+int gl_link_check_invariants(const struct gl_link *l, struct gl_err *err);
+
+/* sizeof(struct gl_link): the state a link costs, for reports. */
+size_t gl_link_state_size(void);
+
+/* ---- Helpers shared with the scenario parser and QEMU properties ---- */
+
+/* On-wire bytes of a LEN-byte frame: max(LEN, 60) + FCS + preamble + IFG. */
+uint32_t gl_wire_frame_bytes(uint32_t len);
+
+/* Time a LEN-byte frame occupies the wire at @speed_mbps (10/100/1000),
+ * exact; 0 for another speed. */
+uint64_t gl_wire_frame_ns(uint32_t len, unsigned speed_mbps);
+
+/* "uniform", "normal", "pareto", "paretonormal" -> *@out.  0 or -EINVAL. */
+int gl_wire_parse_jitter_dist(const char *s, enum gl_jitter_dist *out,
+                              struct gl_err *err);
+
+/* A netem-like loss spec into @p (loss_model and its fields only):
+ *   "none" | "random PCT" | "PCT" | "gemodel P [R [1-H [1-K]]]" |
+ *   "state P13 [P31 [P32 [P23 [P14]]]]"
+ * Percentages may carry a '%'.  Omitted values take iproute2's defaults
+ * (gemodel: R = 100 - P, 1-H = 100, 1-K = 0; state: P31 = 100 - P13,
+ * P32 = 0, P23 = 100, P14 = 0).  0 or -EINVAL naming the bad token; @p is
+ * unchanged on error. */
+int gl_wire_parse_loss(const char *spec, struct gl_wire_params *p,
+                       struct gl_err *err);
+
+/* Names for reports and traces ("?" for an unknown value). */
+const char *gl_wire_jitter_dist_name(enum gl_jitter_dist d);
+const char *gl_wire_loss_model_name(enum gl_loss_model m);
+const char *gl_wire_verdict_name(int verdict);
+
+#endif /* GEMLAB_WIRE_H */
