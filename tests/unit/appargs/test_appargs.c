@@ -1,0 +1,203 @@
+/* test_appargs.c - number parsers and every command's argument checks:
+ * a bad argument must give -EINVAL (the shell then prints usage). */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "appargs.h"
+
+#define ARGV(...) (char *[]){ __VA_ARGS__ }
+#define ARGC(...) ((int)(sizeof((char *[]){ __VA_ARGS__ }) / sizeof(char *)))
+#define CALL(fn, out, ...) fn(ARGC(__VA_ARGS__), ARGV(__VA_ARGS__), out)
+
+static void test_parse_rate_si_suffixes_are_powers_of_1000(void **state)
+{
+    uint64_t v = 0;
+    (void)state;
+    assert_int_equal(parse_rate("50M", &v), 0);
+    assert_true(v == 50000000ull);
+    assert_int_equal(parse_rate("1.5m", &v), 0);
+    assert_true(v == 1500000ull);
+    assert_int_equal(parse_rate("2G", &v), 0);
+    assert_true(v == 2000000000ull);
+    assert_int_equal(parse_rate("64k", &v), 0);
+    assert_true(v == 64000ull);
+    assert_int_equal(parse_rate("1234", &v), 0);
+    assert_true(v == 1234ull);
+}
+
+static void test_parse_rate_rejects_junk_zero_and_overflow(void **state)
+{
+    uint64_t v = 7;
+    (void)state;
+    assert_int_equal(parse_rate("", &v), -EINVAL);
+    assert_int_equal(parse_rate("M", &v), -EINVAL);
+    assert_int_equal(parse_rate("50MB", &v), -EINVAL);
+    assert_int_equal(parse_rate("50X", &v), -EINVAL);
+    assert_int_equal(parse_rate("-5M", &v), -EINVAL);
+    assert_int_equal(parse_rate("0", &v), -EINVAL);
+    assert_int_equal(parse_rate("1.", &v), -EINVAL);
+    assert_int_equal(parse_rate("999999G", &v), -EINVAL);
+    assert_int_equal(parse_rate("99999999999999999999999", &v), -EINVAL);
+    assert_int_equal(parse_rate(NULL, &v), -EINVAL);
+    assert_true(v == 7);
+}
+
+static void test_parse_size_suffixes_are_powers_of_1024(void **state)
+{
+    uint64_t v = 0;
+    (void)state;
+    assert_int_equal(parse_size("64K", &v), 0);
+    assert_true(v == 65536ull);
+    assert_int_equal(parse_size("1M", &v), 0);
+    assert_true(v == 1048576ull);
+    assert_int_equal(parse_size("1470", &v), 0);
+    assert_true(v == 1470ull);
+}
+
+static void test_parse_ipv4_accepts_quads_and_rejects_malformed(void **state)
+{
+    uint32_t a = 0;
+    (void)state;
+    assert_int_equal(parse_ipv4("10.0.2.2", &a), 0);
+    assert_int_equal(a, 0x0A000202u);
+    assert_int_equal(parse_ipv4("255.255.255.255", &a), 0);
+    assert_int_equal(a, 0xFFFFFFFFu);
+    assert_int_equal(parse_ipv4("256.0.0.1", &a), -EINVAL);
+    assert_int_equal(parse_ipv4("10.0.2", &a), -EINVAL);
+    assert_int_equal(parse_ipv4("10.0.2.2.1", &a), -EINVAL);
+    assert_int_equal(parse_ipv4("10..2.2", &a), -EINVAL);
+    assert_int_equal(parse_ipv4("10.0.2.2 ", &a), -EINVAL);
+    assert_int_equal(parse_ipv4("host", &a), -EINVAL);
+}
+
+static void test_parse_u32_enforces_range(void **state)
+{
+    uint32_t v = 0;
+    (void)state;
+    assert_int_equal(parse_u32("65535", 1, 65535, &v), 0);
+    assert_int_equal(v, 65535);
+    assert_int_equal(parse_u32("65536", 1, 65535, &v), -EINVAL);
+    assert_int_equal(parse_u32("0", 1, 65535, &v), -EINVAL);
+    assert_int_equal(parse_u32("4294967296", 0, UINT32_MAX, &v), -EINVAL);
+    assert_int_equal(parse_u32("12a", 0, 100, &v), -EINVAL);
+}
+
+static void test_iperf_udp_client_with_rate_parses(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-u", "-c", "10.0.2.2", "-b", "50M", "-t", "5"), 0);
+    assert_int_equal(a.action, IPERF_CLIENT);
+    assert_true(a.udp);
+    assert_int_equal(a.host, 0x0A000202u);
+    assert_true(a.rate_bps == 50000000ull);
+    assert_int_equal(a.time_s, 5);
+    assert_int_equal(a.len, IPERF_DEFAULT_UDP_LEN);
+    assert_int_equal(a.port, 5001);
+}
+
+static void test_iperf_defaults_for_tcp_server_and_udp_client(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s"), 0);
+    assert_int_equal(a.action, IPERF_SERVER);
+    assert_false(a.udp);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u"), 0);
+    assert_true(a.rate_bps == IPERF_DEFAULT_UDP_RATE);
+    assert_int_equal(a.time_s, IPERF_DEFAULT_TIME_S);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "stop"), 0);
+    assert_int_equal(a.action, IPERF_STOP);
+}
+
+static void test_iperf_bad_arguments_are_rejected(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf"), -EINVAL);                     /* neither -s nor -c */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-c", "1.2.3.4"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c"), -EINVAL);               /* missing value */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-b", "5M"), -EINVAL); /* -b without -u */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-b", "fast"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-t", "0"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-t", "5", "-n", "1M"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-n", "1M"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-l", "10"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-l", "9000"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-p", "0"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-p", "70000"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-t", "5"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-x"), -EINVAL);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "stop", "now"), -EINVAL);
+}
+
+static void test_echo_args_default_port_7_and_bad_options(void **state)
+{
+    struct echo_args a;
+    (void)state;
+    assert_int_equal(CALL(echo_args_parse, &a, "echo"), 0);
+    assert_int_equal(a.port, 7);
+    assert_false(a.stop);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-p", "7007"), 0);
+    assert_int_equal(a.port, 7007);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "stop"), 0);
+    assert_true(a.stop);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-p"), -EINVAL);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "start"), -EINVAL);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-p", "x"), -EINVAL);
+}
+
+static void test_latency_args_defaults_and_bad_options(void **state)
+{
+    struct latency_args a;
+    (void)state;
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2"), 0);
+    assert_int_equal(a.count, LATENCY_DEFAULT_COUNT);
+    assert_int_equal(a.len, LATENCY_DEFAULT_LEN);
+    assert_int_equal(a.port, 7);
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2", "-n", "10", "-l", "1K", "-i", "0"), 0);
+    assert_int_equal(a.len, 1024);
+    assert_int_equal(a.interval_ms, 0);
+    assert_int_equal(CALL(latency_args_parse, &a, "latency"), -EINVAL);                  /* no host */
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2", "-n", "0"), -EINVAL);
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2", "-l", "8"), -EINVAL);
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2", "-w", "0"), -EINVAL);
+    assert_int_equal(CALL(latency_args_parse, &a, "latency", "-c", "10.0.2.2", "-q"), -EINVAL);
+}
+
+static void test_sweep_args_defaults_and_bad_options(void **state)
+{
+    struct sweep_args a;
+    (void)state;
+    assert_int_equal(CALL(sweep_args_parse, &a, "sweep", "-c", "10.0.2.2", "-j", "-b", "200M"), 0);
+    assert_true(a.jumbo);
+    assert_true(a.rate_bps == 200000000ull);
+    assert_int_equal(a.time_s, SWEEP_DEFAULT_TIME_S);
+    assert_int_equal(CALL(sweep_args_parse, &a, "sweep"), -EINVAL);
+    assert_int_equal(CALL(sweep_args_parse, &a, "sweep", "-c", "10.0.2.2", "-t", "0"), -EINVAL);
+    assert_int_equal(CALL(sweep_args_parse, &a, "sweep", "-c", "10.0.2.2", "-b"), -EINVAL);
+    assert_int_equal(CALL(sweep_args_parse, &a, "sweep", "-c", "10.0.2.2", "extra"), -EINVAL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_parse_rate_si_suffixes_are_powers_of_1000),
+        cmocka_unit_test(test_parse_rate_rejects_junk_zero_and_overflow),
+        cmocka_unit_test(test_parse_size_suffixes_are_powers_of_1024),
+        cmocka_unit_test(test_parse_ipv4_accepts_quads_and_rejects_malformed),
+        cmocka_unit_test(test_parse_u32_enforces_range),
+        cmocka_unit_test(test_iperf_udp_client_with_rate_parses),
+        cmocka_unit_test(test_iperf_defaults_for_tcp_server_and_udp_client),
+        cmocka_unit_test(test_iperf_bad_arguments_are_rejected),
+        cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
+        cmocka_unit_test(test_latency_args_defaults_and_bad_options),
+        cmocka_unit_test(test_sweep_args_defaults_and_bad_options),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

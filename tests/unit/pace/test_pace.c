@@ -1,0 +1,98 @@
+/* test_pace.c - token-bucket arithmetic: long-run rate, burst cap, wrap. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "pace.h"
+
+/* Run the sender for ms milliseconds, one poll per ms; return datagrams sent. */
+static uint64_t run(struct pace *p, uint32_t start_ms, uint32_t ms, uint32_t len)
+{
+    uint64_t sent = 0;
+    for (uint32_t t = 1; t <= ms; t++) {
+        pace_refill(p, start_ms + t);
+        while (pace_take(p, len))
+            sent++;
+    }
+    return sent;
+}
+
+static void test_50M_with_1470_byte_datagrams_sends_4251_per_second(void **state)
+{
+    struct pace p;
+    (void)state;
+    pace_init(&p, 50000000, 1470, 0, 0);
+    /* 50e6 / (1470*8) = 4251.7/s; plus the one datagram of initial credit */
+    uint64_t n = run(&p, 0, 1000, 1470);
+    assert_true(n >= 4251 && n <= 4253);
+}
+
+static void test_low_rate_1M_sends_85_per_second(void **state)
+{
+    struct pace p;
+    (void)state;
+    pace_init(&p, 1000000, 1470, 0, 0);
+    uint64_t n = run(&p, 0, 1000, 1470);   /* 1e6/11760 = 85.03 */
+    assert_true(n >= 85 && n <= 86);
+}
+
+static void test_no_time_elapsed_means_only_initial_credit(void **state)
+{
+    struct pace p;
+    int n = 0;
+    (void)state;
+    pace_init(&p, 1000000000, 1000, 0, 500);
+    pace_refill(&p, 500);
+    while (pace_take(&p, 1000))
+        n++;
+    assert_int_equal(n, 1);
+}
+
+static void test_stall_is_capped_at_burst_not_a_flood(void **state)
+{
+    struct pace p;
+    int n = 0;
+    (void)state;
+    /* 10 Mb/s: 2 ms of credit is 2500 bytes, below 2 datagrams -> cap 2 datagrams */
+    pace_init(&p, 10000000, 1470, 0, 0);
+    pace_refill(&p, 5000);            /* 5 s stall */
+    while (pace_take(&p, 1470))
+        n++;
+    assert_int_equal(n, 2);
+}
+
+static void test_explicit_burst_bytes_caps_credit(void **state)
+{
+    struct pace p;
+    int n = 0;
+    (void)state;
+    pace_init(&p, 1000000000, 100, 1000, 0);
+    pace_refill(&p, 100);
+    while (pace_take(&p, 100))
+        n++;
+    assert_int_equal(n, 10);
+}
+
+static void test_ms_clock_wrap_keeps_refilling(void **state)
+{
+    struct pace p;
+    (void)state;
+    pace_init(&p, 50000000, 1470, 0, UINT32_MAX - 500);
+    uint64_t n = run(&p, UINT32_MAX - 500, 1000, 1470);   /* crosses 2^32 */
+    assert_true(n >= 4251 && n <= 4253);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_50M_with_1470_byte_datagrams_sends_4251_per_second),
+        cmocka_unit_test(test_low_rate_1M_sends_85_per_second),
+        cmocka_unit_test(test_no_time_elapsed_means_only_initial_credit),
+        cmocka_unit_test(test_stall_is_capped_at_burst_not_a_flood),
+        cmocka_unit_test(test_explicit_burst_bytes_caps_credit),
+        cmocka_unit_test(test_ms_clock_wrap_keeps_refilling),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
