@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# emu/qemu/build.sh [all|path|tree|clean] - build gemlab's QEMU 7.2.
+#
+# Fetches Debian bookworm's QEMU 7.2 source package (version pinned below),
+# applies emu/qemu/patches/ in the order given by patches/series, links the
+# repository's models/ into the tree at hw/net/gemlab-models/ and builds
+# arm-softmmu out of tree with ccache.  Nothing is written into git: all of
+# it lives under $GEMLAB_CACHE/qemu (default ~/.cache/gemlab/qemu):
+#
+#   dl/VER/                 the downloaded source package (.dsc + tarballs)
+#   VER-KEY/src/            the patched tree (a git repo: one commit/patch)
+#   VER-KEY/build/          the meson/ninja build directory
+#
+# KEY hashes the patch series plus the configure options, so a new patch
+# set gets a fresh tree.  The models are NOT part of the key: they are
+# symlinked into the tree, so a model edit only makes ninja recompile the
+# changed model objects and relink (seconds).  Adding or removing a model
+# .c file regenerates gemlab-models/meson.build, which ninja turns into a
+# meson regeneration (not a full rebuild).
+#
+# Commands:
+#   all    build if missing or stale (default); prints the binary path last
+#   path   print the binary path (does not build)
+#   tree   print the patched source tree path (for patch development)
+#   clean  remove this key's tree and build directory (downloads are kept)
+#
+# A failed step stops the script with "build.sh: step 'NAME' failed".
+# Concurrent runs are serialised with flock on $GEMLAB_CACHE/qemu/.lock.
+set -Eeuo pipefail
+
+QEMU_DEB_VERSION_PIN="1:7.2+dfsg-7+deb12u18"
+JOBS=${JOBS:-2}
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+cache_root=${GEMLAB_CACHE:-$HOME/.cache/gemlab}/qemu
+patchdir="$here/patches"
+
+# Configure options; part of the cache key.
+CONFIGURE_OPTS=(
+    --target-list=arm-softmmu
+    --without-default-features
+    --without-default-devices
+    --with-devices-arm=gemlab
+    --enable-slirp
+    --enable-fdt=system
+    --disable-docs
+    --disable-werror
+    --disable-install-blobs
+    --with-git-submodules=ignore
+    --meson=meson
+)
+
+step=""
+on_err() { echo "build.sh: step '$step' failed" >&2; }
+trap on_err ERR
+
+log() { [ "${QUIET:-0}" = 1 ] || echo "build.sh: $*" >&2; }
+
+series() {
+    if [ -f "$patchdir/series" ]; then
+        sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patchdir/series"
+    else
+        (cd "$patchdir" && ls -1 *.patch 2>/dev/null | sort)
+    fi
+}
+
+# The Debian version we build.  The pin wins when the archive still serves
+# it; otherwise the newest bookworm 7.2 source, with a loud warning.
+pick_version() {
+    local dl="$cache_root/dl"
+    local v=${QEMU_DEB_VERSION_PIN#1:}
+    if [ -f "$dl/$v/.complete" ]; then echo "$v"; return; fi
+    local avail
+    avail=$(apt-cache showsrc qemu 2>/dev/null | sed -n 's/^Version: //p' | sort -u)
+    if [ -z "$avail" ]; then
+        echo "build.sh: apt-cache showsrc qemu lists nothing; is deb-src enabled? run: scripts/deps.sh qemu" >&2
+        return 1
+    fi
+    if grep -qxF "$QEMU_DEB_VERSION_PIN" <<<"$avail"; then echo "$v"; return; fi
+    local alt
+    alt=$(grep '^1:7\.2+' <<<"$avail" | sort -V | tail -1)
+    if [ -z "$alt" ]; then
+        echo "build.sh: no QEMU 7.2 source available (have: $(echo $avail))" >&2
+        return 1
+    fi
+    echo "build.sh: WARNING: pinned qemu $QEMU_DEB_VERSION_PIN is no longer served;" \
+         "falling back to $alt. Patches may need a refresh." >&2
+    echo "${alt#1:}"
+}
+
+key_of() {
+    local v=$1
+    {
+        echo "qemu $v"
+        printf '%s\n' "${CONFIGURE_OPTS[@]}"
+        series | while read -r p; do echo "== $p"; cat "$patchdir/$p"; done
+    } | sha256sum | cut -c1-12
+}
+
+fetch() {
+    local v=$1 dl="$cache_root/dl/$1"
+    [ -f "$dl/.complete" ] && return 0
+    log "fetching qemu $v source (apt-get source)"
+    rm -rf "$dl.tmp"; mkdir -p "$dl.tmp"
+    (cd "$dl.tmp" && apt-get source -qq --download-only "qemu=1:$v" >/dev/null 2>&1) || {
+        echo "build.sh: apt-get source qemu=1:$v failed (deb-src enabled? scripts/deps.sh qemu)" >&2
+        return 1
+    }
+    touch "$dl.tmp/.complete"
+    rm -rf "$dl"; mv "$dl.tmp" "$dl"
+}
+
+# Unpack (Debian patches applied), stub the edk2 blobs the dfsg tarball
+# lacks, commit as "pristine", then one commit per gemlab patch.
+make_tree() {
+    local v=$1 src=$2 dl="$cache_root/dl/$1"
+    [ -f "$src/.gemlab-patched" ] && return 0
+    rm -rf "$src.tmp"; mkdir -p "$(dirname "$src")"
+    log "unpacking into $src"
+    step=unpack
+    dpkg-source -q -x "$dl"/qemu_*.dsc "$src.tmp" >/dev/null 2>&1
+    step=edk2-placeholders
+    # pc-bios/meson.build wants every edk2 *.fd.bz2 when an ARM target is
+    # built; empty bzip2 streams satisfy it (we never install blobs).
+    local f
+    for f in $(sed -n "s/^ *'\(edk2-[^']*\.fd\)',\?$/\1/p" "$src.tmp/pc-bios/meson.build"); do
+        [ -f "$src.tmp/pc-bios/$f.bz2" ] || bzip2 </dev/null >"$src.tmp/pc-bios/$f.bz2"
+    done
+    step=git-init
+    (cd "$src.tmp" && git init -q && git add -A -f . &&
+        git -c user.name=gemlab -c user.email=gemlab@localhost \
+            commit -q -m "pristine qemu $v (Debian patches applied, edk2 stubs)")
+    local p
+    while read -r p; do
+        step="apply $p"
+        [ -f "$patchdir/$p" ] || { echo "build.sh: series names missing patch $p" >&2; false; }
+        (cd "$src.tmp" && git apply --index "$patchdir/$p" &&
+            git -c user.name=gemlab -c user.email=gemlab@localhost commit -q -m "$p")
+    done < <(series)
+    touch "$src.tmp/.gemlab-patched"
+    mv "$src.tmp" "$src"
+}
+
+# hw/net/gemlab-models/{include,src} -> the repository's models/, plus a
+# meson.build listing the model sources (rewritten only when the list
+# changes, so ninja does not re-run meson for nothing).
+link_models() {
+    local src=$1 gm="$1/hw/net/gemlab-models"
+    mkdir -p "$gm"
+    ln -sfn "$top/models/include" "$gm/include"
+    ln -sfn "$top/models/src" "$gm/src"
+    local new="$gm/meson.build.new"
+    {
+        echo "# Generated by emu/qemu/build.sh from $top/models - do not edit."
+        echo "gemlab_models_dep = declare_dependency("
+        echo "  include_directories: include_directories('include'))"
+        echo "gemlab_models_src = files("
+        (cd "$top/models/src" && ls -1 *.c 2>/dev/null | LC_ALL=C sort) |
+            sed "s|.*|  'src/&',|"
+        echo ")"
+    } >"$new"
+    if cmp -s "$new" "$gm/meson.build"; then rm -f "$new"; else mv "$new" "$gm/meson.build"; fi
+}
+
+configure_tree() {
+    local src=$1 bld=$2
+    [ -f "$bld/build.ninja" ] && [ -f "$bld/.gemlab-configured" ] && return 0
+    rm -rf "$bld"; mkdir -p "$bld"
+    log "configuring in $bld"
+    (cd "$bld" && "$src/configure" "${CONFIGURE_OPTS[@]}" >configure.log 2>&1) || {
+        tail -30 "$bld/configure.log" >&2; return 1
+    }
+    touch "$bld/.gemlab-configured"
+}
+
+compile() {
+    local bld=$1
+    # ccache: one cache for every key's build dir (paths made relative).
+    export CCACHE_BASEDIR="$cache_root" CCACHE_NOHASHDIR=1
+    log "ninja -j$JOBS in $bld"
+    if [ "${V:-0}" = 1 ]; then
+        ninja -C "$bld" -j"$JOBS" qemu-system-arm
+    else
+        ninja -C "$bld" -j"$JOBS" qemu-system-arm >"$bld/ninja.log" 2>&1 || {
+            grep -E -B2 -A12 'error|FAILED' "$bld/ninja.log" | head -60 >&2; return 1
+        }
+    fi
+}
+
+cmd=${1:-all}
+mkdir -p "$cache_root"
+step=version
+ver=$(pick_version)
+step=key
+key=$(key_of "$ver")
+base="$cache_root/$ver-$key"
+bin="$base/build/qemu-system-arm"
+
+case "$cmd" in
+path) echo "$bin"; exit 0 ;;
+tree) echo "$base/src"; exit 0 ;;
+clean)
+    exec 9>"$cache_root/.lock"; flock 9
+    rm -rf "$base"; log "removed $base"; exit 0 ;;
+all) ;;
+*) echo "usage: $0 [all|path|tree|clean]" >&2; exit 2 ;;
+esac
+
+exec 9>"$cache_root/.lock"
+step=lock
+flock 9
+step=fetch;     fetch "$ver"
+step=patch;     make_tree "$ver" "$base/src"
+step=models;    link_models "$base/src"
+step=configure; configure_tree "$base/src" "$base/build"
+step=compile;   compile "$base/build"
+step=check
+[ -x "$bin" ]
+echo "$bin"
