@@ -1,0 +1,927 @@
+/*
+ * scenario.c - scenario loading and validation (format: scenarios/README.md).
+ *
+ * inih splits "key = value" lines and strips comments; everything else is
+ * ours.  inih reports only the first syntax error, so our line reader
+ * (scn_reader) sees each physical line first, counts lines, and turns
+ * every malformed line into a reported error plus an empty line for
+ * inih.  The handler therefore always knows the current line number and
+ * never stops parsing: every problem in a file is reported in one pass.
+ *
+ * Abilities and loss specs are validated by the model library's own
+ * parsers (model_glue.c) so the runner never keeps a second copy of the
+ * model's tables.
+ *
+ * Known limitations:
+ *  - An event's [link] key is validated on its own; cross-key rules
+ *    (partner_speed needs partner_autoneg = off) apply to [link] only.
+ */
+#include "scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <ini.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <gemlab/err.h>
+
+#include "model_glue.h"
+#include "units.h"
+
+enum scn_type {
+    T_STR,      /* identifier-like text */
+    T_TEXT,     /* free printable text */
+    T_ENUM,
+    T_BOOL,
+    T_COUNT,    /* plain integer */
+    T_TIME,     /* ns */
+    T_RATE,     /* bit/s */
+    T_BYTES,
+    T_PCT,
+    T_ABIL,     /* model: gl_phy abilities list */
+    T_LOSS,     /* model: loss spec */
+    T_CABLE,    /* model: cable name */
+    T_JDIST,    /* model: jitter distribution name */
+    T_MS,       /* model: MASTER-SLAVE preference */
+    T_BYTELIST, /* comma list of byte counts */
+    T_CODES,    /* comma list of diagnosis codes */
+    T_EVENT,    /* timeline event */
+    T_CMD,      /* firmware command line */
+};
+
+static const char *const e_firmware[] = { "baremetal", "linux", NULL };
+static const char *const e_profile[] = { "zc702", "zc706", "zedboard", NULL };
+static const char *const e_irq[] = { "all", "cpu0", "cpu1", NULL };
+static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", "1000", NULL };
+static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
+static const char *const e_speed[] = { "10", "100", "1000", NULL };
+static const char *const e_duplex[] = { "full", "half", NULL };
+static const char *const e_tool[] = { "iperf3", "iperf2", NULL };
+static const char *const e_board_tool[] = { "auto", "iperf3", "iperf2", NULL };
+static const char *const e_proto[] = { "tcp", "udp", NULL };
+static const char *const e_updown[] = { "up", "down", NULL };
+
+struct scn_keydef {
+    const char *section;
+    const char *name;
+    enum scn_type type;
+    double min, max;          /* numeric types, in the stored unit */
+    const char *const *words; /* T_ENUM */
+    const char *def;          /* default as text, parsed at init; NULL = none */
+    bool repeat;              /* may appear more than once */
+};
+
+#define NS(x) ((x) * 1e9)
+static const struct scn_keydef keydefs[SK_COUNT] = {
+    [SK_SCENARIO_NAME] = { "scenario", "name", T_STR, 1, 63, NULL, NULL, false },
+    [SK_SCENARIO_DESCRIPTION] = { "scenario", "description", T_TEXT, 0, 190, NULL, NULL, false },
+    [SK_SCENARIO_SOURCE] = { "scenario", "source", T_TEXT, 0, 190, NULL, NULL, false },
+    [SK_BOARD_FIRMWARE] = { "board", "firmware", T_ENUM, 0, 0, e_firmware, "baremetal", false },
+    [SK_BOARD_PROFILE] = { "board", "profile", T_ENUM, 0, 0, e_profile, "zc702", false },
+    [SK_BOARD_CPUS] = { "board", "cpus", T_COUNT, 1, 2, NULL, "1", false },
+    [SK_BOARD_RX_BDS] = { "board", "rx_bds", T_COUNT, 2, 1024, NULL, "64", false },
+    [SK_BOARD_TX_BDS] = { "board", "tx_bds", T_COUNT, 2, 1024, NULL, "64", false },
+    [SK_BOARD_PBUFS] = { "board", "pbufs", T_COUNT, 4, 4096, NULL, "256", false },
+    [SK_BOARD_IRQ_AFFINITY] = { "board", "irq_affinity", T_ENUM, 0, 0, e_irq, "all", false },
+    [SK_BOARD_MAC_SPEED] = { "board", "mac_speed", T_ENUM, 0, 0, e_mac_speed, "auto", false },
+    [SK_BOARD_PHY_MODE] = { "board", "phy_mode", T_ENUM, 0, 0, e_phy_mode, "rgmii-id", false },
+    [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
+    [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
+    [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
+    [SK_LINK_PARTNER_DUPLEX] = { "link", "partner_duplex", T_ENUM, 0, 0, e_duplex, NULL, false },
+    [SK_LINK_CABLE] = { "link", "cable", T_CABLE, 0, 0, NULL, NULL, false },
+    [SK_LINK_DOWNSHIFT] = { "link", "downshift", T_BOOL, 0, 0, NULL, "on", false },
+    [SK_LINK_DOWNSHIFT_ATTEMPTS] = { "link", "downshift_attempts", T_COUNT, 1, 8, NULL, NULL, false },
+    [SK_LINK_ANEG_TIME] = { "link", "aneg_time", T_TIME, 0, NS(10), NULL, NULL, false },
+    [SK_LINK_LOSS] = { "link", "loss", T_LOSS, 0, 0, NULL, NULL, false },
+    [SK_LINK_LATENCY] = { "link", "latency", T_TIME, 0, NS(10), NULL, NULL, false },
+    [SK_LINK_JITTER] = { "link", "jitter", T_TIME, 0, NS(1), NULL, NULL, false },
+    [SK_LINK_DUPLICATE] = { "link", "duplicate", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_LINK_CORRUPT] = { "link", "corrupt", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_LINK_REORDER] = { "link", "reorder", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_LINK_RATE] = { "link", "rate", T_RATE, 1e3, 1e10, NULL, NULL, false },
+    [SK_LINK_RGMII_SKEW] = { "link", "rgmii_skew", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_LINK_JITTER_DIST] = { "link", "jitter_dist", T_JDIST, 0, 0, NULL, NULL, false },
+    [SK_LINK_REORDER_GAP] = { "link", "reorder_gap", T_COUNT, 1, 1e9, NULL, NULL, false },
+    [SK_LINK_QUEUE_FRAMES] = { "link", "queue_frames", T_COUNT, 1, 1e9, NULL, NULL, false },
+    [SK_LINK_PARTNER_MS] = { "link", "partner_ms", T_MS, 0, 0, NULL, NULL, false },
+    [SK_LINK_SEED] = { "link", "seed", T_COUNT, 0, 18446744073709551615.0, NULL, "1", false },
+    [SK_TIMELINE_AT] = { "timeline", "at", T_EVENT, 0, 0, NULL, NULL, true },
+    [SK_TRAFFIC_TOOL] = { "traffic", "tool", T_ENUM, 0, 0, e_tool, "iperf3", false },
+    [SK_TRAFFIC_BOARD_TOOL] = { "traffic", "board_tool", T_ENUM, 0, 0, e_board_tool, "auto", false },
+    [SK_TRAFFIC_PROTOCOL] = { "traffic", "protocol", T_ENUM, 0, 0, e_proto, "tcp", false },
+    [SK_TRAFFIC_PARALLEL] = { "traffic", "parallel", T_COUNT, 1, 128, NULL, "1", false },
+    [SK_TRAFFIC_REVERSE] = { "traffic", "reverse", T_BOOL, 0, 0, NULL, "no", false },
+    [SK_TRAFFIC_BIDIR] = { "traffic", "bidir", T_BOOL, 0, 0, NULL, "no", false },
+    [SK_TRAFFIC_BANDWIDTH] = { "traffic", "bandwidth", T_RATE, 1e3, 1e10, NULL, NULL, false },
+    [SK_TRAFFIC_WINDOW] = { "traffic", "window", T_BYTES, 2048, 16 << 20, NULL, NULL, false },
+    [SK_TRAFFIC_LENGTH] = { "traffic", "length", T_BYTES, 16, 1 << 20, NULL, NULL, false },
+    [SK_TRAFFIC_OMIT] = { "traffic", "omit", T_TIME, 0, NS(60), NULL, "0", false },
+    [SK_TRAFFIC_DURATION] = { "traffic", "duration", T_TIME, NS(1), NS(3600), NULL, "10s", false },
+    [SK_TRAFFIC_INTERVAL] = { "traffic", "interval", T_TIME, NS(0.1), NS(60), NULL, "1s", false },
+    [SK_TRAFFIC_SWEEP] = { "traffic", "sweep", T_BYTELIST, 16, 65507, NULL, NULL, false },
+    [SK_TRAFFIC_FW_CMD] = { "traffic", "fw_cmd", T_CMD, 1, 120, NULL, NULL, true },
+    [SK_EXPECT_LINK] = { "expect", "link", T_ENUM, 0, 0, e_updown, "up", false },
+    [SK_EXPECT_SPEED] = { "expect", "speed", T_ENUM, 0, 0, e_speed, NULL, false },
+    [SK_EXPECT_DUPLEX] = { "expect", "duplex", T_ENUM, 0, 0, e_duplex, NULL, false },
+    [SK_EXPECT_THROUGHPUT_MIN] = { "expect", "throughput_min", T_RATE, 0, 1e10, NULL, NULL, false },
+    [SK_EXPECT_THROUGHPUT_MAX] = { "expect", "throughput_max", T_RATE, 0, 1e10, NULL, NULL, false },
+    [SK_EXPECT_REFERENCE] = { "expect", "reference", T_RATE, 1e3, 1e10, NULL, NULL, false },
+    [SK_EXPECT_LOSS_MIN] = { "expect", "loss_min", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_EXPECT_LOSS_MAX] = { "expect", "loss_max", T_PCT, 0, 100, NULL, NULL, false },
+    [SK_EXPECT_RETRANSMITS_MAX] = { "expect", "retransmits_max", T_COUNT, 0, 1e12, NULL, NULL, false },
+    [SK_EXPECT_JITTER_MAX] = { "expect", "jitter_max", T_TIME, 0, NS(10), NULL, NULL, false },
+    [SK_EXPECT_DIAG] = { "expect", "diag", T_CODES, 0, 0, NULL, NULL, true },
+    [SK_EXPECT_DIAG_ABSENT] = { "expect", "diag_absent", T_CODES, 0, 0, NULL, NULL, true },
+};
+
+static const char *const sections[] = {
+    "scenario", "board", "link", "timeline", "traffic", "expect", NULL,
+};
+
+/* ---- parsing context ---------------------------------------------------- */
+
+struct scn_ctx {
+    struct scenario *s;
+    const char *name;   /* file name for messages */
+    FILE *errs;
+    /* reader state */
+    FILE *fp;           /* file input, or */
+    const char *text;   /* string input */
+    int line;
+    char section[64];
+    bool section_ok;    /* keys under an unknown/broken section are skipped */
+    int link_line;      /* the [link] header, for the model's verdict */
+    int nerr;
+};
+
+static void __attribute__((format(printf, 3, 4)))
+scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
+{
+    va_list ap;
+
+    c->nerr++;
+    if (!c->errs || c->nerr > SCN_MAX_ERRORS)
+        return;
+    if (c->nerr == SCN_MAX_ERRORS) {
+        fprintf(c->errs, "%s: too many errors, giving up reporting\n", c->name);
+        return;
+    }
+    if (line > 0)
+        fprintf(c->errs, "%s:%d: ", c->name, line);
+    else
+        fprintf(c->errs, "%s: ", c->name);
+    va_start(ap, fmt);
+    vfprintf(c->errs, fmt, ap);
+    va_end(ap);
+    fputc('\n', c->errs);
+}
+
+const char *scn_key_section(enum scn_key k)
+{
+    return (unsigned)k < SK_COUNT ? keydefs[k].section : "?";
+}
+
+const char *scn_key_name(enum scn_key k)
+{
+    return (unsigned)k < SK_COUNT ? keydefs[k].name : "?";
+}
+
+int scn_key_lookup(const char *section, const char *name)
+{
+    for (int k = 0; k < SK_COUNT; k++)
+        if (strcmp(keydefs[k].section, section) == 0 && strcmp(keydefs[k].name, name) == 0)
+            return k;
+    return -1;
+}
+
+static bool section_known(const char *name)
+{
+    for (int i = 0; sections[i]; i++)
+        if (strcmp(sections[i], name) == 0)
+            return true;
+    return false;
+}
+
+static void list_words(const char *const *w, char *buf, size_t len)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int i = 0; w[i] && off < len; i++)
+        off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", w[i]);
+}
+
+static void list_keys(const char *section, char *buf, size_t len)
+{
+    size_t off = 0;
+
+    buf[0] = '\0';
+    for (int k = 0; k < SK_COUNT && off < len; k++)
+        if (strcmp(keydefs[k].section, section) == 0)
+            off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", keydefs[k].name);
+}
+
+/* Text keys: identifiers are [A-Za-z0-9_.-]; free text is printable ASCII
+ * or UTF-8 but never a control character. */
+static bool text_ok(const char *v, bool ident)
+{
+    for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        if (ident && !(isalnum(*p) || *p == '_' || *p == '.' || *p == '-'))
+            return false;
+        if (*p < 0x20 || *p == 0x7f)
+            return false;
+    }
+    return true;
+}
+
+static void fmt_range(const struct scn_keydef *d, char *buf, size_t len)
+{
+    switch (d->type) {
+    case T_TIME:
+        snprintf(buf, len, "[%gs, %gs]", d->min / 1e9, d->max / 1e9);
+        break;
+    case T_RATE:
+        snprintf(buf, len, "[%g, %g] bit/s", d->min, d->max);
+        break;
+    case T_BYTES:
+    case T_BYTELIST:
+        snprintf(buf, len, "[%.0f, %.0f] bytes", d->min, d->max);
+        break;
+    case T_PCT:
+        snprintf(buf, len, "[%g, %g] %%", d->min, d->max);
+        break;
+    default:
+        snprintf(buf, len, "[%.0f, %.0f]", d->min, d->max);
+        break;
+    }
+}
+
+/* Parse @text as a scalar of key @k into @out.  Returns 0 or -EINVAL /
+ * -ERANGE with a message in @msg.  Repeatable/compound types are handled
+ * by the caller. */
+int scn_parse_value(enum scn_key k, const char *text, struct scn_val *out,
+                    char *msg, size_t msglen)
+{
+    const struct scn_keydef *d;
+    char range[96], words[128];
+    double x = 0;
+    int rc = 0;
+
+    if ((unsigned)k >= SK_COUNT) {
+        snprintf(msg, msglen, "no such key");
+        return -EINVAL;
+    }
+    d = &keydefs[k];
+    fmt_range(d, range, sizeof(range));
+    switch (d->type) {
+    case T_STR:
+    case T_TEXT:
+    case T_CMD:
+        if (strlen(text) < (size_t)d->min || strlen(text) > (size_t)d->max) {
+            snprintf(msg, msglen, "length %zu is out of range [%.0f, %.0f]",
+                     strlen(text), d->min, d->max);
+            return -ERANGE;
+        }
+        if (!text_ok(text, d->type == T_STR)) {
+            snprintf(msg, msglen, d->type == T_STR ? "'%.40s' may only hold letters, digits, '_', '.', '-'"
+                                                   : "'%.40s' holds a control character", text);
+            return -EINVAL;
+        }
+        snprintf(out->s, sizeof(out->s), "%s", text);
+        return 0;
+    case T_ENUM:
+        for (int i = 0; d->words[i]; i++) {
+            if (strcmp(d->words[i], text) == 0) {
+                out->e = i;
+                return 0;
+            }
+        }
+        list_words(d->words, words, sizeof(words));
+        snprintf(msg, msglen, "'%.40s' is not one of %s", text, words);
+        return -EINVAL;
+    case T_BOOL:
+        if (un_parse_bool(text, &out->b)) {
+            snprintf(msg, msglen, "'%.40s' is not a boolean (yes|no|on|off|true|false|1|0)", text);
+            return -EINVAL;
+        }
+        return 0;
+    case T_COUNT:
+        rc = un_parse_u64(text, &out->u);
+        x = (double)out->u;
+        if (rc == -EINVAL) {
+            snprintf(msg, msglen, "'%.40s' is not a whole number", text);
+            return rc;
+        }
+        break;
+    case T_TIME:
+        rc = un_parse_time_ns(text, &out->u);
+        x = (double)out->u;
+        if (rc == -EINVAL) {
+            snprintf(msg, msglen, "'%.40s' is not a duration (number with ns|us|ms|s)", text);
+            return rc;
+        }
+        break;
+    case T_RATE:
+        rc = un_parse_rate_bps(text, &out->d);
+        x = out->d;
+        if (rc == -EINVAL) {
+            snprintf(msg, msglen, "'%.40s' is not a rate (e.g. 200M, 941.5M, 1G)", text);
+            return rc;
+        }
+        break;
+    case T_BYTES:
+        rc = un_parse_bytes(text, &out->u);
+        x = (double)out->u;
+        if (rc == -EINVAL) {
+            snprintf(msg, msglen, "'%.40s' is not a byte count (e.g. 1470, 256K)", text);
+            return rc;
+        }
+        break;
+    case T_PCT:
+        rc = un_parse_pct(text, &out->d);
+        x = out->d;
+        if (rc == -EINVAL) {
+            snprintf(msg, msglen, "'%.40s' is not a percentage (e.g. 1%%, 0.5)", text);
+            return rc;
+        }
+        break;
+    case T_ABIL:
+    case T_LOSS:
+    case T_CABLE:
+    case T_JDIST:
+    case T_MS: {
+        char merr[GL_ERR_MSG_MAX];
+        rc = mg_check(d->type == T_ABIL ? MG_ABILITIES : d->type == T_LOSS ? MG_LOSS
+                      : d->type == T_CABLE ? MG_CABLE : d->type == T_JDIST ? MG_JITTER_DIST
+                      : MG_MS, text, merr, sizeof(merr));
+        if (rc) {
+            snprintf(msg, msglen, "%s", merr);
+            return rc;
+        }
+        if (strlen(text) >= sizeof(out->s)) {
+            snprintf(msg, msglen, "value is too long");
+            return -ERANGE;
+        }
+        snprintf(out->s, sizeof(out->s), "%s", text);
+        return 0;
+    }
+    default:
+        snprintf(msg, msglen, "not a scalar key");
+        return -EINVAL;
+    }
+    if (rc == -ERANGE || x < d->min || x > d->max) {
+        snprintf(msg, msglen, "'%.40s' is out of range %s", text, range);
+        return -ERANGE;
+    }
+    return rc;
+}
+
+/* ---- compound values ------------------------------------------------------ */
+
+static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
+{
+    const struct scn_keydef *d = &keydefs[k];
+    char buf[SCN_STR_MAX], *save = NULL, *tok;
+
+    if (strlen(value) >= sizeof(buf)) {
+        scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
+        return;
+    }
+    strcpy(buf, value);
+    c->s->nsweep = 0;
+    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        uint64_t b;
+        int rc = un_parse_bytes(tok, &b);
+        if (rc || b < d->min || b > d->max) {
+            scn_error(c, c->line, "[%s] %s: '%.40s' is not a byte count in [%.0f, %.0f]",
+                      d->section, d->name, tok, d->min, d->max);
+            return;
+        }
+        if (c->s->nsweep == SCN_MAX_SWEEP) {
+            scn_error(c, c->line, "[%s] %s: more than %d sizes", d->section, d->name, SCN_MAX_SWEEP);
+            return;
+        }
+        c->s->sweep[c->s->nsweep++] = b;
+    }
+    if (!c->s->nsweep)
+        scn_error(c, c->line, "[%s] %s: empty list", d->section, d->name);
+}
+
+static void parse_codes(struct scn_ctx *c, enum scn_key k, const char *value)
+{
+    const struct scn_keydef *d = &keydefs[k];
+    bool *set = k == SK_EXPECT_DIAG ? c->s->diag : c->s->diag_absent;
+    char buf[SCN_STR_MAX], *save = NULL, *tok;
+    int n = 0;
+
+    if (strlen(value) >= sizeof(buf)) {
+        scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
+        return;
+    }
+    strcpy(buf, value);
+    for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
+        int code = dg_code_lookup(tok);
+        n++;
+        if (code < 0) {
+            scn_error(c, c->line, "[%s] %s: unknown diagnosis code '%.48s' (see emu/runner/codes.h)",
+                      d->section, d->name, tok);
+            continue;
+        }
+        set[code] = true;
+    }
+    if (!n)
+        scn_error(c, c->line, "[%s] %s: empty list", d->section, d->name);
+}
+
+/* "TIME ACTION ARGS" - see scenarios/README.md [timeline]. */
+static void parse_event(struct scn_ctx *c, const char *value)
+{
+    struct scn_event ev;
+    char buf[SCN_STR_MAX], *save = NULL, *tok[6];
+    char msg[256];
+    int n = 0;
+
+    memset(&ev, 0, sizeof(ev));
+    ev.line = c->line;
+    if (strlen(value) >= sizeof(buf)) {
+        scn_error(c, c->line, "[timeline] at: event is too long");
+        return;
+    }
+    if (c->s->nevents == SCN_MAX_EVENTS) {
+        scn_error(c, c->line, "[timeline] at: more than %d events", SCN_MAX_EVENTS);
+        return;
+    }
+    strcpy(buf, value);
+    snprintf(ev.text, sizeof(ev.text), "%s", value);
+    /* The firmware command keeps the rest of the line verbatim. */
+    for (char *t = strtok_r(buf, " \t", &save); t; t = strtok_r(NULL, " \t", &save)) {
+        if (n == 6) {
+            scn_error(c, c->line, "[timeline] at: too many words in '%.60s'", value);
+            return;
+        }
+        tok[n++] = t;
+        if (n == 2 && strcmp(t, "fw") == 0)
+            break;
+    }
+    if (n < 2) {
+        scn_error(c, c->line, "[timeline] at: expected 'TIME ACTION [ARGS]', got '%.60s'", value);
+        return;
+    }
+    if (un_parse_time_ns(tok[0], &ev.t_ns) || ev.t_ns > (uint64_t)NS(3600)) {
+        scn_error(c, c->line, "[timeline] at: '%.40s' is not a time in [0s, 3600s] (use ns|us|ms|s)", tok[0]);
+        return;
+    }
+    if (strcmp(tok[1], "fw") == 0) {
+        const char *rest = save ? save : "";
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        ev.act = SCN_ACT_FW;
+        if (!*rest || strlen(rest) > 120 || !text_ok(rest, false)) {
+            scn_error(c, c->line, "[timeline] at: fw needs a command of 1..120 printable characters");
+            return;
+        }
+        snprintf(ev.text, sizeof(ev.text), "%s", rest);
+        c->s->events[c->s->nevents++] = ev;
+        return;
+    }
+    if (strcmp(tok[1], "link") == 0 && n == 3 && (!strcmp(tok[2], "up") || !strcmp(tok[2], "down"))) {
+        ev.act = strcmp(tok[2], "up") == 0 ? SCN_ACT_LINK_UP : SCN_ACT_LINK_DOWN;
+    } else if (strcmp(tok[1], "restart-aneg") == 0 && n == 2) {
+        ev.act = SCN_ACT_RESTART_ANEG;
+    } else if (strcmp(tok[1], "starve-rx") == 0 && n == 3) {
+        ev.act = SCN_ACT_STARVE_RX;
+        if (un_parse_time_ns(tok[2], &ev.dur_ns) || ev.dur_ns == 0 || ev.dur_ns > (uint64_t)NS(60)) {
+            scn_error(c, c->line, "[timeline] at: starve-rx duration '%.40s' is not in (0s, 60s]", tok[2]);
+            return;
+        }
+    } else if (strcmp(tok[1], "flap") == 0 && n >= 3 && n <= 5) {
+        uint64_t cnt = 1;
+        ev.act = SCN_ACT_FLAP;
+        if (un_parse_time_ns(tok[2], &ev.dur_ns) || ev.dur_ns == 0 || ev.dur_ns > (uint64_t)NS(60)) {
+            scn_error(c, c->line, "[timeline] at: flap down-time '%.40s' is not in (0s, 60s]", tok[2]);
+            return;
+        }
+        if (n >= 4 && (un_parse_u64(tok[3], &cnt) || cnt < 1 || cnt > 1000)) {
+            scn_error(c, c->line, "[timeline] at: flap count '%.40s' is not in [1, 1000]", tok[3]);
+            return;
+        }
+        ev.count = (unsigned)cnt;
+        if (n == 5 && (un_parse_time_ns(tok[4], &ev.period_ns) || ev.period_ns <= ev.dur_ns ||
+                       ev.period_ns > (uint64_t)NS(600))) {
+            scn_error(c, c->line, "[timeline] at: flap period '%.40s' must exceed the down-time and be <= 600s", tok[4]);
+            return;
+        }
+        if (cnt > 1 && n < 5) {
+            scn_error(c, c->line, "[timeline] at: flap with a count needs a period: 'flap DOWN COUNT PERIOD'");
+            return;
+        }
+    } else if (strcmp(tok[1], "set") == 0 && n == 4) {
+        int k = scn_key_lookup("link", tok[2]);
+        ev.act = SCN_ACT_SET;
+        if (k < 0 || k == SK_LINK_SEED) {
+            char keys[512];
+            list_keys("link", keys, sizeof(keys));
+            scn_error(c, c->line, "[timeline] at: set: '%.40s' is not a settable [link] key (%s; not seed)", tok[2], keys);
+            return;
+        }
+        ev.key = (enum scn_key)k;
+        if (scn_parse_value(ev.key, tok[3], &ev.val, msg, sizeof(msg))) {
+            scn_error(c, c->line, "[timeline] at: set %s: %s", tok[2], msg);
+            return;
+        }
+        ev.val.set = true;
+        ev.val.line = c->line;
+    } else {
+        scn_error(c, c->line,
+                  "[timeline] at: unknown or malformed action '%.60s' (link up|down, flap DOWN [COUNT PERIOD], "
+                  "set KEY VALUE, restart-aneg, starve-rx DUR, fw CMD)", value);
+        return;
+    }
+    c->s->events[c->s->nevents++] = ev;
+}
+
+/* ---- inih callbacks ------------------------------------------------------- */
+
+static int scn_handler(void *user, const char *section, const char *name, const char *value)
+{
+    struct scn_ctx *c = user;
+    struct scn_val *v;
+    char msg[256];
+    int k;
+
+    if (!c->section_ok)
+        return 1;   /* already reported at the section header */
+    if (!section[0]) {
+        scn_error(c, c->line, "'%.40s' is outside any section", name);
+        return 1;
+    }
+    k = scn_key_lookup(section, name);
+    if (k < 0) {
+        char keys[512];
+        list_keys(section, keys, sizeof(keys));
+        scn_error(c, c->line, "[%s] unknown key '%.40s' (known: %s)", section, name, keys);
+        return 1;
+    }
+    if (!value[0]) {
+        scn_error(c, c->line, "[%s] %s: empty value", section, name);
+        return 1;
+    }
+    v = &c->s->v[k];
+    if (keydefs[k].repeat) {
+        v->set = true;
+        if (!v->line)
+            v->line = c->line;
+    } else if (v->set) {
+        scn_error(c, c->line, "[%s] %s: given twice (first at line %d)", section, name, v->line);
+        return 1;
+    }
+    switch (keydefs[k].type) {
+    case T_EVENT:
+        parse_event(c, value);
+        return 1;
+    case T_CODES:
+        parse_codes(c, (enum scn_key)k, value);
+        return 1;
+    case T_BYTELIST:
+        parse_bytelist(c, (enum scn_key)k, value);
+        break;
+    case T_CMD:
+        if (c->s->nfw_cmds == SCN_MAX_FW_CMDS) {
+            scn_error(c, c->line, "[%s] %s: more than %d commands", section, name, SCN_MAX_FW_CMDS);
+            return 1;
+        }
+        if (scn_parse_value((enum scn_key)k, value, v, msg, sizeof(msg))) {
+            scn_error(c, c->line, "[%s] %s: %s", section, name, msg);
+            return 1;
+        }
+        snprintf(c->s->fw_cmds[c->s->nfw_cmds++], SCN_STR_MAX, "%s", value);
+        return 1;
+    default:
+        if (scn_parse_value((enum scn_key)k, value, v, msg, sizeof(msg))) {
+            scn_error(c, c->line, "[%s] %s: %s", section, name, msg);
+            return 1;
+        }
+        break;
+    }
+    v->set = true;
+    v->line = c->line;
+    return 1;
+}
+
+/* Look at one physical line before inih does: count it, check sections
+ * and the shape of the line.  Returns the line to hand to inih. */
+static void scn_screen_line(struct scn_ctx *c, char *line)
+{
+    char *p = line, *end;
+    size_t len = strlen(line);
+
+    while (len && (line[len - 1] == '\n' || line[len - 1] == '\r'))
+        line[--len] = '\0';
+    if (c->line == 1 && (unsigned char)p[0] == 0xEF && (unsigned char)p[1] == 0xBB &&
+        (unsigned char)p[2] == 0xBF)
+        p += 3;
+    while (*p == ' ' || *p == '\t')
+        p++;
+    if (!*p || *p == ';' || *p == '#') {
+        line[0] = '\0';
+        return;
+    }
+    if (*p == '[') {
+        end = strchr(p, ']');
+        if (!end) {
+            scn_error(c, c->line, "section header without ']'");
+            c->section_ok = false;
+            line[0] = '\0';
+            return;
+        }
+        *end = '\0';
+        snprintf(c->section, sizeof(c->section), "%s", p + 1);
+        *end = ']';
+        for (char *q = end + 1; *q; q++) {
+            if (*q == ';' || *q == '#')
+                break;
+            if (*q != ' ' && *q != '\t') {
+                scn_error(c, c->line, "text after section header");
+                break;
+            }
+        }
+        c->section_ok = section_known(c->section);
+        if (strcmp(c->section, "link") == 0 && !c->link_line)
+            c->link_line = c->line;
+        if (!c->section_ok)
+            scn_error(c, c->line, "unknown section [%.40s] (known: scenario, board, link, timeline, traffic, expect)",
+                      c->section);
+        return;
+    }
+    if (!strchr(p, '=') && !strchr(p, ':')) {
+        scn_error(c, c->line, "expected 'key = value', got '%.60s'", p);
+        line[0] = '\0';
+        return;
+    }
+    if (*p == '=' || *p == ':') {
+        scn_error(c, c->line, "missing key before '%c'", *p);
+        line[0] = '\0';
+        return;
+    }
+}
+
+static char *scn_reader(char *str, int num, void *stream)
+{
+    struct scn_ctx *c = stream;
+    char *line = NULL;
+    size_t cap = 0, n;
+    ssize_t got;
+
+    if (num < 4)
+        return NULL;
+    if (c->fp) {
+        got = getline(&line, &cap, c->fp);
+        if (got < 0) {
+            free(line);
+            return NULL;
+        }
+        n = (size_t)got;
+    } else {
+        const char *nl;
+        if (!*c->text)
+            return NULL;
+        nl = strchr(c->text, '\n');
+        n = nl ? (size_t)(nl - c->text + 1) : strlen(c->text);
+        line = malloc(n + 1);
+        if (!line)
+            return NULL;
+        memcpy(line, c->text, n);
+        line[n] = '\0';
+        c->text += n;
+    }
+    c->line++;
+    if (strlen(line) != n) {
+        scn_error(c, c->line, "NUL byte in line");
+        line[0] = '\0';
+    } else if (n + 1 > (size_t)num - 1) {
+        scn_error(c, c->line, "line is too long (%zu bytes, at most %d)", n, num - 3);
+        line[0] = '\0';
+    } else {
+        scn_screen_line(c, line);
+    }
+    snprintf(str, (size_t)num, "%s\n", line);
+    free(line);
+    return str;
+}
+
+/* ---- defaults and cross-checks -------------------------------------------- */
+
+void scn_init(struct scenario *s, const char *path)
+{
+    char msg[128];
+
+    memset(s, 0, sizeof(*s));
+    snprintf(s->path, sizeof(s->path), "%s", path ? path : "");
+    for (int k = 0; k < SK_COUNT; k++) {
+        if (keydefs[k].def && scn_parse_value((enum scn_key)k, keydefs[k].def, &s->v[k], msg, sizeof(msg)))
+            abort();    /* a broken default is a bug in the table */
+    }
+    if (path) {
+        const char *base = strrchr(path, '/');
+        const char *dot;
+        base = base ? base + 1 : path;
+        dot = strrchr(base, '.');
+        size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        if (len > 63)
+            len = 63;
+        memcpy(s->v[SK_SCENARIO_NAME].s, base, len);
+        s->v[SK_SCENARIO_NAME].s[len] = '\0';
+    }
+}
+
+#define V(k) (&s->v[SK_##k])
+
+static void scn_cross_check(struct scn_ctx *c)
+{
+    struct scenario *s = c->s;
+    bool udp = V(TRAFFIC_PROTOCOL)->e == 1;
+    uint64_t dur = V(TRAFFIC_DURATION)->u, omit = V(TRAFFIC_OMIT)->u;
+
+    if (V(LINK_PARTNER_SPEED)->set && V(LINK_PARTNER_AUTONEG)->b)
+        scn_error(c, V(LINK_PARTNER_SPEED)->line,
+                  "[link] partner_speed: only meaningful with partner_autoneg = off");
+    if (V(LINK_PARTNER_DUPLEX)->set && V(LINK_PARTNER_AUTONEG)->b)
+        scn_error(c, V(LINK_PARTNER_DUPLEX)->line,
+                  "[link] partner_duplex: only meaningful with partner_autoneg = off");
+    if (!V(LINK_PARTNER_AUTONEG)->b && (!V(LINK_PARTNER_SPEED)->set || !V(LINK_PARTNER_DUPLEX)->set))
+        scn_error(c, V(LINK_PARTNER_AUTONEG)->line,
+                  "[link] partner_autoneg = off needs partner_speed and partner_duplex");
+    if (!V(LINK_PARTNER_AUTONEG)->b && V(LINK_PARTNER)->set)
+        scn_error(c, V(LINK_PARTNER)->line,
+                  "[link] partner: abilities are advertised only with partner_autoneg = on");
+    if (V(LINK_JITTER)->set && V(LINK_JITTER)->u > V(LINK_LATENCY)->u)
+        scn_error(c, V(LINK_JITTER)->line,
+                  "[link] jitter: %.3f ms exceeds latency %.3f ms (delays would go negative)",
+                  V(LINK_JITTER)->u / 1e6, V(LINK_LATENCY)->u / 1e6);
+    if (V(LINK_DOWNSHIFT_ATTEMPTS)->set && !V(LINK_DOWNSHIFT)->b)
+        scn_error(c, V(LINK_DOWNSHIFT_ATTEMPTS)->line,
+                  "[link] downshift_attempts: needs downshift = on");
+    if (V(BOARD_CPUS)->u > 1 && V(BOARD_FIRMWARE)->e == 0)
+        scn_error(c, V(BOARD_CPUS)->line, "[board] cpus: bare-metal firmware runs on one CPU; use firmware = linux");
+    if (V(BOARD_IRQ_AFFINITY)->set && V(BOARD_FIRMWARE)->e == 0)
+        scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: needs firmware = linux");
+    if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
+        scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
+    if (dur % 1000000000ull)
+        scn_error(c, V(TRAFFIC_DURATION)->line, "[traffic] duration: iperf takes whole seconds");
+    if (omit % 1000000000ull)
+        scn_error(c, V(TRAFFIC_OMIT)->line, "[traffic] omit: iperf takes whole seconds");
+    if (V(TRAFFIC_OMIT)->set && V(TRAFFIC_TOOL)->e == 1)
+        scn_error(c, V(TRAFFIC_OMIT)->line, "[traffic] omit: iperf 2 has no -O; use tool = iperf3");
+    if (omit >= dur)
+        scn_error(c, V(TRAFFIC_OMIT)->line ? V(TRAFFIC_OMIT)->line : V(TRAFFIC_DURATION)->line,
+                  "[traffic] omit: %.0fs leaves nothing of duration %.0fs", omit / 1e9, dur / 1e9);
+    if (V(TRAFFIC_BANDWIDTH)->set && !udp)
+        scn_error(c, V(TRAFFIC_BANDWIDTH)->line, "[traffic] bandwidth: only for protocol = udp");
+    if (V(TRAFFIC_LENGTH)->set && udp && V(TRAFFIC_LENGTH)->u > 65507)
+        scn_error(c, V(TRAFFIC_LENGTH)->line, "[traffic] length: %llu exceeds the UDP maximum 65507",
+                  (unsigned long long)V(TRAFFIC_LENGTH)->u);
+    if (V(TRAFFIC_SWEEP)->set && V(TRAFFIC_LENGTH)->set)
+        scn_error(c, V(TRAFFIC_SWEEP)->line, "[traffic] sweep: conflicts with length (line %d)",
+                  V(TRAFFIC_LENGTH)->line);
+    if (V(TRAFFIC_BIDIR)->b && V(TRAFFIC_REVERSE)->b)
+        scn_error(c, V(TRAFFIC_BIDIR)->line, "[traffic] bidir: conflicts with reverse");
+    if (V(EXPECT_THROUGHPUT_MIN)->set && V(EXPECT_THROUGHPUT_MAX)->set &&
+        V(EXPECT_THROUGHPUT_MIN)->d > V(EXPECT_THROUGHPUT_MAX)->d)
+        scn_error(c, V(EXPECT_THROUGHPUT_MAX)->line, "[expect] throughput_max: below throughput_min");
+    if (V(EXPECT_LOSS_MIN)->set && V(EXPECT_LOSS_MAX)->set && V(EXPECT_LOSS_MIN)->d > V(EXPECT_LOSS_MAX)->d)
+        scn_error(c, V(EXPECT_LOSS_MAX)->line, "[expect] loss_max: below loss_min");
+    if ((V(EXPECT_LOSS_MIN)->set || V(EXPECT_LOSS_MAX)->set || V(EXPECT_JITTER_MAX)->set) && !udp)
+        scn_error(c, V(EXPECT_LOSS_MAX)->set ? V(EXPECT_LOSS_MAX)->line
+                   : V(EXPECT_LOSS_MIN)->set ? V(EXPECT_LOSS_MIN)->line : V(EXPECT_JITTER_MAX)->line,
+                  "[expect] loss/jitter bounds need protocol = udp");
+    for (int i = 0; i < DG_NCODES; i++)
+        if (s->diag[i] && s->diag_absent[i])
+            scn_error(c, V(EXPECT_DIAG_ABSENT)->line, "[expect] diag_absent: %s is also in diag",
+                      dg_code_name((enum dg_code)i));
+    if (!c->nerr) {
+        char msg[GL_ERR_MSG_MAX];
+        if (mg_validate_link(s, msg, sizeof(msg)))
+            scn_error(c, c->link_line, "[link] %s", msg);
+    }
+    for (unsigned i = 0; i < s->nevents; i++) {
+        const struct scn_event *e = &s->events[i];
+        uint64_t end = e->t_ns + (e->act == SCN_ACT_FLAP && e->count > 1
+                                  ? (uint64_t)(e->count - 1) * e->period_ns + e->dur_ns : e->dur_ns);
+        if (end > dur)
+            scn_error(c, e->line, "[timeline] at: event ends at %.3fs, after the traffic (duration %.0fs)",
+                      end / 1e9, dur / 1e9);
+        if (i && e->t_ns < s->events[i - 1].t_ns)
+            scn_error(c, e->line, "[timeline] at: events must be in time order");
+    }
+}
+
+static int scn_run(struct scn_ctx *c)
+{
+    int rc;
+
+    ini_allow_multiline = false;    /* a value never continues on the next line */
+    rc = ini_parse_stream(scn_reader, c, scn_handler, c);
+    if (rc == -2) {
+        scn_error(c, 0, "out of memory");
+        return -ENOMEM;
+    }
+    if (rc > 0 && c->nerr == 0)     /* a syntax error our screen missed */
+        scn_error(c, rc, "syntax error");
+    scn_cross_check(c);
+    return c->nerr ? -EINVAL : 0;
+}
+
+int scn_load(const char *path, struct scenario *s, FILE *errs)
+{
+    struct scn_ctx c = { .s = s, .name = path, .errs = errs, .section_ok = true };
+    struct stat st;
+    int rc;
+
+    scn_init(s, path);
+    c.fp = fopen(path, "r");
+    if (!c.fp) {
+        rc = -errno;
+        if (errs)
+            fprintf(errs, "%s: cannot open: %s\n", path, strerror(-rc));
+        return rc;
+    }
+    if (fstat(fileno(c.fp), &st) || !S_ISREG(st.st_mode)) {
+        if (errs)
+            fprintf(errs, "%s: not a regular file\n", path);
+        fclose(c.fp);
+        return -EINVAL;
+    }
+    if (st.st_size > SCN_MAX_FILE_BYTES) {
+        if (errs)
+            fprintf(errs, "%s: %lld bytes is larger than a scenario can be (%d)\n", path,
+                    (long long)st.st_size, SCN_MAX_FILE_BYTES);
+        fclose(c.fp);
+        return -EFBIG;
+    }
+    rc = scn_run(&c);
+    fclose(c.fp);
+    return rc;
+}
+
+int scn_load_string(const char *name, const char *text, struct scenario *s, FILE *errs)
+{
+    struct scn_ctx c = { .s = s, .name = name, .errs = errs, .text = text, .section_ok = true };
+
+    scn_init(s, name);
+    if (strlen(text) > SCN_MAX_FILE_BYTES) {
+        if (errs)
+            fprintf(errs, "%s: larger than a scenario can be\n", name);
+        return -EFBIG;
+    }
+    return scn_run(&c);
+}
+
+const char *scn_enum_str(const struct scenario *s, enum scn_key k)
+{
+    if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM)
+        return NULL;
+    return keydefs[k].words[s->v[k].e];
+}
+
+unsigned scn_enum_num(const struct scenario *s, enum scn_key k)
+{
+    const char *w = scn_enum_str(s, k);
+
+    if (!w || (!s->v[k].set && !keydefs[k].def))
+        return 0;
+    return (unsigned)strtoul(w, NULL, 10);
+}
+
+void scn_format_value(const struct scenario *s, enum scn_key k, const struct scn_val *v,
+                      char *buf, size_t len)
+{
+    (void)s;
+    switch (keydefs[k].type) {
+    case T_ENUM:
+        snprintf(buf, len, "%s", keydefs[k].words[v->e]);
+        break;
+    case T_BOOL:
+        snprintf(buf, len, "%s", v->b ? "on" : "off");
+        break;
+    case T_COUNT:
+    case T_BYTES:
+        snprintf(buf, len, "%llu", (unsigned long long)v->u);
+        break;
+    case T_TIME:
+        snprintf(buf, len, "%lluns", (unsigned long long)v->u);
+        break;
+    case T_RATE:
+    case T_PCT:
+        snprintf(buf, len, "%.17g", v->d);
+        break;
+    default:
+        snprintf(buf, len, "%s", v->s);
+        break;
+    }
+}

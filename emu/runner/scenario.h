@@ -1,0 +1,176 @@
+/*
+ * scenario.h - scenario files (scenarios/NAME.ini, format in scenarios/README.md).
+ *
+ * The format is table-driven: every key has one row (section, name, type,
+ * range, default) in scenario.c, and every consumer reads values through
+ * the SK_* ids below.  Loading validates everything once; a loaded
+ * scenario is always within range.
+ *
+ * Errors: scn_load() returns 0 or a negative errno, and writes one line per
+ * problem, "FILE:LINE: [section] key: message", to the FILE * it is given
+ * (all problems, not just the first; capped at SCN_MAX_ERRORS).
+ */
+#ifndef GEMLAB_RUNNER_SCENARIO_H
+#define GEMLAB_RUNNER_SCENARIO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "codes.h"
+
+#define SCN_STR_MAX 192
+#define SCN_MAX_EVENTS 64
+#define SCN_MAX_FW_CMDS 16
+#define SCN_MAX_SWEEP 16
+#define SCN_MAX_ERRORS 100
+#define SCN_MAX_FILE_BYTES (256 * 1024)
+
+/* X(id, section, name) - the type/range/default live in scenario.c */
+#define SCN_KEYS(X)                                  \
+    X(SCENARIO_NAME, "scenario", "name")             \
+    X(SCENARIO_DESCRIPTION, "scenario", "description") \
+    X(SCENARIO_SOURCE, "scenario", "source")         \
+    X(BOARD_FIRMWARE, "board", "firmware")           \
+    X(BOARD_PROFILE, "board", "profile")             \
+    X(BOARD_CPUS, "board", "cpus")                   \
+    X(BOARD_RX_BDS, "board", "rx_bds")               \
+    X(BOARD_TX_BDS, "board", "tx_bds")               \
+    X(BOARD_PBUFS, "board", "pbufs")                 \
+    X(BOARD_IRQ_AFFINITY, "board", "irq_affinity")   \
+    X(BOARD_MAC_SPEED, "board", "mac_speed")         \
+    X(BOARD_PHY_MODE, "board", "phy_mode")           \
+    X(LINK_PARTNER, "link", "partner")               \
+    X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
+    X(LINK_PARTNER_SPEED, "link", "partner_speed")   \
+    X(LINK_PARTNER_DUPLEX, "link", "partner_duplex") \
+    X(LINK_CABLE, "link", "cable")                   \
+    X(LINK_DOWNSHIFT, "link", "downshift")           \
+    X(LINK_DOWNSHIFT_ATTEMPTS, "link", "downshift_attempts") \
+    X(LINK_ANEG_TIME, "link", "aneg_time")           \
+    X(LINK_LOSS, "link", "loss")                     \
+    X(LINK_LATENCY, "link", "latency")               \
+    X(LINK_JITTER, "link", "jitter")                 \
+    X(LINK_DUPLICATE, "link", "duplicate")           \
+    X(LINK_CORRUPT, "link", "corrupt")               \
+    X(LINK_REORDER, "link", "reorder")               \
+    X(LINK_RATE, "link", "rate")                     \
+    X(LINK_RGMII_SKEW, "link", "rgmii_skew")         \
+    X(LINK_JITTER_DIST, "link", "jitter_dist")       \
+    X(LINK_REORDER_GAP, "link", "reorder_gap")       \
+    X(LINK_QUEUE_FRAMES, "link", "queue_frames")     \
+    X(LINK_PARTNER_MS, "link", "partner_ms")         \
+    X(LINK_SEED, "link", "seed")                     \
+    X(TIMELINE_AT, "timeline", "at")                 \
+    X(TRAFFIC_TOOL, "traffic", "tool")               \
+    X(TRAFFIC_BOARD_TOOL, "traffic", "board_tool")   \
+    X(TRAFFIC_PROTOCOL, "traffic", "protocol")       \
+    X(TRAFFIC_PARALLEL, "traffic", "parallel")       \
+    X(TRAFFIC_REVERSE, "traffic", "reverse")         \
+    X(TRAFFIC_BIDIR, "traffic", "bidir")             \
+    X(TRAFFIC_BANDWIDTH, "traffic", "bandwidth")     \
+    X(TRAFFIC_WINDOW, "traffic", "window")           \
+    X(TRAFFIC_LENGTH, "traffic", "length")           \
+    X(TRAFFIC_OMIT, "traffic", "omit")               \
+    X(TRAFFIC_DURATION, "traffic", "duration")       \
+    X(TRAFFIC_INTERVAL, "traffic", "interval")       \
+    X(TRAFFIC_SWEEP, "traffic", "sweep")             \
+    X(TRAFFIC_FW_CMD, "traffic", "fw_cmd")           \
+    X(EXPECT_LINK, "expect", "link")                 \
+    X(EXPECT_SPEED, "expect", "speed")               \
+    X(EXPECT_DUPLEX, "expect", "duplex")             \
+    X(EXPECT_THROUGHPUT_MIN, "expect", "throughput_min") \
+    X(EXPECT_THROUGHPUT_MAX, "expect", "throughput_max") \
+    X(EXPECT_REFERENCE, "expect", "reference")       \
+    X(EXPECT_LOSS_MIN, "expect", "loss_min")         \
+    X(EXPECT_LOSS_MAX, "expect", "loss_max")         \
+    X(EXPECT_RETRANSMITS_MAX, "expect", "retransmits_max") \
+    X(EXPECT_JITTER_MAX, "expect", "jitter_max")     \
+    X(EXPECT_DIAG, "expect", "diag")                 \
+    X(EXPECT_DIAG_ABSENT, "expect", "diag_absent")
+
+enum scn_key {
+#define SCN_ENUM(id, sec, name) SK_##id,
+    SCN_KEYS(SCN_ENUM)
+#undef SCN_ENUM
+    SK_COUNT
+};
+
+/* One value.  Which member is meaningful depends on the key's type:
+ * u = counts, bytes, nanoseconds; d = bits/s, percent; e = index into the
+ * key's enum list (scn_enum_str() gives the word); b = booleans; s = text. */
+struct scn_val {
+    bool set;           /* given in the file (else the default) */
+    int line;           /* where it was given; 0 for defaults */
+    uint64_t u;
+    double d;
+    int e;
+    bool b;
+    char s[SCN_STR_MAX];
+};
+
+enum scn_action {
+    SCN_ACT_LINK_DOWN,
+    SCN_ACT_LINK_UP,
+    SCN_ACT_FLAP,        /* down for dur_ns, count times, every period_ns */
+    SCN_ACT_SET,         /* a [link] key to a new value */
+    SCN_ACT_RESTART_ANEG,
+    SCN_ACT_STARVE_RX,   /* stop RX buffer refill for dur_ns */
+    SCN_ACT_FW,          /* a firmware command line (text) */
+};
+
+struct scn_event {
+    uint64_t t_ns;       /* after traffic start */
+    enum scn_action act;
+    enum scn_key key;    /* SCN_ACT_SET */
+    struct scn_val val;  /* SCN_ACT_SET */
+    uint64_t dur_ns;     /* FLAP, STARVE_RX */
+    unsigned count;      /* FLAP */
+    uint64_t period_ns;  /* FLAP */
+    char text[SCN_STR_MAX]; /* FW command, or the original event text */
+    int line;
+};
+
+struct scenario {
+    char path[512];
+    struct scn_val v[SK_COUNT];
+    struct scn_event events[SCN_MAX_EVENTS];
+    unsigned nevents;
+    char fw_cmds[SCN_MAX_FW_CMDS][SCN_STR_MAX];
+    unsigned nfw_cmds;
+    uint64_t sweep[SCN_MAX_SWEEP];
+    unsigned nsweep;
+    bool diag[DG_NCODES];        /* must appear */
+    bool diag_absent[DG_NCODES]; /* must not appear */
+};
+
+/* Fill @s with every default (name from the file name when given). */
+void scn_init(struct scenario *s, const char *path);
+
+/* Load and validate @path into @s.  Returns 0, or -EINVAL when the file
+ * has errors (each written to @errs), or -errno when it cannot be read. */
+int scn_load(const char *path, struct scenario *s, FILE *errs);
+
+/* Same for an in-memory text; @name is used in messages. */
+int scn_load_string(const char *name, const char *text, struct scenario *s, FILE *errs);
+
+/* The enum word of an enum-typed key ("linux" for BOARD_FIRMWARE). */
+const char *scn_enum_str(const struct scenario *s, enum scn_key k);
+/* The numeric value of enum keys whose words are numbers (speeds): 0 if none. */
+unsigned scn_enum_num(const struct scenario *s, enum scn_key k);
+const char *scn_key_section(enum scn_key k);
+const char *scn_key_name(enum scn_key k);
+
+/* Write a canonical rendering of a value ("2500000ns" style is avoided:
+ * times as "2.5s", rates in bit/s) into @buf. */
+void scn_format_value(const struct scenario *s, enum scn_key k,
+                      const struct scn_val *v, char *buf, size_t len);
+
+/* Parse one value of key @k (used by `gemlab fault` to reuse the table).
+ * Returns 0 or -EINVAL/-ERANGE with a message in @msg. */
+int scn_parse_value(enum scn_key k, const char *text, struct scn_val *out,
+                    char *msg, size_t msglen);
+/* The key id for "[section] name", or -1. */
+int scn_key_lookup(const char *section, const char *name);
+
+#endif

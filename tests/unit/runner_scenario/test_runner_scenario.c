@@ -1,0 +1,361 @@
+/* Scenario parser and validator: every error names file:line, nothing
+ * crashes on garbage, and every scenario in the library loads clean. */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "scenario.h"
+#include "units.h"
+
+static struct scenario scn;
+static char *errbuf;
+
+/* Load @text; return rc and leave the error text in errbuf. */
+static int load(const char *text)
+{
+    size_t len = 0;
+    FILE *f;
+    int rc;
+
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_non_null(f);
+    rc = scn_load_string("t.ini", text, &scn, f);
+    fclose(f);
+    return rc;
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+static void test_minimal_file_loads_with_defaults(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\nfirmware = linux\ncpus = 2\n"), 0);
+    assert_string_equal(errbuf, "");
+    assert_string_equal(scn_enum_str(&scn, SK_BOARD_FIRMWARE), "linux");
+    assert_int_equal(scn.v[SK_BOARD_CPUS].u, 2);
+    assert_int_equal(scn.v[SK_BOARD_CPUS].line, 3);
+    assert_false(scn.v[SK_TRAFFIC_PARALLEL].set);
+    assert_int_equal(scn.v[SK_TRAFFIC_PARALLEL].u, 1);
+    assert_int_equal(scn.v[SK_TRAFFIC_DURATION].u, 10000000000ull);
+    assert_string_equal(scn_enum_str(&scn, SK_TRAFFIC_TOOL), "iperf3");
+}
+
+static void test_full_file_parses_every_type(void **state)
+{
+    (void)state;
+    assert_int_equal(load(
+        "; comment\n"
+        "[scenario]\nname = full_one\ndescription = everything at once\n"
+        "[board]\nfirmware = linux\ncpus = 2\nrx_bds = 16\nirq_affinity = cpu0\n"
+        "[link]\npartner = 100FD,100HD\ncable = 2pair\nlatency = 2.5ms\njitter = 100us\n"
+        "loss = 1%\nrate = 941.5M\ncorrupt = 0.1\n"
+        "[traffic]\nprotocol = udp\nbandwidth = 200M\nwindow = 256K\nlength = 1470\n"
+        "omit = 2s\nduration = 20s\nparallel = 4\n"
+        "[timeline]\nat = 2s link down\nat = 2.5s link up\nat = 3s flap 500ms 3 1s\n"
+        "at = 8s set loss 5%\nat = 9s restart-aneg\nat = 10s starve-rx 200ms\nat = 11s fw stats now\n"
+        "[expect]\nspeed = 100\nduplex = full\nthroughput_min = 90M\nloss_max = 2%\n"
+        "diag = PHY_SPEED_BELOW_EXPECTED, PHY_DOWNSHIFT\ndiag = PROTO_UDP_LOSS\n"
+        "diag_absent = MAC_RX_RESOURCE_ERRORS\n"), 0);
+    assert_string_equal(errbuf, "");
+    assert_int_equal(scn.v[SK_LINK_LATENCY].u, 2500000);
+    assert_int_equal(scn.v[SK_LINK_JITTER].u, 100000);
+    assert_true(scn.v[SK_LINK_RATE].d == 941.5e6);
+    assert_int_equal(scn.v[SK_TRAFFIC_WINDOW].u, 262144);
+    assert_int_equal(scn.nevents, 7);
+    assert_int_equal(scn.events[0].act, SCN_ACT_LINK_DOWN);
+    assert_int_equal(scn.events[2].act, SCN_ACT_FLAP);
+    assert_int_equal(scn.events[2].count, 3);
+    assert_int_equal(scn.events[2].period_ns, 1000000000ull);
+    assert_int_equal(scn.events[3].act, SCN_ACT_SET);
+    assert_int_equal(scn.events[3].key, SK_LINK_LOSS);
+    assert_int_equal(scn.events[5].dur_ns, 200000000ull);
+    assert_int_equal(scn.events[6].act, SCN_ACT_FW);
+    assert_string_equal(scn.events[6].text, "stats now");
+    assert_true(scn.diag[DG_PHY_DOWNSHIFT]);
+    assert_true(scn.diag[DG_PROTO_UDP_LOSS]);
+    assert_true(scn.diag_absent[DG_MAC_RX_RESOURCE_ERRORS]);
+    assert_false(scn.diag[DG_MAC_RX_RESOURCE_ERRORS]);
+}
+
+static void test_unknown_key_in_every_section_reports_each_line(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[scenario]\nbogus = 1\n[board]\nbogus = 1\n[link]\nbogus = 1\n"
+                          "[timeline]\nbogus = 1\n[traffic]\nbogus = 1\n[expect]\nbogus = 1\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [scenario] unknown key 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] unknown key 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [link] unknown key 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:8: [timeline] unknown key 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:10: [traffic] unknown key 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:12: [expect] unknown key 'bogus'"));
+    assert_int_equal(count_lines(errbuf), 6);
+}
+
+static void test_unknown_section_reported_once_keys_skipped(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\ncpus = 1\n\n[nonsense]\na = 1\nb = 2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: unknown section [nonsense]"));
+    assert_int_equal(count_lines(errbuf), 1);
+}
+
+static void test_bad_values_name_key_and_range(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\ncpus = 3\nrx_bds = 0x10\nfirmware = rtos\n"
+                          "[link]\nlatency = 5\nloss = 150%\n"
+                          "[traffic]\nparallel = 99999999999999999999999999\nwindow = -4K\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] cpus: '3' is out of range [1, 2]"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] rx_bds: '0x10' is not a whole number"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] firmware: 'rtos' is not one of baremetal|linux"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [link] latency: '5' is not a duration"));
+    assert_non_null(strstr(errbuf, "t.ini:7: [link] loss:"));
+    assert_non_null(strstr(errbuf, "t.ini:9: [traffic] parallel: '99999999999999999999999999' is out of range [1, 128]"));
+    assert_non_null(strstr(errbuf, "t.ini:10: [traffic] window: '-4K' is not a byte count"));
+}
+
+static void test_duplicate_key_names_first_line(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\ncpus = 1\nrx_bds = 8\ncpus = 1\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] cpus: given twice (first at line 2)"));
+}
+
+static void test_syntax_errors_each_reported(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board\ncpus = 1\n[link]\njust words\n= 5\n[traffic]\nduration = 5s\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:1: section header without ']'"));
+    assert_non_null(strstr(errbuf, "t.ini:4: expected 'key = value'"));
+    assert_non_null(strstr(errbuf, "t.ini:5: missing key"));
+    assert_int_equal(count_lines(errbuf), 3);
+}
+
+static void test_key_outside_section_rejected(void **state)
+{
+    (void)state;
+    assert_int_equal(load("cpus = 2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:1: 'cpus' is outside any section"));
+}
+
+static void test_overlong_line_rejected_and_next_line_counted(void **state)
+{
+    char text[4096];
+    (void)state;
+    memset(text, 'x', sizeof(text));
+    memcpy(text, "[scenario]\ndescription = ", 25);
+    strcpy(text + 3000, "\n[board]\ncpus = 7\n");
+    assert_int_equal(load(text), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: line is too long"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] cpus: '7' is out of range"));
+}
+
+static void test_binary_garbage_never_crashes(void **state)
+{
+    char text[2048];
+    unsigned x = 12345;
+    (void)state;
+    for (int round = 0; round < 200; round++) {
+        for (size_t i = 0; i < sizeof(text) - 1; i++) {
+            x = x * 1103515245u + 12345u;
+            text[i] = (char)((x >> 16) % 255 + 1);   /* no NUL: string API */
+        }
+        text[sizeof(text) - 1] = '\0';
+        (void)load(text);
+    }
+    assert_int_equal(load("\xff\xfe[board]\x01\n\x7f=\x7f\n"), -EINVAL);
+}
+
+static void test_too_many_errors_are_capped(void **state)
+{
+    static char text[64 * 1024];
+    size_t off = 0;
+    (void)state;
+    off += (size_t)snprintf(text + off, sizeof(text) - off, "[board]\n");
+    for (int i = 0; i < 500; i++)
+        off += (size_t)snprintf(text + off, sizeof(text) - off, "k%d = 1\n", i);
+    assert_int_equal(load(text), -EINVAL);
+    assert_non_null(strstr(errbuf, "too many errors"));
+    assert_true(count_lines(errbuf) <= SCN_MAX_ERRORS);
+}
+
+static void test_timeline_errors(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[traffic]\nduration = 10s\n[timeline]\n"
+                          "at = 5 link down\n"           /* 4: no unit */
+                          "at = 1s link sideways\n"      /* 5 */
+                          "at = 2s set seed 4\n"         /* 6: seed not settable */
+                          "at = 2s set latency banana\n" /* 7 */
+                          "at = 3s flap 0s\n"            /* 8 */
+                          "at = 4s flap 100ms 3\n"       /* 9: count without period */
+                          "at = 20s restart-aneg\n"      /* 10: past duration */
+                          "at = 1s restart-aneg\n"       /* 11: out of order */
+                          "at = 1s fw\n"                 /* 12 */
+                          "at = 1s dance\n"), -EINVAL);  /* 13 */
+    assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: '5' is not a time"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: unknown or malformed action"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [timeline] at: set: 'seed' is not a settable"));
+    assert_non_null(strstr(errbuf, "t.ini:7: [timeline] at: set latency: 'banana' is not a duration"));
+    assert_non_null(strstr(errbuf, "t.ini:8: [timeline] at: flap down-time"));
+    assert_non_null(strstr(errbuf, "t.ini:9: [timeline] at: flap with a count needs a period"));
+    assert_non_null(strstr(errbuf, "t.ini:10: [timeline] at: event ends at 20.000s, after the traffic"));
+    assert_non_null(strstr(errbuf, "t.ini:11: [timeline] at: events must be in time order"));
+    assert_non_null(strstr(errbuf, "t.ini:12: [timeline] at: fw needs a command"));
+    assert_non_null(strstr(errbuf, "t.ini:13: [timeline] at: unknown or malformed action '1s dance'"));
+}
+
+static void test_cross_checks_name_the_later_line(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\ncpus = 2\n[link]\npartner_speed = 100\n"
+                          "[traffic]\nbandwidth = 10M\nomit = 3s\nduration = 3s\n"
+                          "[expect]\nthroughput_min = 900M\nthroughput_max = 100M\n"
+                          "diag = PHY_DOWNSHIFT\ndiag_absent = PHY_DOWNSHIFT\ndiag = NOT_A_CODE\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] cpus: bare-metal firmware runs on one CPU"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [link] partner_speed: only meaningful with partner_autoneg = off"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [traffic] bandwidth: only for protocol = udp"));
+    assert_non_null(strstr(errbuf, "t.ini:7: [traffic] omit: 3s leaves nothing of duration 3s"));
+    assert_non_null(strstr(errbuf, "t.ini:11: [expect] throughput_max: below throughput_min"));
+    assert_non_null(strstr(errbuf, "t.ini:13: [expect] diag_absent: PHY_DOWNSHIFT is also in diag"));
+    assert_non_null(strstr(errbuf, "t.ini:14: [expect] diag: unknown diagnosis code 'NOT_A_CODE'"));
+}
+
+static void test_model_rejects_bad_abilities_and_loss(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[link]\npartner = 100FD,2500FD\nloss = gemodel banana\ncable = 3pair\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] partner:"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] loss:"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [link] cable:"));
+}
+
+static void test_forced_partner_needs_speed_and_duplex(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[link]\npartner_autoneg = off\npartner_speed = 100\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] partner_autoneg = off needs partner_speed and partner_duplex"));
+    assert_int_equal(load("[link]\npartner_autoneg = off\npartner_speed = 100\npartner_duplex = full\n"), 0);
+}
+
+static void test_missing_file_and_directory_rejected(void **state)
+{
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    free(errbuf);
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load("/nonexistent/x.ini", &scn, f), -ENOENT);
+    assert_int_equal(scn_load("/", &scn, f), -EINVAL);
+    fclose(f);
+    assert_non_null(strstr(errbuf, "/nonexistent/x.ini: cannot open"));
+    assert_non_null(strstr(errbuf, "/: not a regular file"));
+}
+
+static void test_units_reject_junk(void **state)
+{
+    uint64_t u;
+    double d;
+    (void)state;
+    assert_int_equal(un_parse_u64("18446744073709551616", &u), -ERANGE);
+    assert_int_equal(un_parse_u64("18446744073709551615", &u), 0);
+    assert_int_equal(un_parse_u64("", &u), -EINVAL);
+    assert_int_equal(un_parse_u64("1 ", &u), -EINVAL);
+    assert_int_equal(un_parse_time_ns("1e3s", &u), -EINVAL);
+    assert_int_equal(un_parse_time_ns("nan s", &u), -EINVAL);
+    assert_int_equal(un_parse_time_ns("1.5us", &u), 0);
+    assert_int_equal(u, 1500);
+    assert_int_equal(un_parse_time_ns("99999999999999s", &u), -ERANGE);
+    assert_int_equal(un_parse_rate_bps("inf", &d), -EINVAL);
+    assert_int_equal(un_parse_rate_bps("94.15Mbps", &d), 0);
+    assert_true(d > 94.149e6 && d < 94.151e6);
+    assert_int_equal(un_parse_bytes("256K", &u), 0);
+    assert_int_equal(u, 262144);
+    assert_int_equal(un_parse_bytes("99999999999G", &u), -ERANGE);
+    assert_int_equal(un_parse_pct("100.1%", &d), -ERANGE);
+    assert_int_equal(un_parse_pct("-1", &d), -EINVAL);
+}
+
+/* Every scenario shipped in scenarios/ loads without a single error. */
+static void test_library_scenarios_all_valid(void **state)
+{
+    DIR *d = opendir(SCENARIO_DIR);
+    struct dirent *e;
+    int n = 0;
+    (void)state;
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        char path[1024];
+        size_t len = strlen(e->d_name), elen = 0;
+        char *eb = NULL;
+        FILE *f;
+        int rc;
+        if (len < 5 || strcmp(e->d_name + len - 4, ".ini"))
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", SCENARIO_DIR, e->d_name);
+        f = open_memstream(&eb, &elen);
+        rc = scn_load(path, &scn, f);
+        fclose(f);
+        if (rc)
+            fprintf(stderr, "%s", eb);
+        assert_int_equal(rc, 0);
+        /* each library scenario says what diagnosis it must produce, or
+         * which codes must stay absent */
+        bool any = false;
+        for (int i = 0; i < DG_NCODES; i++)
+            any |= scn.diag[i] || scn.diag_absent[i];
+        assert_true(any);
+        free(eb);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 18);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(errbuf);
+    errbuf = NULL;
+    return 0;
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
+        cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
+        cmocka_unit_test_teardown(test_unknown_section_reported_once_keys_skipped, teardown),
+        cmocka_unit_test_teardown(test_bad_values_name_key_and_range, teardown),
+        cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
+        cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
+        cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),
+        cmocka_unit_test_teardown(test_overlong_line_rejected_and_next_line_counted, teardown),
+        cmocka_unit_test_teardown(test_binary_garbage_never_crashes, teardown),
+        cmocka_unit_test_teardown(test_too_many_errors_are_capped, teardown),
+        cmocka_unit_test_teardown(test_timeline_errors, teardown),
+        cmocka_unit_test_teardown(test_cross_checks_name_the_later_line, teardown),
+        cmocka_unit_test_teardown(test_model_rejects_bad_abilities_and_loss, teardown),
+        cmocka_unit_test_teardown(test_forced_partner_needs_speed_and_duplex, teardown),
+        cmocka_unit_test_teardown(test_missing_file_and_directory_rejected, teardown),
+        cmocka_unit_test_teardown(test_units_reject_junk, teardown),
+        cmocka_unit_test_teardown(test_library_scenarios_all_valid, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
