@@ -1,0 +1,968 @@
+/*
+ * test_wire.c - the link/wire model: exact Ethernet timing, the rate-cap
+ * queue, ownership of duplicated frames, reordering, FCS-error faults,
+ * link state, invariants and every configuration error path.
+ * Statistical loss and jitter checks live in tests/unit/wire_loss.
+ */
+#include "wire_test_util.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define A2B GL_LINK_A_TO_B
+#define B2A GL_LINK_B_TO_A
+
+static struct gl_wire_params ideal(void)
+{
+    struct gl_wire_params p;
+    gl_wire_params_default(&p);
+    return p;
+}
+
+/* ---- Exact timing ---- */
+
+static void test_frame_1514_at_100m_occupies_123040_ns(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 100);
+    struct gl_delivery d;
+    uint64_t done = 0;
+
+    assert_int_equal(gl_wire_frame_bytes(1514), 1538);
+    assert_int_equal(gl_wire_frame_ns(1514, 100), 123040);
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 7, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 123040);
+    assert_int_equal(gl_link_next_deadline(l, A2B), 123040);
+    assert_int_equal(gl_link_poll(l, A2B, 123039, &d), 0);
+    assert_int_equal(gl_link_poll(l, A2B, 123040, &d), 1);
+    assert_int_equal(d.cookie, 7);
+    assert_int_equal(d.len, 1514);
+    assert_int_equal(d.arrival_ns, 123040);
+    assert_int_equal(d.flags, GL_DELIV_LAST);
+    assert_int_equal(gl_link_next_deadline(l, A2B), GL_NEVER);
+    free(l);
+}
+
+static void test_byte_time_is_800_80_8_ns_at_10_100_1000(void **state)
+{
+    (void)state;
+    assert_int_equal(gl_wire_frame_ns(1514, 10), 1538u * 800u);
+    assert_int_equal(gl_wire_frame_ns(1514, 100), 1538u * 80u);
+    assert_int_equal(gl_wire_frame_ns(1514, 1000), 1538u * 8u);
+    assert_int_equal(gl_wire_frame_ns(1514, 42), 0);
+}
+
+static void test_short_frames_padded_to_64_bytes_plus_preamble_and_ifg(void **state)
+{
+    (void)state;
+    assert_int_equal(gl_wire_frame_bytes(1), 84);
+    assert_int_equal(gl_wire_frame_bytes(42), 84);
+    assert_int_equal(gl_wire_frame_bytes(60), 84);
+    assert_int_equal(gl_wire_frame_bytes(61), 85);
+    assert_int_equal(gl_wire_frame_ns(60, 1000), 672);
+}
+
+static void test_back_to_back_1514_at_1g_gives_81274_frames_per_second(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    uint64_t now = 0, done = 0, delivered = 0;
+
+    /* The host hands the next frame over as soon as the MAC completes. */
+    while (now < 1000000000ULL) {
+        assert_int_equal(gl_link_send(l, A2B, now, 1514, delivered, &done), GL_WIRE_QUEUED);
+        now = done;
+        if (now <= 1000000000ULL) {
+            delivered += wt_drain(l, A2B, now);
+        }
+    }
+    delivered += wt_drain(l, A2B, 1000000000ULL);
+    assert_int_equal(delivered, 81274);
+    free(l);
+}
+
+static void test_backlogged_mac_serializes_frames_back_to_back(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    uint64_t done = 0;
+
+    for (unsigned i = 1; i <= 10; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 1514, i, &done), GL_WIRE_QUEUED);
+        assert_int_equal(done, i * 12304u);
+    }
+    free(l);
+}
+
+static void test_latency_is_added_exactly(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 1234567;
+    struct gl_link *l = wt_link_sym(&p, 1, 100);
+    struct gl_delivery d;
+    uint64_t done;
+
+    assert_int_equal(gl_link_send(l, B2A, 1000, 100, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 1000 + 124 * 80);
+    assert_int_equal(gl_link_next_deadline(l, B2A), done + 1234567);
+    assert_int_equal(gl_link_poll(l, B2A, done + 1234566, &d), 0);
+    assert_int_equal(gl_link_poll(l, B2A, done + 1234567, &d), 1);
+    assert_int_equal(d.arrival_ns, done + 1234567);
+    assert_int_equal(gl_link_next_deadline(l, A2B), GL_NEVER);
+    free(l);
+}
+
+/* ---- Rate cap and queue ---- */
+
+static void test_rate_cap_spaces_arrivals_by_capped_frame_time(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 50000000;  /* 50 Mb/s: 1538 B take 246080 ns */
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+    uint64_t done, prev = 0;
+
+    for (unsigned i = 0; i < 5; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 1514, i, &done), GL_WIRE_QUEUED);
+        /* the sender's MAC still completes at line rate */
+        assert_int_equal(done, (i + 1) * 12304u);
+    }
+    for (unsigned i = 0; i < 5; i++) {
+        assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+        assert_int_equal(d.cookie, i);
+        if (i == 0) {
+            assert_int_equal(d.arrival_ns, 12304 + 246080);
+        } else {
+            assert_int_equal(d.arrival_ns - prev, 246080);
+        }
+        prev = d.arrival_ns;
+    }
+    free(l);
+}
+
+static void test_rate_cap_at_or_above_line_rate_changes_nothing(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 1000000000;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+    uint64_t done;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.arrival_ns, 12304);
+    free(l);
+}
+
+static void test_rate_cap_long_run_is_exact_despite_rounding(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 3000000;   /* 672 bits take 224000 ns; 1538 B: 4101333.33 ns */
+    p.queue_frames = 1024;
+    struct gl_link *l = wt_link_sym(&p, 1, 100);
+    struct gl_delivery d;
+    uint64_t last = 0;
+
+    for (unsigned i = 0; i < 300; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 1514, i, NULL), GL_WIRE_QUEUED);
+    }
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        last = d.arrival_ns;
+    }
+    /* 300 frames at 1538*8e9/3e6 = 4101333 1/3 ns each, from the first
+     * MAC completion at 123040 ns: floor(300 * 4101333.33) exactly. */
+    assert_int_equal(last, 123040 + 1230400000);
+    free(l);
+}
+
+static void test_queue_tail_drops_beyond_queue_frames(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 10000000;
+    p.queue_frames = 5;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_wire_counters c;
+
+    for (unsigned i = 0; i < 10; i++) {
+        int v = gl_link_send(l, A2B, 0, 1514, i, NULL);
+        assert_int_equal(v, i < 5 ? GL_WIRE_QUEUED : GL_WIRE_DROP_QUEUE);
+    }
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.dropped_queue, 5);
+    assert_int_equal(c.in_flight, 5);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+static void test_queue_tail_drops_beyond_queue_bytes(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 10000000;
+    p.queue_bytes = 3 * 1538 + 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+
+    for (unsigned i = 0; i < 5; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 1514, i, NULL),
+                         i < 3 ? GL_WIRE_QUEUED : GL_WIRE_DROP_QUEUE);
+    }
+    /* a minimum frame still fits in the 100 bytes left */
+    assert_int_equal(gl_link_send(l, A2B, 0, 60, 9, NULL), GL_WIRE_QUEUED);
+    free(l);
+}
+
+static void test_queue_drains_with_time_and_accepts_again(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 10000000;
+    p.queue_frames = 1;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    uint64_t done;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_send(l, A2B, done, 1514, 2, NULL), GL_WIRE_DROP_QUEUE);
+    /* first frame leaves the capped server at 12304 + 1230400 */
+    assert_int_equal(gl_link_send(l, A2B, 12304 + 1230400, 1514, 3, NULL), GL_WIRE_QUEUED);
+    free(l);
+}
+
+/* ---- Ownership, duplication, corruption, reordering ---- */
+
+static void test_duplicate_delivers_twice_and_only_the_copy_is_last(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.dup_pct = 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 100);
+    struct gl_delivery d1, d2;
+    struct gl_wire_counters c;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 42, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d1), 1);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d2), 1);
+    assert_int_equal(d1.cookie, 42);
+    assert_int_equal(d2.cookie, 42);
+    assert_int_equal(d1.flags & (GL_DELIV_LAST | GL_DELIV_DUPLICATE), 0);
+    assert_int_equal(d2.flags & (GL_DELIV_LAST | GL_DELIV_DUPLICATE),
+                     GL_DELIV_LAST | GL_DELIV_DUPLICATE);
+    /* the copy follows back-to-back on the wire */
+    assert_int_equal(d2.arrival_ns - d1.arrival_ns, 123040);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.sent, 1);
+    assert_int_equal(c.duplicated, 1);
+    assert_int_equal(c.delivered, 2);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+static void test_corrupt_frame_is_delivered_marked_fcs_error_not_dropped(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.corrupt_pct = 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+    struct gl_wire_counters c;
+
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 64, i, NULL), GL_WIRE_QUEUED);
+    }
+    for (unsigned i = 0; i < 3; i++) {
+        assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+        assert_int_equal(d.flags, GL_DELIV_FCS_ERROR | GL_DELIV_CORRUPT | GL_DELIV_LAST);
+    }
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.corrupted, 3);
+    assert_int_equal(c.fcs_errors, 3);
+    assert_int_equal(c.delivered, 3);
+    assert_int_equal(c.sent, c.delivered);
+    free(l);
+}
+
+static void test_reorder_gap_5_sends_every_5th_frame_ahead(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 10000000;
+    p.reorder_pct = 100;
+    p.reorder_gap = 5;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+    uint64_t order[15];
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < 15; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 64, i, NULL), GL_WIRE_QUEUED);
+    }
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        assert_true(n < 15);
+        assert_int_equal(!!(d.flags & GL_DELIV_REORDERED), d.cookie % 5 == 4);
+        order[n++] = d.cookie;
+    }
+    assert_int_equal(n, 15);
+    /* netem: frames 5, 10, 15 (1-based) skip the 10 ms delay */
+    const uint64_t expect[15] = { 4, 9, 14, 0, 1, 2, 3, 5, 6, 7, 8, 10, 11, 12, 13 };
+    assert_memory_equal(order, expect, sizeof(expect));
+    wt_assert_invariants(l);
+    free(l);
+}
+
+static void test_jitter_keeps_order_unless_jitter_reorders(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 1000000;
+    p.jitter_ns = 500000;
+    struct gl_delivery d;
+    int pass;
+
+    for (pass = 0; pass < 2; pass++) {
+        p.jitter_reorders = pass == 1;
+        struct gl_link *l = wt_link_sym(&p, 3, 1000);
+        uint64_t prev_cookie = 0, prev_arrival = 0;
+        unsigned inversions = 0, n = 0;
+
+        for (unsigned i = 0; i < 500; i++) {
+            assert_int_equal(gl_link_send(l, A2B, i * 1000ULL, 64, i, NULL), GL_WIRE_QUEUED);
+        }
+        while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+            if (n) {
+                assert_true(d.arrival_ns >= prev_arrival);
+                inversions += d.cookie < prev_cookie;
+            }
+            prev_cookie = d.cookie;
+            prev_arrival = d.arrival_ns;
+            n++;
+        }
+        assert_int_equal(n, 500);
+        if (pass == 0) {
+            assert_int_equal(inversions, 0);
+        } else {
+            assert_true(inversions > 50);
+        }
+        free(l);
+    }
+}
+
+/* ---- Link state ---- */
+
+static void test_frame_sent_while_link_down_is_lost_and_counted(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = malloc(sizeof(*l));
+    struct gl_wire_counters c;
+    uint64_t done = 0;
+
+    assert_int_equal(gl_link_init(l, &p, &p, 1, NULL), 0);
+    /* a fresh link is down; the MAC still serializes at the kept speed */
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_DROP_LINK_DOWN);
+    assert_int_equal(done, 12304);
+    assert_int_equal(gl_link_next_deadline(l, A2B), GL_NEVER);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.sent, 1);
+    assert_int_equal(c.dropped_link_down, 1);
+    assert_int_equal(c.in_flight, 0);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+static void test_link_down_marks_in_flight_frames_dropped_and_last(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 1000000;
+    p.dup_pct = 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+    struct gl_wire_counters c;
+    unsigned n = 0, last = 0;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 64, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_send(l, A2B, 0, 64, 2, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_set_phy(l, false, 0, true, true, 500000, NULL), 0);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.dropped_link_down, 4);
+    assert_int_equal(c.in_flight, 0);
+    wt_assert_invariants(l);
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        assert_true(d.flags & GL_DELIV_DROPPED);
+        last += !!(d.flags & GL_DELIV_LAST);
+        n++;
+    }
+    /* every reference comes back, each cookie released exactly once */
+    assert_int_equal(n, 4);
+    assert_int_equal(last, 2);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.delivered, 0);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+static void test_frames_already_arrived_survive_link_down(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 64, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_set_phy(l, false, 0, true, true, 10000, NULL), 0);
+    assert_int_equal(gl_link_poll(l, A2B, 10000, &d), 1);
+    assert_int_equal(d.flags & GL_DELIV_DROPPED, 0);
+    free(l);
+}
+
+static void test_speed_change_applies_to_next_frame(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    uint64_t done;
+
+    assert_int_equal(gl_link_set_phy(l, true, 10, true, true, 0, NULL), 0);
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 1538u * 800u);
+    free(l);
+}
+
+/* ---- Signal faults ---- */
+
+/* Error fraction seen by light A->B traffic while B->A carries @rev_util
+ * of its wire time (1514-byte frames at 100 Mb/s). */
+static double duplex_error_fraction(bool a_full, bool b_full, unsigned rev_period_frames)
+{
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 11, 100);
+    struct gl_wire_counters c;
+    const uint64_t end = 2000000000ULL;              /* 2 s */
+    const uint64_t rev_gap = 123040ULL * rev_period_frames;
+    uint64_t t_fwd = 0, t_rev = 0;
+
+    assert_int_equal(gl_link_set_phy(l, true, 100, a_full, b_full, 0, NULL), 0);
+    while (t_fwd < end || t_rev < end) {
+        if (t_rev <= t_fwd) {
+            assert_int_equal(gl_link_send(l, B2A, t_rev, 1514, 0, NULL), GL_WIRE_QUEUED);
+            wt_drain(l, B2A, t_rev);
+            t_rev += rev_gap;
+        } else {
+            assert_int_equal(gl_link_send(l, A2B, t_fwd, 64, 0, NULL), GL_WIRE_QUEUED);
+            wt_drain(l, A2B, t_fwd);
+            t_fwd += 100000;
+        }
+    }
+    wt_drain(l, A2B, GL_NEVER - 1);
+    gl_link_get_counters(l, A2B, &c);
+    wt_assert_invariants(l);
+    free(l);
+    assert_int_equal(c.fcs_errors, c.duplex_errors);
+    return (double)c.duplex_errors / (double)c.delivered;
+}
+
+static void test_duplex_mismatch_errors_follow_reverse_load(void **state)
+{
+    (void)state;
+    /* reverse direction busy 1/2 and 1/10 of the time */
+    double half = duplex_error_fraction(false, true, 2);
+    double tenth = duplex_error_fraction(false, true, 10);
+    double other_side = duplex_error_fraction(true, false, 2);
+
+    assert_true(half > 0.47 && half < 0.53);
+    assert_true(tenth > 0.085 && tenth < 0.115);
+    assert_true(other_side > 0.47 && other_side < 0.53);
+}
+
+static void test_duplex_matched_gives_no_errors(void **state)
+{
+    (void)state;
+    assert_true(duplex_error_fraction(true, true, 2) == 0.0);
+    /* half/half is a (slow) legal link: no mismatch errors either */
+    assert_true(duplex_error_fraction(false, false, 2) == 0.0);
+}
+
+static void test_skew_crc_errors_only_at_1000(void **state)
+{
+    (void)state;
+    static const unsigned speeds[] = { 10, 100, 1000 };
+    struct gl_wire_params p = ideal();
+    p.skew_crc_pct = 100;
+
+    for (unsigned s = 0; s < 3; s++) {
+        struct gl_link *l = wt_link_sym(&p, 1, speeds[s]);
+        struct gl_wire_counters c;
+        for (unsigned i = 0; i < 20; i++) {
+            assert_int_equal(gl_link_send(l, B2A, 0, 64, i, NULL), GL_WIRE_QUEUED);
+        }
+        wt_drain(l, B2A, GL_NEVER - 1);
+        gl_link_get_counters(l, B2A, &c);
+        assert_int_equal(c.skew_errors, speeds[s] == 1000 ? 20 : 0);
+        assert_int_equal(c.fcs_errors, c.skew_errors);
+        free(l);
+    }
+}
+
+/* ---- Invariants under every impairment ---- */
+
+static void test_no_delivery_before_serialization_with_all_impairments(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 200000;
+    p.jitter_ns = 150000;
+    p.jitter_dist = GL_JITTER_PARETONORMAL;
+    p.rate_bps = 300000000;
+    p.queue_frames = 64;
+    p.loss_model = GL_LOSS_GEMODEL;
+    p.ge = (struct gl_wire_ge){ .p = 0.02, .r = 0.3, .h = 0.2, .k = 0.995 };
+    p.dup_pct = 3;
+    p.corrupt_pct = 2;
+    p.reorder_pct = 5;
+    p.reorder_gap = 3;
+    p.skew_crc_pct = 1;
+    struct gl_link *l = wt_link_sym(&p, 99, 1000);
+    struct gl_wire_counters c;
+    struct gl_delivery d;
+    uint64_t now = 0, sent_at[4096];
+    unsigned len;
+
+    assert_int_equal(gl_link_set_phy(l, true, 1000, false, true, 0, NULL), 0);
+    for (unsigned i = 0; i < 200000; i++) {
+        int dir = (i % 3) == 0;
+        len = 60 + (i * 7919u) % 1455u;
+        uint64_t done;
+        int v = gl_link_send(l, dir, now, len, i, &done);
+        assert_true(v >= GL_WIRE_QUEUED && v <= GL_WIRE_DROP_STORE);
+        assert_true(done >= now + gl_wire_frame_ns(len, 1000));
+        sent_at[i % 4096] = now;
+        for (int k = 0; k < 2; k++) {
+            while (gl_link_poll(l, k, now, &d) == 1) {
+                assert_true(d.arrival_ns <= now);
+                assert_true(d.arrival_ns >= d.tx_done_ns);
+                if (d.cookie + 4096 > i) {
+                    assert_true(d.arrival_ns >= sent_at[d.cookie % 4096] +
+                                                    gl_wire_frame_ns(d.len, 1000));
+                }
+            }
+        }
+        if (i % 1000 == 0) {
+            wt_assert_invariants(l);
+        }
+        now += (i * 2654435761u) % 9000u;
+    }
+    wt_drain(l, A2B, GL_NEVER - 1);
+    wt_drain(l, B2A, GL_NEVER - 1);
+    wt_assert_invariants(l);
+    for (int k = 0; k < 2; k++) {
+        gl_link_get_counters(l, k, &c);
+        assert_int_equal(c.in_flight, 0);
+        assert_int_equal(c.sent + c.duplicated,
+                         c.delivered + c.dropped_queue + c.dropped_loss +
+                             c.dropped_link_down + c.dropped_store);
+        assert_true(c.dropped_loss > 0 && c.duplicated > 0 && c.reordered > 0 &&
+                    c.corrupted > 0 && c.skew_errors > 0 && c.duplex_errors > 0);
+        assert_int_equal(c.fcs_errors <= c.corrupted + c.skew_errors + c.duplex_errors, 1);
+    }
+    free(l);
+}
+
+static void test_store_full_drops_and_counts(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 60000000000ULL;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_wire_counters c;
+    const unsigned cap = GL_WIRE_INFLIGHT_MAX + GL_WIRE_OOO_MAX;
+
+    for (unsigned i = 0; i < cap + 10; i++) {
+        int v = gl_link_send(l, A2B, 0, 64, i, NULL);
+        assert_int_equal(v, i < cap ? GL_WIRE_QUEUED : GL_WIRE_DROP_STORE);
+    }
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.dropped_store, 10);
+    wt_assert_invariants(l);
+    /* and they still come out in order */
+    struct gl_delivery d;
+    for (unsigned i = 0; i < cap; i++) {
+        assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+        assert_int_equal(d.cookie, i);
+    }
+    free(l);
+}
+
+static void test_configure_at_run_time_changes_latency_for_new_frames(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+
+    p.latency_ns = 5000;
+    assert_int_equal(gl_link_configure(l, A2B, &p, NULL), 0);
+    assert_int_equal(gl_link_send(l, A2B, 0, 60, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.arrival_ns, 672 + 5000);
+    /* the other direction is untouched */
+    assert_int_equal(gl_link_send(l, B2A, 0, 60, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, B2A, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.arrival_ns, 672);
+    free(l);
+}
+
+static void test_time_going_backwards_is_clamped(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    uint64_t done;
+
+    assert_int_equal(gl_link_send(l, A2B, 100000, 60, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 100672);
+    assert_int_equal(gl_link_send(l, A2B, 5, 60, 2, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 101344);
+    free(l);
+}
+
+/* ---- Error paths ---- */
+
+struct err_row {
+    const char *name;
+    void (*mutate)(struct gl_wire_params *p);
+    const char *msg;  /* expected message prefix */
+};
+
+#define ROW(field, stmt) static void mut_##field(struct gl_wire_params *p) { stmt; }
+ROW(latency, p->latency_ns = 60000000001ULL)
+ROW(jitter, p->jitter_ns = 60000000001ULL)
+ROW(dist, p->jitter_dist = (enum gl_jitter_dist)9)
+ROW(rate_low, p->rate_bps = 999)
+ROW(rate_high, p->rate_bps = 100000000001ULL)
+ROW(qframes0, p->queue_frames = 0)
+ROW(qframes_big, p->queue_frames = GL_WIRE_QUEUE_MAX + 1)
+ROW(qbytes, p->queue_bytes = 83)
+ROW(model, p->loss_model = (enum gl_loss_model)7)
+ROW(loss_pct, p->loss_pct = 120)
+ROW(loss_neg, p->loss_pct = -1)
+ROW(loss_nan, p->loss_pct = NAN)
+ROW(ge_p, p->ge.p = 1.5)
+ROW(ge_r, p->ge.r = -0.1)
+ROW(ge_h, p->ge.h = 2)
+ROW(ge_k, p->ge.k = -2)
+ROW(p13, p->mm4.p13 = 1.1)
+ROW(p31, p->mm4.p31 = -1)
+ROW(p32, p->mm4.p32 = 3)
+ROW(p23, p->mm4.p23 = 1.01)
+ROW(p14, p->mm4.p14 = -0.5)
+ROW(p13_p14, (p->mm4.p13 = 0.7, p->mm4.p14 = 0.4))
+ROW(p31_p32, (p->mm4.p31 = 0.7, p->mm4.p32 = 0.4))
+ROW(dup, p->dup_pct = 101)
+ROW(corrupt, p->corrupt_pct = -3)
+ROW(reorder, (p->latency_ns = 1, p->reorder_pct = 100.5))
+ROW(reorder_nolat, p->reorder_pct = 10)
+ROW(gap, p->reorder_gap = 0)
+ROW(skew, p->skew_crc_pct = 1000)
+#undef ROW
+
+static const struct err_row err_rows[] = {
+    { "test_bad_latency_ns_rejected", mut_latency, "wire.latency_ns: 60000000001 is out of range [0, 60000000000] ns" },
+    { "test_bad_jitter_ns_rejected", mut_jitter, "wire.jitter_ns: 60000000001 is out of range" },
+    { "test_bad_jitter_dist_rejected", mut_dist, "wire.jitter_dist: 9 is not one of" },
+    { "test_rate_below_1000_rejected", mut_rate_low, "wire.rate_bps: 999 is out of range [1000, 100000000000]" },
+    { "test_rate_above_100g_rejected", mut_rate_high, "wire.rate_bps: 100000000001 is out of range" },
+    { "test_queue_frames_0_rejected", mut_qframes0, "wire.queue_frames: 0 is out of range [1, 1024] frames" },
+    { "test_queue_frames_too_many_rejected", mut_qframes_big, "wire.queue_frames: 1025 is out of range" },
+    { "test_queue_bytes_below_one_frame_rejected", mut_qbytes, "wire.queue_bytes: 83 is out of range [84, 4294967295] bytes" },
+    { "test_bad_loss_model_rejected", mut_model, "wire.loss_model: 7 is not one of" },
+    { "test_loss_pct_120_rejected", mut_loss_pct, "wire.loss_pct: 120 is out of range [0, 100] %" },
+    { "test_loss_pct_negative_rejected", mut_loss_neg, "wire.loss_pct: -1 is out of range" },
+    { "test_loss_pct_nan_rejected", mut_loss_nan, "wire.loss_pct: " },
+    { "test_ge_p_above_1_rejected", mut_ge_p, "wire.ge.p: 1.5 is out of range [0, 1]" },
+    { "test_ge_r_negative_rejected", mut_ge_r, "wire.ge.r: -0.1 is out of range [0, 1]" },
+    { "test_ge_h_above_1_rejected", mut_ge_h, "wire.ge.h: 2 is out of range" },
+    { "test_ge_k_negative_rejected", mut_ge_k, "wire.ge.k: -2 is out of range" },
+    { "test_p13_above_1_rejected", mut_p13, "wire.mm4.p13: 1.1 is out of range" },
+    { "test_p31_negative_rejected", mut_p31, "wire.mm4.p31: -1 is out of range" },
+    { "test_p32_above_1_rejected", mut_p32, "wire.mm4.p32: 3 is out of range" },
+    { "test_p23_above_1_rejected", mut_p23, "wire.mm4.p23: 1.01 is out of range" },
+    { "test_p14_negative_rejected", mut_p14, "wire.mm4.p14: -0.5 is out of range" },
+    { "test_p13_plus_p14_above_1_rejected", mut_p13_p14, "wire.mm4: p13 + p14 = 1.1 exceeds 1" },
+    { "test_p31_plus_p32_above_1_rejected", mut_p31_p32, "wire.mm4: p31 + p32 = 1.1 exceeds 1" },
+    { "test_dup_pct_101_rejected", mut_dup, "wire.dup_pct: 101 is out of range [0, 100] %" },
+    { "test_corrupt_pct_negative_rejected", mut_corrupt, "wire.corrupt_pct: -3 is out of range" },
+    { "test_reorder_pct_above_100_rejected", mut_reorder, "wire.reorder_pct: 100.5 is out of range" },
+    { "test_reorder_without_latency_rejected", mut_reorder_nolat, "wire.reorder_pct: 10 needs latency_ns > 0" },
+    { "test_reorder_gap_0_rejected", mut_gap, "wire.reorder_gap: 0 is out of range [1, 1000000000]" },
+    { "test_skew_crc_pct_1000_rejected", mut_skew, "wire.skew_crc_pct: 1000 is out of range" },
+};
+
+/* One row: validate, init and configure all reject it with the message,
+ * and configure leaves the link as it was. */
+static void test_error_row(void **state)
+{
+    const struct err_row *row = *state;
+    struct gl_wire_params good = ideal(), bad = ideal();
+    struct gl_err err = { "" };
+    struct gl_link *l = wt_link_sym(&good, 1, 1000);
+    struct gl_delivery d;
+
+    row->mutate(&bad);
+    assert_int_equal(gl_wire_params_validate(&bad, &err), -EINVAL);
+    if (strncmp(err.msg, row->msg, strlen(row->msg)) != 0) {
+        fail_msg("got \"%s\", want prefix \"%s\"", err.msg, row->msg);
+    }
+    memset(&err, 0, sizeof(err));
+    assert_int_equal(gl_link_configure(l, A2B, &bad, &err), -EINVAL);
+    assert_int_equal(strncmp(err.msg, row->msg, strlen(row->msg)), 0);
+    assert_int_equal(gl_link_send(l, A2B, 0, 60, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.arrival_ns, 672);
+    assert_int_equal(gl_link_init(l, &good, &bad, 1, &err), -EINVAL);
+    assert_int_equal(gl_link_init(l, &bad, &good, 1, NULL), -EINVAL);
+    free(l);
+}
+
+static void test_default_params_are_valid(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    assert_int_equal(gl_wire_params_validate(&p, NULL), 0);
+    assert_int_equal(gl_wire_params_validate(NULL, NULL), -EINVAL);
+}
+
+static void test_bad_direction_and_length_rejected_without_change(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_err err = { "" };
+    struct gl_delivery d;
+    struct gl_wire_counters c;
+
+    assert_int_equal(gl_link_send(l, 2, 0, 60, 1, NULL), -EINVAL);
+    assert_int_equal(gl_link_send(l, -1, 0, 60, 1, NULL), -EINVAL);
+    assert_int_equal(gl_link_send(l, A2B, 0, 0, 1, NULL), -EINVAL);
+    assert_int_equal(gl_link_send(l, A2B, 0, GL_WIRE_LEN_MAX + 1, 1, NULL), -EINVAL);
+    assert_int_equal(gl_link_send(NULL, A2B, 0, 60, 1, NULL), -EINVAL);
+    assert_int_equal(gl_link_send(l, A2B, 0, GL_WIRE_LEN_MAX, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, 2, 0, &d), -EINVAL);
+    assert_int_equal(gl_link_poll(l, A2B, 0, NULL), -EINVAL);
+    assert_int_equal(gl_link_next_deadline(l, 5), GL_NEVER);
+    assert_int_equal(gl_link_next_deadline(NULL, 0), GL_NEVER);
+    gl_link_get_counters(l, 7, &c);
+    assert_int_equal(c.sent, 0);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.sent, 1);
+    assert_int_equal(gl_link_configure(l, 3, &p, &err), -EINVAL);
+    assert_string_equal(err.msg, "link.dir: 3 is out of range [0, 1]");
+    assert_int_equal(gl_link_configure(NULL, 0, &p, NULL), -EINVAL);
+    assert_int_equal(gl_link_configure(l, 0, NULL, NULL), -EINVAL);
+    assert_int_equal(gl_link_init(NULL, &p, &p, 0, NULL), -EINVAL);
+    assert_int_equal(gl_link_check_invariants(NULL, NULL), -EINVAL);
+    free(l);
+}
+
+static void test_set_phy_rejects_speed_not_10_100_1000(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_err err = { "" };
+
+    assert_int_equal(gl_link_set_phy(l, true, 0, true, true, 0, &err), -EINVAL);
+    assert_string_equal(err.msg, "link.speed_mbps: 0 is not one of 10, 100, 1000");
+    assert_int_equal(gl_link_set_phy(l, false, 2500, true, true, 0, &err), -EINVAL);
+    assert_string_equal(err.msg,
+                        "link.speed_mbps: 2500 is not one of 10, 100, 1000 (or 0 while down)");
+    assert_int_equal(gl_link_set_phy(NULL, true, 100, true, true, 0, NULL), -EINVAL);
+    /* unchanged: still up at 1000 */
+    assert_int_equal(gl_link_send(l, A2B, 0, 60, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_next_deadline(l, A2B), 672);
+    free(l);
+}
+
+/* ---- Parsers and names ---- */
+
+static void test_parse_jitter_dist_names_round_trip(void **state)
+{
+    (void)state;
+    static const char *const names[] = { "uniform", "normal", "pareto", "paretonormal" };
+    enum gl_jitter_dist d;
+    struct gl_err err = { "" };
+
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(gl_wire_parse_jitter_dist(names[i], &d, NULL), 0);
+        assert_int_equal(d, i);
+        assert_string_equal(gl_wire_jitter_dist_name(d), names[i]);
+    }
+    assert_int_equal(gl_wire_parse_jitter_dist("gauss", &d, &err), -EINVAL);
+    assert_string_equal(err.msg, "jitter distribution: 'gauss' is not one of uniform, normal, "
+                                 "pareto, paretonormal");
+    assert_int_equal(gl_wire_parse_jitter_dist(NULL, &d, NULL), -EINVAL);
+    assert_string_equal(gl_wire_jitter_dist_name((enum gl_jitter_dist)17), "?");
+    assert_string_equal(gl_wire_loss_model_name(GL_LOSS_4STATE), "state");
+    assert_string_equal(gl_wire_loss_model_name((enum gl_loss_model)-1), "?");
+    assert_string_equal(gl_wire_verdict_name(GL_WIRE_DROP_QUEUE), "drop-queue");
+    assert_string_equal(gl_wire_verdict_name(-EINVAL), "?");
+}
+
+static void test_parse_loss_random_and_bare_percent(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+
+    assert_int_equal(gl_wire_parse_loss("random 1%", &p, NULL), 0);
+    assert_int_equal(p.loss_model, GL_LOSS_RANDOM);
+    assert_true(p.loss_pct > 0.999999 && p.loss_pct < 1.000001);
+    assert_int_equal(gl_wire_parse_loss("  2.5 ", &p, NULL), 0);
+    assert_true(p.loss_pct > 2.499999 && p.loss_pct < 2.500001);
+    assert_int_equal(gl_wire_parse_loss("none", &p, NULL), 0);
+    assert_true(p.loss_pct == 0.0);
+}
+
+static void test_parse_loss_gemodel_converts_complements(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+
+    assert_int_equal(gl_wire_parse_loss("gemodel 1% 30% 80% 0.5%", &p, NULL), 0);
+    assert_int_equal(p.loss_model, GL_LOSS_GEMODEL);
+    assert_true(p.ge.p > 0.00999 && p.ge.p < 0.01001);
+    assert_true(p.ge.r > 0.29999 && p.ge.r < 0.30001);
+    assert_true(p.ge.h > 0.19999 && p.ge.h < 0.20001);   /* 1-h = 80% */
+    assert_true(p.ge.k > 0.99499 && p.ge.k < 0.99501);   /* 1-k = 0.5% */
+    /* iproute2 defaults: r = 1-p, 1-h = 100%, 1-k = 0 */
+    assert_int_equal(gl_wire_parse_loss("gemodel 10", &p, NULL), 0);
+    assert_true(p.ge.r > 0.89999 && p.ge.r < 0.90001);
+    assert_true(p.ge.h == 0.0 && p.ge.k == 1.0);
+}
+
+static void test_parse_loss_state_fills_iproute2_defaults(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+
+    assert_int_equal(gl_wire_parse_loss("state 1 2 3 4 5", &p, NULL), 0);
+    assert_int_equal(p.loss_model, GL_LOSS_4STATE);
+    assert_true(p.mm4.p13 > 0.00999 && p.mm4.p13 < 0.01001);
+    assert_true(p.mm4.p31 > 0.01999 && p.mm4.p31 < 0.02001);
+    assert_true(p.mm4.p32 > 0.02999 && p.mm4.p32 < 0.03001);
+    assert_true(p.mm4.p23 > 0.03999 && p.mm4.p23 < 0.04001);
+    assert_true(p.mm4.p14 > 0.04999 && p.mm4.p14 < 0.05001);
+    assert_int_equal(gl_wire_parse_loss("state 20%", &p, NULL), 0);
+    assert_true(p.mm4.p31 > 0.79999 && p.mm4.p31 < 0.80001);
+    assert_true(p.mm4.p32 == 0.0 && p.mm4.p23 == 1.0 && p.mm4.p14 == 0.0);
+}
+
+static void test_parse_loss_errors_name_the_token(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *spec, *msg;
+    } rows[] = {
+        { "", "loss: empty spec (expected none, random, gemodel or state)" },
+        { "bursty 3", "loss: unknown model 'bursty' (expected none, random, gemodel or state)" },
+        { "random", "loss: random needs a percentage" },
+        { "random x%", "loss: random 'x%' is not a percentage" },
+        { "random 120%", "loss: random '120%' is out of range [0, 100] %" },
+        { "random 1% 25%", "loss: unexpected token '25%' (correlation is not supported)" },
+        { "none 3", "loss: unexpected token '3' after none" },
+        { "gemodel", "loss: gemodel needs at least p" },
+        { "gemodel 1 2 x", "loss: gemodel 1-h 'x' is not a percentage" },
+        { "gemodel 1 2 3 4 5", "loss: unexpected token '5' after gemodel's 4 values" },
+        { "state", "loss: state needs at least p13" },
+        { "state 1 2 3 4 5 6", "loss: unexpected token '6' after state's 5 values" },
+        { "state 1 2 3 4 1e", "loss: state p14 '1e' is not a percentage" },
+        { "state 80 10 0 100 30", "wire.mm4: p13 + p14 = 1.1 exceeds 1" },
+        { "1 2 3 4 5 6 7 8 9", "loss: more than 8 tokens in '1 2 3 4 5 6 7 8 9'" },
+    };
+    struct gl_wire_params p = ideal(), before;
+    struct gl_err err;
+
+    before = p;
+    for (unsigned i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+        memset(&err, 0, sizeof(err));
+        assert_int_equal(gl_wire_parse_loss(rows[i].spec, &p, &err), -EINVAL);
+        if (strcmp(err.msg, rows[i].msg) != 0) {
+            fail_msg("'%s': got \"%s\", want \"%s\"", rows[i].spec, err.msg, rows[i].msg);
+        }
+        assert_memory_equal(&p, &before, sizeof(p));
+    }
+    char big[300];
+    memset(big, '1', sizeof(big) - 1);
+    big[sizeof(big) - 1] = '\0';
+    assert_int_equal(gl_wire_parse_loss(big, &p, &err), -EINVAL);
+    assert_string_equal(err.msg, "loss: spec longer than 255 characters");
+    assert_int_equal(gl_wire_parse_loss(NULL, &p, NULL), -EINVAL);
+}
+
+static void test_state_size_reports_sizeof_link(void **state)
+{
+    (void)state;
+    assert_int_equal(gl_link_state_size(), sizeof(struct gl_link));
+}
+
+int main(void)
+{
+    static struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frame_1514_at_100m_occupies_123040_ns),
+        cmocka_unit_test(test_byte_time_is_800_80_8_ns_at_10_100_1000),
+        cmocka_unit_test(test_short_frames_padded_to_64_bytes_plus_preamble_and_ifg),
+        cmocka_unit_test(test_back_to_back_1514_at_1g_gives_81274_frames_per_second),
+        cmocka_unit_test(test_backlogged_mac_serializes_frames_back_to_back),
+        cmocka_unit_test(test_latency_is_added_exactly),
+        cmocka_unit_test(test_rate_cap_spaces_arrivals_by_capped_frame_time),
+        cmocka_unit_test(test_rate_cap_at_or_above_line_rate_changes_nothing),
+        cmocka_unit_test(test_rate_cap_long_run_is_exact_despite_rounding),
+        cmocka_unit_test(test_queue_tail_drops_beyond_queue_frames),
+        cmocka_unit_test(test_queue_tail_drops_beyond_queue_bytes),
+        cmocka_unit_test(test_queue_drains_with_time_and_accepts_again),
+        cmocka_unit_test(test_duplicate_delivers_twice_and_only_the_copy_is_last),
+        cmocka_unit_test(test_corrupt_frame_is_delivered_marked_fcs_error_not_dropped),
+        cmocka_unit_test(test_reorder_gap_5_sends_every_5th_frame_ahead),
+        cmocka_unit_test(test_jitter_keeps_order_unless_jitter_reorders),
+        cmocka_unit_test(test_frame_sent_while_link_down_is_lost_and_counted),
+        cmocka_unit_test(test_link_down_marks_in_flight_frames_dropped_and_last),
+        cmocka_unit_test(test_frames_already_arrived_survive_link_down),
+        cmocka_unit_test(test_speed_change_applies_to_next_frame),
+        cmocka_unit_test(test_duplex_mismatch_errors_follow_reverse_load),
+        cmocka_unit_test(test_duplex_matched_gives_no_errors),
+        cmocka_unit_test(test_skew_crc_errors_only_at_1000),
+        cmocka_unit_test(test_no_delivery_before_serialization_with_all_impairments),
+        cmocka_unit_test(test_store_full_drops_and_counts),
+        cmocka_unit_test(test_configure_at_run_time_changes_latency_for_new_frames),
+        cmocka_unit_test(test_time_going_backwards_is_clamped),
+        cmocka_unit_test(test_default_params_are_valid),
+        cmocka_unit_test(test_bad_direction_and_length_rejected_without_change),
+        cmocka_unit_test(test_set_phy_rejects_speed_not_10_100_1000),
+        cmocka_unit_test(test_parse_jitter_dist_names_round_trip),
+        cmocka_unit_test(test_parse_loss_random_and_bare_percent),
+        cmocka_unit_test(test_parse_loss_gemodel_converts_complements),
+        cmocka_unit_test(test_parse_loss_state_fills_iproute2_defaults),
+        cmocka_unit_test(test_parse_loss_errors_name_the_token),
+        cmocka_unit_test(test_state_size_reports_sizeof_link),
+    };
+    enum { N_FIXED = sizeof(tests) / sizeof(tests[0]) };
+    enum { N_ERR = sizeof(err_rows) / sizeof(err_rows[0]) };
+    static struct CMUnitTest all[N_FIXED + N_ERR];
+
+    memcpy(all, tests, sizeof(tests));
+    /* Table rows through prestate, each named after its condition. */
+    for (unsigned i = 0; i < N_ERR; i++) {
+        all[N_FIXED + i] = (struct CMUnitTest){
+            .name = err_rows[i].name,
+            .test_func = test_error_row,
+            .initial_state = (void *)&err_rows[i],
+        };
+    }
+    return cmocka_run_group_tests_name("wire", all, NULL, NULL);
+}
