@@ -92,7 +92,7 @@ struct gl_phy_partner {
 struct gl_phy_params {
     /* FLP exchange until the 10/100 link is up; also the parallel
      * detection and forced-mode link-up time.  Real: ~1.5 s.
-     * Range [1 us, 60 s]. */
+     * Range [1 ms, 60 s]. */
     uint64_t aneg_ns;
     /* Additional 1000BASE-T PMA training after the pages resolved 1000.
      * Real 1000BASE-T link-up is aneg_ns + train_1000_ns, ~2.5 s.
@@ -157,6 +157,8 @@ struct gl_phy {
     uint8_t ms_fault;           /* MASTER-SLAVE fault in last resolution */
     bool up, full_duplex, partner_up, partner_full_duplex, master;
     bool tx_pause, rx_pause, downshifted, forced_down, pages_rcvd;
+    uint16_t lp_1000;           /* partner's 1000BASE-T abilities as
+                                   register 10 bits 11:10 */
     uint16_t speed_mbps;        /* resolved speed, 0 when unresolved */
     uint16_t last_speed_mbps;   /* for speed/duplex-changed events */
     bool last_full_duplex;
