@@ -14,9 +14,10 @@
  * netem (Linux sch_netem.c, iproute2 q_netem.c and netem/ tables) is the
  * reference for impairment semantics; differences are listed below.
  *
- * Time is an input (now_ns, nanoseconds on the host's clock, never
- * decreasing per direction; a smaller value is treated as the largest seen
- * so far).  Nothing blocks: the host asks gl_link_next_deadline() when to
+ * Time is an input (now_ns, nanoseconds on the host's clock).  Sends and
+ * link changes must not go back in time per direction; a smaller value is
+ * treated as the largest seen so far.  Polling never advances the clock,
+ * so looking ahead with a large now_ns is harmless.  Nothing blocks: the host asks gl_link_next_deadline() when to
  * call gl_link_poll() again.  Randomness: each direction owns a
  * struct gl_prng seeded from the link seed, so the same seed and the same
  * calls give the same decisions, whatever the other direction does.
