@@ -1,0 +1,34 @@
+/* appnet.h - helpers shared by the lwIP apps: clock, addresses, payload
+ * pattern and the error/result output conventions of docs/schema.md. */
+#ifndef GEMLAB_APPNET_H
+#define GEMLAB_APPNET_H
+
+#include <stdint.h>
+
+#include "lwip/ip_addr.h"
+#include "glout.h"
+
+#define APP_PATTERN_LEN 8192    /* payload source for TCP and UDP senders */
+#define APP_PEER_STR 24         /* "255.255.255.255:65535" */
+
+extern uint8_t app_pattern[APP_PATTERN_LEN];
+
+/* Fill app_pattern with iperf's "0123456789" repeat.  Idempotent. */
+void app_pattern_init(void);
+/* Microsecond clock (BSP global timer). */
+uint64_t app_now_us(void);
+/* Millisecond clock (lwIP's sys_now()). */
+uint32_t app_now_ms(void);
+/* Host-order a.b.c.d -> lwIP address. */
+void app_ip_set(ip_addr_t *ip, uint32_t host_order);
+/* "a.b.c.d:port" into out (APP_PEER_STR bytes). */
+char *app_peer_str(char *out, const ip_addr_t *ip, uint16_t port);
+/* Emit an "error" line: {"app":app,"what":what,"err":code} + human line.
+ * code is an lwIP err_t or a negative errno. */
+void app_error(const char *app, const char *what, int code);
+/* bits per second from bytes over us; 0 when us is 0. */
+uint64_t app_bps(uint64_t bytes, uint64_t us);
+/* Common result fields: bytes, duration_us, bps, mbps (3 decimals). */
+void app_put_rate(struct glout *g, uint64_t bytes, uint64_t us);
+
+#endif /* GEMLAB_APPNET_H */

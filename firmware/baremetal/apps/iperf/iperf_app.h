@@ -1,0 +1,59 @@
+/* iperf_app.h - internal interface between the iperf command and its
+ * TCP/UDP engines (iperf_tcp.c, iperf_udp.c) and the sweep app. */
+#ifndef GEMLAB_IPERF_APP_H
+#define GEMLAB_IPERF_APP_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "lwip/err.h"
+
+/* TCP (iperf_tcp.c).  Starters return ERR_OK, ERR_ALREADY when that role
+ * already runs, or the lwIP error that stopped them. */
+err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s);
+err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
+                             uint64_t amount_bytes, uint32_t interval_s);
+void iperf_tcp_stop(void);
+void iperf_tcp_poll(uint32_t now_ms);
+
+/* UDP (iperf_udp.c) */
+struct iperf_udp_result {
+    uint32_t len;               /* datagram payload size */
+    uint64_t tx_datagrams;
+    uint64_t tx_bytes;
+    uint64_t tx_errors;         /* pbuf or send failures (not retried) */
+    uint64_t duration_us;       /* local send time */
+    bool server_report;         /* a FIN-ack arrived */
+    /* from the server's report (valid with server_report) */
+    uint64_t rx_bytes;
+    uint64_t rx_datagrams;      /* highest sequence number the server saw */
+    uint64_t lost;
+    uint64_t out_of_order;
+    uint64_t rx_duration_us;
+    uint32_t jitter_us;
+};
+struct iperf_udp_client_cfg {
+    uint32_t host;
+    uint16_t port;
+    uint32_t time_ms;
+    uint64_t rate_bps;
+    uint32_t len;
+    uint32_t interval_s;
+    const char *test;           /* "iperf" or "sweep": result line's "test" */
+    bool quiet;                 /* no result line (the caller reports) */
+    void (*done)(const struct iperf_udp_result *r, void *arg);
+    void *arg;
+};
+err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s);
+err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg);
+bool iperf_udp_client_busy(void);
+/* Stop the client only (no done callback); its result line is still printed. */
+void iperf_udp_client_stop(void);
+void iperf_udp_stop(void);
+void iperf_udp_poll(uint32_t now_ms);
+
+/* Emit the client's UDP result line (shared with sweep). */
+void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *cfg,
+                           const struct iperf_udp_result *r);
+
+#endif /* GEMLAB_IPERF_APP_H */

@@ -1,0 +1,494 @@
+/* iperf_tcp.c - iperf 2 compatible TCP server and client on the lwIP RAW API.
+ *
+ * Server: accepts up to IPERF_TCP_MAX_SESS connections (iperf -P), reads the
+ * client header (iperf2.h) off the front of the stream, sinks the data and
+ * reports one result line per connection when the client closes.
+ * Client: sends a 2.1-style header (HEADER_EXTEND, 60 bytes) then iperf's
+ * "0123456789" pattern, zero-copy from app_pattern, for -t seconds or -n
+ * bytes, then closes.  The host's iperf server accepts it as a normal test.
+ *
+ * Known limitations:
+ * - Dual (-d) and tradeoff (-r) tests (HEADER_VERSION1) are detected and
+ *   reported as an error line; the server does not connect back.
+ * - The client reports bytes written into lwIP (as iperf's client does);
+ *   the host's server report is the authoritative goodput.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "lwip/tcp.h"
+
+#include "iperf_app.h"
+#include "../common/appnet.h"
+#include "iperf2.h"
+
+#define IPERF_TCP_MAX_SESS 4
+#define TCP_POLL_COARSE    2        /* tcp_poll interval: 2 x 500 ms */
+
+struct tcp_sess {
+    struct tcp_pcb *pcb;            /* NULL when the slot is free */
+    ip_addr_t peer;
+    uint16_t peer_port;
+    uint64_t start_us;
+    uint64_t bytes;
+    uint64_t ivl_bytes;
+    uint64_t ivl_start_us;
+    uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
+    uint8_t hdr_len;
+    bool hdr_done;
+};
+
+static struct {
+    struct tcp_pcb *listen;
+    uint16_t port;
+    uint32_t interval_s;
+    uint32_t next_report_ms;
+    struct tcp_sess sess[IPERF_TCP_MAX_SESS];
+} srv;
+
+enum cli_state { CLI_IDLE, CLI_CONNECTING, CLI_SENDING };
+
+static struct {
+    enum cli_state state;
+    struct tcp_pcb *pcb;
+    ip_addr_t ip;
+    uint16_t port;
+    uint32_t time_ms;
+    uint64_t amount;                /* 0: time mode */
+    uint32_t interval_s;
+    uint64_t start_us;
+    uint32_t start_ms;
+    uint32_t next_report_ms;
+    uint64_t written;
+    uint64_t acked;
+    uint64_t ivl_start_us;
+    uint64_t ivl_acked;
+    uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
+    uint16_t hdr_len;
+    uint16_t hdr_sent;
+} cli;
+
+static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port,
+                          uint64_t bytes, uint64_t us)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "progress");
+    glout_str(&g, "test", "iperf");
+    glout_str(&g, "proto", "tcp");
+    glout_str(&g, "role", role);
+    glout_str(&g, "peer", app_peer_str(ps, peer, port));
+    app_put_rate(&g, bytes, us);
+    glout_emit(&g);
+    glout_textf("iperf tcp %s %s: %s Mb/s", role, ps,
+                glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(bytes, us) / 1e6, 2));
+}
+
+static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
+                        uint64_t bytes, uint64_t us, uint64_t acked, bool aborted)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], by[21];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "test", "iperf");
+    glout_str(&g, "proto", "tcp");
+    glout_str(&g, "role", role);
+    glout_str(&g, "peer", app_peer_str(ps, peer, port));
+    app_put_rate(&g, bytes, us);
+    if (acked != UINT64_MAX)
+        glout_u64(&g, "bytes_acked", acked);
+    glout_bool(&g, "aborted", aborted);
+    glout_emit(&g);
+    glout_textf("iperf tcp %s %s: %s bytes in %lu ms = %s Mb/s%s", role, ps,
+                glout_fmt_u64(by, bytes), (unsigned long)(us / 1000),
+                glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(bytes, us) / 1e6, 2),
+                aborted ? " (aborted)" : "");
+}
+
+/* ---------------------------------------------------------------- server */
+
+static void sess_detach(struct tcp_sess *s)
+{
+    if (s->pcb) {
+        tcp_arg(s->pcb, NULL);
+        tcp_recv(s->pcb, NULL);
+        tcp_err(s->pcb, NULL);
+        tcp_poll(s->pcb, NULL, 0);
+    }
+    s->pcb = NULL;
+}
+
+/* End of a server session; the pcb is closed (or aborted) by the caller. */
+static void sess_finish(struct tcp_sess *s, bool aborted)
+{
+    emit_result("server", &s->peer, s->peer_port, s->bytes,
+                app_now_us() - s->start_us, UINT64_MAX, aborted);
+}
+
+/* Parse the iperf header off the front of the stream once enough arrived. */
+static void sess_header(struct tcp_sess *s, struct pbuf *p)
+{
+    struct iperf2_client_hdr h;
+    int rc;
+    u16_t want = (u16_t)(sizeof(s->hdr) - s->hdr_len);
+
+    if (want > p->tot_len)
+        want = p->tot_len;
+    s->hdr_len = (uint8_t)(s->hdr_len + pbuf_copy_partial(p, s->hdr + s->hdr_len, want, 0));
+    rc = iperf2_client_hdr_decode(s->hdr, s->hdr_len, &h);
+    if (rc == -EMSGSIZE && s->hdr_len < sizeof(s->hdr))
+        return;                     /* need more bytes */
+    s->hdr_done = true;
+    if (rc < 0) {
+        app_error("iperf", "malformed tcp client header (ignored)", rc);
+        return;
+    }
+    if (rc > 0 && (h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2))
+        app_error("iperf", (h.flags & IPERF2_RUN_NOW) ? "dual test (-d) not supported; receiving only"
+                                                      : "tradeoff test (-r) not supported; receiving only", 0);
+    if (rc > 0 && (h.upper_flags & (IPERF2_UPPER_REVERSE | IPERF2_UPPER_FULLDUPLEX)))
+        app_error("iperf", "reverse/full-duplex (-R/--full-duplex) not supported; receiving only", 0);
+}
+
+static err_t srv_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+    struct tcp_sess *s = arg;
+
+    if (!s) {                       /* session already finished */
+        if (p)
+            pbuf_free(p);
+        return ERR_OK;
+    }
+    if (p == NULL || err != ERR_OK) {   /* client closed: the test is over */
+        sess_finish(s, false);
+        sess_detach(s);
+        if (p)
+            pbuf_free(p);
+        if (tcp_close(pcb) != ERR_OK) {
+            tcp_abort(pcb);
+            return ERR_ABRT;
+        }
+        return ERR_OK;
+    }
+    if (!s->hdr_done)
+        sess_header(s, p);
+    s->bytes += p->tot_len;
+    s->ivl_bytes += p->tot_len;
+    tcp_recved(pcb, p->tot_len);
+    pbuf_free(p);
+    return ERR_OK;
+}
+
+static void srv_err(void *arg, err_t err)
+{
+    struct tcp_sess *s = arg;
+    (void)err;
+    if (!s)
+        return;
+    s->pcb = NULL;                  /* lwIP has freed it */
+    sess_finish(s, true);
+}
+
+static err_t srv_accept(void *arg, struct tcp_pcb *pcb, err_t err)
+{
+    struct tcp_sess *s = NULL;
+    (void)arg;
+
+    if (err != ERR_OK || pcb == NULL)
+        return ERR_VAL;
+    for (int i = 0; i < IPERF_TCP_MAX_SESS; i++) {
+        if (srv.sess[i].pcb == NULL) {
+            s = &srv.sess[i];
+            break;
+        }
+    }
+    if (!s) {
+        app_error("iperf", "tcp server: too many connections", ERR_MEM);
+        tcp_abort(pcb);
+        return ERR_ABRT;
+    }
+    memset(s, 0, sizeof(*s));
+    s->pcb = pcb;
+    ip_addr_copy(s->peer, pcb->remote_ip);
+    s->peer_port = pcb->remote_port;
+    s->start_us = s->ivl_start_us = app_now_us();
+    tcp_arg(pcb, s);
+    tcp_recv(pcb, srv_recv);
+    tcp_err(pcb, srv_err);
+    return ERR_OK;
+}
+
+err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s)
+{
+    struct tcp_pcb *pcb;
+    err_t err;
+
+    if (srv.listen)
+        return ERR_ALREADY;
+    pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
+    if (!pcb)
+        return ERR_MEM;
+    err = tcp_bind(pcb, IP4_ADDR_ANY, port);
+    if (err != ERR_OK) {
+        tcp_close(pcb);
+        return err;
+    }
+    srv.listen = tcp_listen_with_backlog_and_err(pcb, IPERF_TCP_MAX_SESS, &err);
+    if (!srv.listen) {
+        tcp_close(pcb);
+        return err;
+    }
+    srv.port = port;
+    srv.interval_s = interval_s;
+    srv.next_report_ms = app_now_ms() + interval_s * 1000u;
+    tcp_accept(srv.listen, srv_accept);
+    return ERR_OK;
+}
+
+/* ---------------------------------------------------------------- client */
+
+static void cli_detach(void)
+{
+    if (cli.pcb) {
+        tcp_arg(cli.pcb, NULL);
+        tcp_recv(cli.pcb, NULL);
+        tcp_sent(cli.pcb, NULL);
+        tcp_err(cli.pcb, NULL);
+        tcp_poll(cli.pcb, NULL, 0);
+    }
+    cli.pcb = NULL;
+    cli.state = CLI_IDLE;
+}
+
+/* Test over (deadline, amount, peer close or error): report, then close. */
+static err_t cli_finish(bool aborted)
+{
+    struct tcp_pcb *pcb = cli.pcb;
+    err_t ret = ERR_OK;
+
+    if (cli.state == CLI_SENDING)
+        emit_result("client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
+                    cli.acked, aborted);
+    cli_detach();
+    if (pcb && tcp_close(pcb) != ERR_OK) {
+        tcp_abort(pcb);
+        ret = ERR_ABRT;
+    }
+    return ret;
+}
+
+static bool cli_done(void)
+{
+    if (cli.amount)
+        return cli.written >= cli.amount;
+    return (int32_t)(app_now_ms() - cli.start_ms - cli.time_ms) >= 0;
+}
+
+/* Queue as much as the send buffer takes.  Data comes zero-copy from the
+ * constant pattern (apiflags without TCP_WRITE_FLAG_COPY). */
+static err_t cli_fill(void)
+{
+    struct tcp_pcb *pcb = cli.pcb;
+    err_t err = ERR_OK;
+
+    while (cli.state == CLI_SENDING && !cli_done()) {
+        u16_t room = tcp_sndbuf(pcb);
+        u16_t n;
+        if (cli.hdr_sent < cli.hdr_len) {
+            n = (u16_t)(cli.hdr_len - cli.hdr_sent);
+            if (room < n)
+                break;
+            err = tcp_write(pcb, cli.hdr + cli.hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
+            if (err == ERR_OK)
+                cli.hdr_sent = (uint16_t)(cli.hdr_sent + n);
+        } else {
+            n = room < APP_PATTERN_LEN ? room : APP_PATTERN_LEN;
+            if (cli.amount && cli.amount - cli.written < n)
+                n = (u16_t)(cli.amount - cli.written);
+            /* wait for a segment's worth of room rather than dribble */
+            if (n == 0 || (n == room && n < TCP_MSS))
+                break;
+            err = tcp_write(pcb, app_pattern, n, TCP_WRITE_FLAG_MORE);
+        }
+        if (err == ERR_MEM) {       /* queue full: sent() calls us again */
+            err = ERR_OK;
+            break;
+        }
+        if (err != ERR_OK)
+            break;
+        cli.written += n;
+    }
+    if (err == ERR_OK)
+        tcp_output(pcb);
+    return err;
+}
+
+/* Common step from sent/poll callbacks and the main-loop hook. */
+static err_t cli_step(void)
+{
+    err_t err;
+    if (cli.state != CLI_SENDING)
+        return ERR_OK;
+    if (cli_done())
+        return cli_finish(false);
+    err = cli_fill();
+    if (err != ERR_OK) {
+        app_error("iperf", "tcp_write failed", err);
+        return cli_finish(true);
+    }
+    return ERR_OK;
+}
+
+static err_t cli_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
+{
+    (void)arg;
+    (void)pcb;
+    cli.acked += len;
+    cli.ivl_acked += len;
+    return cli_step();
+}
+
+static err_t cli_poll(void *arg, struct tcp_pcb *pcb)
+{
+    (void)arg;
+    (void)pcb;
+    return cli_step();
+}
+
+static err_t cli_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
+{
+    (void)arg;
+    (void)err;
+    if (p) {                        /* the iperf server sends nothing we need */
+        tcp_recved(pcb, p->tot_len);
+        pbuf_free(p);
+        return ERR_OK;
+    }
+    return cli_finish(false);       /* server closed early */
+}
+
+static void cli_err(void *arg, err_t err)
+{
+    (void)arg;
+    cli.pcb = NULL;                 /* freed by lwIP */
+    if (cli.state == CLI_CONNECTING)
+        app_error("iperf", "tcp connect failed", err);
+    else if (cli.state == CLI_SENDING)
+        emit_result("client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
+                    cli.acked, true);
+    cli.state = CLI_IDLE;
+}
+
+static err_t cli_connected(void *arg, struct tcp_pcb *pcb, err_t err)
+{
+    (void)arg;
+    (void)pcb;
+    if (err != ERR_OK) {
+        app_error("iperf", "tcp connect failed", err);
+        cli_detach();
+        return ERR_OK;
+    }
+    cli.state = CLI_SENDING;
+    cli.start_us = cli.ivl_start_us = app_now_us();
+    cli.start_ms = app_now_ms();
+    cli.next_report_ms = cli.start_ms + cli.interval_s * 1000u;
+    tcp_sent(cli.pcb, cli_sent);
+    tcp_poll(cli.pcb, cli_poll, TCP_POLL_COARSE);
+    glout_textf("iperf tcp client: connected to %s, sending", ipaddr_ntoa(&cli.ip));
+    return cli_step();
+}
+
+err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
+                             uint64_t amount_bytes, uint32_t interval_s)
+{
+    struct iperf2_client_hdr h;
+    err_t err;
+
+    if (cli.state != CLI_IDLE)
+        return ERR_ALREADY;
+    app_pattern_init();
+    memset(&cli, 0, sizeof(cli));
+    app_ip_set(&cli.ip, host);
+    cli.port = port;
+    cli.time_ms = time_s * 1000u;
+    cli.amount = amount_bytes;
+    cli.interval_s = interval_s;
+    iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
+    if (amount_bytes)
+        h.amount = (int32_t)(amount_bytes & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
+    cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
+
+    cli.pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
+    if (!cli.pcb)
+        return ERR_MEM;
+    tcp_arg(cli.pcb, NULL);
+    tcp_recv(cli.pcb, cli_recv);
+    tcp_err(cli.pcb, cli_err);
+    cli.state = CLI_CONNECTING;
+    err = tcp_connect(cli.pcb, &cli.ip, port, cli_connected);
+    if (err != ERR_OK) {
+        struct tcp_pcb *pcb = cli.pcb;
+        cli_detach();
+        tcp_abort(pcb);
+    }
+    return err;
+}
+
+/* ---------------------------------------------------------------- common */
+
+void iperf_tcp_stop(void)
+{
+    for (int i = 0; i < IPERF_TCP_MAX_SESS; i++) {
+        struct tcp_sess *s = &srv.sess[i];
+        if (s->pcb) {
+            struct tcp_pcb *pcb = s->pcb;
+            sess_finish(s, true);
+            sess_detach(s);
+            tcp_abort(pcb);
+        }
+    }
+    if (srv.listen) {
+        tcp_close(srv.listen);      /* a listening pcb closes without error */
+        srv.listen = NULL;
+    }
+    if (cli.state != CLI_IDLE) {
+        struct tcp_pcb *pcb = cli.pcb;
+        if (cli.state == CLI_SENDING)
+            emit_result("client", &cli.ip, cli.port, cli.written,
+                        app_now_us() - cli.start_us, cli.acked, true);
+        cli_detach();
+        if (pcb)
+            tcp_abort(pcb);
+    }
+}
+
+void iperf_tcp_poll(uint32_t now_ms)
+{
+    uint64_t now_us;
+
+    if (cli.state == CLI_SENDING) {
+        cli_step();                 /* deadline check between ACKs */
+        if (cli.state == CLI_SENDING && cli.interval_s &&
+            (int32_t)(now_ms - cli.next_report_ms) >= 0) {
+            now_us = app_now_us();
+            emit_progress("client", &cli.ip, cli.port, cli.ivl_acked, now_us - cli.ivl_start_us);
+            cli.ivl_acked = 0;
+            cli.ivl_start_us = now_us;
+            cli.next_report_ms += cli.interval_s * 1000u;
+        }
+    }
+    if (srv.listen && srv.interval_s && (int32_t)(now_ms - srv.next_report_ms) >= 0) {
+        now_us = app_now_us();
+        for (int i = 0; i < IPERF_TCP_MAX_SESS; i++) {
+            struct tcp_sess *s = &srv.sess[i];
+            if (!s->pcb)
+                continue;
+            emit_progress("server", &s->peer, s->peer_port, s->ivl_bytes, now_us - s->ivl_start_us);
+            s->ivl_bytes = 0;
+            s->ivl_start_us = now_us;
+        }
+        srv.next_report_ms += srv.interval_s * 1000u;
+    }
+}
