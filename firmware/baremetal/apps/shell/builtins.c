@@ -1,0 +1,274 @@
+/* builtins.c - platform commands: help, ip, dhcp, phy, stats, reboot. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lwip/ip4_addr.h"
+#include "lwip/memp.h"
+#include "lwip/netif.h"
+#include "lwip/stats.h"
+#include "shell.h"
+#include "shell_priv.h"
+#include "fw.h"
+#include "bsp.h"
+#include "gem.h"
+#include "mdio.h"
+#include "phy.h"
+#include "phy_regs.h"
+
+/* newlib-nano's printf has no %llu: format 64-bit values ourselves. */
+static const char *u64str(uint64_t v, char buf[21])
+{
+    char *p = buf + 20;
+    *p = '\0';
+    do {
+        *--p = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    return p;
+}
+
+static int cmd_help(int argc, char **argv)
+{
+    (void)argc; (void)argv;
+    const struct shell_cmd *const *c;
+    unsigned n = shell_commands(&c);
+    for (unsigned i = 0; i < n; i++)
+        printf("  %-10s %s\n", c[i]->name, c[i]->usage ? c[i]->usage : "");
+    return 0;
+}
+
+static void print_ip(void)
+{
+    struct netif *nif = fw_netif();
+    char ip[16], mask[16], gw[16];
+    ip4addr_ntoa_r(netif_ip4_addr(nif), ip, sizeof ip);
+    ip4addr_ntoa_r(netif_ip4_netmask(nif), mask, sizeof mask);
+    ip4addr_ntoa_r(netif_ip4_gw(nif), gw, sizeof gw);
+    printf(FW_JSON_HEAD("ip") ",\"ip\":\"%s\",\"netmask\":\"%s\",\"gw\":\"%s\","
+           "\"link\":%s,\"mtu\":%u}\n", ip, mask, gw,
+           netif_is_link_up(nif) ? "true" : "false", (unsigned)nif->mtu);
+    printf("ip %s netmask %s gw %s link %s mtu %u\n", ip, mask, gw,
+           netif_is_link_up(nif) ? "up" : "down", (unsigned)nif->mtu);
+}
+
+static int cmd_ip(int argc, char **argv)
+{
+    if (argc == 1) {
+        print_ip();
+        return 0;
+    }
+    if (argc != 4 || fw_set_ip(argv[1], argv[2], argv[3]) != 0)
+        return -1;
+    print_ip();
+    return 0;
+}
+
+static int cmd_dhcp(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        return -1;
+    if (fw_start_dhcp() != 0) {
+        printf("dhcp: could not start\n");
+        return 1;
+    }
+    printf("dhcp: started; 'ip' shows the lease once bound\n");
+    return 0;
+}
+
+static void phy_dump(struct phy *phy)
+{
+    uint16_t r[32];
+    printf(FW_JSON_HEAD("phy_regs") ",\"addr\":%u,\"id\":\"0x%08" PRIx32 "\",\"regs\":[",
+           phy->addr, phy->id);
+    for (unsigned i = 0; i < 32; i++) {
+        /* Reg 19 (Marvell interrupt status) clears on read on silicon:
+         * dump it anyway, it is what the user asked for. */
+        if (mdio_read(phy->addr, (uint8_t)i, &r[i]) != 0)
+            r[i] = 0xFFFF;
+        printf("%s%u", i ? "," : "", r[i]);
+    }
+    printf("]}\n");
+    printf("PHY at MDIO %u, id 0x%08" PRIx32 " (%s), state %s\n", phy->addr, phy->id,
+           phy->drv ? phy->drv->name : "none", phy_state_name(phy->state));
+    for (unsigned i = 0; i < 32; i += 8) {
+        printf("  %2u:", i);
+        for (unsigned j = i; j < i + 8; j++)
+            printf(" %04x", r[j]);
+        printf("\n");
+    }
+}
+
+static int cmd_phy(int argc, char **argv)
+{
+    struct phy *phy = fw_phy();
+    if (argc == 1 || (argc == 2 && strcmp(argv[1], "dump") == 0)) {
+        if (!phy->drv) {
+            printf("phy: no PHY found (state %s)\n", phy_state_name(phy->state));
+            return 1;
+        }
+        phy_dump(phy);
+        return 0;
+    }
+    if (argc == 2 && (strcmp(argv[1], "restart") == 0 || strcmp(argv[1], "aneg") == 0)) {
+        phy_cmd_autoneg(phy);
+        printf("phy: autonegotiation restart requested\n");
+        return 0;
+    }
+    if (argc == 4 && strcmp(argv[1], "force") == 0) {
+        char *end;
+        unsigned long speed = strtoul(argv[2], &end, 10);
+        bool full;
+        if (*end != '\0')
+            return -1;
+        if (strcmp(argv[3], "full") == 0)
+            full = true;
+        else if (strcmp(argv[3], "half") == 0)
+            full = false;
+        else
+            return -1;
+        if (phy_cmd_force(phy, (unsigned)speed, full) != 0)
+            return -1;
+        printf("phy: forcing %lu/%s\n", speed, full ? "full" : "half");
+        return 0;
+    }
+    return -1;
+}
+
+static void json_mem(const char *name, const struct stats_mem *m, bool *first)
+{
+    printf("%s{\"name\":\"%s\",\"avail\":%u,\"used\":%u,\"max\":%u,\"err\":%u,\"illegal\":%u}",
+           *first ? "" : ",", name, (unsigned)m->avail, (unsigned)m->used,
+           (unsigned)m->max, (unsigned)m->err, (unsigned)m->illegal);
+    *first = false;
+}
+
+static void json_proto(const char *name, const struct stats_proto *p, bool last)
+{
+    printf("\"%s\":{\"xmit\":%u,\"recv\":%u,\"fw\":%u,\"drop\":%u,\"chkerr\":%u,"
+           "\"lenerr\":%u,\"memerr\":%u,\"rterr\":%u,\"proterr\":%u,\"opterr\":%u,\"err\":%u}%s",
+           name, p->xmit, p->recv, p->fw, p->drop, p->chkerr, p->lenerr, p->memerr,
+           p->rterr, p->proterr, p->opterr, p->err, last ? "" : ",");
+}
+
+static int cmd_stats(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        return -1;
+    struct phy *phy = fw_phy();
+    const struct gem_sw_stats *s = gem_sw_stats();
+    uint64_t hw[64];
+    unsigned nhw = gem_counter_count < 64 ? gem_counter_count : 64;
+    for (unsigned i = 0; i < nhw; i++)
+        hw[i] = gem_counter_read(i);
+    uint32_t otl, oth, orl, orh;
+    char nb[21];
+    gem_octets_raw(&otl, &oth, &orl, &orh);
+
+    /* One JSON line: lwip, gem (hw + driver), phy. */
+    printf(FW_JSON_HEAD("stats") ",\"t_ms\":%" PRIu32 ",\"lwip\":{\"mem\":[", timer_now_ms());
+    bool first = true;
+    json_mem("heap", &lwip_stats.mem, &first);
+    printf("],\"memp\":[");
+    first = true;
+    for (unsigned i = 0; i < MEMP_MAX; i++)
+        if (lwip_stats.memp[i])
+            json_mem(lwip_stats.memp[i]->name ? lwip_stats.memp[i]->name : "?",
+                     lwip_stats.memp[i], &first);
+    printf("],");
+    json_proto("link", &lwip_stats.link, false);
+    json_proto("etharp", &lwip_stats.etharp, false);
+    json_proto("ip", &lwip_stats.ip, false);
+    json_proto("icmp", &lwip_stats.icmp, false);
+    json_proto("udp", &lwip_stats.udp, false);
+    json_proto("tcp", &lwip_stats.tcp, true);
+    printf("},\"gem\":{\"hw\":{");
+    for (unsigned i = 0; i < nhw; i++)
+        printf("%s\"%s\":%s", i ? "," : "", gem_counters[i].name, u64str(hw[i], nb));
+    printf(",\"octets_tx_bot\":%" PRIu32 ",\"octets_tx_top\":%" PRIu32
+           ",\"octets_rx_bot\":%" PRIu32 ",\"octets_rx_top\":%" PRIu32 "},", otl, oth, orl, orh);
+    printf("\"drv\":{\"irqs\":%" PRIu32 ",\"rx_frames\":%" PRIu32 ",\"rx_bytes\":%" PRIu32
+           ",\"rx_bad_bd\":%" PRIu32 ",\"rx_dropped\":%" PRIu32 ",\"rx_used_read\":%" PRIu32
+           ",\"rx_overrun\":%" PRIu32 ",\"rx_kicks\":%" PRIu32 ",\"max_rx_batch\":%" PRIu32
+           ",\"tx_frames\":%" PRIu32 ",\"tx_bytes\":%" PRIu32 ",\"tx_ring_full\":%" PRIu32
+           ",\"tx_errors\":%" PRIu32 ",\"tx_underrun\":%" PRIu32 ",\"tx_ahb_err\":%" PRIu32
+           ",\"hresp_not_ok\":%" PRIu32 ",\"tx_inflight\":%u,\"rxbd\":%u,\"txbd\":%u,"
+           "\"csum_offload\":%s,\"jumbo\":%s,\"mdio_timeouts\":%" PRIu32 "}},",
+           s->irqs, s->rx_frames, s->rx_bytes, s->rx_bad_bd, s->rx_dropped, s->rx_used_read,
+           s->rx_overrun, s->rx_kicks, s->max_rx_batch, s->tx_frames, s->tx_bytes,
+           s->tx_ring_full, s->tx_errors, s->tx_underrun, s->tx_ahb_err, s->hresp_not_ok,
+           gem_tx_inflight(), (unsigned)GEM_RXBD, (unsigned)GEM_TXBD,
+           GEM_CSUM_OFFLOAD ? "true" : "false", GEM_JUMBO ? "true" : "false", mdio_timeouts());
+
+    static const uint8_t phy_regs[] = { MII_BMCR, MII_BMSR, MII_PHYSID1, MII_PHYSID2,
+        MII_ADVERTISE, MII_LPA, MII_EXPANSION, MII_CTRL1000, MII_STAT1000, MII_ESTATUS,
+        MRVL_PSCR, MRVL_PSSR };
+    uint16_t pv[sizeof phy_regs];
+    for (unsigned i = 0; i < sizeof phy_regs; i++)
+        if (!phy->drv || mdio_read(phy->addr, phy_regs[i], &pv[i]) != 0)
+            pv[i] = 0xFFFF;
+    printf("\"phy\":{\"state\":\"%s\",\"addr\":%u,\"id\":\"0x%08" PRIx32 "\",\"name\":\"%s\","
+           "\"link\":%s,\"speed_mbps\":%u,\"duplex\":\"%s\",\"autoneg\":%s,\"downshift\":%s,"
+           "\"link_changes\":%" PRIu32 ",\"inconsistencies\":%" PRIu32 ",\"an_restarts\":%" PRIu32
+           ",\"mdio_errors\":%" PRIu32 ",\"regs\":{",
+           phy_state_name(phy->state), phy->addr, phy->id, phy->drv ? phy->drv->name : "none",
+           phy->link.up ? "true" : "false", phy->link.speed_mbps,
+           phy->link.full_duplex ? "full" : "half", phy->link.autoneg ? "true" : "false",
+           phy->link.downshift ? "true" : "false", phy->link_changes, phy->inconsistencies,
+           phy->an_restarts, phy->mdio_errors);
+    for (unsigned i = 0; i < sizeof phy_regs; i++)
+        printf("%s\"%u\":%u", i ? "," : "", phy_regs[i], pv[i]);
+    printf("}}}\n");
+
+    /* Human summary. */
+    printf("lwIP: heap used %u/%u (max %u, err %u); tcp xmit %u recv %u drop %u; "
+           "link xmit %u recv %u drop %u memerr %u\n",
+           (unsigned)lwip_stats.mem.used, (unsigned)lwip_stats.mem.avail,
+           (unsigned)lwip_stats.mem.max, (unsigned)lwip_stats.mem.err,
+           lwip_stats.tcp.xmit, lwip_stats.tcp.recv, lwip_stats.tcp.drop,
+           lwip_stats.link.xmit, lwip_stats.link.recv, lwip_stats.link.drop,
+           lwip_stats.link.memerr);
+    for (unsigned i = 0; i < MEMP_MAX; i++) {
+        const struct stats_mem *m = lwip_stats.memp[i];
+        if (m && (m->used || m->max || m->err))
+            printf("  memp %-16s used %u max %u avail %u err %u\n", m->name ? m->name : "?",
+                   (unsigned)m->used, (unsigned)m->max, (unsigned)m->avail, (unsigned)m->err);
+    }
+    printf("GEM: rx %" PRIu32 " frames, tx %" PRIu32 " frames, irqs %" PRIu32
+           ", rx_used_read %" PRIu32 ", overrun %" PRIu32 ", tx_ring_full %" PRIu32 "\n",
+           s->rx_frames, s->tx_frames, s->irqs, s->rx_used_read, s->rx_overrun, s->tx_ring_full);
+    for (unsigned i = 0; i < nhw; i++)
+        if (hw[i])
+            printf("  %-22s %s\n", gem_counters[i].name, u64str(hw[i], nb));
+    printf("PHY: %s, %s %u/%s%s\n", phy_state_name(phy->state),
+           phy->link.up ? "link up" : "link down", phy->link.speed_mbps,
+           phy->link.full_duplex ? "full" : "half", phy->link.autoneg ? " (autoneg)" : "");
+    return 0;
+}
+
+static int cmd_reboot(int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1)
+        return -1;
+    printf("rebooting\n");
+    bsp_reboot();
+}
+
+static const struct shell_cmd builtins[] = {
+    { "help",   "help                       list commands", cmd_help },
+    { "ip",     "ip [ADDR NETMASK GW]       show or set the static IPv4 address", cmd_ip },
+    { "dhcp",   "dhcp                       get an address by DHCP", cmd_dhcp },
+    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half]", cmd_phy },
+    { "stats",  "stats                      lwIP, GEM and PHY counters", cmd_stats },
+    { "reboot", "reboot                     soft-reset the PS", cmd_reboot },
+};
+
+void shell_builtins_register(void)
+{
+    for (unsigned i = 0; i < sizeof builtins / sizeof builtins[0]; i++)
+        shell_register(&builtins[i]);
+}

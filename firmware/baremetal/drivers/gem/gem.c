@@ -1,0 +1,302 @@
+/* gem.c - Zynq GEM driver.  See gem.h; registers in gem_regs.h.
+ *
+ * Stock QEMU 7.2 quirks handled here (FACTS.md), all harmless on silicon:
+ *  - the RX engine re-reads a descriptor it found in use only when NWCTRL
+ *    is written with RX enabled: after re-arming we rewrite NWCTRL;
+ *  - the RX buffer size resets to 128 B: DMACFG is always written;
+ *  - the MAC address filter only activates on the SPADDR1H write: we write
+ *    SPADDR1L, then SPADDR1H (the TRM order anyway);
+ *  - TX write-back covers 24 bytes from a frame's first descriptor: the TX
+ *    ring has two spare (inert) descriptors after its end;
+ *  - ISR latches only enabled causes: IER is set before use;
+ *  - statistics never clear on read: see gem_counter_read().
+ */
+#include <errno.h>
+#include <string.h>
+#include "gem.h"
+#include "gem_regs.h"
+#include "gem_ring.h"
+#include "mdio.h"
+#include "bsp.h"
+#include "board.h"
+
+#define GEM_IRQ_PRIO     0x80
+#define GEM_IRQ_CAUSES   (GEM_IXR_RX_COMPLETE | GEM_IXR_RX_USED_READ | GEM_IXR_RX_OVERRUN | \
+                          GEM_IXR_TX_COMPLETE | GEM_IXR_TX_UNDERRUN | GEM_IXR_RETRY_EX_LATE | \
+                          GEM_IXR_TX_CORRUPT_AHB | GEM_IXR_RESP_NOT_OK)
+#define GEM_TX_PAD_BD    2u
+
+static struct gem_bd rx_bd[GEM_RXBD] __attribute__((section(".dma_nc"), aligned(64)));
+static struct gem_bd tx_bd[GEM_TXBD + GEM_TX_PAD_BD] __attribute__((section(".dma_nc"), aligned(64)));
+static uint8_t rx_buf[GEM_RXBD][GEM_BUF_SIZE] __attribute__((aligned(64)));
+static uint8_t tx_buf[GEM_TXBD][GEM_BUF_SIZE] __attribute__((aligned(64)));
+
+static struct gem_rx_ring rxr;
+static struct gem_tx_ring txr;
+static struct gem_sw_stats st;
+static volatile uint32_t isr_pending;
+static uint32_t nwctrl;          /* shadow: MDEN | RX_EN | TX_EN */
+static unsigned link_speed = 1000;
+
+/* Statistics registers, UG585 B.18 names. */
+const struct gem_counter gem_counters[] = {
+    { "frames_tx", 0x108 },        { "broadcast_frames_tx", 0x10C },
+    { "multi_frames_tx", 0x110 },  { "pause_frames_tx", 0x114 },
+    { "frames_64b_tx", 0x118 },    { "frames_65to127b_tx", 0x11C },
+    { "frames_128to255b_tx", 0x120 }, { "frames_256to511b_tx", 0x124 },
+    { "frames_512to1023b_tx", 0x128 }, { "frames_1024to1518b_tx", 0x12C },
+    { "frames_1519b_plus_tx", 0x130 }, { "tx_under_runs", 0x134 },
+    { "single_collisn_frames", 0x138 }, { "multi_collisn_frames", 0x13C },
+    { "excessive_collisns", 0x140 }, { "late_collisns", 0x144 },
+    { "deferred_tx_frames", 0x148 }, { "carrier_sense_errs", 0x14C },
+    { "frames_rx", 0x158 },        { "bdcast_fr_rx", 0x15C },
+    { "multi_fr_rx", 0x160 },      { "pause_rx", 0x164 },
+    { "frames_64b_rx", 0x168 },    { "frames_65to127b_rx", 0x16C },
+    { "frames_128to255b_rx", 0x170 }, { "frames_256to511b_rx", 0x174 },
+    { "frames_512to1023b_rx", 0x178 }, { "frames_1024to1518b_rx", 0x17C },
+    { "frames_1519b_plus_rx", 0x180 }, { "undersz_rx", 0x184 },
+    { "oversz_rx", 0x188 },        { "jab_rx", 0x18C },
+    { "fcs_errors", 0x190 },       { "length_field_errors", 0x194 },
+    { "rx_symbol_errors", 0x198 }, { "align_errors", 0x19C },
+    { "rx_resource_errors", 0x1A0 }, { "rx_overrun_errors", 0x1A4 },
+    { "rx_ip_hdr_csum_errors", 0x1A8 }, { "rx_tcp_csum_errors", 0x1AC },
+    { "rx_udp_csum_errors", 0x1B0 },
+};
+const unsigned gem_counter_count = sizeof(gem_counters) / sizeof(gem_counters[0]);
+static uint64_t counter_acc[sizeof(gem_counters) / sizeof(gem_counters[0])];
+/* 0 unknown, 1 clear-on-read (silicon), 2 sticky (stock QEMU) */
+static int counters_mode;
+
+static inline uint32_t rd(uint32_t off) { return *(volatile uint32_t *)(BOARD_GEM_BASE + off); }
+static inline void wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(BOARD_GEM_BASE + off) = v; }
+
+uint32_t gem_reg_read(uint32_t offset) { return rd(offset); }
+
+static void gem_isr(void *arg)
+{
+    (void)arg;
+    uint32_t s = rd(GEM_ISR);
+    wr(GEM_ISR, s);                     /* write-1-to-clear on silicon */
+    st.irqs++;
+    if (s & GEM_IXR_RX_USED_READ) {
+        st.rx_used_read++;
+        wr(GEM_RXSR, GEM_RXSR_BUFFER_NOT_AVAIL);
+    }
+    if (s & GEM_IXR_RX_OVERRUN) {
+        st.rx_overrun++;
+        wr(GEM_RXSR, GEM_RXSR_RX_OVERRUN);
+    }
+    if (s & GEM_IXR_TX_UNDERRUN)
+        st.tx_underrun++;
+    if (s & GEM_IXR_TX_CORRUPT_AHB)
+        st.tx_ahb_err++;
+    if (s & GEM_IXR_RESP_NOT_OK)
+        st.hresp_not_ok++;
+    isr_pending |= s;
+}
+
+bool gem_work_pending(void)
+{
+    return isr_pending != 0 || (rxr.bd && (rxr.bd[rxr.head].word0 & GEM_RXBD_OWN_SW));
+}
+
+int gem_init(const uint8_t mac[6])
+{
+    uint32_t rx_addrs[GEM_RXBD];
+    int err;
+
+    gic_disable(BOARD_GEM_IRQ);
+    wr(GEM_NWCTRL, 0);
+    wr(GEM_NWCTRL, GEM_NWCTRL_CLEAR_STATS);
+    wr(GEM_IDR, GEM_IXR_ALL);
+    (void)rd(GEM_ISR);
+    wr(GEM_ISR, GEM_IXR_ALL);
+    wr(GEM_TXSR, GEM_TXSR_CLEAR_ALL);
+    wr(GEM_RXSR, GEM_RXSR_CLEAR_ALL);
+    wr(GEM_RXQBASE, 0);
+    wr(GEM_TXQBASE, 0);
+
+    /* MDC first: the PHY state machine starts right after us. */
+    if ((err = mdio_init(BOARD_GEM_BASE, BOARD_CPU1X_HZ)) != 0)
+        return err;
+
+    uint32_t cfg = rd(GEM_NWCFG) & GEM_NWCFG_MDC_DIV_MASK;
+    cfg |= GEM_NWCFG_GIGE_EN | GEM_NWCFG_FDEN | GEM_NWCFG_RX_1536 | GEM_NWCFG_FCS_REMOVE;
+#if GEM_CSUM_OFFLOAD
+    cfg |= GEM_NWCFG_RX_CSUM_EN;
+#endif
+#if GEM_JUMBO
+    cfg |= GEM_NWCFG_JUMBO;
+    wr(GEM_JUMBO_MAX_LEN, GEM_BUF_SIZE);
+#endif
+    wr(GEM_NWCFG, cfg);
+
+    wr(GEM_SPADDR1L, (uint32_t)mac[0] | ((uint32_t)mac[1] << 8) |
+                     ((uint32_t)mac[2] << 16) | ((uint32_t)mac[3] << 24));
+    wr(GEM_SPADDR1H, (uint32_t)mac[4] | ((uint32_t)mac[5] << 8));
+
+    uint32_t dma = GEM_DMACFG_BLEN_INCR16 | GEM_DMACFG_RXSIZE_FULL | GEM_DMACFG_TXSIZE_FULL |
+                   ((GEM_BUF_SIZE / GEM_DMACFG_RXBUF_UNIT) << GEM_DMACFG_RXBUF_SHIFT);
+#if GEM_CSUM_OFFLOAD
+    dma |= GEM_DMACFG_TX_CSUM_OFFLOAD;
+#endif
+    wr(GEM_DMACFG, dma);
+
+    for (unsigned i = 0; i < GEM_RXBD; i++) {
+        rx_addrs[i] = (uint32_t)(uintptr_t)rx_buf[i];
+        dcache_invalidate_range(rx_buf[i], GEM_BUF_SIZE);
+    }
+    if ((err = gem_rx_ring_init(&rxr, rx_bd, GEM_RXBD, rx_addrs)) != 0)
+        return err;
+    if ((err = gem_tx_ring_init(&txr, tx_bd, GEM_TXBD)) != 0)
+        return err;
+    for (unsigned i = GEM_TXBD; i < GEM_TXBD + GEM_TX_PAD_BD; i++) {
+        tx_bd[i].word0 = 0;
+        tx_bd[i].word1 = GEM_TXBD_USED | GEM_TXBD_WRAP;
+    }
+    dsb();
+    wr(GEM_RXQBASE, (uint32_t)(uintptr_t)rx_bd);
+    wr(GEM_TXQBASE, (uint32_t)(uintptr_t)tx_bd);
+
+    (void)slcr_gem_set_clock(1000);
+    isr_pending = 0;
+    wr(GEM_IER, GEM_IRQ_CAUSES);
+    gic_enable(BOARD_GEM_IRQ, gem_isr, 0, GEM_IRQ_PRIO);
+    nwctrl = GEM_NWCTRL_MGMT_PORT_EN | GEM_NWCTRL_RX_EN | GEM_NWCTRL_TX_EN;
+    wr(GEM_NWCTRL, nwctrl);
+    return 0;
+}
+
+int gem_set_link(unsigned speed_mbps, bool full_duplex)
+{
+    uint32_t cfg = rd(GEM_NWCFG) & ~(GEM_NWCFG_SPEED100 | GEM_NWCFG_GIGE_EN | GEM_NWCFG_FDEN);
+    switch (speed_mbps) {
+    case 1000: cfg |= GEM_NWCFG_GIGE_EN; break;
+    case 100:  cfg |= GEM_NWCFG_SPEED100; break;
+    case 10:   break;
+    default:   return -EINVAL;
+    }
+    if (full_duplex)
+        cfg |= GEM_NWCFG_FDEN;
+    /* Change speed with RX/TX disabled, clock first.  Disabling TX resets
+     * the GEM's TX queue pointer to TXQBASE (UG585 16.3.8; QEMU does the
+     * same), so the ring restarts at 0: unfinished frames are dropped. */
+    wr(GEM_NWCTRL, nwctrl & ~(GEM_NWCTRL_RX_EN | GEM_NWCTRL_TX_EN));
+    (void)gem_tx_reclaim();
+    st.tx_errors += txr.count;
+    (void)gem_tx_ring_init(&txr, tx_bd, GEM_TXBD);
+    dsb();
+    wr(GEM_TXQBASE, (uint32_t)(uintptr_t)tx_bd);
+    int err = slcr_gem_set_clock(speed_mbps);
+    wr(GEM_NWCFG, cfg);
+    wr(GEM_NWCTRL, nwctrl);
+    link_speed = speed_mbps;
+    return err;
+}
+
+unsigned gem_link_speed(void) { return link_speed; }
+
+unsigned gem_rx_poll(gem_rx_fn fn, void *ctx, unsigned budget)
+{
+    unsigned n = 0;
+    uint32_t idx, w1;
+
+    isr_pending &= ~(GEM_IXR_RX_COMPLETE | GEM_IXR_RX_USED_READ | GEM_IXR_RX_OVERRUN);
+    while (n < budget && gem_rx_ring_peek(&rxr, &idx, &w1)) {
+        uint32_t len = w1 & (GEM_JUMBO ? GEM_RXBD_LEN_MASK_JUMBO : GEM_RXBD_LEN_MASK);
+        if ((w1 & (GEM_RXBD_SOF | GEM_RXBD_EOF)) != (GEM_RXBD_SOF | GEM_RXBD_EOF) ||
+            len == 0 || len > GEM_BUF_SIZE) {
+            st.rx_bad_bd++;
+        } else {
+            dcache_invalidate_range(rx_buf[idx], len);
+            if (fn(rx_buf[idx], len, (w1 & GEM_RXBD_CSUM_MASK) >> GEM_RXBD_CSUM_SHIFT, ctx)) {
+                st.rx_frames++;
+                st.rx_bytes += len;
+            } else {
+                st.rx_dropped++;
+            }
+        }
+        gem_rx_ring_rearm(&rxr);
+        n++;
+    }
+    if (n) {
+        dsb();
+        wr(GEM_NWCTRL, nwctrl);     /* QEMU: re-read the descriptor */
+        st.rx_kicks++;
+        if (n > st.max_rx_batch)
+            st.max_rx_batch = n;
+    }
+    return n;
+}
+
+unsigned gem_tx_reclaim(void)
+{
+    struct gem_tx_done d;
+    unsigned n = 0;
+    isr_pending &= ~(GEM_IXR_TX_COMPLETE | GEM_IXR_TX_UNDERRUN | GEM_IXR_RETRY_EX_LATE |
+                     GEM_IXR_TX_CORRUPT_AHB | GEM_IXR_RESP_NOT_OK);
+    while (gem_tx_ring_reclaim(&txr, &d)) {
+        if (d.status & GEM_TXBD_ERR_MASK)
+            st.tx_errors++;
+        n++;
+    }
+    return n;
+}
+
+uint8_t *gem_tx_buffer(void)
+{
+    if (gem_tx_ring_space(&txr) == 0)
+        (void)gem_tx_reclaim();
+    if (gem_tx_ring_space(&txr) == 0) {
+        st.tx_ring_full++;
+        return 0;
+    }
+    return tx_buf[txr.head];
+}
+
+int gem_tx_submit(uint32_t len)
+{
+    if (len == 0 || len > GEM_BUF_SIZE)
+        return -EINVAL;
+    dcache_clean_range(tx_buf[txr.head], len);
+    int idx = gem_tx_ring_enqueue(&txr, (uint32_t)(uintptr_t)tx_buf[txr.head], len);
+    if (idx < 0)
+        return idx;
+    dsb();
+    wr(GEM_NWCTRL, nwctrl | GEM_NWCTRL_START_TX);
+    st.tx_frames++;
+    st.tx_bytes += len;
+    return 0;
+}
+
+unsigned gem_tx_inflight(void) { return txr.count; }
+
+const struct gem_sw_stats *gem_sw_stats(void) { return &st; }
+
+uint64_t gem_counter_read(unsigned i)
+{
+    if (i >= gem_counter_count)
+        return 0;
+    uint32_t v = rd(gem_counters[i].offset);
+    if (counters_mode == 0 && v != 0) {
+        /* A second read right away: unchanged means the counter did not
+         * clear (stock QEMU); smaller means it did (silicon). */
+        uint32_t v2 = rd(gem_counters[i].offset);
+        counters_mode = v2 >= v ? 2 : 1;
+        if (counters_mode == 1)
+            v += v2;
+    }
+    if (counters_mode == 2)
+        counter_acc[i] = v;
+    else
+        counter_acc[i] += v;
+    return counter_acc[i];
+}
+
+void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi)
+{
+    *tx_lo = rd(GEM_OCTTXL);
+    *tx_hi = rd(GEM_OCTTXH);
+    *rx_lo = rd(GEM_OCTRXL);
+    *rx_hi = rd(GEM_OCTRXH);
+}

@@ -1,0 +1,102 @@
+/* gem.h - Zynq GEM MAC driver (one controller, one queue).
+ *
+ * Interrupt-driven completion: the ISR only latches the interrupt status;
+ * the main loop calls gem_rx_poll()/gem_tx_reclaim() (lwIP NO_SYS runs in
+ * one context).  Buffers are copied (not zero-copy): RX frames into pbufs by
+ * the caller, TX frames into per-descriptor DMA buffers.
+ *
+ * Build-time options (Makefile): GEM_RXBD, GEM_TXBD (descriptor counts),
+ * GEM_CSUM_OFFLOAD (0/1), GEM_JUMBO (0/1).
+ *
+ * Known limitations:
+ *  - one descriptor per frame (RX buffers are sized for the largest frame);
+ *  - no multicast hash, no pause frames, no PTP;
+ *  - jumbo frames: the Zynq-7000 PS GEM (rev 0x00020118) has no jumbo
+ *    support on silicon (1536-byte frames max); GEM_JUMBO=1 is for QEMU
+ *    (and GEM IP that has it).
+ */
+#ifndef GEM_H
+#define GEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifndef GEM_RXBD
+#define GEM_RXBD 64
+#endif
+#ifndef GEM_TXBD
+#define GEM_TXBD 64
+#endif
+#ifndef GEM_CSUM_OFFLOAD
+#define GEM_CSUM_OFFLOAD 0
+#endif
+#ifndef GEM_JUMBO
+#define GEM_JUMBO 0
+#endif
+#if GEM_RXBD < 2 || GEM_RXBD > 1024 || GEM_TXBD < 2 || GEM_TXBD > 1024
+#error "GEM_RXBD and GEM_TXBD must be in 2..1024"
+#endif
+
+#if GEM_JUMBO
+#define GEM_MTU          8000u
+#define GEM_BUF_SIZE     8064u    /* MTU + header + FCS, multiple of 64 */
+#else
+#define GEM_MTU          1500u
+#define GEM_BUF_SIZE     1536u    /* DMACFG RX size 0x18 x 64 (FACTS.md) */
+#endif
+#define GEM_MAX_FRAME    (GEM_MTU + 14u)
+
+/* Driver-side counters (the MAC's own counters are read separately). */
+struct gem_sw_stats {
+    uint32_t irqs;
+    uint32_t rx_frames, rx_bytes;
+    uint32_t rx_bad_bd;         /* not SOF+EOF in one descriptor */
+    uint32_t rx_dropped;        /* deliver callback refused (no pbuf) */
+    uint32_t rx_used_read;      /* ISR: RX ring exhausted ("buffer not available") */
+    uint32_t rx_overrun;        /* ISR: RX FIFO overrun */
+    uint32_t rx_kicks;          /* NWCTRL re-arm writes */
+    uint32_t tx_frames, tx_bytes;
+    uint32_t tx_ring_full;      /* gem_tx_buffer() found no free descriptor */
+    uint32_t tx_errors;         /* descriptors written back with error bits */
+    uint32_t tx_underrun, tx_ahb_err, hresp_not_ok;
+    uint32_t max_rx_batch;
+};
+
+/* One hardware statistics register (UG585 B.18). */
+struct gem_counter {
+    const char *name;
+    uint16_t offset;
+};
+extern const struct gem_counter gem_counters[];
+extern const unsigned gem_counter_count;
+
+/* Reset and start the MAC with `mac`, rings empty, link assumed 1000FD.
+ * Returns 0 or a negative errno. */
+int gem_init(const uint8_t mac[6]);
+/* Program NWCFG speed/duplex/gigabit and the reference clock. */
+int gem_set_link(unsigned speed_mbps, bool full_duplex);
+/* True when the ISR has latched work for the main loop. */
+bool gem_work_pending(void);
+
+typedef bool (*gem_rx_fn)(const uint8_t *frame, uint32_t len, uint32_t csum_status, void *ctx);
+/* Deliver up to `budget` received frames to `fn`, re-arm their descriptors
+ * and kick the receiver.  Returns the number of frames handled. */
+unsigned gem_rx_poll(gem_rx_fn fn, void *ctx, unsigned budget);
+/* A free TX buffer of GEM_BUF_SIZE bytes, or NULL when the ring is full. */
+uint8_t *gem_tx_buffer(void);
+/* Send `len` bytes written into the buffer from gem_tx_buffer().
+ * Returns 0, -EINVAL (bad length) or -ENOSPC. */
+int gem_tx_submit(uint32_t len);
+/* Reclaim finished TX descriptors; returns how many. */
+unsigned gem_tx_reclaim(void);
+
+const struct gem_sw_stats *gem_sw_stats(void);
+/* Read one hardware counter, accumulated across clear-on-read (silicon) or
+ * taken as is (stock QEMU's counters never clear; detected at run time). */
+uint64_t gem_counter_read(unsigned index);
+/* 48-bit octet counters, raw halves as read. */
+void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi);
+uint32_t gem_reg_read(uint32_t offset);
+unsigned gem_tx_inflight(void);
+unsigned gem_link_speed(void);
+#endif

@@ -1,0 +1,402 @@
+/* phy.c - clause 22 PHY state machine with Marvell 88E1116R specifics.
+ *
+ * Speed/duplex resolution, and how the stock QEMU PHY is handled:
+ *  - 88E1116R (ZC702/ZC706, and gemlab's patched QEMU): reg 17 is the truth
+ *    once bit 11 (speed and duplex resolved) is set; it also reflects
+ *    downshift (bit 5), which the standard registers cannot show.
+ *  - Stock QEMU presents an 88E1111 whose reg 17 is a constant 0x7C00
+ *    ("100/Full, resolved") while regs 9/10 say both sides do 1000FD, and
+ *    whose BMCR drops AN-enable on write.  For that ID we resolve from the
+ *    standard registers (ANAR & ANLPAR, reg 9 & reg 10) and report the
+ *    disagreement as a PHY_EVENT_INCONSISTENT (logged as "phy_inconsistent")
+ *    instead of believing reg 17.  Forced mode is tracked in our own state,
+ *    never read back from BMCR.
+ *  - Anything else: generic clause 22, standard-register resolution.
+ * Link status latches low (22.2.4.2.13): in UP a single BMSR read that shows
+ * 0 means the link dropped since the last poll; while waiting we read twice
+ * and use the second (current) value.
+ */
+#include <errno.h>
+#include <stddef.h>
+#include "phy.h"
+#include "phy_regs.h"
+#include "mdio.h"
+
+static int m88e1116r_config(struct phy *phy);
+
+static const struct phy_driver phy_drivers[] = {
+    { PHY_ID_MARVELL_88E1116R, PHY_ID_MASK_MODEL, "Marvell 88E1116R",
+      PHY_F_VENDOR_SSR | PHY_F_SSR_TRUSTED | PHY_F_DOWNSHIFT, m88e1116r_config },
+    { PHY_ID_MARVELL_88E1111, PHY_ID_MASK_MODEL, "Marvell 88E1111",
+      PHY_F_VENDOR_SSR, NULL },
+    { 0, 0, "generic clause 22", 0, NULL },   /* matches everything: last */
+};
+
+static const char *const state_names[PHY_STATE_COUNT] = {
+    [PHY_STATE_PROBE] = "probe",
+    [PHY_STATE_RESET_WAIT] = "reset_wait",
+    [PHY_STATE_AN_WAIT] = "an_wait",
+    [PHY_STATE_LINK_WAIT] = "link_wait",
+    [PHY_STATE_UP] = "up",
+};
+
+const char *phy_state_name(enum phy_state st)
+{
+    return (unsigned)st < PHY_STATE_COUNT ? state_names[st] : "?";
+}
+
+static bool time_reached(uint32_t now, uint32_t t)
+{
+    return (int32_t)(now - t) >= 0;
+}
+
+static void emit(struct phy *phy, enum phy_event ev)
+{
+    if (phy->cb)
+        phy->cb(phy, ev, phy->ctx);
+}
+
+static void enter(struct phy *phy, enum phy_state st, uint32_t now, uint32_t delay)
+{
+    phy->state = st;
+    phy->entered_ms = now;
+    phy->deadline_ms = now + delay;
+}
+
+static int rd(struct phy *phy, uint8_t reg, uint16_t *v)
+{
+    int err = mdio_read(phy->addr, reg, v);
+    if (err) {
+        phy->mdio_errors++;
+        phy->err = err;
+    }
+    return err;
+}
+
+static int wr(struct phy *phy, uint8_t reg, uint16_t v)
+{
+    int err = mdio_write(phy->addr, reg, v);
+    if (err) {
+        phy->mdio_errors++;
+        phy->err = err;
+    }
+    return err;
+}
+
+void phy_init(struct phy *phy, int fixed_addr, phy_event_fn cb, void *ctx, uint32_t now_ms)
+{
+    *phy = (struct phy){ .fixed_addr = fixed_addr, .cb = cb, .ctx = ctx };
+    enter(phy, PHY_STATE_PROBE, now_ms, 0);
+}
+
+void phy_cmd_autoneg(struct phy *phy)
+{
+    phy->forced = false;
+    phy->reconfigure = true;
+}
+
+int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex)
+{
+    if (speed_mbps != 10 && speed_mbps != 100 && speed_mbps != 1000)
+        return -EINVAL;
+    /* 1000BASE-T requires autoneg (40.5.1): forcing it is only meaningful
+     * for PHYs that fake it (Marvell "forced 1000" = AN with one mode). */
+    phy->forced = true;
+    phy->forced_speed = (uint16_t)speed_mbps;
+    phy->forced_full = full_duplex;
+    phy->reconfigure = true;
+    return 0;
+}
+
+int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
+                    uint16_t stat1000, struct phy_link *out)
+{
+    uint16_t common = adv & lpa;
+    out->autoneg = true;
+    out->downshift = false;
+    if ((ctrl1000 & ADVERTISE_1000FULL) && (stat1000 & LPA_1000FULL)) {
+        out->speed_mbps = 1000; out->full_duplex = true;
+    } else if ((ctrl1000 & ADVERTISE_1000HALF) && (stat1000 & LPA_1000HALF)) {
+        out->speed_mbps = 1000; out->full_duplex = false;
+    } else if (common & ADVERTISE_100FULL) {
+        out->speed_mbps = 100; out->full_duplex = true;
+    } else if (common & ADVERTISE_100HALF) {
+        out->speed_mbps = 100; out->full_duplex = false;
+    } else if (common & ADVERTISE_10FULL) {
+        out->speed_mbps = 10; out->full_duplex = true;
+    } else if (common & ADVERTISE_10HALF) {
+        out->speed_mbps = 10; out->full_duplex = false;
+    } else {
+        return -ENOLINK;
+    }
+    return 0;
+}
+
+int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out)
+{
+    if (!(ssr & MRVL_PSSR_RESOLVED))
+        return -EAGAIN;
+    switch (ssr & MRVL_PSSR_SPEED_MASK) {
+    case MRVL_PSSR_SPEED_1000: out->speed_mbps = 1000; break;
+    case MRVL_PSSR_SPEED_100:  out->speed_mbps = 100;  break;
+    case MRVL_PSSR_SPEED_10:   out->speed_mbps = 10;   break;
+    default:                   return -EAGAIN;   /* 11 is reserved */
+    }
+    out->full_duplex = (ssr & MRVL_PSSR_DUPLEX) != 0;
+    out->downshift = (ssr & MRVL_PSSR_DOWNSHIFT) != 0;
+    return 0;
+}
+
+/* 88E1116R: auto MDI-X, downshift after 4 attempts (so a 2-pair cable still
+ * links at 100), RGMII RX/TX clock delays in the PHY (ZC702/ZC706 route
+ * RGMII without skew).  Takes effect at the soft reset that follows. */
+static int m88e1116r_config(struct phy *phy)
+{
+    uint16_t v;
+    int err = rd(phy, MRVL_PSCR, &v);
+    if (err)
+        return err;
+    v &= (uint16_t)~(MRVL_PSCR_MDIX_MASK | MRVL_PSCR_DOWNSHIFT_CNT_MASK);
+    v |= MRVL_PSCR_MDIX_AUTO | MRVL_PSCR_DOWNSHIFT_EN |
+         (3u << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
+    if ((err = wr(phy, MRVL_PSCR, v)) != 0)
+        return err;
+    if ((err = wr(phy, MRVL_PAGE, MRVL_MSCR2_PAGE)) != 0)
+        return err;
+    if ((err = rd(phy, MRVL_MSCR2, &v)) == 0)
+        err = wr(phy, MRVL_MSCR2, v | MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY);
+    int err2 = wr(phy, MRVL_PAGE, 0);
+    return err ? err : err2;
+}
+
+static const struct phy_driver *match_driver(uint32_t id)
+{
+    for (size_t i = 0; i < sizeof(phy_drivers) / sizeof(phy_drivers[0]); i++)
+        if ((id & phy_drivers[i].mask) == phy_drivers[i].id)
+            return &phy_drivers[i];
+    return &phy_drivers[sizeof(phy_drivers) / sizeof(phy_drivers[0]) - 1];
+}
+
+/* PROBE: find a PHY whose ID registers are neither all-0 nor all-1. */
+static int probe(struct phy *phy)
+{
+    int lo = phy->fixed_addr >= 0 ? phy->fixed_addr : 0;
+    int hi = phy->fixed_addr >= 0 ? phy->fixed_addr : (int)MDIO_ADDR_MAX;
+    for (int a = lo; a <= hi; a++) {
+        uint16_t id1, id2;
+        phy->addr = (uint8_t)a;
+        if (rd(phy, MII_PHYSID1, &id1) || rd(phy, MII_PHYSID2, &id2))
+            return phy->err;
+        if ((id1 == 0xFFFF && id2 == 0xFFFF) || (id1 == 0 && id2 == 0))
+            continue;
+        phy->id = ((uint32_t)id1 << 16) | id2;
+        phy->drv = match_driver(phy->id);
+        return 0;
+    }
+    return -ENODEV;
+}
+
+/* Write the advertisement or forced mode and reset the PHY to apply it. */
+static int configure(struct phy *phy)
+{
+    int err;
+    if (phy->drv->config && (err = phy->drv->config(phy)) != 0)
+        return err;
+    uint16_t bmcr = BMCR_RESET;
+    uint16_t adv = ADVERTISE_CSMA | ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM;
+    uint16_t ctrl1000 = 0;
+    if (!phy->forced) {
+        adv |= ADVERTISE_ALL;
+        ctrl1000 = ADVERTISE_1000FULL | ADVERTISE_1000HALF;
+        bmcr |= BMCR_ANENABLE | BMCR_ANRESTART;
+        phy->an_restarts++;
+    } else if (phy->forced_speed == 1000) {
+        /* 1000BASE-T has no forced mode: advertise only the chosen mode. */
+        ctrl1000 = phy->forced_full ? ADVERTISE_1000FULL : ADVERTISE_1000HALF;
+        bmcr |= BMCR_ANENABLE | BMCR_ANRESTART;
+    } else {
+        bmcr |= (phy->forced_speed == 100 ? BMCR_SPEED_LSB : 0) |
+                (phy->forced_full ? BMCR_FULLDPLX : 0);
+    }
+    if ((err = wr(phy, MII_ADVERTISE, adv)) != 0 ||
+        (err = wr(phy, MII_CTRL1000, ctrl1000)) != 0 ||
+        (err = wr(phy, MII_BMCR, bmcr)) != 0)
+        return err;
+    return 0;
+}
+
+static bool autoneg_mode(const struct phy *phy)
+{
+    return !phy->forced || phy->forced_speed == 1000;
+}
+
+/* Resolve the link once the PHY says it is up.  Returns 0 (link filled),
+ * -EAGAIN (not resolved yet) or an MDIO error. */
+static int resolve(struct phy *phy, struct phy_link *l)
+{
+    int err;
+    *l = (struct phy_link){ .up = true };
+    if (phy->forced && phy->forced_speed != 1000) {
+        l->speed_mbps = phy->forced_speed;
+        l->full_duplex = phy->forced_full;
+        l->autoneg = false;
+        return 0;
+    }
+    uint16_t adv, lpa, c1000, s1000, ssr = 0;
+    if ((err = rd(phy, MII_ADVERTISE, &adv)) || (err = rd(phy, MII_LPA, &lpa)) ||
+        (err = rd(phy, MII_CTRL1000, &c1000)) || (err = rd(phy, MII_STAT1000, &s1000)))
+        return err;
+    struct phy_link std = { .up = true }, ven = { .up = true };
+    int std_err = phy_resolve_std(adv, lpa, c1000, s1000, &std);
+    int ven_err = -EAGAIN;
+    if (phy->drv->flags & PHY_F_VENDOR_SSR) {
+        if ((err = rd(phy, MRVL_PSSR, &ssr)) != 0)
+            return err;
+        ven_err = phy_resolve_mrvl_ssr(ssr, &ven);
+    }
+    if (phy->drv->flags & PHY_F_SSR_TRUSTED) {
+        if (ven_err)
+            return -EAGAIN;
+        *l = ven;
+    } else {
+        if (std_err)
+            return std_err == -ENOLINK ? -EAGAIN : std_err;
+        *l = std;
+        l->downshift = false;
+    }
+    l->up = true;
+    l->autoneg = true;
+    if (!ven_err && !std_err &&
+        (ven.speed_mbps != std.speed_mbps || ven.full_duplex != std.full_duplex)) {
+        phy->inconsistencies++;
+        phy->inconsistent_ssr = ssr;
+        emit(phy, PHY_EVENT_INCONSISTENT);
+    }
+    if (!(phy->drv->flags & PHY_F_DOWNSHIFT))
+        l->downshift = false;
+    return 0;
+}
+
+static void fail(struct phy *phy, int err, uint32_t now)
+{
+    phy->err = err;
+    emit(phy, PHY_EVENT_ERROR);
+    if (phy->link.up) {
+        phy->link.up = false;
+        phy->link_changes++;
+        emit(phy, PHY_EVENT_LINK_DOWN);
+    }
+    enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
+}
+
+uint32_t phy_step(struct phy *phy, uint32_t now)
+{
+    uint16_t bmcr, bmsr;
+    int err;
+
+    if (phy->reconfigure && phy->state != PHY_STATE_PROBE) {
+        phy->reconfigure = false;
+        if (phy->link.up) {
+            phy->link.up = false;
+            phy->link_changes++;
+            emit(phy, PHY_EVENT_LINK_DOWN);
+        }
+        if ((err = configure(phy)) != 0)
+            fail(phy, err, now);
+        else
+            enter(phy, PHY_STATE_RESET_WAIT, now, 0);
+        return phy->deadline_ms;
+    }
+    if (!time_reached(now, phy->deadline_ms))
+        return phy->deadline_ms;
+
+    switch (phy->state) {
+    case PHY_STATE_PROBE:
+        err = probe(phy);
+        if (err) {
+            phy->err = err;
+            emit(phy, PHY_EVENT_NOT_FOUND);
+            enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
+            break;
+        }
+        emit(phy, PHY_EVENT_FOUND);
+        phy->reconfigure = false;
+        if ((err = configure(phy)) != 0)
+            fail(phy, err, now);
+        else
+            enter(phy, PHY_STATE_RESET_WAIT, now, 0);
+        break;
+
+    case PHY_STATE_RESET_WAIT:
+        if ((err = rd(phy, MII_BMCR, &bmcr)) != 0) {
+            fail(phy, err, now);
+        } else if (!(bmcr & BMCR_RESET)) {
+            enter(phy, autoneg_mode(phy) ? PHY_STATE_AN_WAIT : PHY_STATE_LINK_WAIT,
+                  now, 0);
+        } else if (time_reached(now, phy->entered_ms + PHY_RESET_TIMEOUT_MS)) {
+            fail(phy, -ETIMEDOUT, now);
+        } else {
+            phy->deadline_ms = now + PHY_POLL_MS / 10;
+        }
+        break;
+
+    case PHY_STATE_AN_WAIT:
+    case PHY_STATE_LINK_WAIT:
+        /* First read returns the latched-low value; the second is current. */
+        if ((err = rd(phy, MII_BMSR, &bmsr)) || (err = rd(phy, MII_BMSR, &bmsr))) {
+            fail(phy, err, now);
+            break;
+        }
+        if ((bmsr & BMSR_LSTATUS) &&
+            (phy->state == PHY_STATE_LINK_WAIT || (bmsr & BMSR_ANEGCOMPLETE))) {
+            struct phy_link l;
+            err = resolve(phy, &l);
+            if (err == 0) {
+                phy->link = l;
+                phy->link_changes++;
+                enter(phy, PHY_STATE_UP, now, PHY_POLL_MS);
+                emit(phy, PHY_EVENT_LINK_UP);
+                if (l.downshift)
+                    emit(phy, PHY_EVENT_DOWNSHIFT);
+                break;
+            }
+            if (err != -EAGAIN) {
+                fail(phy, err, now);
+                break;
+            }
+        }
+        if (phy->state == PHY_STATE_AN_WAIT &&
+            time_reached(now, phy->entered_ms + PHY_AN_TIMEOUT_MS)) {
+            /* No result: restart autoneg (the partner may have come back). */
+            if ((err = configure(phy)) != 0)
+                fail(phy, err, now);
+            else
+                enter(phy, PHY_STATE_RESET_WAIT, now, 0);
+            break;
+        }
+        phy->deadline_ms = now + PHY_POLL_MS;
+        break;
+
+    case PHY_STATE_UP:
+        if ((err = rd(phy, MII_BMSR, &bmsr)) != 0) {
+            fail(phy, err, now);
+            break;
+        }
+        if (!(bmsr & BMSR_LSTATUS)) {
+            phy->link.up = false;
+            phy->link_changes++;
+            emit(phy, PHY_EVENT_LINK_DOWN);
+            enter(phy, autoneg_mode(phy) ? PHY_STATE_AN_WAIT : PHY_STATE_LINK_WAIT,
+                  now, PHY_POLL_MS);
+            break;
+        }
+        phy->deadline_ms = now + PHY_POLL_MS;
+        break;
+
+    default:
+        /* Unreachable: every state is handled above. */
+        enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
+        break;
+    }
+    return phy->deadline_ms;
+}

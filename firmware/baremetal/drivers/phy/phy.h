@@ -1,0 +1,115 @@
+/* phy.h - clause 22 PHY management: a non-blocking link state machine.
+ *
+ * The main loop calls phy_step(now_ms) whenever it likes; the step does at
+ * most a few MDIO accesses, never waits, and returns the time at which it
+ * next wants to run.  Commands (restart autoneg, force speed/duplex, reset)
+ * only set a request; the next step acts on it.  Link changes and other
+ * events are reported through the callback given to phy_init().
+ *
+ * Known limitations:
+ *  - clause 22 only (no clause 45, no fibre/SGMII pages);
+ *  - no PHY interrupt line is used (stock QEMU has none): link is polled;
+ *  - pause is advertised but flow control is not programmed into the GEM.
+ */
+#ifndef PHY_H
+#define PHY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* States and their exits (see phy.c for the details):
+ *  PROBE       scan/identify.           -> RESET_WAIT (found) | PROBE (retry 1 s)
+ *  RESET_WAIT  BMCR.RESET set, waiting. -> AN_WAIT | LINK_WAIT (reset done)
+ *                                       -> PROBE (timeout, MDIO error)
+ *  AN_WAIT     autoneg running.         -> UP (link + AN complete + resolved)
+ *                                       -> RESET_WAIT (no result in 5 s: restart)
+ *  LINK_WAIT   forced mode, no link.    -> UP (link)
+ *  UP          link up, polled.         -> AN_WAIT | LINK_WAIT (link lost)
+ *  Any state   on a command             -> RESET_WAIT (reconfigure) */
+enum phy_state {
+    PHY_STATE_PROBE,
+    PHY_STATE_RESET_WAIT,
+    PHY_STATE_AN_WAIT,
+    PHY_STATE_LINK_WAIT,
+    PHY_STATE_UP,
+    PHY_STATE_COUNT
+};
+
+enum phy_event {
+    PHY_EVENT_FOUND,          /* PHY identified (addr, id, name valid) */
+    PHY_EVENT_NOT_FOUND,      /* scan found nothing; retrying */
+    PHY_EVENT_LINK_UP,        /* link valid */
+    PHY_EVENT_LINK_DOWN,
+    PHY_EVENT_INCONSISTENT,   /* vendor status disagrees with the std regs */
+    PHY_EVENT_DOWNSHIFT,      /* PHY downshifted below the best common mode */
+    PHY_EVENT_ERROR,          /* MDIO error or reset timeout (err valid) */
+};
+
+struct phy_link {
+    bool up;
+    uint16_t speed_mbps;      /* 10, 100, 1000 */
+    bool full_duplex;
+    bool autoneg;
+    bool downshift;
+};
+
+struct phy;
+typedef void (*phy_event_fn)(struct phy *phy, enum phy_event ev, void *ctx);
+
+struct phy_driver {
+    uint32_t id, mask;
+    const char *name;
+    unsigned flags;
+    /* Vendor setup before the reset that applies it; 0 or negative errno. */
+    int (*config)(struct phy *phy);
+};
+#define PHY_F_VENDOR_SSR   0x1u   /* has Marvell reg 17 resolution */
+#define PHY_F_SSR_TRUSTED  0x2u   /* ... and it is the source of truth */
+#define PHY_F_DOWNSHIFT    0x4u   /* reports downshift in reg 17 bit 5 */
+
+struct phy {
+    /* configuration */
+    int fixed_addr;           /* < 0: scan 0..31 */
+    phy_event_fn cb;
+    void *ctx;
+    /* identity */
+    uint8_t addr;
+    uint32_t id;
+    const struct phy_driver *drv;
+    /* state machine */
+    enum phy_state state;
+    uint32_t deadline_ms;     /* next step due */
+    uint32_t entered_ms;      /* when the current state was entered */
+    bool forced;              /* forced mode requested */
+    uint16_t forced_speed;
+    bool forced_full;
+    bool reconfigure;         /* command pending */
+    /* results */
+    struct phy_link link;
+    int err;                  /* last error (negative errno) */
+    uint16_t inconsistent_ssr;/* the reg 17 value that disagreed */
+    uint32_t link_changes, inconsistencies, mdio_errors, an_restarts;
+};
+
+#define PHY_POLL_MS        100u
+#define PHY_PROBE_RETRY_MS 1000u
+#define PHY_RESET_TIMEOUT_MS 500u
+#define PHY_AN_TIMEOUT_MS  5000u
+
+void phy_init(struct phy *phy, int fixed_addr, phy_event_fn cb, void *ctx, uint32_t now_ms);
+/* Run the state machine; returns the absolute time (ms) of the next step. */
+uint32_t phy_step(struct phy *phy, uint32_t now_ms);
+/* Commands: take effect at the next phy_step(). */
+void phy_cmd_autoneg(struct phy *phy);            /* enable + restart autoneg */
+int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex); /* 0 / -EINVAL */
+const char *phy_state_name(enum phy_state st);
+
+/* Pure helpers (unit tested). */
+/* Best common mode from ANAR/ANLPAR and 1000BASE-T ctrl/status; returns 0 or
+ * -ENOLINK when the two sides share no mode. */
+int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
+                    uint16_t stat1000, struct phy_link *out);
+/* Marvell reg 17; returns 0, or -EAGAIN when not resolved yet. */
+int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out);
+
+#endif
