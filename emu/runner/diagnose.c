@@ -1,0 +1,991 @@
+/*
+ * diagnose.c - the layered rule engine (see diagnose.h, RESULTS.md).
+ *
+ * Each rule is a row: code, a test that fills the evidence when the rule
+ * fires, and the likely cause and remedy the seeds give.  The rows are in
+ * the order of seed 001 §5: physical link first, then the driver/MAC, then
+ * the protocol, then the way it was measured, then the baseline.
+ *
+ * Known limitations:
+ *  - Thresholds are fixed (listed in RESULTS.md), not per scenario, except
+ *    jitter (expect.jitter_max_ms) and the baseline tolerance.
+ *  - MAC_PPS_LIMIT needs a sweep; it does not infer PPS bounds from a
+ *    single run.
+ */
+#include "diagnose.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ---- thresholds (documented in RESULTS.md) ------------------------------ */
+#define TH_IRQ_SHARE        0.95   /* one CPU took >= 95 % of GEM IRQs */
+#define TH_IRQ_MIN          100    /* ... of at least this many */
+#define TH_ASYM_RATIO       0.7    /* slower direction < 70 % of faster */
+#define TH_PPS_RATIO        0.5    /* smallest size < 50 % of largest's bps */
+#define TH_UDP_LOSS_PCT     0.05
+#define TH_JITTER_MS        0.5    /* seed 000: 1.2 ms bad, 0.4 ms good */
+#define TH_NEAR_CEILING     0.9    /* "at line rate" */
+#define TH_WINDOW_EXPLAINS  1.3    /* measured <= 1.3 x window/RTT */
+#define TH_OMIT_DEFICIT     0.8
+#define TH_BASELINE_TOL_PCT 5.0
+
+/* ---- JSON access: missing or mistyped gives unknown --------------------- */
+
+static const cJSON *jget(const cJSON *o, const char *path)
+{
+    char key[64];
+
+    while (o && *path) {
+        const char *dot = strchr(path, '.');
+        size_t len = dot ? (size_t)(dot - path) : strlen(path);
+        if (len >= sizeof(key))
+            return NULL;
+        memcpy(key, path, len);
+        key[len] = '\0';
+        o = cJSON_IsObject(o) ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+        path += len + (dot ? 1 : 0);
+    }
+    return o;
+}
+
+static double jnum(const cJSON *o, const char *path)
+{
+    const cJSON *v = jget(o, path);
+
+    return cJSON_IsNumber(v) && isfinite(v->valuedouble) ? v->valuedouble : NAN;
+}
+
+static int jbool(const cJSON *o, const char *path)
+{
+    const cJSON *v = jget(o, path);
+
+    return cJSON_IsBool(v) ? cJSON_IsTrue(v) : -1;
+}
+
+static void jstr(const cJSON *o, const char *path, char *buf, size_t len)
+{
+    const cJSON *v = jget(o, path);
+
+    snprintf(buf, len, "%s", cJSON_IsString(v) && v->valuestring ? v->valuestring : "");
+}
+
+static double nsum(double a, double b)
+{
+    if (isnan(a))
+        return b;
+    if (isnan(b))
+        return a;
+    return a + b;
+}
+
+void dg_in_from_json(const cJSON *root, struct dg_in *in)
+{
+    const cJSON *a;
+    int i;
+
+    memset(in, 0, sizeof(*in));
+    jstr(root, "conditions.firmware", in->firmware, sizeof(in->firmware));
+    in->cpus = jnum(root, "conditions.cpus");
+    in->rx_bds = jnum(root, "conditions.rx_bds");
+    in->tx_bds = jnum(root, "conditions.tx_bds");
+    jstr(root, "conditions.phy_mode", in->phy_mode, sizeof(in->phy_mode));
+    in->board_max_speed_mbps = jnum(root, "conditions.board_max_speed_mbps");
+    if (isnan(in->board_max_speed_mbps))
+        in->board_max_speed_mbps = 1000;
+    jstr(root, "conditions.tool", in->tool, sizeof(in->tool));
+    jstr(root, "conditions.board_tool", in->board_tool, sizeof(in->board_tool));
+    {
+        char proto[8];
+        jstr(root, "conditions.protocol", proto, sizeof(proto));
+        in->udp = strcmp(proto, "udp") == 0;
+    }
+    in->parallel = jnum(root, "conditions.parallel");
+    in->window_bytes = jnum(root, "conditions.window_bytes");
+    in->omit_s = jnum(root, "conditions.omit_s");
+    in->duration_s = jnum(root, "conditions.duration_s");
+    in->tcp_timestamps = jbool(root, "conditions.tcp_timestamps");
+    in->latency_ns = jnum(root, "conditions.latency_ns");
+    in->reference_bps = jnum(root, "expect.reference_bps");
+    in->throughput_min_bps = jnum(root, "expect.throughput_min_bps");
+    in->jitter_max_ms = jnum(root, "expect.jitter_max_ms");
+
+    in->link_up = jbool(root, "link.up");
+    in->full_duplex = jbool(root, "link.full_duplex");
+    in->downshift = jbool(root, "link.downshift");
+    in->partner_autoneg = jbool(root, "link.partner_autoneg");
+    in->duplex_mismatch = jbool(root, "link.duplex_mismatch");
+    in->speed_mbps = jnum(root, "link.speed_mbps");
+    in->mac_speed_mbps = jnum(root, "link.mac_speed_mbps");
+    in->flaps = jnum(root, "link.flaps");
+
+    in->rx_frames = jnum(root, "gem.rx_frames");
+    in->fcs_errors = jnum(root, "gem.rx_fcs_errors");
+    in->symbol_errors = jnum(root, "gem.rx_symbol_errors");
+    in->length_errors = jnum(root, "gem.rx_length_errors");
+    in->rx_resource_errors = jnum(root, "gem.rx_resource_errors");
+    in->rx_overruns = jnum(root, "gem.rx_overruns");
+    in->collisions = jnum(root, "gem.collisions");
+    in->late_collisions = jnum(root, "gem.late_collisions");
+    in->wire_skew_errors = jnum(root, "model.wire_skew_errors");
+    in->wire_duplex_errors = jnum(root, "model.wire_duplex_errors");
+
+    a = jget(root, "irq.gem_per_cpu");
+    in->nirq = 0;
+    if (cJSON_IsArray(a)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a) {
+            if (in->nirq == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+                break;
+            in->irq[in->nirq++] = e->valuedouble;
+        }
+    }
+
+    in->iperf_ok = jbool(root, "iperf.ok");
+    jstr(root, "iperf.error", in->iperf_error, sizeof(in->iperf_error));
+    in->bps = jnum(root, "iperf.throughput_bps");
+    in->retransmits = jnum(root, "iperf.retransmits");
+    in->rtt_us = jnum(root, "iperf.rtt_us");
+    in->lost_pct = jnum(root, "iperf.udp_lost_pct");
+    in->jitter_ms = jnum(root, "iperf.udp_jitter_ms");
+    in->tx_bps = jnum(root, "iperf.tx_bps");
+    in->rx_bps = jnum(root, "iperf.rx_bps");
+    a = jget(root, "iperf.intervals_bps");
+    if (cJSON_IsArray(a)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a) {
+            if (in->nintervals == DG_MAX_INTERVALS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+                break;
+            in->intervals[in->nintervals++] = e->valuedouble;
+        }
+    }
+    a = jget(root, "sweep");
+    if (cJSON_IsArray(a)) {
+        const cJSON *e;
+        cJSON_ArrayForEach(e, a) {
+            double l = jnum(e, "length_bytes"), b = jnum(e, "throughput_bps");
+            if (in->nsweep == DG_MAX_SWEEP)
+                break;
+            if (isnan(l) || isnan(b) || l <= 0)
+                continue;
+            in->sweep_len[in->nsweep] = l;
+            in->sweep_bps[in->nsweep++] = b;
+        }
+    }
+    in->baseline_bps = jnum(root, "baseline.throughput_bps");
+    in->baseline_tol_pct = jnum(root, "baseline.tolerance_pct");
+    jstr(root, "baseline.name", in->baseline_name, sizeof(in->baseline_name));
+    for (i = in->nirq; i < DG_MAX_CPUS; i++)
+        in->irq[i] = NAN;
+}
+
+double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps)
+{
+    double payload = udp ? 1472.0 : timestamps ? 1448.0 : 1460.0;
+
+    return speed_mbps * 1e6 * payload / 1538.0;
+}
+
+/* Timestamps: Linux peers use them, lwIP does not (FACTS.md). */
+static double ceiling(const struct dg_in *in)
+{
+    bool ts = in->tcp_timestamps == 1 ||
+              (in->tcp_timestamps < 0 && strcmp(in->firmware, "linux") == 0);
+
+    return dg_ceiling_bps(in->speed_mbps, in->udp, ts);
+}
+
+static double rtt_s(const struct dg_in *in)
+{
+    if (!isnan(in->rtt_us) && in->rtt_us > 0)
+        return in->rtt_us / 1e6;
+    if (!isnan(in->latency_ns) && in->latency_ns > 0)
+        return 2.0 * in->latency_ns / 1e9;
+    return NAN;
+}
+
+/* ---- evidence helpers ----------------------------------------------------- */
+
+static void ev(struct dg_finding *f, const char *name, double v)
+{
+    if (!f->evidence)
+        f->evidence = cJSON_CreateObject();
+    if (isnan(v))
+        cJSON_AddNullToObject(f->evidence, name);
+    else
+        cJSON_AddNumberToObject(f->evidence, name, v);
+}
+
+static void evs(struct dg_finding *f, const char *name, const char *v)
+{
+    if (!f->evidence)
+        f->evidence = cJSON_CreateObject();
+    cJSON_AddStringToObject(f->evidence, name, v);
+}
+
+static void __attribute__((format(printf, 2, 3))) say(struct dg_finding *f, const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(f->summary, sizeof(f->summary), fmt, ap);
+    va_end(ap);
+}
+
+static double fcs_total(const struct dg_in *in)
+{
+    return nsum(nsum(in->fcs_errors, in->symbol_errors), in->length_errors);
+}
+
+/* ---- rules ------------------------------------------------------------------
+ * Each returns true when it fires, having filled summary and evidence. */
+
+static bool r_no_link(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->link_up != 0)
+        return false;
+    evs(f, "link", "down");
+    say(f, "no link at the end of the run");
+    return true;
+}
+
+static bool r_speed_below(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->link_up != 1 || isnan(in->speed_mbps) || in->speed_mbps >= in->board_max_speed_mbps)
+        return false;
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "board_max_speed_mbps", in->board_max_speed_mbps);
+    say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board", in->speed_mbps, in->board_max_speed_mbps);
+    return true;
+}
+
+static bool r_downshift(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->downshift != 1)
+        return false;
+    ev(f, "speed_mbps", in->speed_mbps);
+    evs(f, "downshift", "true");
+    say(f, "PHY downshifted to %.0f Mb/s after failed 1000BASE-T attempts", in->speed_mbps);
+    return true;
+}
+
+static bool r_flaps(const struct dg_in *in, struct dg_finding *f)
+{
+    if (isnan(in->flaps) || in->flaps < 1)
+        return false;
+    ev(f, "flaps", in->flaps);
+    say(f, "link went down %.0f time(s) during the run", in->flaps);
+    return true;
+}
+
+static bool r_fcs(const struct dg_in *in, struct dg_finding *f)
+{
+    double n = fcs_total(in);
+
+    if (isnan(n) || n <= 0)
+        return false;
+    ev(f, "rx_fcs_errors", in->fcs_errors);
+    ev(f, "rx_symbol_errors", in->symbol_errors);
+    ev(f, "rx_length_errors", in->length_errors);
+    ev(f, "rx_frames", in->rx_frames);
+    if (!isnan(in->rx_frames) && in->rx_frames > 0) {
+        ev(f, "error_rate", n / (in->rx_frames + n));
+        say(f, "%.0f received frames with FCS/symbol/length errors (%.3g%% of %.0f)", n,
+            100.0 * n / (in->rx_frames + n), in->rx_frames + n);
+    } else {
+        say(f, "%.0f received frames with FCS/symbol/length errors", n);
+    }
+    return true;
+}
+
+static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
+{
+    bool sig;
+
+    if (in->link_up != 1)
+        return false;
+    sig = in->duplex_mismatch == 1 ||
+          (in->full_duplex == 0 &&
+           ((!isnan(in->late_collisions) && in->late_collisions > 0) ||
+            in->partner_autoneg == 0 || fcs_total(in) > 0)) ||
+          (!isnan(in->wire_duplex_errors) && in->wire_duplex_errors > 0);
+    if (!sig)
+        return false;
+    evs(f, "duplex", in->full_duplex == 1 ? "full" : in->full_duplex == 0 ? "half" : "unknown");
+    evs(f, "partner_autoneg", in->partner_autoneg == 1 ? "on" : in->partner_autoneg == 0 ? "off" : "unknown");
+    ev(f, "late_collisions", in->late_collisions);
+    ev(f, "collisions", in->collisions);
+    ev(f, "rx_fcs_errors", in->fcs_errors);
+    say(f, "duplex mismatch: we run %s duplex, partner autoneg %s, %.0f late collisions, %.0f FCS errors",
+        in->full_duplex == 0 ? "half" : "full", in->partner_autoneg == 0 ? "off" : "on",
+        isnan(in->late_collisions) ? 0 : in->late_collisions, isnan(in->fcs_errors) ? 0 : in->fcs_errors);
+    return true;
+}
+
+static bool r_rgmii(const struct dg_in *in, struct dg_finding *f)
+{
+    double n = fcs_total(in);
+    bool mode_suspect = in->phy_mode[0] && strcmp(in->phy_mode, "rgmii-id") != 0;
+    bool model_says = !isnan(in->wire_skew_errors) && in->wire_skew_errors > 0;
+
+    if (in->speed_mbps != 1000 || isnan(n) || n <= 0 || in->full_duplex == 0)
+        return false;
+    if (!mode_suspect && !model_says)
+        return false;
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "rx_fcs_errors", n);
+    evs(f, "phy_mode", in->phy_mode[0] ? in->phy_mode : "unknown");
+    ev(f, "wire_skew_errors", in->wire_skew_errors);
+    say(f, "CRC errors at 1000 Mb/s with phy-mode \"%s\": RGMII clock delay suspected",
+        in->phy_mode[0] ? in->phy_mode : "?");
+    return true;
+}
+
+static bool r_mac_speed(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->link_up != 1 || isnan(in->mac_speed_mbps) || isnan(in->speed_mbps) ||
+        in->mac_speed_mbps == in->speed_mbps)
+        return false;
+    ev(f, "phy_speed_mbps", in->speed_mbps);
+    ev(f, "mac_speed_mbps", in->mac_speed_mbps);
+    say(f, "GEM NWCFG is set for %.0f Mb/s while the PHY resolved %.0f Mb/s", in->mac_speed_mbps,
+        in->speed_mbps);
+    return true;
+}
+
+static bool r_rx_resource(const struct dg_in *in, struct dg_finding *f)
+{
+    double n = nsum(in->rx_resource_errors, in->rx_overruns);
+
+    if (isnan(n) || n <= 0)
+        return false;
+    ev(f, "rx_resource_errors", in->rx_resource_errors);
+    ev(f, "rx_overruns", in->rx_overruns);
+    ev(f, "rx_bds", in->rx_bds);
+    if (!isnan(in->rx_bds))
+        say(f, "%.0f RX resource errors/overruns with %.0f RX descriptors", n, in->rx_bds);
+    else
+        say(f, "%.0f RX resource errors/overruns", n);
+    return true;
+}
+
+static bool r_irq_one_cpu(const struct dg_in *in, struct dg_finding *f)
+{
+    double total = 0, top = 0;
+    int topi = 0;
+
+    if (in->nirq < 2 || (!isnan(in->cpus) && in->cpus < 2))
+        return false;
+    for (int i = 0; i < in->nirq; i++) {
+        total += in->irq[i];
+        if (in->irq[i] > top) {
+            top = in->irq[i];
+            topi = i;
+        }
+    }
+    if (total < TH_IRQ_MIN || top / total < TH_IRQ_SHARE)
+        return false;
+    ev(f, "cpu", topi);
+    ev(f, "share", top / total);
+    ev(f, "gem_irqs_total", total);
+    say(f, "%.1f%% of %.0f GEM interrupts were handled on CPU%d", 100.0 * top / total, total, topi);
+    return true;
+}
+
+static bool r_asymmetry(const struct dg_in *in, struct dg_finding *f)
+{
+    double lo, hi;
+
+    if (isnan(in->tx_bps) || isnan(in->rx_bps) || in->tx_bps <= 0 || in->rx_bps <= 0)
+        return false;
+    lo = fmin(in->tx_bps, in->rx_bps);
+    hi = fmax(in->tx_bps, in->rx_bps);
+    if (lo / hi >= TH_ASYM_RATIO)
+        return false;
+    ev(f, "board_tx_bps", in->tx_bps);
+    ev(f, "board_rx_bps", in->rx_bps);
+    ev(f, "tx_bds", in->tx_bds);
+    say(f, "board TX %.1f Mb/s vs RX %.1f Mb/s (%.0f%%)", in->tx_bps / 1e6, in->rx_bps / 1e6,
+        100.0 * in->tx_bps / in->rx_bps);
+    return true;
+}
+
+static bool r_pps(const struct dg_in *in, struct dg_finding *f)
+{
+    int lo = 0, hi = 0;
+
+    if (in->nsweep < 2)
+        return false;
+    for (int i = 1; i < in->nsweep; i++) {
+        if (in->sweep_len[i] < in->sweep_len[lo])
+            lo = i;
+        if (in->sweep_len[i] > in->sweep_len[hi])
+            hi = i;
+    }
+    if (lo == hi || in->sweep_bps[hi] <= 0 || in->sweep_bps[lo] / in->sweep_bps[hi] >= TH_PPS_RATIO)
+        return false;
+    ev(f, "small_length_bytes", in->sweep_len[lo]);
+    ev(f, "small_bps", in->sweep_bps[lo]);
+    ev(f, "small_pps", in->sweep_bps[lo] / (in->sweep_len[lo] * 8));
+    ev(f, "large_length_bytes", in->sweep_len[hi]);
+    ev(f, "large_bps", in->sweep_bps[hi]);
+    ev(f, "large_pps", in->sweep_bps[hi] / (in->sweep_len[hi] * 8));
+    say(f, "%.0f B datagrams reach %.1f Mb/s (%.0f pps) vs %.1f Mb/s at %.0f B: per-packet cost bound",
+        in->sweep_len[lo], in->sweep_bps[lo] / 1e6, in->sweep_bps[lo] / (in->sweep_len[lo] * 8),
+        in->sweep_bps[hi] / 1e6, in->sweep_len[hi]);
+    return true;
+}
+
+static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
+{
+    double rtt = rtt_s(in), cap, ceil;
+
+    if (in->udp || isnan(in->bps) || isnan(rtt) || isnan(in->window_bytes) || isnan(in->speed_mbps))
+        return false;
+    cap = in->window_bytes * 8.0 / rtt;
+    ceil = ceiling(in);
+    if (in->bps >= TH_NEAR_CEILING * ceil || cap >= ceil || in->bps > TH_WINDOW_EXPLAINS * cap)
+        return false;
+    ev(f, "throughput_bps", in->bps);
+    ev(f, "window_bytes", in->window_bytes);
+    ev(f, "rtt_ms", rtt * 1e3);
+    ev(f, "window_over_rtt_bps", cap);
+    ev(f, "ceiling_bps", ceil);
+    say(f, "TCP %.1f Mb/s is what a %.0f KB window allows at %.2f ms RTT (%.1f Mb/s), ceiling %.1f",
+        in->bps / 1e6, in->window_bytes / 1024, rtt * 1e3, cap / 1e6, ceil / 1e6);
+    return true;
+}
+
+static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->udp || isnan(in->retransmits) || in->retransmits <= 0)
+        return false;
+    ev(f, "retransmits", in->retransmits);
+    ev(f, "throughput_bps", in->bps);
+    say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
+    return true;
+}
+
+static bool r_udp_loss(const struct dg_in *in, struct dg_finding *f)
+{
+    if (!in->udp || isnan(in->lost_pct) || in->lost_pct <= TH_UDP_LOSS_PCT)
+        return false;
+    ev(f, "lost_pct", in->lost_pct);
+    ev(f, "rx_resource_errors", in->rx_resource_errors);
+    ev(f, "rx_fcs_errors", in->fcs_errors);
+    say(f, "UDP lost %.3g%% of datagrams", in->lost_pct);
+    return true;
+}
+
+static bool r_udp_jitter(const struct dg_in *in, struct dg_finding *f)
+{
+    double th = isnan(in->jitter_max_ms) ? TH_JITTER_MS : in->jitter_max_ms;
+
+    if (!in->udp || isnan(in->jitter_ms) || in->jitter_ms <= th)
+        return false;
+    ev(f, "jitter_ms", in->jitter_ms);
+    ev(f, "threshold_ms", th);
+    say(f, "UDP jitter %.3f ms exceeds %.3f ms", in->jitter_ms, th);
+    return true;
+}
+
+static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
+{
+    if (in->udp || in->parallel != 1 || isnan(in->cpus) || in->cpus < 2)
+        return false;
+    if (!isnan(in->bps) && !isnan(in->speed_mbps) && in->bps >= TH_NEAR_CEILING * ceiling(in))
+        return false;
+    ev(f, "parallel", in->parallel);
+    ev(f, "cpus", in->cpus);
+    ev(f, "throughput_bps", in->bps);
+    say(f, "one TCP stream on a %.0f-CPU board%s", in->cpus, isnan(in->bps) ? "" : ": only one core carries it");
+    return true;
+}
+
+static bool version_error(const char *e)
+{
+    static const char *const sigs[] = {
+        "control message", "unable to receive", "bad magic", "protocol", "unexpected",
+        "server is busy", "version", "Connection reset", "connection reset",
+    };
+
+    for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+        if (strstr(e, sigs[i]))
+            return true;
+    return false;
+}
+
+static bool r_version(const struct dg_in *in, struct dg_finding *f)
+{
+    bool differ = in->tool[0] && in->board_tool[0] && strcmp(in->board_tool, "auto") != 0 &&
+                  strcmp(in->tool, in->board_tool) != 0;
+    bool err = in->iperf_ok == 0 && version_error(in->iperf_error);
+
+    if (!differ && !err)
+        return false;
+    evs(f, "host_tool", in->tool[0] ? in->tool : "unknown");
+    evs(f, "board_tool", in->board_tool[0] ? in->board_tool : "unknown");
+    if (in->iperf_error[0])
+        evs(f, "iperf_error", in->iperf_error);
+    say(f, "host runs %s, board runs %s%s%s", in->tool[0] ? in->tool : "?",
+        in->board_tool[0] ? in->board_tool : "?", in->iperf_error[0] ? ": " : "", in->iperf_error);
+    return true;
+}
+
+static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
+{
+    double rtt = rtt_s(in), bdp;
+
+    if (in->udp || isnan(in->window_bytes) || isnan(rtt) || isnan(in->speed_mbps))
+        return false;
+    bdp = ceiling(in) * rtt / 8.0;
+    if (in->window_bytes >= bdp)
+        return false;
+    ev(f, "window_bytes", in->window_bytes);
+    ev(f, "bdp_bytes", bdp);
+    ev(f, "rtt_ms", rtt * 1e3);
+    say(f, "-w %.0f KB is below the BDP %.0f KB (%.1f Mb/s x %.2f ms)", in->window_bytes / 1024,
+        bdp / 1024, ceiling(in) / 1e6, rtt * 1e3);
+    return true;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+
+    return (x > y) - (x < y);
+}
+
+static bool r_no_omit(const struct dg_in *in, struct dg_finding *f)
+{
+    if (strcmp(in->tool, "iperf3") != 0 || isnan(in->omit_s) || in->omit_s > 0)
+        return false;
+    ev(f, "omit_s", in->omit_s);
+    if (in->nintervals >= 3) {
+        double rest[DG_MAX_INTERVALS], med;
+        int n = in->nintervals - 1;
+        memcpy(rest, in->intervals + 1, (size_t)n * sizeof(double));
+        qsort(rest, (size_t)n, sizeof(double), cmp_double);
+        med = rest[n / 2];
+        ev(f, "first_interval_bps", in->intervals[0]);
+        ev(f, "median_interval_bps", med);
+        if (med > 0 && in->intervals[0] < TH_OMIT_DEFICIT * med) {
+            say(f, "no -O: the first interval (%.1f Mb/s) is %.0f%% below the median %.1f Mb/s and is averaged in",
+                in->intervals[0] / 1e6, 100.0 * (1 - in->intervals[0] / med), med / 1e6);
+            return true;
+        }
+    }
+    say(f, "iperf3 ran without -O: slow start and warm-up are averaged into the result");
+    return true;
+}
+
+static bool r_wrong_reference(const struct dg_in *in, struct dg_finding *f)
+{
+    double ceil, ref;
+
+    if (isnan(in->speed_mbps) || in->speed_mbps <= 0)
+        return false;
+    ceil = ceiling(in);
+    ref = !isnan(in->reference_bps) ? in->reference_bps : in->throughput_min_bps;
+    if (isnan(ref) || ref <= ceil * 1.001)
+        return false;
+    ev(f, "reference_bps", ref);
+    ev(f, "ceiling_bps", ceil);
+    ev(f, "throughput_bps", in->bps);
+    say(f, "judged against %.2f Mb/s, but %s goodput at %.0f Mb/s cannot exceed %.2f Mb/s", ref / 1e6,
+        in->udp ? "UDP" : "TCP", in->speed_mbps, ceil / 1e6);
+    return true;
+}
+
+static bool r_baseline(const struct dg_in *in, struct dg_finding *f)
+{
+    double tol = isnan(in->baseline_tol_pct) ? TH_BASELINE_TOL_PCT : in->baseline_tol_pct;
+
+    if (isnan(in->baseline_bps) || isnan(in->bps) || in->baseline_bps <= 0 ||
+        in->bps >= in->baseline_bps * (1 - tol / 100))
+        return false;
+    ev(f, "throughput_bps", in->bps);
+    ev(f, "baseline_bps", in->baseline_bps);
+    ev(f, "tolerance_pct", tol);
+    if (in->baseline_name[0])
+        evs(f, "baseline", in->baseline_name);
+    say(f, "%.1f Mb/s is %.1f%% below the baseline %.1f Mb/s (tolerance %.1f%%)", in->bps / 1e6,
+        100.0 * (1 - in->bps / in->baseline_bps), in->baseline_bps / 1e6, tol);
+    return true;
+}
+
+/* ---- the table -------------------------------------------------------------- */
+
+struct dg_rule {
+    enum dg_code code;
+    bool (*test)(const struct dg_in *in, struct dg_finding *f);
+    const char *cause;
+    const char *remedy;
+    const char *source;
+};
+
+static const struct dg_rule rules[] = {
+    { DG_PHY_NO_LINK, r_no_link,
+      "no signal: cable unplugged, partner off, or the PHY powered down",
+      "check the cable and the partner port; `ethtool eth0` must say \"Link detected: yes\"",
+      "seed 001 §5.1" },
+    { DG_PHY_SPEED_BELOW_EXPECTED, r_speed_below,
+      "the partner or its port offers less than 1000 (switch port forced to 100M, 4-wire cable), or the PHY downshifted",
+      "`ethtool eth0`: Speed must read 1000Mb/s; use a Cat5e-or-better 8-wire cable and a gigabit port, then check the PHY config and the DT phy-mode",
+      "seed 001 §4.4, §5.1" },
+    { DG_PHY_DOWNSHIFT, r_downshift,
+      "1000BASE-T needs all four pairs; with two the PHY gives up 1000 and downshifts",
+      "replace the cable with a 4-pair Cat5e or better; do not use 4-wire patch cords",
+      "seed 001 §4.4" },
+    { DG_PHY_LINK_FLAPS, r_flaps,
+      "the link dropped during the run: connector, cable, or partner port trouble",
+      "run `ethtool eth0` three times 1 s apart and watch Speed; reseat or replace the cable, try another port",
+      "seed 001 §5.1" },
+    { DG_PHY_FCS_ERRORS, r_fcs,
+      "frames arrive corrupted: cable quality, PHY termination, duplex or RGMII timing",
+      "watch `ifconfig eth0` RX errors; if they keep growing, check the cable and PHY termination; try `ethtool -s eth0 speed 1000 duplex full autoneg off` to localize",
+      "seed 001 §5.1" },
+    { DG_PHY_DUPLEX_MISMATCH, r_duplex,
+      "one side is forced (autoneg off) and the other falls back to half duplex by parallel detection",
+      "configure both ends the same: autoneg on both, or force the same speed and duplex on both",
+      "seed 001 §4.4, §5.1" },
+    { DG_PHY_RGMII_DELAY, r_rgmii,
+      "the RGMII clock delay is wrong: DT phy-mode \"rgmii\" where the board needs \"rgmii-id\" (errors only at 1000, where RGMII runs at 125 MHz DDR)",
+      "read the PHY datasheet for the MAC-PHY interface mode and set phy-mode = \"rgmii-id\" (or the matching -rxid/-txid) in the device tree",
+      "seed 001 §5.6" },
+    { DG_MAC_SPEED_MISMATCH, r_mac_speed,
+      "the driver did not program the GEM's NWCFG speed bits (and the clock) after the PHY resolved",
+      "update NWCFG speed/gigabit bits and the GEM reference clock on every link change, from the PHY's resolved speed",
+      "seed 001 §5.1" },
+    { DG_MAC_RX_RESOURCE_ERRORS, r_rx_resource,
+      "the RX descriptor ring or pbuf pool runs dry at this packet rate",
+      "raise the RX BD count (e.g. 32 -> 128, 256 -> 1024), PBUF_POOL_SIZE, enable descriptor prefetch and interrupt coalescing",
+      "seed 003 §2.1, §4.2; seed 000 §3.1" },
+    { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
+      "all GEM interrupts and their softirq work land on one core; the other idles",
+      "check /proc/interrupts; `echo 2 > /proc/irq/N/smp_affinity` (CPU1) or 3 (both), or let irqbalance spread them",
+      "seed 001 §5.2" },
+    { DG_MAC_TX_RX_ASYMMETRY, r_asymmetry,
+      "one direction is starved: too few TX descriptors or poor interrupt coalescing on that path",
+      "always test both directions and -d/--bidir; raise TX BDs and tune interrupt coalescing",
+      "seed 001 §3.2, §4.3" },
+    { DG_MAC_PPS_LIMIT, r_pps,
+      "small packets are bound by per-packet cost (interrupts, descriptors, stack), not by the wire",
+      "more BDs, interrupt coalescing, zero-copy pbufs; judge small-packet results in packets/s",
+      "seed 003 §2.3, §4.1" },
+    { DG_PROTO_WINDOW_LIMITED, r_window_limited,
+      "TCP is bound by window / RTT, not by the link (UDP would be clean)",
+      "set -w to at least the BDP (e.g. -w 256K), check the RTT, then compare with a UDP run",
+      "seed 001 §2.4, §5.3" },
+    { DG_PROTO_RETRANSMITS, r_retransmits,
+      "segments are lost on the path (cable, duplex, RX drops, impairment)",
+      "check the cable and negotiated speed; correlate with FCS and RX resource counters",
+      "seed 000 §4.1" },
+    { DG_PROTO_UDP_LOSS, r_udp_loss,
+      "datagrams are lost between the sender and the receiving socket",
+      "compare with `ethtool -S eth0` rx_missed_errors/rx_over_errors: MAC counters say FIFO/descriptor drops, clean counters say the wire or the stack",
+      "seed 000 §4.2; seed 001 §5.3" },
+    { DG_PROTO_UDP_JITTER, r_udp_jitter,
+      "delivery time varies: queueing, interrupt latency, or path jitter",
+      "run iperf3 -u -b 200M -t 300 and track the jitter spread; reduce interrupt latency and background load",
+      "seed 000 §4.2" },
+    { DG_METHOD_SINGLE_STREAM, r_single_stream,
+      "a single TCP connection is processed on one Cortex-A9; the other core idles",
+      "measure with -P 4 (4 streams reach 850-930 Mb/s on Zynq); 8 adds nothing",
+      "seed 001 §1.1, §2.2" },
+    { DG_METHOD_IPERF_VERSION_MISMATCH, r_version,
+      "iperf 2 and iperf 3 speak different protocols; the handshake fails or falls back",
+      "use the same major version on both ends (iperf 2 on Zynq is the seed's choice)",
+      "seed 001 §1.3, §4.1" },
+    { DG_METHOD_WINDOW_BELOW_BDP, r_window_bdp,
+      "the requested TCP window is smaller than bandwidth x RTT",
+      "set -w to at least the BDP; -w 256K is the seed's fixed condition",
+      "seed 001 §2.4" },
+    { DG_METHOD_NO_OMIT, r_no_omit,
+      "the warm-up (slow start, CPU frequency ramp) is averaged into the result",
+      "add -O 3 to skip the first seconds",
+      "seed 000 §4.1" },
+    { DG_METHOD_WRONG_REFERENCE, r_wrong_reference,
+      "1000/100 Mb/s is the line rate; preamble, IFG and headers leave 941.5/94.15 Mb/s of TCP goodput",
+      "judge TCP against 941.5 Mb/s (1G) / 94.15 Mb/s (100M); above ~900 Mb/s the link and driver are fine",
+      "seed 001 §2.3; seed 004" },
+    { DG_BASELINE_REGRESSION, r_baseline,
+      "this run is below the stored baseline for the same board and conditions",
+      "compare against the baseline table (4 streams, -w 256K, direct link); bisect the change that caused it",
+      "seed 001 §5.5" },
+};
+
+void dg_run(const struct dg_in *in, struct dg_report *rep)
+{
+    memset(rep, 0, sizeof(*rep));
+    for (size_t i = 0; i < sizeof(rules) / sizeof(rules[0]); i++) {
+        struct dg_finding *f = &rep->f[rep->n];
+        memset(f, 0, sizeof(*f));
+        if (rules[i].test(in, f)) {
+            f->code = rules[i].code;
+            f->cause = rules[i].cause;
+            f->remedy = rules[i].remedy;
+            f->source = rules[i].source;
+            rep->n++;
+        } else {
+            cJSON_Delete(f->evidence);
+            f->evidence = NULL;
+        }
+    }
+}
+
+void dg_report_free(struct dg_report *rep)
+{
+    for (int i = 0; i < rep->n; i++)
+        cJSON_Delete(rep->f[i].evidence);
+    rep->n = 0;
+}
+
+bool dg_report_has(const struct dg_report *rep, enum dg_code c)
+{
+    for (int i = 0; i < rep->n; i++)
+        if (rep->f[i].code == c)
+            return true;
+    return false;
+}
+
+void dg_print(FILE *out, const struct dg_report *rep)
+{
+    int last = -1;
+
+    if (!rep->n) {
+        fprintf(out, "diagnosis: no findings\n");
+        return;
+    }
+    fprintf(out, "diagnosis: %d finding(s)\n", rep->n);
+    for (int i = 0; i < rep->n; i++) {
+        const struct dg_finding *f = &rep->f[i];
+        int layer = (int)dg_code_layer(f->code);
+        if (layer != last)
+            fprintf(out, "  [%s]\n", dg_layer_name((enum dg_layer)layer));
+        last = layer;
+        fprintf(out, "    %s: %s\n", dg_code_name(f->code), f->summary);
+        fprintf(out, "      cause:  %s\n", f->cause);
+        fprintf(out, "      remedy: %s (%s)\n", f->remedy, f->source);
+    }
+}
+
+cJSON *dg_to_json(const struct dg_report *rep)
+{
+    cJSON *root = cJSON_CreateObject(), *arr = cJSON_CreateArray();
+
+    cJSON_AddStringToObject(root, "schema", "gemlab-diagnosis-1");
+    for (int i = 0; i < rep->n; i++) {
+        const struct dg_finding *f = &rep->f[i];
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddStringToObject(o, "code", dg_code_name(f->code));
+        cJSON_AddStringToObject(o, "layer", dg_layer_name(dg_code_layer(f->code)));
+        cJSON_AddStringToObject(o, "summary", f->summary);
+        cJSON_AddItemToObject(o, "evidence", f->evidence ? cJSON_Duplicate(f->evidence, 1) : cJSON_CreateObject());
+        cJSON_AddStringToObject(o, "cause", f->cause);
+        cJSON_AddStringToObject(o, "remedy", f->remedy);
+        cJSON_AddStringToObject(o, "source", f->source);
+        cJSON_AddItemToArray(arr, o);
+    }
+    cJSON_AddItemToObject(root, "findings", arr);
+    return root;
+}
+
+/* ---- expectations -------------------------------------------------------- */
+
+static int __attribute__((format(printf, 3, 4))) fail(FILE *out, int *nfail, const char *fmt, ...)
+{
+    va_list ap;
+
+    (*nfail)++;
+    if (!out)
+        return 0;
+    fputs("  FAIL ", out);
+    va_start(ap, fmt);
+    vfprintf(out, fmt, ap);
+    va_end(ap);
+    fputc('\n', out);
+    return 0;
+}
+
+int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, int *checks)
+{
+    const cJSON *e = jget(root, "expect");
+    int nfail = 0, n = 0;
+    double x, got;
+    char s[16];
+
+    if (checks)
+        *checks = 0;
+    if (!cJSON_IsObject(e))
+        return 0;
+    jstr(e, "link", s, sizeof(s));
+    if (s[0]) {
+        int up = jbool(root, "link.up");
+        n++;
+        if (up != (strcmp(s, "up") == 0))
+            fail(out, &nfail, "link: expected %s, got %s", s, up == 1 ? "up" : up == 0 ? "down" : "unknown");
+    }
+    x = jnum(e, "speed_mbps");
+    if (!isnan(x)) {
+        n++;
+        got = jnum(root, "link.speed_mbps");
+        if (got != x)
+            fail(out, &nfail, "speed: expected %.0f Mb/s, got %.0f", x, got);
+    }
+    jstr(e, "duplex", s, sizeof(s));
+    if (s[0]) {
+        int fd = jbool(root, "link.full_duplex");
+        n++;
+        if (fd != (strcmp(s, "full") == 0))
+            fail(out, &nfail, "duplex: expected %s, got %s", s, fd == 1 ? "full" : fd == 0 ? "half" : "unknown");
+    }
+    got = jnum(root, "iperf.throughput_bps");
+    x = jnum(e, "throughput_min_bps");
+    if (!isnan(x)) {
+        n++;
+        if (isnan(got) || got < x)
+            fail(out, &nfail, "throughput: %.2f Mb/s below the minimum %.2f", got / 1e6, x / 1e6);
+    }
+    x = jnum(e, "throughput_max_bps");
+    if (!isnan(x)) {
+        n++;
+        if (isnan(got) || got > x)
+            fail(out, &nfail, "throughput: %.2f Mb/s above the maximum %.2f", got / 1e6, x / 1e6);
+    }
+    got = jnum(root, "iperf.udp_lost_pct");
+    x = jnum(e, "loss_min_pct");
+    if (!isnan(x)) {
+        n++;
+        if (isnan(got) || got < x)
+            fail(out, &nfail, "loss: %.3g%% below the minimum %.3g%%", got, x);
+    }
+    x = jnum(e, "loss_max_pct");
+    if (!isnan(x)) {
+        n++;
+        if (isnan(got) || got > x)
+            fail(out, &nfail, "loss: %.3g%% above the maximum %.3g%%", got, x);
+    }
+    x = jnum(e, "retransmits_max");
+    if (!isnan(x)) {
+        got = jnum(root, "iperf.retransmits");
+        n++;
+        if (isnan(got) || got > x)
+            fail(out, &nfail, "retransmits: %.0f above the maximum %.0f", got, x);
+    }
+    x = jnum(e, "jitter_max_ms");
+    if (!isnan(x)) {
+        got = jnum(root, "iperf.udp_jitter_ms");
+        n++;
+        if (isnan(got) || got > x)
+            fail(out, &nfail, "jitter: %.3f ms above the maximum %.3f ms", got, x);
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        const cJSON *a = jget(e, pass ? "diag_absent" : "diag"), *c;
+        if (!cJSON_IsArray(a))
+            continue;
+        cJSON_ArrayForEach(c, a) {
+            int code = cJSON_IsString(c) ? dg_code_lookup(c->valuestring) : -1;
+            n++;
+            if (code < 0)
+                fail(out, &nfail, "expect.%s: unknown code", pass ? "diag_absent" : "diag");
+            else if (!pass && !dg_report_has(rep, (enum dg_code)code))
+                fail(out, &nfail, "diagnosis %s expected but not produced", c->valuestring);
+            else if (pass && dg_report_has(rep, (enum dg_code)code))
+                fail(out, &nfail, "diagnosis %s produced but must be absent", c->valuestring);
+        }
+    }
+    if (checks)
+        *checks = n;
+    return nfail;
+}
+
+/* ---- files ------------------------------------------------------------------ */
+
+int dg_load_json(const char *path, cJSON **root, FILE *err)
+{
+    struct stat st;
+    FILE *f = fopen(path, "r");
+    char *buf;
+    size_t got;
+
+    *root = NULL;
+    if (!f) {
+        int rc = -errno;
+        fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
+        return rc;
+    }
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
+        fprintf(err, "%s: not a regular file of at most 64 MiB\n", path);
+        fclose(f);
+        return -EINVAL;
+    }
+    buf = malloc((size_t)st.st_size + 1);
+    if (!buf) {
+        fclose(f);
+        return -ENOMEM;
+    }
+    got = fread(buf, 1, (size_t)st.st_size, f);
+    fclose(f);
+    buf[got] = '\0';
+    *root = cJSON_ParseWithLength(buf, got);
+    if (!*root) {
+        const char *at = cJSON_GetErrorPtr();
+        fprintf(err, "%s: invalid JSON near byte %ld\n", path, at && at >= buf ? (long)(at - buf) : -1L);
+        free(buf);
+        return -EINVAL;
+    }
+    free(buf);
+    if (!cJSON_IsObject(*root)) {
+        fprintf(err, "%s: top level is not an object\n", path);
+        cJSON_Delete(*root);
+        *root = NULL;
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed)
+{
+    char path[4096];
+    cJSON *root, *dj;
+    struct dg_in in;
+    struct dg_report rep;
+    char *text;
+    FILE *f;
+    int rc, checks = 0;
+
+    *failed = 0;
+    snprintf(path, sizeof(path), "%s/results.json", run_dir);
+    rc = dg_load_json(path, &root, err);
+    if (rc)
+        return rc;
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    dg_print(out, &rep);
+    *failed = dg_check_expect(root, &rep, out, &checks);
+    if (checks)
+        fprintf(out, "expectations: %d checked, %d failed\n", checks, *failed);
+    dj = dg_to_json(&rep);
+    cJSON_AddNumberToObject(dj, "expectations_checked", checks);
+    cJSON_AddNumberToObject(dj, "expectations_failed", *failed);
+    text = cJSON_Print(dj);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", run_dir);
+    f = fopen(path, "w");
+    if (!f || !text || fputs(text, f) < 0 || fputc('\n', f) < 0) {
+        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
+        rc = -EIO;
+    }
+    if (f && fclose(f) && !rc) {
+        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
+        rc = -EIO;
+    }
+    free(text);
+    cJSON_Delete(dj);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+    return rc;
+}
