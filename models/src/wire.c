@@ -18,6 +18,13 @@
 
 #define P53 (1ULL << 53)
 
+/* Keep rare paths out of the hot functions' register allocation. */
+#if defined(__GNUC__)
+#define GL_NOINLINE __attribute__((noinline))
+#else
+#define GL_NOINLINE
+#endif
+
 /* Probability -> threshold for a 53-bit uniform draw (1.0 always hits). */
 static uint64_t thresh(double prob)
 {
@@ -93,6 +100,9 @@ static void compile(struct gl_wire *w, const struct gl_wire_params *p)
     w->t_p32 = thresh(p->mm4.p32);
     w->t_p31_32 = thresh(p->mm4.p32 + p->mm4.p31);
     w->t_p23 = thresh(p->mm4.p23);
+    w->plain = p->rate_bps == 0 && p->jitter_ns == 0 && p->loss_model == GL_LOSS_RANDOM &&
+               w->t_loss == 0 && w->t_dup == 0 && w->t_reorder == 0 && w->t_corrupt == 0 &&
+               w->t_skew == 0;
 }
 
 static void reset_loss_state(struct gl_wire *w)
@@ -386,7 +396,8 @@ static void heap_pop(struct gl_wire *w)
 
 /* Store @s; returns where it went (stable until the next pop, and an
  * earlier-arriving slot is never moved by a later push), NULL when full. */
-static struct gl_wire_slot *store_insert(struct gl_wire *w, const struct gl_wire_slot *s)
+static inline struct gl_wire_slot *store_insert(struct gl_wire *w,
+                                                const struct gl_wire_slot *s)
 {
     if (w->f_count < GL_WIRE_INFLIGHT_MAX &&
         (w->f_count == 0 ||
@@ -555,38 +566,15 @@ int gl_link_set_phy(struct gl_link *l, bool up, unsigned speed_mbps,
     return 0;
 }
 
-int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
-                 uint64_t cookie, uint64_t *tx_done_ns)
+/* Everything after the sender's MAC when some impairment is configured
+ * (or the duplex is mismatched).  @start/@done: the MAC's serialization. */
+static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t start, uint64_t done,
+                                     uint64_t line_ns, uint32_t wire_bytes, uint32_t len,
+                                     uint64_t cookie)
 {
-    if (!l || !dir_ok(dir) || len == 0 || len > GL_WIRE_LEN_MAX) {
-        return -EINVAL;
-    }
     struct gl_wire *w = &l->dir[dir];
-    const uint32_t wire_bytes = gl_wire_frame_bytes(len);
-    const uint64_t line_ns = (uint64_t)wire_bytes * byte_ns(l->speed_mbps);
-    uint64_t now = w->now_ns = max_u64(w->now_ns, now_ns);
-
-    /* The sender's MAC serializes at line rate whatever happens next. */
-    const uint64_t start = max_u64(now, w->mac_free_ns);
-    const uint64_t done = start + line_ns;
-    w->mac_free_ns = done;
-    if (tx_done_ns) {
-        *tx_done_ns = done;
-    }
-    w->c.sent++;
-    w->c.bytes_sent += len;
-    load_account(w, start, line_ns);
-
-    if (!l->up) {
-        w->c.dropped_link_down++;
-        return GL_WIRE_DROP_LINK_DOWN;
-    }
-    if (w->f_count == GL_WIRE_INFLIGHT_MAX && w->h_count == GL_WIRE_OOO_MAX) {
-        w->c.dropped_store++;
-        return GL_WIRE_DROP_STORE;
-    }
-
     uint64_t depart = done;
+
     if (w->p.rate_bps != 0 && w->p.rate_bps < (uint64_t)l->speed_mbps * 1000000u) {
         queue_advance(w, done);
         if (w->q_count >= w->p.queue_frames ||
@@ -629,7 +617,12 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
             s.arrival_ns = w->last_arrival_ns;
         }
     }
-    s.flags |= fcs_faults(l, dir, start) | GL_DELIV_LAST;
+    s.flags |= GL_DELIV_LAST;
+    const bool fcs_possible = w->t_corrupt != 0 || w->t_skew != 0 ||
+                              l->full_duplex[0] != l->full_duplex[1];
+    if (fcs_possible) {
+        s.flags |= fcs_faults(l, dir, start);
+    }
 
     struct gl_wire_slot *orig = store_insert(w, &s);
     if (!orig) {
@@ -646,7 +639,7 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
         struct gl_wire_slot d = s;
         d.arrival_ns = s.arrival_ns + line_ns;
         d.flags = (uint16_t)((s.flags & GL_DELIV_REORDERED) | GL_DELIV_DUPLICATE | GL_DELIV_LAST |
-                             fcs_faults(l, dir, start));
+                             (fcs_possible ? fcs_faults(l, dir, start) : 0));
         w->c.duplicated++;
         if (store_insert(w, &d)) {
             orig->flags &= (uint16_t)~GL_DELIV_LAST;
@@ -661,40 +654,133 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
     return GL_WIRE_QUEUED;
 }
 
-int gl_link_poll(struct gl_link *l, int dir, uint64_t now_ns, struct gl_delivery *out)
+static GL_NOINLINE struct gl_wire_slot *store_insert_slow(struct gl_wire *w,
+                                                          const struct gl_wire_slot *s)
 {
-    if (!l || !dir_ok(dir) || !out) {
+    return store_insert(w, s);
+}
+
+int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
+                 uint64_t cookie, uint64_t *tx_done_ns)
+{
+    if (!l || !dir_ok(dir) || len == 0 || len > GL_WIRE_LEN_MAX) {
         return -EINVAL;
     }
     struct gl_wire *w = &l->dir[dir];
-    bool from_heap;
-    const struct gl_wire_slot *s = store_peek(w, &from_heap);
+    const uint32_t wire_bytes = gl_wire_frame_bytes(len);
+    const uint64_t line_ns = (uint64_t)wire_bytes * byte_ns(l->speed_mbps);
+    const uint64_t now = w->now_ns = max_u64(w->now_ns, now_ns);
 
-    /* Polling does not advance the direction's clock: looking ahead with a
-     * large now_ns is harmless. */
-    if (!s || s->arrival_ns > now_ns) {
-        return 0;
+    /* The sender's MAC serializes at line rate whatever happens next. */
+    const uint64_t start = max_u64(now, w->mac_free_ns);
+    const uint64_t done = start + line_ns;
+    w->mac_free_ns = done;
+    if (tx_done_ns) {
+        *tx_done_ns = done;
     }
+    w->c.sent++;
+    w->c.bytes_sent += len;
+    load_account(w, start, line_ns);
+
+    if (!l->up) {
+        w->c.dropped_link_down++;
+        return GL_WIRE_DROP_LINK_DOWN;
+    }
+    if (w->f_count == GL_WIRE_INFLIGHT_MAX && w->h_count == GL_WIRE_OOO_MAX) {
+        w->c.dropped_store++;
+        return GL_WIRE_DROP_STORE;
+    }
+    if (!w->plain || l->full_duplex[0] != l->full_duplex[1]) {
+        return send_impaired(l, dir, start, done, line_ns, wire_bytes, len, cookie);
+    }
+
+    /* Common path: propagation delay only, in order. */
+    uint64_t arrival = done + w->p.latency_ns;
+    if (arrival < w->last_arrival_ns) {
+        arrival = w->last_arrival_ns;  /* latency was lowered at run time */
+    }
+    w->last_arrival_ns = arrival;
+    if (w->f_count < GL_WIRE_INFLIGHT_MAX) {
+        struct gl_wire_slot *dst = &w->fifo[(w->f_head + w->f_count) & FMASK];
+        dst->arrival_ns = arrival;
+        dst->tx_done_ns = done;
+        dst->cookie = cookie;
+        dst->seq = w->seq++;
+        dst->len = (uint16_t)len;
+        dst->flags = GL_DELIV_LAST;
+        w->f_count++;
+    } else {
+        const struct gl_wire_slot s = {
+            .arrival_ns = arrival, .tx_done_ns = done, .cookie = cookie,
+            .seq = w->seq++, .len = (uint16_t)len, .flags = GL_DELIV_LAST,
+        };
+        if (!store_insert_slow(w, &s)) {
+            w->c.dropped_store++;
+            return GL_WIRE_DROP_STORE;
+        }
+    }
+    w->c.in_flight++;
+    return GL_WIRE_QUEUED;
+}
+
+/* Hand @s over and account for it. */
+static inline void deliver(struct gl_wire *w, const struct gl_wire_slot *s,
+                           struct gl_delivery *out)
+{
     out->cookie = s->cookie;
     out->arrival_ns = s->arrival_ns;
     out->tx_done_ns = s->tx_done_ns;
     out->len = s->len;
     out->flags = s->flags;
+    if (!(s->flags & GL_DELIV_DROPPED)) {
+        /* DROPPED ones were counted when the link went down. */
+        w->c.in_flight--;
+        w->c.delivered++;
+        w->c.bytes_delivered += s->len;
+        if (s->flags & GL_DELIV_FCS_ERROR) {
+            w->c.fcs_errors++;
+        }
+    }
+}
+
+/* Poll when out-of-order frames are in flight. */
+static GL_NOINLINE int poll_mixed(struct gl_wire *w, uint64_t now_ns, struct gl_delivery *out)
+{
+    bool from_heap;
+    const struct gl_wire_slot *s = store_peek(w, &from_heap);
+
+    if (!s || s->arrival_ns > now_ns) {
+        return 0;
+    }
+    deliver(w, s, out);
     if (from_heap) {
         heap_pop(w);
     } else {
         w->f_head = (w->f_head + 1) & FMASK;
         w->f_count--;
     }
-    if (!(out->flags & GL_DELIV_DROPPED)) {
-        /* DROPPED ones were counted when the link went down. */
-        w->c.in_flight--;
-        w->c.delivered++;
-        w->c.bytes_delivered += out->len;
-        if (out->flags & GL_DELIV_FCS_ERROR) {
-            w->c.fcs_errors++;
-        }
+    return 1;
+}
+
+int gl_link_poll(struct gl_link *l, int dir, uint64_t now_ns, struct gl_delivery *out)
+{
+    if (!l || !dir_ok(dir) || !out) {
+        return -EINVAL;
     }
+    struct gl_wire *w = &l->dir[dir];
+
+    /* Polling does not advance the direction's clock: looking ahead with a
+     * large now_ns is harmless. */
+    if (w->h_count != 0) {
+        return poll_mixed(w, now_ns, out);
+    }
+    /* common path: everything in flight is in order */
+    if (w->f_count == 0 || w->fifo[w->f_head].arrival_ns > now_ns) {
+        return 0;
+    }
+    deliver(w, &w->fifo[w->f_head], out);
+    w->f_head = (w->f_head + 1) & FMASK;
+    w->f_count--;
     return 1;
 }
 

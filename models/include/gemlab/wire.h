@@ -311,6 +311,7 @@ struct gl_wire {
     uint32_t seq;
     uint32_t reorder_count;     /* netem q->counter */
     uint32_t loss_state;        /* GE: 0 good 1 bad; 4-state: 1..4 */
+    uint32_t plain;             /* no impairment configured: fast path */
     uint32_t q_head, q_count;
     uint64_t q_bytes;
     uint32_t f_head, f_count;   /* in-order FIFO */
