@@ -51,7 +51,8 @@ void gl_phy__regs_power_on(struct gl_phy *phy);
 void gl_phy__regs_soft_reset(struct gl_phy *phy);
 /* Set the real-time value of a status register; latches apply. */
 void gl_phy__set_status(struct gl_phy *phy, unsigned reg, uint16_t live);
-/* Latch event bits of a latching-high register (reg 19, ANER, reg 10). */
+/* Latch event bits: the latching-high bits of a register (ANER, reg 10),
+ * or any bit of a clear-on-read event register (reg 19). */
 void gl_phy__latch(struct gl_phy *phy, unsigned reg, uint16_t bits);
 /* Recompute registers 1, 10 and 17 from the model state. */
 void gl_phy__refresh(struct gl_phy *phy);

@@ -96,10 +96,8 @@ const struct gl_phy_reg_desc gl_phy__regs[MII_NUM_REGS] = {
         .reset = 0, .ro = (uint16_t)~M88E1116R_INT_VALID_MASK,
         .flags = GL_REG_RETAIN,
     },
-    [M88E1116R_ISR] = {
-        .reset = 0, .ro = RO_ALL, .lh = M88E1116R_INT_VALID_MASK,
-        .flags = GL_REG_COR,
-    },
+    /* Events are latched by gl_phy__latch() and cleared by the read. */
+    [M88E1116R_ISR] = { .reset = 0, .ro = RO_ALL, .flags = GL_REG_COR },
     /* Downshift bits come from the params (gl_phy__regs_power_on). */
     [M88E1116R_EXT_CR] = { .reset = 0, .flags = GL_REG_RETAIN },
     [M88E1116R_RX_ERR_CNT] = { .ro = RO_ALL },
@@ -172,7 +170,10 @@ void gl_phy__set_status(struct gl_phy *phy, unsigned reg, uint16_t live)
 
 void gl_phy__latch(struct gl_phy *phy, unsigned reg, uint16_t bits)
 {
-    phy->regs[reg] |= (uint16_t)(bits & gl_phy__regs[reg].lh);
+    const struct gl_phy_reg_desc *d = &gl_phy__regs[reg];
+    uint16_t may = (d->flags & GL_REG_COR) ? 0xFFFFu : d->lh;
+
+    phy->regs[reg] |= (uint16_t)(bits & may);
 }
 
 /* Register 17: always derived from the same fields as registers 0/1/10,
