@@ -423,6 +423,26 @@ static void test_frames_already_arrived_survive_link_down(void **state)
     free(l);
 }
 
+static void test_link_back_up_delivers_new_frames(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 1000;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_delivery d;
+
+    assert_int_equal(gl_link_set_phy(l, false, 0, true, true, 0, NULL), 0);
+    assert_int_equal(gl_link_send(l, A2B, 10, 60, 1, NULL), GL_WIRE_DROP_LINK_DOWN);
+    assert_int_equal(gl_link_set_phy(l, true, 100, true, true, 20000, NULL), 0);
+    assert_int_equal(gl_link_send(l, A2B, 20000, 60, 2, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.cookie, 2);
+    assert_int_equal(d.arrival_ns, 20000 + 84 * 80 + 1000);
+    assert_int_equal(d.flags, GL_DELIV_LAST);
+    wt_assert_invariants(l);
+    free(l);
+}
+
 static void test_speed_change_applies_to_next_frame(void **state)
 {
     (void)state;
@@ -933,6 +953,7 @@ int main(void)
         cmocka_unit_test(test_frame_sent_while_link_down_is_lost_and_counted),
         cmocka_unit_test(test_link_down_marks_in_flight_frames_dropped_and_last),
         cmocka_unit_test(test_frames_already_arrived_survive_link_down),
+        cmocka_unit_test(test_link_back_up_delivers_new_frames),
         cmocka_unit_test(test_speed_change_applies_to_next_frame),
         cmocka_unit_test(test_duplex_mismatch_errors_follow_reverse_load),
         cmocka_unit_test(test_duplex_matched_gives_no_errors),

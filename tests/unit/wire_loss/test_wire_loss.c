@@ -148,6 +148,83 @@ static void test_direction_decisions_do_not_depend_on_other_direction(void **sta
     free(busy);
 }
 
+/* ---- Deterministic chains: pin netem's ordering of move and loss ---- */
+
+/* Loss pattern of the first @n frames for a loss spec, as a string of
+ * 'L' (lost) and '.' (delivered). */
+static void loss_pattern(const char *spec, unsigned n, char *out)
+{
+    struct gl_wire_params p = ideal();
+    struct gl_err err = { "" };
+    unsigned char lost[64];
+
+    if (gl_wire_parse_loss(spec, &p, &err) != 0) {
+        fail_msg("%s: %s", spec, err.msg);
+    }
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    assert_true(n <= sizeof(lost));
+    run_losses(l, n, lost);
+    for (unsigned i = 0; i < n; i++) {
+        out[i] = lost[i] ? 'L' : '.';
+    }
+    out[n] = '\0';
+    free(l);
+}
+
+static void test_gemodel_loss_uses_the_state_the_frame_found(void **state)
+{
+    (void)state;
+    char pat[16];
+
+    /* p = r = 100%: the state flips every frame; Good never loses (1-k 0),
+     * Bad always loses (1-h 100%).  The first frame finds Good. */
+    loss_pattern("gemodel 100% 100% 100% 0%", 8, pat);
+    assert_string_equal(pat, ".L.L.L.L");
+    /* p = 100%, r = 0: Bad forever after the first frame */
+    loss_pattern("gemodel 100% 0% 100% 0%", 8, pat);
+    assert_string_equal(pat, ".LLLLLLL");
+}
+
+static void test_4state_fate_is_the_state_entered(void **state)
+{
+    (void)state;
+    char pat[16];
+
+    /* 1 -> 3 (lost) -> 1 (delivered) -> 3 ... */
+    loss_pattern("state 100% 100% 0% 0% 0%", 8, pat);
+    assert_string_equal(pat, "L.L.L.L.");
+    /* 1 -> 3 (lost), 3 -> 2 (delivered), 2 stays (p23 = 0) */
+    loss_pattern("state 100% 0% 100% 0% 0%", 8, pat);
+    assert_string_equal(pat, "L.......");
+    /* 1 -> 4 (isolated loss) -> 1 always */
+    loss_pattern("state 0% 100% 0% 0% 100%", 8, pat);
+    assert_string_equal(pat, "L.L.L.L.");
+    /* 1 -> 3, then stay in 3 (p31 = p32 = 0) */
+    loss_pattern("state 100% 0% 0% 0% 0%", 8, pat);
+    assert_string_equal(pat, "LLLLLLLL");
+}
+
+static void test_changing_loss_model_at_run_time_restarts_its_state(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    struct gl_link *l;
+    unsigned char lost[4];
+
+    assert_int_equal(gl_wire_parse_loss("gemodel 100% 0% 100% 0%", &p, NULL), 0);
+    l = wt_link_sym(&p, 1, 1000);
+    run_losses(l, 4, lost);
+    assert_int_equal(lost[3], 1);                  /* stuck in Bad */
+    assert_int_equal(gl_wire_parse_loss("state 100% 100% 0% 0% 0%", &p, NULL), 0);
+    assert_int_equal(gl_link_configure(l, A2B, &p, NULL), 0);
+    assert_int_equal(gl_wire_parse_loss("gemodel 100% 0% 100% 0%", &p, NULL), 0);
+    assert_int_equal(gl_link_configure(l, A2B, &p, NULL), 0);
+    run_losses(l, 4, lost);
+    assert_int_equal(lost[0], 0);                  /* back in Good */
+    assert_int_equal(lost[1], 1);
+    free(l);
+}
+
 /* ---- Statistics ---- */
 
 static void test_random_loss_1pct_within_4_sigma_over_1e6_frames(void **state)
@@ -410,6 +487,9 @@ int main(void)
         cmocka_unit_test(test_same_seed_gives_identical_trace),
         cmocka_unit_test(test_different_seed_gives_different_trace),
         cmocka_unit_test(test_direction_decisions_do_not_depend_on_other_direction),
+        cmocka_unit_test(test_gemodel_loss_uses_the_state_the_frame_found),
+        cmocka_unit_test(test_4state_fate_is_the_state_entered),
+        cmocka_unit_test(test_changing_loss_model_at_run_time_restarts_its_state),
         cmocka_unit_test(test_random_loss_1pct_within_4_sigma_over_1e6_frames),
         cmocka_unit_test(test_gilbert_mean_loss_and_burst_within_5pct),
         cmocka_unit_test(test_gilbert_elliott_mean_loss_within_5pct),
