@@ -8,15 +8,23 @@
  * Granularity: credit arrives in 1 ms steps, so at rate R the sender emits
  * bursts of about R/8000 bytes once per poll-millisecond (50 Mb/s: 6250
  * bytes, about 4 datagrams of 1470 bytes).  The long-run average is exact;
- * short-term smoothness is bounded by the burst cap (default: 2 ms of credit
- * but at least 2 datagrams).  A main loop stalled longer than the burst
- * window loses that credit instead of catching up with a flood.
+ * short-term smoothness is bounded by the burst cap (default: PACE_BURST_MS
+ * of credit but at least 2 datagrams).  The cap must cover the longest gap
+ * between polls: the firmware's main loop sleeps in WFI between interrupts
+ * and on a loaded host QEMU woke it only every ~15 ms when idle: a 2 ms cap
+ * sent 28 Mb/s of 50 offered, 10 ms sent 33.  40 ms covers that; the
+ * UDP client also limits one poll to 256 datagrams.  A main loop stalled longer than the
+ * burst window loses that credit instead of catching up with a flood.
+ * A clock reading older than the last refill (the caller sampled "now"
+ * before an earlier refill) adds nothing.
  */
 #ifndef GEMLAB_PACE_H
 #define GEMLAB_PACE_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#define PACE_BURST_MS 40   /* default burst cap, in ms of credit */
 
 struct pace {
     uint64_t rate_bps;
@@ -25,8 +33,8 @@ struct pace {
     uint32_t last_ms;
 };
 
-/* rate_bps > 0; burst_bytes = 0 selects the default (2 ms of rate, at
- * least 2 * dgram_bytes).  The bucket starts with one datagram of credit. */
+/* rate_bps > 0; burst_bytes = 0 selects the default (PACE_BURST_MS of
+ * rate, at least 2 * dgram_bytes).  The bucket starts with one datagram of credit. */
 void pace_init(struct pace *p, uint64_t rate_bps, uint32_t dgram_bytes,
                uint32_t burst_bytes, uint32_t now_ms);
 /* Add credit for the time since the last refill (uint32_t ms wrap safe). */

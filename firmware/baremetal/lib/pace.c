@@ -12,8 +12,8 @@ void pace_init(struct pace *p, uint64_t rate_bps, uint32_t dgram_bytes,
     if (burst_bytes) {
         p->burst_mbit = (uint64_t)burst_bytes * MBIT_PER_BYTE;
     } else {
-        /* bits/s * ms = milli-bits: 2 ms of credit */
-        p->burst_mbit = rate_bps * 2u;
+        /* bits/s * ms = milli-bits */
+        p->burst_mbit = rate_bps * PACE_BURST_MS;
         if (p->burst_mbit < min_burst)
             p->burst_mbit = min_burst;
     }
@@ -27,7 +27,7 @@ void pace_refill(struct pace *p, uint32_t now_ms)
 {
     uint32_t dt = now_ms - p->last_ms;      /* modular: survives the 49-day wrap */
 
-    if (dt == 0)
+    if (dt == 0 || (int32_t)dt < 0)         /* same ms, or a stale reading */
         return;
     p->last_ms = now_ms;
     /* a long stall would overflow the product; the cap applies anyway */

@@ -55,12 +55,38 @@ static void test_stall_is_capped_at_burst_not_a_flood(void **state)
     struct pace p;
     int n = 0;
     (void)state;
-    /* 10 Mb/s: 2 ms of credit is 2500 bytes, below 2 datagrams -> cap 2 datagrams */
-    pace_init(&p, 10000000, 1470, 0, 0);
+    /* 100 kb/s: PACE_BURST_MS (40) of credit is 500 bytes, below 2 datagrams
+     * -> the cap is 2 datagrams however long the stall */
+    pace_init(&p, 100000, 1470, 0, 0);
     pace_refill(&p, 5000);            /* 5 s stall */
     while (pace_take(&p, 1470))
         n++;
     assert_int_equal(n, 2);
+}
+
+static void test_default_cap_is_40ms_of_rate_at_high_rate(void **state)
+{
+    struct pace p;
+    int n = 0;
+    (void)state;
+    /* 100 Mb/s: 40 ms = 500000 bytes = 500 datagrams of 1000 */
+    pace_init(&p, 100000000, 1000, 0, 0);
+    pace_refill(&p, 60000);
+    while (pace_take(&p, 1000))
+        n++;
+    assert_int_equal(n, 500);
+}
+
+static void test_stale_clock_reading_adds_no_credit(void **state)
+{
+    struct pace p;
+    int n = 0;
+    (void)state;
+    pace_init(&p, 100000000, 1000, 0, 1000);
+    pace_refill(&p, 999);             /* sampled before the init */
+    while (pace_take(&p, 1000))
+        n++;
+    assert_int_equal(n, 1);           /* only the initial datagram */
 }
 
 static void test_explicit_burst_bytes_caps_credit(void **state)
@@ -91,6 +117,8 @@ int main(void)
         cmocka_unit_test(test_low_rate_1M_sends_85_per_second),
         cmocka_unit_test(test_no_time_elapsed_means_only_initial_credit),
         cmocka_unit_test(test_stall_is_capped_at_burst_not_a_flood),
+        cmocka_unit_test(test_default_cap_is_40ms_of_rate_at_high_rate),
+        cmocka_unit_test(test_stale_clock_reading_adds_no_credit),
         cmocka_unit_test(test_explicit_burst_bytes_caps_credit),
         cmocka_unit_test(test_ms_clock_wrap_keeps_refilling),
     };

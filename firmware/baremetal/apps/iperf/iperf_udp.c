@@ -38,7 +38,7 @@
 #define UDP_FIN_RETRY_MS 10
 #define UDP_FIN_TRIES    200
 #define UDP_IDLE_MS      10000   /* server: a test with no datagram for this long ends */
-#define UDP_TX_BURST     64      /* datagrams per poll at most */
+#define UDP_TX_BURST     256     /* datagrams per poll at most (QEMU polls can be ~15 ms apart) */
 
 /* ---------------------------------------------------------------- server */
 
@@ -168,7 +168,7 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
 
     if (us.active && !from_peer) {
         /* a different client: take over only if the current test went silent */
-        if ((uint32_t)(app_now_ms() - us.last_ms) < 1000u) {
+        if ((int32_t)(app_now_ms() - us.last_ms) < 1000) {
             us.foreign++;
             goto out;
         }
@@ -490,7 +490,7 @@ void iperf_udp_poll(uint32_t now_ms)
     uc_poll(now_ms);
     if (!us.pcb || !us.active)
         return;
-    if ((uint32_t)(now_ms - us.last_ms) >= UDP_IDLE_MS) {
+    if ((int32_t)(now_ms - us.last_ms) >= UDP_IDLE_MS) {
         srv_finish(false);          /* the client vanished without a FIN */
         return;
     }

@@ -173,7 +173,7 @@ static void lat_poll(uint32_t now_ms)
         return;
     if (lat.sent < lat.a.count) {
         if (lat.a.interval_ms == 0) {
-            if (!lat.waiting || (uint32_t)(now_ms - lat.last_send_ms) >= lat.a.timeout_ms)
+            if (!lat.waiting || (int32_t)(now_ms - lat.last_send_ms) >= (int32_t)lat.a.timeout_ms)
                 lat_send();
         } else if ((int32_t)(now_ms - lat.next_send_ms) >= 0) {
             lat_send();
@@ -181,7 +181,7 @@ static void lat_poll(uint32_t now_ms)
         }
         return;
     }
-    if (lat.received == lat.sent || (uint32_t)(now_ms - lat.last_send_ms) >= lat.a.timeout_ms)
+    if (lat.received == lat.sent || (int32_t)(now_ms - lat.last_send_ms) >= (int32_t)lat.a.timeout_ms)
         lat_finish();
 }
 
