@@ -47,6 +47,7 @@ void uart_init(void);
 void uart_putc(char c);
 void uart_write(const char *s, size_t n);
 int uart_getc(void);                    /* -1 when nothing is buffered */
+bool uart_rx_pending(void);
 uint32_t uart_rx_overruns(void);
 
 /* ---- caches (mmu_cache.c) ---- */

@@ -114,6 +114,11 @@ int uart_getc(void)
     return c;
 }
 
+bool uart_rx_pending(void)
+{
+    return rx_tail != rx_head;
+}
+
 uint32_t uart_rx_overruns(void)
 {
     return rx_overruns;

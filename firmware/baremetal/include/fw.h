@@ -21,5 +21,10 @@ const char *fw_board(void);
 /* Apply a new static IPv4 configuration (stops DHCP). 0 or -EINVAL. */
 int fw_set_ip(const char *ip, const char *mask, const char *gw);
 int fw_start_dhcp(void);
+/* Keep the main loop from sleeping (WFI) after this iteration.  A poll hook
+ * with more work to do right away (e.g. UDP pacing at high rates) calls it
+ * each time; otherwise the loop sleeps until the next interrupt (1 kHz
+ * tick, GEM, UART), so hooks run at least once per millisecond. */
+void fw_keep_awake(void);
 
 #endif

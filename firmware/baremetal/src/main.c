@@ -103,9 +103,18 @@ static void phy_event(struct phy *p, enum phy_event ev, void *ctx)
     }
 }
 
+static bool awake;
+
+void fw_keep_awake(void)
+{
+    awake = true;
+}
+
 static bool work_pending(void)
 {
-    return gem_work_pending();
+    bool w = awake || gem_work_pending() || uart_rx_pending();
+    awake = false;
+    return w;
 }
 
 int main(void)

@@ -166,6 +166,8 @@ static int cmd_stats(int argc, char **argv)
         hw[i] = gem_counter_read(i);
     uint32_t otl, oth, orl, orh;
     char nb[21];
+    uint64_t oct_tx, oct_rx;
+    gem_octets(&oct_tx, &oct_rx);
     gem_octets_raw(&otl, &oth, &orl, &orh);
 
     /* One JSON line: lwip, gem (hw + driver), phy. */
@@ -188,6 +190,8 @@ static int cmd_stats(int argc, char **argv)
     printf("},\"gem\":{\"hw\":{");
     for (unsigned i = 0; i < nhw; i++)
         printf("%s\"%s\":%s", i ? "," : "", gem_counters[i].name, u64str(hw[i], nb));
+    printf(",\"octets_tx\":%s", u64str(oct_tx, nb));
+    printf(",\"octets_rx\":%s", u64str(oct_rx, nb));
     printf(",\"octets_tx_bot\":%" PRIu32 ",\"octets_tx_top\":%" PRIu32
            ",\"octets_rx_bot\":%" PRIu32 ",\"octets_rx_top\":%" PRIu32 "},", otl, oth, orl, orh);
     printf("\"drv\":{\"irqs\":%" PRIu32 ",\"rx_frames\":%" PRIu32 ",\"rx_bytes\":%" PRIu32

@@ -293,6 +293,31 @@ uint64_t gem_counter_read(unsigned i)
     return counter_acc[i];
 }
 
+/* octets_*_top holds bits 47:32 (16 bits) on silicon; a value above 0xFFFF
+ * means the halves are swapped (stock QEMU 7.2, FACTS.md). */
+static uint64_t octets_value(uint32_t bot, uint32_t top)
+{
+    if (top > 0xFFFFu)
+        return ((uint64_t)bot << 32) | top;
+    return ((uint64_t)top << 32) | bot;
+}
+
+void gem_octets(uint64_t *tx, uint64_t *rx)
+{
+    static uint64_t acc_tx, acc_rx;
+    uint64_t t = octets_value(rd(GEM_OCTTXL), rd(GEM_OCTTXH));
+    uint64_t r = octets_value(rd(GEM_OCTRXL), rd(GEM_OCTRXH));
+    if (counters_mode == 2) {       /* sticky: the value is the total */
+        acc_tx = t;
+        acc_rx = r;
+    } else {                        /* clear on read (or not yet known) */
+        acc_tx += t;
+        acc_rx += r;
+    }
+    *tx = acc_tx;
+    *rx = acc_rx;
+}
+
 void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi)
 {
     *tx_lo = rd(GEM_OCTTXL);

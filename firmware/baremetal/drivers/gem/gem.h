@@ -94,7 +94,10 @@ const struct gem_sw_stats *gem_sw_stats(void);
 /* Read one hardware counter, accumulated across clear-on-read (silicon) or
  * taken as is (stock QEMU's counters never clear; detected at run time). */
 uint64_t gem_counter_read(unsigned index);
-/* 48-bit octet counters, raw halves as read. */
+/* 48-bit octet counters, accumulated like gem_counter_read(); call after
+ * at least one gem_counter_read() so the clear-on-read mode is known. */
+void gem_octets(uint64_t *tx, uint64_t *rx);
+/* 48-bit octet counters, raw halves as read (stock QEMU swaps them). */
 void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi);
 uint32_t gem_reg_read(uint32_t offset);
 unsigned gem_tx_inflight(void);
