@@ -46,8 +46,9 @@
  *     silently dropped by the model).
  *   - The sender's MAC completes (hands its TX descriptor back) at
  *     *tx_done_ns whatever the verdict: a frame lost "on the wire" still
- *     took its time on the sender's wire.  Only link-down frames are
- *     serialized too (the MAC does not know the link is down).
+ *     took its time on the sender's wire, and frames sent while the link
+ *     is down are serialized too (a MAC does not stop for link loss).
+ *     A verdict is for the host's buffer bookkeeping, not a TX error.
  *
  * Differences from netem, by choice:
  *   - The queue sits in front of the rate cap only; with no cap the
@@ -96,8 +97,8 @@
  *            frame in either direction gets an FCS error with probability
  *            U = the fraction of time the OTHER direction's MAC was
  *            transmitting during its most recently completed
- *            GL_WIRE_DUPLEX_WINDOW_NS window (0 when that window is older
- *            than one window).  The half-duplex side sees the other side's
+ *            GL_WIRE_DUPLEX_WINDOW_NS window, seen when the frame starts on
+ *            the wire (0 when that window ended more than one window ago).  The half-duplex side sees the other side's
  *            traffic as collisions: its own frames are cut (late collision,
  *            a runt/CRC error at the far end) and frames it receives while
  *            transmitting are garbled.  No CSMA/CD backoff is modelled.
@@ -138,8 +139,8 @@
 #ifndef GL_WIRE_INFLIGHT_MAX
 #define GL_WIRE_INFLIGHT_MAX 4096
 #endif
-/* Out-of-order frames in flight per direction (reordered, duplicates that
- * overtake nothing, jitter_reorders). */
+/* Frames in flight per direction that arrive before an earlier-offered
+ * one (reorder_pct, jitter_reorders), or that overflow the in-order FIFO. */
 #ifndef GL_WIRE_OOO_MAX
 #define GL_WIRE_OOO_MAX 1024
 #endif
@@ -275,10 +276,16 @@ struct gl_wire_counters {
     uint64_t fcs_errors;        /* delivered copies with GL_DELIV_FCS_ERROR */
     uint64_t bytes_sent;        /* frame bytes (len) offered */
     uint64_t bytes_delivered;   /* frame bytes (len) delivered */
-    uint64_t in_flight;         /* references the model holds now */
+    uint64_t in_flight;         /* references still to be delivered (those
+                                   marked DROPPED at link down are already
+                                   in dropped_link_down) */
 };
 
-/* ---- State (plain data; embed by value; fields are private) ---- */
+/* ---- State (plain data; embed by value; fields are private) ----
+ * With the default options a struct gl_link is 361,544 bytes (x86-64):
+ * per direction 128 KiB FIFO + 32 KiB heap + 16 KiB queue ring.  No
+ * allocation happens after gl_link_init(); nothing points outside it, so
+ * it may be copied or saved as bytes. */
 
 struct gl_wire_qslot {          /* one frame in the rate-cap queue */
     uint64_t depart_ns;         /* when it leaves the capped server */
