@@ -240,7 +240,8 @@ void gl_phy_set_link_forced_down(struct gl_phy *phy, bool down,
 void gl_phy_get_link(const struct gl_phy *phy, struct gl_phy_link *out);
 
 /* True when an enabled interrupt (reg 18) is latched in reg 19: the level
- * of the PHY's INTn pin, active high here. */
+ * of the PHY's INTn pin, active high here.  It can change on any read,
+ * write, step or environment call, so a host re-evaluates it after each. */
 bool gl_phy_irq_pending(const struct gl_phy *phy);
 
 enum gl_phy_state gl_phy_state(const struct gl_phy *phy);
