@@ -128,10 +128,7 @@
 #include "gemlab/err.h"
 #include "gemlab/prng.h"
 
-/* Same definition as gemlab/time.h (identical redefinition is legal C). */
-#ifndef GL_NEVER
-#define GL_NEVER UINT64_MAX
-#endif
+#include "gemlab/time.h"
 
 /* ---- Build-time options (lwIP opt.h style: override with -D) ---- */
 
