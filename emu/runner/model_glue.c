@@ -79,7 +79,8 @@ int mg_validate_link(const struct scenario *s, char *msg, size_t len)
         gl_phy_parse_ms(v[SK_LINK_PARTNER_MS].s, &pp.partner.ms, NULL);
     if (v[SK_LINK_CABLE].set)
         gl_phy_parse_cable(v[SK_LINK_CABLE].s, &pp.cable, NULL);
-    pp.downshift_enable = v[SK_LINK_DOWNSHIFT].b;
+    if (v[SK_LINK_DOWNSHIFT].set)
+        pp.downshift_enable = v[SK_LINK_DOWNSHIFT].b;
     if (v[SK_LINK_DOWNSHIFT_ATTEMPTS].set)
         pp.downshift_attempts = (unsigned)v[SK_LINK_DOWNSHIFT_ATTEMPTS].u;
     if (v[SK_LINK_ANEG_TIME].set)

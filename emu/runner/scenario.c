@@ -20,6 +20,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <cjson/cJSON.h>
 #include <ini.h>
 #include <math.h>
 #include <stdarg.h>
@@ -60,8 +61,7 @@ static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", 
 static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
 static const char *const e_speed[] = { "10", "100", "1000", NULL };
 static const char *const e_duplex[] = { "full", "half", NULL };
-static const char *const e_tool[] = { "iperf3", "iperf2", NULL };
-static const char *const e_board_tool[] = { "auto", "iperf3", "iperf2", NULL };
+static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
 static const char *const e_proto[] = { "tcp", "udp", NULL };
 static const char *const e_updown[] = { "up", "down", NULL };
 
@@ -94,7 +94,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
     [SK_LINK_PARTNER_DUPLEX] = { "link", "partner_duplex", T_ENUM, 0, 0, e_duplex, NULL, false },
     [SK_LINK_CABLE] = { "link", "cable", T_CABLE, 0, 0, NULL, NULL, false },
-    [SK_LINK_DOWNSHIFT] = { "link", "downshift", T_BOOL, 0, 0, NULL, "on", false },
+    [SK_LINK_DOWNSHIFT] = { "link", "downshift", T_BOOL, 0, 0, NULL, NULL, false },
     [SK_LINK_DOWNSHIFT_ATTEMPTS] = { "link", "downshift_attempts", T_COUNT, 1, 8, NULL, NULL, false },
     [SK_LINK_ANEG_TIME] = { "link", "aneg_time", T_TIME, 0, NS(10), NULL, NULL, false },
     [SK_LINK_LOSS] = { "link", "loss", T_LOSS, 0, 0, NULL, NULL, false },
@@ -111,8 +111,8 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_LINK_PARTNER_MS] = { "link", "partner_ms", T_MS, 0, 0, NULL, NULL, false },
     [SK_LINK_SEED] = { "link", "seed", T_COUNT, 0, 18446744073709551615.0, NULL, "1", false },
     [SK_TIMELINE_AT] = { "timeline", "at", T_EVENT, 0, 0, NULL, NULL, true },
-    [SK_TRAFFIC_TOOL] = { "traffic", "tool", T_ENUM, 0, 0, e_tool, "iperf3", false },
-    [SK_TRAFFIC_BOARD_TOOL] = { "traffic", "board_tool", T_ENUM, 0, 0, e_board_tool, "auto", false },
+    [SK_TRAFFIC_TOOL] = { "traffic", "tool", T_ENUM, 0, 0, e_tool, "auto", false },
+    [SK_TRAFFIC_BOARD_TOOL] = { "traffic", "board_tool", T_ENUM, 0, 0, e_tool, "auto", false },
     [SK_TRAFFIC_PROTOCOL] = { "traffic", "protocol", T_ENUM, 0, 0, e_proto, "tcp", false },
     [SK_TRAFFIC_PARALLEL] = { "traffic", "parallel", T_COUNT, 1, 128, NULL, "1", false },
     [SK_TRAFFIC_REVERSE] = { "traffic", "reverse", T_BOOL, 0, 0, NULL, "no", false },
@@ -264,8 +264,22 @@ static void fmt_range(const struct scn_keydef *d, char *buf, size_t len)
 /* Parse @text as a scalar of key @k into @out.  Returns 0 or -EINVAL /
  * -ERANGE with a message in @msg.  Repeatable/compound types are handled
  * by the caller. */
+static int parse_value(enum scn_key k, const char *text, struct scn_val *out, char *msg, size_t msglen);
+
+/* Parse into a copy so a rejected value never reaches @out. */
 int scn_parse_value(enum scn_key k, const char *text, struct scn_val *out,
                     char *msg, size_t msglen)
+{
+    struct scn_val tmp = *out;
+    int rc = parse_value(k, text, &tmp, msg, msglen);
+
+    if (!rc)
+        *out = tmp;
+    return rc;
+}
+
+static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
+                       char *msg, size_t msglen)
 {
     const struct scn_keydef *d;
     char range[96], words[128];
@@ -763,7 +777,7 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(LINK_JITTER)->line,
                   "[link] jitter: %.3f ms exceeds latency %.3f ms (delays would go negative)",
                   V(LINK_JITTER)->u / 1e6, V(LINK_LATENCY)->u / 1e6);
-    if (V(LINK_DOWNSHIFT_ATTEMPTS)->set && !V(LINK_DOWNSHIFT)->b)
+    if (V(LINK_DOWNSHIFT_ATTEMPTS)->set && V(LINK_DOWNSHIFT)->set && !V(LINK_DOWNSHIFT)->b)
         scn_error(c, V(LINK_DOWNSHIFT_ATTEMPTS)->line,
                   "[link] downshift_attempts: needs downshift = on");
     if (V(BOARD_CPUS)->u > 1 && V(BOARD_FIRMWARE)->e == 0)
@@ -776,8 +790,9 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(TRAFFIC_DURATION)->line, "[traffic] duration: iperf takes whole seconds");
     if (omit % 1000000000ull)
         scn_error(c, V(TRAFFIC_OMIT)->line, "[traffic] omit: iperf takes whole seconds");
-    if (V(TRAFFIC_OMIT)->set && V(TRAFFIC_TOOL)->e == 1)
-        scn_error(c, V(TRAFFIC_OMIT)->line, "[traffic] omit: iperf 2 has no -O; use tool = iperf3");
+    if (V(TRAFFIC_OMIT)->set && strcmp(scn_host_tool(s), "iperf3") != 0)
+        scn_error(c, V(TRAFFIC_OMIT)->line, "[traffic] omit: iperf 2 has no -O (the %s default is %s); use tool = iperf3",
+                  scn_enum_str(s, SK_BOARD_FIRMWARE), scn_host_tool(s));
     if (omit >= dur)
         scn_error(c, V(TRAFFIC_OMIT)->line ? V(TRAFFIC_OMIT)->line : V(TRAFFIC_DURATION)->line,
                   "[traffic] omit: %.0fs leaves nothing of duration %.0fs", omit / 1e9, dur / 1e9);
@@ -882,6 +897,21 @@ int scn_load_string(const char *name, const char *text, struct scenario *s, FILE
     return scn_run(&c);
 }
 
+const char *scn_board_tool(const struct scenario *s)
+{
+    if (s->v[SK_TRAFFIC_BOARD_TOOL].e != 0)
+        return scn_enum_str(s, SK_TRAFFIC_BOARD_TOOL);
+    /* lwIP's lwiperf speaks iperf 2; the Linux agent runs iperf3 */
+    return s->v[SK_BOARD_FIRMWARE].e == 1 ? "iperf3" : "iperf2";
+}
+
+const char *scn_host_tool(const struct scenario *s)
+{
+    if (s->v[SK_TRAFFIC_TOOL].e != 0)
+        return scn_enum_str(s, SK_TRAFFIC_TOOL);
+    return scn_board_tool(s);
+}
+
 const char *scn_enum_str(const struct scenario *s, enum scn_key k)
 {
     if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM)
@@ -924,4 +954,77 @@ void scn_format_value(const struct scenario *s, enum scn_key k, const struct scn
         snprintf(buf, len, "%s", v->s);
         break;
     }
+}
+
+static cJSON *val_json(const struct scn_keydef *d, const struct scn_val *v)
+{
+    switch (d->type) {
+    case T_ENUM:
+        return cJSON_CreateString(d->words[v->e]);
+    case T_BOOL:
+        return cJSON_CreateBool(v->b);
+    case T_COUNT:
+    case T_TIME:
+    case T_BYTES:
+        return cJSON_CreateNumber((double)v->u);
+    case T_RATE:
+    case T_PCT:
+        return cJSON_CreateNumber(v->d);
+    default:
+        return cJSON_CreateString(v->s);
+    }
+}
+
+cJSON *scn_to_json(const struct scenario *s)
+{
+    cJSON *root = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(root, "path", s->path);
+    for (int i = 0; sections[i]; i++)
+        if (strcmp(sections[i], "timeline") != 0)
+            cJSON_AddItemToObject(root, sections[i], cJSON_CreateObject());
+    for (int k = 0; k < SK_COUNT; k++) {
+        const struct scn_keydef *d = &keydefs[k];
+        cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, d->section);
+        if (!sec || d->repeat || d->type == T_BYTELIST)
+            continue;
+        if (!s->v[k].set && !d->def && d->type != T_STR)
+            continue;
+        cJSON_AddItemToObject(sec, d->name, val_json(d, &s->v[k]));
+    }
+    {
+        cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
+        cJSON_AddStringToObject(tr, "host_tool", scn_host_tool(s));
+        cJSON_AddStringToObject(tr, "board_tool_resolved", scn_board_tool(s));
+        if (s->nsweep) {
+            cJSON *a = cJSON_AddArrayToObject(tr, "sweep");
+            for (unsigned i = 0; i < s->nsweep; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->sweep[i]));
+        }
+        if (s->nfw_cmds) {
+            cJSON *a = cJSON_AddArrayToObject(tr, "fw_cmd");
+            for (unsigned i = 0; i < s->nfw_cmds; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateString(s->fw_cmds[i]));
+        }
+    }
+    {
+        cJSON *tl = cJSON_AddArrayToObject(root, "timeline");
+        for (unsigned i = 0; i < s->nevents; i++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "t_ns", (double)s->events[i].t_ns);
+            cJSON_AddStringToObject(e, "event", s->events[i].text);
+            cJSON_AddItemToArray(tl, e);
+        }
+    }
+    {
+        cJSON *ex = cJSON_GetObjectItemCaseSensitive(root, "expect");
+        cJSON *d = cJSON_AddArrayToObject(ex, "diag"), *a = cJSON_AddArrayToObject(ex, "diag_absent");
+        for (int i = 0; i < DG_NCODES; i++) {
+            if (s->diag[i])
+                cJSON_AddItemToArray(d, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+            if (s->diag_absent[i])
+                cJSON_AddItemToArray(a, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+        }
+    }
+    return root;
 }

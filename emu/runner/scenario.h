@@ -156,6 +156,11 @@ int scn_load_string(const char *name, const char *text, struct scenario *s, FILE
 
 /* The enum word of an enum-typed key ("linux" for BOARD_FIRMWARE). */
 const char *scn_enum_str(const struct scenario *s, enum scn_key k);
+/* The iperf the board runs / the host runs, "auto" resolved: bare-metal
+ * (lwiperf) speaks iperf 2, the Linux agent iperf3; the host follows the
+ * board unless [traffic] tool says otherwise. */
+const char *scn_board_tool(const struct scenario *s);
+const char *scn_host_tool(const struct scenario *s);
 /* The numeric value of enum keys whose words are numbers (speeds): 0 if none. */
 unsigned scn_enum_num(const struct scenario *s, enum scn_key k);
 const char *scn_key_section(enum scn_key k);
@@ -165,6 +170,11 @@ const char *scn_key_name(enum scn_key k);
  * times as "2.5s", rates in bit/s) into @buf. */
 void scn_format_value(const struct scenario *s, enum scn_key k,
                       const struct scn_val *v, char *buf, size_t len);
+
+/* Every key (given or default) as JSON, grouped by section; numbers carry
+ * the stored unit (ns, bit/s, bytes, percent).  Caller frees. */
+struct cJSON;
+struct cJSON *scn_to_json(const struct scenario *s);
 
 /* Parse one value of key @k (used by `gemlab fault` to reuse the table).
  * Returns 0 or -EINVAL/-ERANGE with a message in @msg. */

@@ -1,0 +1,462 @@
+/*
+ * inst.c - see inst.h.
+ *
+ * Known limitations:
+ *  - One serial port is captured (UART0 for bare-metal, UART1 for Linux);
+ *    the other is sent to null.
+ */
+#include "inst.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+volatile sig_atomic_t inst_stop_signal;
+
+static void on_stop_signal(int sig)
+{
+    inst_stop_signal = sig;
+}
+
+void inst_signals_install(void)
+{
+    struct sigaction sa;
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;            /* no SA_RESTART: blocking calls return EINTR */
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    sigaction(SIGHUP, &sa, NULL);
+    signal(SIGPIPE, SIG_IGN);
+}
+
+long long inst_now_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int mkdir_p(const char *path, mode_t mode)
+{
+    char tmp[512];
+    size_t len = strlen(path);
+
+    if (len >= sizeof(tmp))
+        return -ENAMETOOLONG;
+    memcpy(tmp, path, len + 1);
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(tmp, 0755) && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    if (mkdir(tmp, mode) && errno != EEXIST)
+        return -errno;
+    return 0;
+}
+
+int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name)
+{
+    struct stat st;
+    struct sockaddr_un sa;
+    char buf[512];
+    int rc;
+
+    memset(i, 0, sizeof(*i));
+    i->serial_fd = -1;
+    i->qmp.fd = -1;
+    i->msgs = cJSON_CreateArray();
+    if (dir) {
+        if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+            return -ENAMETOOLONG;
+    } else {
+        time_t t = time(NULL);
+        struct tm tm;
+        char stamp[32];
+        localtime_r(&t, &tm);
+        strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+        if (snprintf(buf, sizeof(buf), "%s/build/runs/%s-%s-%d", top, name, stamp, (int)getpid()) >=
+            (int)sizeof(buf))
+            return -ENAMETOOLONG;
+    }
+    rc = mkdir_p(buf, 0700);
+    if (rc) {
+        fprintf(stderr, "gemlab: cannot create run directory %s: %s\n", buf, strerror(-rc));
+        return rc;
+    }
+    if (lstat(buf, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
+        fprintf(stderr, "gemlab: %s is not a directory we own (symlinks are refused)\n", buf);
+        return -EPERM;
+    }
+    if (chmod(buf, 0700)) {
+        rc = -errno;
+        fprintf(stderr, "gemlab: chmod 0700 %s: %s\n", buf, strerror(errno));
+        return rc;
+    }
+    if (!realpath(buf, i->run_dir))
+        return -errno;
+    snprintf(i->qmp_path, sizeof(i->qmp_path), "%s/qmp.sock", i->run_dir);
+    snprintf(i->serial_path, sizeof(i->serial_path), "%s/serial.sock", i->run_dir);
+    snprintf(i->console_path, sizeof(i->console_path), "%s/console.log", i->run_dir);
+    if (strlen(i->qmp_path) >= sizeof(sa.sun_path) || strlen(i->serial_path) >= sizeof(sa.sun_path)) {
+        fprintf(stderr, "gemlab: run directory path too long for a unix socket (%zu >= %zu): use a shorter --out\n",
+                strlen(i->serial_path), sizeof(sa.sun_path));
+        return -ENAMETOOLONG;
+    }
+    /* stale sockets from an earlier run in a reused --out directory */
+    unlink(i->qmp_path);
+    unlink(i->serial_path);
+    i->console = fopen(i->console_path, "w");
+    if (!i->console)
+        return -errno;
+    return 0;
+}
+
+int inst_spawn(struct inst *i, char *const argv[])
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t def;
+    char log[600], pidf[600];
+    FILE *f;
+    int rc;
+
+    snprintf(log, sizeof(log), "%s/qemu.log", i->run_dir);
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_adddup2(&fa, 1, 2);
+    posix_spawnattr_init(&at);
+    /* own process group: a terminal ^C reaches only us, and we can kill
+     * QEMU and anything it forked with one kill(-pgid) */
+    posix_spawnattr_setpgroup(&at, 0);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGHUP);
+    sigaddset(&def, SIGPIPE);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
+    rc = posix_spawn(&i->pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc) {
+        i->pid = 0;
+        fprintf(stderr, "gemlab: cannot start %s: %s\n", argv[0], strerror(rc));
+        return -rc;
+    }
+    snprintf(pidf, sizeof(pidf), "%s/qemu.pid", i->run_dir);
+    f = fopen(pidf, "w");
+    if (f) {
+        fprintf(f, "%d\n", (int)i->pid);
+        fclose(f);
+    }
+    return 0;
+}
+
+bool inst_exited(struct inst *i)
+{
+    int st;
+
+    if (!i->pid)
+        return true;
+    if (i->reaped)
+        return true;
+    if (waitpid(i->pid, &st, WNOHANG) == i->pid) {
+        i->reaped = true;
+        i->status = st;
+        return true;
+    }
+    return false;
+}
+
+static int connect_unix(const char *path, int timeout_ms, struct inst *i)
+{
+    long long deadline = inst_now_ms() + timeout_ms;
+    struct sockaddr_un sa = { .sun_family = AF_UNIX };
+    int fd;
+
+    snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", path);
+    for (;;) {
+        fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        if (fd < 0)
+            return -errno;
+        if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0)
+            return fd;
+        close(fd);
+        if (errno != ENOENT && errno != ECONNREFUSED)
+            return -errno;
+        if (inst_exited(i))
+            return -ECHILD;
+        if (inst_stop_signal)
+            return -EINTR;
+        if (inst_now_ms() >= deadline)
+            return -ETIMEDOUT;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+}
+
+int inst_connect(struct inst *i, int timeout_ms)
+{
+    long long deadline = inst_now_ms() + timeout_ms;
+    int fd, rc;
+
+    fd = connect_unix(i->qmp_path, timeout_ms, i);
+    if (fd < 0)
+        return fd;
+    close(fd);      /* it exists; qmp_open reconnects and negotiates */
+    rc = qmp_open(&i->qmp, i->qmp_path, (int)(deadline - inst_now_ms() > 100 ? deadline - inst_now_ms() : 100));
+    if (rc)
+        return rc;
+    i->qmp_up = true;
+    fd = connect_unix(i->serial_path, (int)(deadline - inst_now_ms() > 100 ? deadline - inst_now_ms() : 100), i);
+    if (fd < 0)
+        return fd;
+    i->serial_fd = fd;
+    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+    return 0;
+}
+
+static void tail_push(struct inst *i, const char *line)
+{
+    snprintf(i->tail[i->tail_next], INST_LINE_MAX, "%s", line);
+    i->tail_next = (i->tail_next + 1) % INST_TAIL_LINES;
+    if (i->tail_n < INST_TAIL_LINES)
+        i->tail_n++;
+}
+
+static void handle_line(struct inst *i, char *line)
+{
+    size_t len = strlen(line);
+    const char *mark;
+
+    while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
+        line[--len] = '\0';
+    if (i->console) {
+        fprintf(i->console, "%s\n", line);
+        fflush(i->console);
+    }
+    tail_push(i, line);
+    mark = strstr(line, "@gemlab ");
+    if (mark) {
+        cJSON *o = cJSON_Parse(mark + 8);
+        if (cJSON_IsObject(o) && cJSON_GetArraySize(i->msgs) < 100000)
+            cJSON_AddItemToArray(i->msgs, o);
+        else
+            cJSON_Delete(o);
+    }
+}
+
+/* Read what the serial socket has; returns lines handled, or -ECONNRESET. */
+static int pump_serial(struct inst *i)
+{
+    char buf[4096];
+    int lines = 0;
+
+    for (;;) {
+        ssize_t n = read(i->serial_fd, buf, sizeof(buf));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return errno == EAGAIN ? lines : -errno;
+        if (n == 0)
+            return -ECONNRESET;
+        for (ssize_t k = 0; k < n; k++) {
+            char c = buf[k];
+            if (c == '\n' || i->line_len == INST_LINE_MAX - 1) {
+                i->line[i->line_len] = '\0';
+                handle_line(i, i->line);
+                i->line_len = 0;
+                lines++;
+                if (c == '\n')
+                    continue;
+            }
+            if (c != '\0')
+                i->line[i->line_len++] = c;
+        }
+    }
+}
+
+int inst_wait(struct inst *i, int timeout_ms, bool (*done)(struct inst *i, void *arg), void *arg)
+{
+    long long deadline = inst_now_ms() + timeout_ms;
+
+    for (;;) {
+        long long now = inst_now_ms();
+        struct pollfd p = { .fd = i->serial_fd, .events = POLLIN };
+        int slice = 100, r;
+
+        if (done && done(i, arg))
+            return 0;
+        if (inst_stop_signal)
+            return -EINTR;
+        if (inst_exited(i))
+            return -ECHILD;
+        if (i->watchdog_ms && now >= i->watchdog_ms)
+            return -ETIME;
+        if (now >= deadline)
+            return -ETIMEDOUT;
+        if (deadline - now < slice)
+            slice = (int)(deadline - now);
+        if (i->serial_fd < 0) {
+            struct timespec ts = { 0, slice * 1000000L };
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        r = poll(&p, 1, slice);
+        if (r < 0 && errno != EINTR)
+            return -errno;
+        if (r > 0) {
+            int n = pump_serial(i);
+            if (n == -ECONNRESET) {
+                /* QEMU closed the console: it is exiting.  Give it a moment
+                 * to be reaped so the caller sees -ECHILD. */
+                close(i->serial_fd);
+                i->serial_fd = -1;
+            }
+        }
+    }
+}
+
+const cJSON *inst_last_msg(const struct inst *i, const char *type)
+{
+    const cJSON *found = NULL, *m;
+
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, type) == 0)
+            found = m;
+    }
+    return found;
+}
+
+int inst_send(struct inst *i, const char *line)
+{
+    size_t len = strlen(line), off = 0;
+
+    if (i->serial_fd < 0)
+        return -ENOTCONN;
+    while (off <= len) {
+        const char *p = off < len ? line + off : "\r";
+        size_t n = off < len ? len - off : 1;
+        ssize_t w = write(i->serial_fd, p, n);
+        if (w < 0 && (errno == EINTR || errno == EAGAIN)) {
+            struct timespec ts = { 0, 1000000 };
+            nanosleep(&ts, NULL);
+            continue;
+        }
+        if (w < 0)
+            return -errno;
+        off += (size_t)w;
+        if (p[0] == '\r' && n == 1)
+            break;
+    }
+    return 0;
+}
+
+void inst_print_tail(const struct inst *i, FILE *out)
+{
+    int start = (i->tail_next - i->tail_n + INST_TAIL_LINES) % INST_TAIL_LINES;
+
+    fprintf(out, "---- last %d console line(s) (%s) ----\n", i->tail_n, i->console_path);
+    for (int k = 0; k < i->tail_n; k++)
+        fprintf(out, "%s\n", i->tail[(start + k) % INST_TAIL_LINES]);
+    fprintf(out, "---- end of console ----\n");
+}
+
+cJSON *inst_tail_json(const struct inst *i)
+{
+    int start = (i->tail_next - i->tail_n + INST_TAIL_LINES) % INST_TAIL_LINES;
+    cJSON *a = cJSON_CreateArray();
+
+    for (int k = 0; k < i->tail_n; k++)
+        cJSON_AddItemToArray(a, cJSON_CreateString(i->tail[(start + k) % INST_TAIL_LINES]));
+    return a;
+}
+
+static bool wait_exit(struct inst *i, int ms)
+{
+    long long deadline = inst_now_ms() + ms;
+
+    while (!inst_exited(i)) {
+        if (inst_now_ms() >= deadline)
+            return false;
+        struct timespec ts = { 0, 20 * 1000 * 1000 };
+        nanosleep(&ts, NULL);
+    }
+    return true;
+}
+
+void inst_stop(struct inst *i)
+{
+    if (i->pid && !inst_exited(i)) {
+        if (i->qmp_up)
+            qmp_quit(&i->qmp, 1000);
+        if (!wait_exit(i, 2000)) {
+            kill(-i->pid, SIGTERM);
+            if (!wait_exit(i, 2000)) {
+                kill(-i->pid, SIGKILL);
+                wait_exit(i, 5000);
+            }
+        }
+    }
+    if (i->pid) {
+        /* anything left in QEMU's group (helpers) goes too */
+        kill(-i->pid, SIGKILL);
+    }
+    if (i->qmp_up || i->qmp.fd >= 0)
+        qmp_close(&i->qmp);
+    i->qmp_up = false;
+    if (i->serial_fd >= 0) {
+        pump_serial(i);     /* keep the last words */
+        close(i->serial_fd);
+    }
+    i->serial_fd = -1;
+    if (i->line_len) {
+        i->line[i->line_len] = '\0';
+        handle_line(i, i->line);
+        i->line_len = 0;
+    }
+    if (i->console)
+        fclose(i->console);
+    i->console = NULL;
+    if (i->qmp_path[0])
+        unlink(i->qmp_path);
+    if (i->serial_path[0])
+        unlink(i->serial_path);
+    if (i->run_dir[0]) {
+        char pidf[600];
+        snprintf(pidf, sizeof(pidf), "%s/qemu.pid", i->run_dir);
+        unlink(pidf);
+    }
+}
+
+void inst_describe_exit(const struct inst *i, char *buf, size_t len)
+{
+    if (!i->reaped)
+        snprintf(buf, len, "still running");
+    else if (WIFEXITED(i->status))
+        snprintf(buf, len, "exited with status %d", WEXITSTATUS(i->status));
+    else if (WIFSIGNALED(i->status))
+        snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(i->status), strsignal(WTERMSIG(i->status)));
+    else
+        snprintf(buf, len, "ended (status 0x%x)", i->status);
+}

@@ -1,0 +1,97 @@
+/*
+ * inst.h - one emulated board: its run directory, QEMU process, QMP and
+ * serial sockets, console capture, watchdog and cleanup.
+ *
+ * Exposure rules (issue 8): the run directory is mode 0700 and holds the
+ * QMP and serial sockets; QEMU is spawned directly from an argv array (no
+ * shell) in its own process group; every resource an instance creates is
+ * released by inst_stop(), which is safe to call at any point and more
+ * than once, and runs on success, failure, QEMU death and SIGINT/SIGTERM.
+ *
+ * Errors: 0 or a negative errno; messages go to stderr prefixed "gemlab:".
+ * Special results of inst_wait(): -ECHILD QEMU exited, -EINTR a signal
+ * asked us to stop, -ETIME the watchdog fired, -ETIMEDOUT the wait's own
+ * timeout passed.
+ */
+#ifndef GEMLAB_RUNNER_INST_H
+#define GEMLAB_RUNNER_INST_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include <cjson/cJSON.h>
+
+#include "qmp.h"
+
+#define INST_TAIL_LINES 40
+#define INST_LINE_MAX 1024
+
+/* Set by the SIGINT/SIGTERM handler (inst_signals_install). */
+extern volatile sig_atomic_t inst_stop_signal;
+
+struct inst {
+    char run_dir[512];
+    char qmp_path[600], serial_path[600], console_path[600];
+    pid_t pid;                 /* QEMU, also its process group; 0 if none */
+    bool reaped;
+    int status;                /* waitpid status once reaped */
+    int serial_fd;
+    struct qmp qmp;
+    bool qmp_up;
+    FILE *console;
+    char tail[INST_TAIL_LINES][INST_LINE_MAX];
+    int tail_n, tail_next;
+    char line[INST_LINE_MAX];
+    size_t line_len;
+    cJSON *msgs;               /* every @gemlab JSON object seen, in order */
+    long long watchdog_ms;     /* absolute CLOCK_MONOTONIC ms; 0 = off */
+    bool quiet;
+};
+
+long long inst_now_ms(void);
+
+/* SIGINT/SIGTERM set inst_stop_signal instead of killing us, so the main
+ * loop can clean up; SIGPIPE is ignored. */
+void inst_signals_install(void);
+
+/* Create @dir (or, when NULL, build/runs/NAME-TIME-PID under @top) with
+ * mode 0700 and fill i->run_dir and the socket paths.  An existing
+ * directory is reused only if it is ours and not a symlink. */
+int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name);
+
+/* Spawn @argv (argv[0] is the binary path) in a new process group with
+ * stdin /dev/null and stdout/stderr to RUN_DIR/qemu.log. */
+int inst_spawn(struct inst *i, char *const argv[]);
+
+/* Connect QMP and the serial socket (both created by QEMU). */
+int inst_connect(struct inst *i, int timeout_ms);
+
+/* Pump console input for up to @timeout_ms, or until @done returns true
+ * (checked after every console line and every 100 ms).  See the special
+ * results above. */
+int inst_wait(struct inst *i, int timeout_ms, bool (*done)(struct inst *i, void *arg), void *arg);
+
+/* The newest @gemlab message whose "type" is @type, or NULL (borrowed). */
+const cJSON *inst_last_msg(const struct inst *i, const char *type);
+
+/* Send one command line to the firmware shell / agent. */
+int inst_send(struct inst *i, const char *line);
+
+/* Print the last console lines to @out. */
+void inst_print_tail(const struct inst *i, FILE *out);
+/* The same as a JSON array (caller frees). */
+cJSON *inst_tail_json(const struct inst *i);
+
+/* Non-blocking: has QEMU exited?  Reaps it. */
+bool inst_exited(struct inst *i);
+
+/* Stop QEMU (QMP quit, then SIGTERM, then SIGKILL to its group), close
+ * everything, remove the sockets.  Idempotent. */
+void inst_stop(struct inst *i);
+
+/* "exited with status 1", "killed by signal 9" for the reaped QEMU. */
+void inst_describe_exit(const struct inst *i, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,238 @@
+/*
+ * iperf.c - see iperf.h.
+ *
+ * iperf3 -J layout (3.12): end.sum_sent / end.sum_received (TCP; plus
+ * *_bidir_reverse with --bidir), end.sum (UDP: jitter_ms, lost_percent),
+ * end.streams[].sender.mean_rtt (us, Linux sender), intervals[].sum with
+ * "omitted".  iperf 2 -y C: time,src,sport,dst,dport,id,interval,bytes,bps
+ * and, for a UDP server report, jitter,lost,total,pct,ooo.
+ */
+#include "iperf.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void iperf_client_argv(const struct scenario *s, const char *host, int port, unsigned long long length,
+                       struct argv_buf *a)
+{
+    const struct scn_val *v = s->v;
+    bool v3 = strcmp(scn_host_tool(s), "iperf3") == 0;
+    bool udp = v[SK_TRAFFIC_PROTOCOL].e == 1;
+
+    av_init(a);
+    av_add(a, v3 ? "iperf3" : "iperf");
+    av_add(a, "-c");
+    av_add(a, "%s", host);
+    av_add(a, "-p");
+    av_add(a, "%d", port);
+    av_add(a, "-t");
+    av_add(a, "%llu", (unsigned long long)(v[SK_TRAFFIC_DURATION].u / 1000000000ull));
+    av_add(a, "-i");
+    av_add(a, "%g", v[SK_TRAFFIC_INTERVAL].u / 1e9);
+    if (v3) {
+        av_add(a, "-J");
+        av_add(a, "--connect-timeout");
+        av_add(a, "5000");
+    } else {
+        av_add(a, "-y");
+        av_add(a, "C");
+    }
+    if (v[SK_TRAFFIC_PARALLEL].u > 1) {
+        av_add(a, "-P");
+        av_add(a, "%llu", (unsigned long long)v[SK_TRAFFIC_PARALLEL].u);
+    }
+    if (v[SK_TRAFFIC_REVERSE].b)
+        av_add(a, "-R");
+    if (v[SK_TRAFFIC_BIDIR].b)
+        av_add(a, v3 ? "--bidir" : "-d");
+    if (udp) {
+        av_add(a, "-u");
+        if (v[SK_TRAFFIC_BANDWIDTH].set) {
+            av_add(a, "-b");
+            av_add(a, "%.0f", v[SK_TRAFFIC_BANDWIDTH].d);
+        }
+    }
+    if (v[SK_TRAFFIC_WINDOW].set) {
+        av_add(a, "-w");
+        av_add(a, "%llu", (unsigned long long)v[SK_TRAFFIC_WINDOW].u);
+    }
+    if (length || v[SK_TRAFFIC_LENGTH].set) {
+        av_add(a, "-l");
+        av_add(a, "%llu", length ? length : (unsigned long long)v[SK_TRAFFIC_LENGTH].u);
+    }
+    if (v3 && v[SK_TRAFFIC_OMIT].u) {
+        av_add(a, "-O");
+        av_add(a, "%llu", (unsigned long long)(v[SK_TRAFFIC_OMIT].u / 1000000000ull));
+    }
+}
+
+static double num_at(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, a);
+
+    if (b)
+        x = cJSON_GetObjectItemCaseSensitive(x, b);
+    return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+}
+
+static void add_num(cJSON *o, const char *name, double v)
+{
+    if (!isnan(v))
+        cJSON_AddNumberToObject(o, name, v);
+}
+
+cJSON *iperf3_parse(const char *text)
+{
+    cJSON *out = cJSON_CreateObject(), *root = text ? cJSON_Parse(text) : NULL;
+    const cJSON *end, *err, *iv, *st, *start;
+    double recv, sent, rev, bps;
+    bool reverse = false, bidir = false;
+
+    if (!cJSON_IsObject(root)) {
+        cJSON_AddBoolToObject(out, "ok", false);
+        cJSON_AddStringToObject(out, "error", text && *text ? "iperf3 output is not JSON" : "iperf3 printed nothing");
+        cJSON_Delete(root);
+        return out;
+    }
+    err = cJSON_GetObjectItemCaseSensitive(root, "error");
+    end = cJSON_GetObjectItemCaseSensitive(root, "end");
+    start = cJSON_GetObjectItemCaseSensitive(root, "start");
+    st = cJSON_GetObjectItemCaseSensitive(start, "test_start");
+    reverse = num_at(st, "reverse", NULL) == 1;
+    bidir = num_at(st, "bidir", NULL) == 1;
+    cJSON_AddBoolToObject(out, "ok", !cJSON_IsString(err));
+    if (cJSON_IsString(err))
+        cJSON_AddStringToObject(out, "error", err->valuestring);
+    if (cJSON_IsObject(end)) {
+        const cJSON *sum = cJSON_GetObjectItemCaseSensitive(end, "sum");
+        recv = num_at(end, "sum_received", "bits_per_second");
+        sent = num_at(end, "sum_sent", "bits_per_second");
+        rev = num_at(end, "sum_received_bidir_reverse", "bits_per_second");
+        if (cJSON_IsObject(sum) && !isnan(num_at(sum, "jitter_ms", NULL))) {   /* UDP */
+            bps = num_at(sum, "bits_per_second", NULL);
+            if (!isnan(recv))
+                bps = recv;
+            add_num(out, "udp_jitter_ms", num_at(sum, "jitter_ms", NULL));
+            add_num(out, "udp_lost_pct", num_at(sum, "lost_percent", NULL));
+        } else {
+            bps = recv;
+            add_num(out, "retransmits", num_at(end, "sum_sent", "retransmits"));
+        }
+        if (bidir && !isnan(rev))
+            bps = (isnan(bps) ? 0 : bps) + rev;
+        add_num(out, "throughput_bps", bps);
+        add_num(out, "sent_bps", sent);
+        /* board perspective: the host is the client */
+        if (bidir) {
+            add_num(out, "rx_bps", recv);
+            add_num(out, "tx_bps", rev);
+        } else if (reverse) {
+            add_num(out, "tx_bps", bps);
+        } else {
+            add_num(out, "rx_bps", bps);
+        }
+        const cJSON *streams = cJSON_GetObjectItemCaseSensitive(end, "streams"), *s;
+        double rtt = 0;
+        int n = 0;
+        cJSON_ArrayForEach(s, streams) {
+            double r = num_at(cJSON_GetObjectItemCaseSensitive(s, "sender"), "mean_rtt", NULL);
+            if (!isnan(r) && r > 0) {
+                rtt += r;
+                n++;
+            }
+        }
+        if (n)
+            cJSON_AddNumberToObject(out, "rtt_us", rtt / n);
+    }
+    iv = cJSON_GetObjectItemCaseSensitive(root, "intervals");
+    if (cJSON_IsArray(iv)) {
+        cJSON *arr = cJSON_CreateArray();
+        const cJSON *i;
+        cJSON_ArrayForEach(i, iv) {
+            const cJSON *sum = cJSON_GetObjectItemCaseSensitive(i, "sum");
+            const cJSON *om = cJSON_GetObjectItemCaseSensitive(sum, "omitted");
+            double b = num_at(sum, "bits_per_second", NULL);
+            if (cJSON_IsTrue(om) || isnan(b))
+                continue;
+            if (bidir) {
+                double r = num_at(cJSON_GetObjectItemCaseSensitive(i, "sum_bidir_reverse"), "bits_per_second", NULL);
+                if (!isnan(r))
+                    b += r;
+            }
+            cJSON_AddItemToArray(arr, cJSON_CreateNumber(b));
+        }
+        cJSON_AddItemToObject(out, "intervals_bps", arr);
+    }
+    cJSON_Delete(root);
+    return out;
+}
+
+/* Split one CSV line into at most @max fields (in place). */
+static int csv_split(char *line, char **f, int max)
+{
+    int n = 0;
+
+    while (n < max) {
+        f[n++] = line;
+        line = strchr(line, ',');
+        if (!line)
+            break;
+        *line++ = '\0';
+    }
+    return n;
+}
+
+cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s)
+{
+    cJSON *out = cJSON_CreateObject(), *ivs = cJSON_CreateArray();
+    char *copy = strdup(csv ? csv : ""), *save = NULL, *line;
+    double final_sum = NAN, final_streams = 0, jitter = NAN, lost = NAN;
+    int nfinal = 0;
+
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char *f[16];
+        double a, b, bps;
+        int n = csv_split(line, f, 16);
+        if (n < 9 || sscanf(f[6], "%lf-%lf", &a, &b) != 2)
+            continue;
+        bps = strtod(f[8], NULL);
+        if (!isfinite(bps))
+            continue;
+        if (n >= 14) {                  /* UDP server report */
+            jitter = strtod(f[9], NULL);
+            lost = strtod(f[12], NULL);
+            continue;
+        }
+        if (a == 0.0 && b >= duration_s - 1.0) {
+            if (atoi(f[5]) == -1)
+                final_sum = bps;
+            else {
+                final_streams += bps;
+                nfinal++;
+            }
+        } else if (atoi(f[5]) == -1 || b - a <= 1.5) {
+            cJSON_AddItemToArray(ivs, cJSON_CreateNumber(bps));
+        }
+    }
+    free(copy);
+    if (isnan(final_sum) && nfinal)
+        final_sum = final_streams;
+    cJSON_AddBoolToObject(out, "ok", !isnan(final_sum));
+    if (isnan(final_sum)) {
+        char msg[256];
+        snprintf(msg, sizeof(msg), "%s", err && *err ? err : "iperf printed no summary");
+        msg[strcspn(msg, "\n")] = '\0';
+        cJSON_AddStringToObject(out, "error", msg);
+    } else {
+        cJSON_AddNumberToObject(out, "throughput_bps", final_sum);
+        cJSON_AddNumberToObject(out, "rx_bps", final_sum);
+    }
+    if (udp) {
+        add_num(out, "udp_jitter_ms", jitter);
+        add_num(out, "udp_lost_pct", lost);
+    }
+    cJSON_AddItemToObject(out, "intervals_bps", ivs);
+    return out;
+}

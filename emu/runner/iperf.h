@@ -1,0 +1,27 @@
+/*
+ * iperf.h - host-side iperf: argv from a scenario, and the results of
+ * iperf3 -J and iperf 2 -y C turned into results.json's "iperf" object.
+ *
+ * Errors: 0 or a negative errno.  Parsers never fail on odd input: what
+ * they cannot read stays unknown, and "ok"/"error" say why.
+ */
+#ifndef GEMLAB_RUNNER_IPERF_H
+#define GEMLAB_RUNNER_IPERF_H
+
+#include <cjson/cJSON.h>
+
+#include "qemu.h"
+#include "scenario.h"
+
+/* Build the client argv (argv[0] = "iperf3" or "iperf") for @host:@port.
+ * @length overrides [traffic] length (sweeps); 0 = scenario's. */
+void iperf_client_argv(const struct scenario *s, const char *host, int port, unsigned long long length,
+                       struct argv_buf *a);
+
+/* Parse iperf3 -J output into a new "iperf" object (caller frees). */
+cJSON *iperf3_parse(const char *text);
+/* Parse iperf 2 -y C output (+ stderr text for the error) likewise.
+ * @udp and @duration_s help pick the final summary lines. */
+cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s);
+
+#endif

@@ -1,0 +1,131 @@
+/*
+ * main.c - the `gemlab` command line: subcommand dispatch and the small
+ * commands (check, show, diagnose).  `run`, `boot`, `fault` and `tap`
+ * live in run.c.
+ *
+ * Exit status (every subcommand): 0 success/PASS, 1 FAIL (expectations
+ * not met, QEMU died, watchdog), 2 bad input (usage, scenario errors),
+ * 3 something to build or install is missing, 130 interrupted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "diagnose.h"
+#include "run.h"
+#include "scenario.h"
+
+static void usage(FILE *out)
+{
+    fputs("usage: gemlab COMMAND ...\n"
+          "  check SCENARIO...          validate scenario files (errors as FILE:LINE)\n"
+          "  show SCENARIO              print the scenario, defaults filled in, as JSON\n"
+          "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
+          "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC]\n"
+          "                             boot, apply the timeline, run iperf, diagnose\n"
+          "  diagnose RUN_DIR [--strict] layered diagnosis of RUN_DIR/results.json\n"
+          "  fault RUN_DIR ACTION...    change a running instance: link up|down,\n"
+          "                             flap DUR, set KEY VALUE, restart-aneg, starve-rx DUR\n"
+          "  boot [--qemu PATH] [--fw PATH] [--out DIR] [--hold SEC] [--timeout SEC]\n"
+          "                             boot QEMU (paused without --fw), check QMP, stop\n"
+          "  tap up|down [NAME]         private netns + tap for --net tap (root)\n"
+          "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n",
+          out);
+}
+
+static int cmd_check(int argc, char **argv)
+{
+    int bad = 0;
+
+    if (argc < 1) {
+        fprintf(stderr, "gemlab check: no scenario given\n");
+        return RUN_EXIT_INPUT;
+    }
+    for (int i = 0; i < argc; i++) {
+        static struct scenario s;
+        if (scn_load(argv[i], &s, stderr))
+            bad++;
+        else
+            printf("%s: ok\n", argv[i]);
+    }
+    return bad ? RUN_EXIT_INPUT : 0;
+}
+
+static int cmd_show(int argc, char **argv)
+{
+    static struct scenario s;
+    cJSON *j;
+    char *text;
+
+    if (argc != 1) {
+        fprintf(stderr, "gemlab show: expected one scenario\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (scn_load(argv[0], &s, stderr))
+        return RUN_EXIT_INPUT;
+    j = run_scenario_json(&s);
+    text = cJSON_Print(j);
+    puts(text);
+    free(text);
+    cJSON_Delete(j);
+    return 0;
+}
+
+static int cmd_diagnose(int argc, char **argv)
+{
+    bool strict = false;
+    const char *dir = NULL;
+    int failed = 0, rc;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--strict") == 0)
+            strict = true;
+        else if (!dir && argv[i][0] != '-')
+            dir = argv[i];
+        else {
+            fprintf(stderr, "gemlab diagnose: unexpected argument '%s'\n", argv[i]);
+            return RUN_EXIT_INPUT;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
+        return RUN_EXIT_INPUT;
+    }
+    rc = dg_diagnose_dir(dir, stdout, stderr, &failed);
+    if (rc)
+        return RUN_EXIT_INPUT;
+    return strict && failed ? RUN_EXIT_FAIL : 0;
+}
+
+int main(int argc, char **argv)
+{
+    /* run directories, logs and results are private to the user */
+    umask(077);
+    if (argc < 2) {
+        usage(stderr);
+        return RUN_EXIT_INPUT;
+    }
+    if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "check"))
+        return cmd_check(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "show"))
+        return cmd_show(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "diagnose"))
+        return cmd_diagnose(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "run"))
+        return run_cmd_run(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "boot"))
+        return run_cmd_boot(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "fault"))
+        return run_cmd_fault(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "tap"))
+        return run_cmd_tap(argc - 2, argv + 2);
+    fprintf(stderr, "gemlab: unknown command '%s'\n", argv[1]);
+    usage(stderr);
+    return RUN_EXIT_INPUT;
+}

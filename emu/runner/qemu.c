@@ -1,0 +1,362 @@
+/*
+ * qemu.c - see qemu.h.
+ *
+ * Known limitations:
+ *  - The QOM property names in prop_map are the runner's side of an
+ *    interface emu/qemu owns; a property the QEMU binary lacks is reported
+ *    as unapplied rather than guessed.
+ *  - Board keys (rx_bds, tx_bds, pbufs, mac_speed, phy_mode, irq_affinity)
+ *    are firmware build options or firmware commands, not QEMU properties.
+ */
+#define _GNU_SOURCE /* vasprintf, pipe2 */
+#include "qemu.h"
+
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+void av_init(struct argv_buf *a)
+{
+    a->n = 0;
+    a->cap = 16;
+    a->v = calloc((size_t)a->cap, sizeof(char *));
+    if (!a->v)
+        abort();
+}
+
+void av_add(struct argv_buf *a, const char *fmt, ...)
+{
+    va_list ap;
+    char *s;
+
+    va_start(ap, fmt);
+    if (vasprintf(&s, fmt, ap) < 0)
+        abort();
+    va_end(ap);
+    if (a->n + 2 > a->cap) {
+        a->cap *= 2;
+        a->v = realloc(a->v, (size_t)a->cap * sizeof(char *));
+        if (!a->v)
+            abort();
+    }
+    a->v[a->n++] = s;
+    a->v[a->n] = NULL;
+}
+
+void av_free(struct argv_buf *a)
+{
+    for (int k = 0; k < a->n; k++)
+        free(a->v[k]);
+    free(a->v);
+    a->v = NULL;
+    a->n = a->cap = 0;
+}
+
+static const struct {
+    enum scn_key key;
+    const char *prop;
+} prop_map[] = {
+    { SK_LINK_PARTNER, "partner-abilities" },
+    { SK_LINK_PARTNER_AUTONEG, "partner-autoneg" },
+    { SK_LINK_PARTNER_SPEED, "partner-speed" },
+    { SK_LINK_PARTNER_DUPLEX, "partner-duplex" },
+    { SK_LINK_PARTNER_MS, "partner-ms" },
+    { SK_LINK_CABLE, "cable" },
+    { SK_LINK_DOWNSHIFT, "downshift" },
+    { SK_LINK_DOWNSHIFT_ATTEMPTS, "downshift-attempts" },
+    { SK_LINK_ANEG_TIME, "aneg-ns" },
+    { SK_LINK_LOSS, "loss" },
+    { SK_LINK_LATENCY, "latency-ns" },
+    { SK_LINK_JITTER, "jitter-ns" },
+    { SK_LINK_JITTER_DIST, "jitter-dist" },
+    { SK_LINK_DUPLICATE, "dup-pct" },
+    { SK_LINK_CORRUPT, "corrupt-pct" },
+    { SK_LINK_REORDER, "reorder-pct" },
+    { SK_LINK_REORDER_GAP, "reorder-gap" },
+    { SK_LINK_RATE, "rate-bps" },
+    { SK_LINK_QUEUE_FRAMES, "queue-frames" },
+    { SK_LINK_RGMII_SKEW, "skew-crc-pct" },
+    { SK_LINK_SEED, "seed" },
+};
+
+const char *qemu_prop_for(enum scn_key k)
+{
+    for (size_t i = 0; i < sizeof(prop_map) / sizeof(prop_map[0]); i++)
+        if (prop_map[i].key == k)
+            return prop_map[i].prop;
+    return NULL;
+}
+
+void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_val *v, char *buf, size_t len)
+{
+    switch (k) {
+    case SK_LINK_ANEG_TIME:
+    case SK_LINK_LATENCY:
+    case SK_LINK_JITTER:
+    case SK_LINK_DOWNSHIFT_ATTEMPTS:
+    case SK_LINK_REORDER_GAP:
+    case SK_LINK_QUEUE_FRAMES:
+    case SK_LINK_SEED:
+        snprintf(buf, len, "%llu", (unsigned long long)v->u);
+        break;
+    case SK_LINK_RATE:
+        snprintf(buf, len, "%.0f", v->d);
+        break;
+    default:
+        scn_format_value(s, k, v, buf, len);
+        break;
+    }
+}
+
+int run_capture(char *const argv[], char *out, size_t len, int timeout_ms)
+{
+    posix_spawn_file_actions_t fa;
+    int pfd[2], rc, st = 0;
+    size_t got = 0;
+    pid_t pid;
+    struct timespec t0;
+
+    if (pipe2(pfd, O_CLOEXEC))
+        return -errno;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
+    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pfd[1]);
+    if (rc) {
+        close(pfd[0]);
+        return -rc;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        struct pollfd p = { .fd = pfd[0], .events = POLLIN };
+        struct timespec t1;
+        long el;
+        clock_gettime(CLOCK_MONOTONIC, &t1);
+        el = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
+        if (el >= timeout_ms) {
+            kill(pid, SIGKILL);
+            break;
+        }
+        if (poll(&p, 1, (int)(timeout_ms - el)) <= 0)
+            continue;
+        char tmp[4096];
+        ssize_t n = read(pfd[0], tmp, sizeof(tmp));
+        if (n <= 0)
+            break;
+        for (ssize_t k = 0; k < n && got + 1 < len; k++)
+            out[got++] = tmp[k];
+    }
+    if (len)
+        out[got < len ? got : len - 1] = '\0';
+    close(pfd[0]);
+    if (waitpid(pid, &st, 0) < 0)
+        return -errno;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static bool executable(const char *p)
+{
+    struct stat st;
+
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) && access(p, X_OK) == 0;
+}
+
+int qemu_find(const char *top, const char *override, char *out, size_t len)
+{
+    char buf[1024], dir[600];
+    char *argv[] = { "make", "-s", "--no-print-directory", "-C", dir, "path", NULL };
+    int rc;
+
+    if (override) {
+        if (!executable(override)) {
+            fprintf(stderr, "gemlab: --qemu %s: not an executable file\n", override);
+            return -ENOENT;
+        }
+        snprintf(out, len, "%s", override);
+        return 0;
+    }
+    snprintf(dir, sizeof(dir), "%s/emu/qemu", top);
+    rc = run_capture(argv, buf, sizeof(buf), 10000);
+    buf[strcspn(buf, "\n")] = '\0';
+    if (rc != 0 || !buf[0] || !executable(buf)) {
+        fprintf(stderr, "gemlab: our QEMU is not built%s%s: run `make -C emu/qemu` "
+                "(or pass --qemu /usr/bin/qemu-system-arm for stock QEMU without the link models)\n",
+                buf[0] ? " at " : "", buf);
+        return -ENOENT;
+    }
+    snprintf(out, len, "%s", buf);
+    return 0;
+}
+
+int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len)
+{
+    if (override) {
+        struct stat st;
+        if (stat(override, &st) || !S_ISREG(st.st_mode)) {
+            fprintf(stderr, "gemlab: --fw %s: no such file\n", override);
+            return -ENOENT;
+        }
+        snprintf(out, len, "%s", override);
+        return 0;
+    }
+    if (strcmp(firmware, "linux") == 0) {
+        snprintf(out, len, "%s/build/linux/zImage", top);
+        if (access(out, R_OK)) {
+            fprintf(stderr, "gemlab: no Linux image at %s: run `make -C firmware/linux` (or pass --fw)\n", out);
+            return -ENOENT;
+        }
+        return 0;
+    }
+    snprintf(out, len, "%s/build/baremetal/qemu-zynq/gemlab-fw.elf", top);
+    if (access(out, R_OK)) {
+        fprintf(stderr, "gemlab: no bare-metal firmware at %s: run `make -C firmware/baremetal` (or pass --fw)\n",
+                out);
+        return -ENOENT;
+    }
+    return 0;
+}
+
+int qemu_gem_props(const char *qemu, char *buf, size_t len)
+{
+    char *argv[] = { (char *)qemu, "-M", "none", "-device", QEMU_GEM_DRIVER ",help", NULL };
+    int rc = run_capture(argv, buf, len, 10000);
+
+    return rc < 0 ? rc : 0;
+}
+
+bool qemu_has_prop(const char *props, const char *name)
+{
+    size_t n = strlen(name);
+
+    for (const char *p = props; p && (p = strstr(p, name)); p += n) {
+        bool start = p == props || p[-1] == ' ' || p[-1] == '\n';
+        bool end = p[n] == '=' || p[n] == ' ' || p[n] == '\n' || p[n] == '\0';
+        if (start && end)
+            return true;
+    }
+    return false;
+}
+
+int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct argv_buf *a,
+                    char *unapplied, size_t ulen)
+{
+    bool linux_fw = strcmp(o->firmware, "linux") == 0;
+    size_t uoff = 0;
+
+    unapplied[0] = '\0';
+    av_init(a);
+    av_add(a, "%s", o->qemu);
+    av_add(a, "-M");
+    av_add(a, "xilinx-zynq-a9");
+    av_add(a, "-m");
+    av_add(a, "256M");
+    av_add(a, "-display");
+    av_add(a, "none");
+    av_add(a, "-monitor");
+    av_add(a, "none");
+    av_add(a, "-S");        /* start paused: nothing is printed before we listen */
+    av_add(a, "-qmp");
+    av_add(a, "unix:%s,server=on,wait=off", o->qmp_path);
+    av_add(a, "-chardev");
+    av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", o->serial_path);
+    av_add(a, "-serial");
+    av_add(a, linux_fw ? "null" : "chardev:ser0");
+    av_add(a, "-serial");
+    av_add(a, linux_fw ? "chardev:ser0" : "null");
+    if (s && linux_fw && s->v[SK_BOARD_CPUS].u > 1) {
+        av_add(a, "-smp");
+        av_add(a, "%llu", (unsigned long long)s->v[SK_BOARD_CPUS].u);
+    }
+    if (o->fw_path) {
+        av_add(a, "-kernel");
+        av_add(a, "%s", o->fw_path);
+        if (o->dtb) {
+            av_add(a, "-dtb");
+            av_add(a, "%s", o->dtb);
+        }
+        if (o->initrd) {
+            av_add(a, "-initrd");
+            av_add(a, "%s", o->initrd);
+        }
+    }
+    if (o->net && strcmp(o->net, "user") == 0) {
+        av_add(a, "-netdev");
+        /* hostfwd binds 127.0.0.1 only (issue 8: exposure) */
+        av_add(a, "user,id=%s,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:%d-%s:%d,hostfwd=udp:127.0.0.1:%d-%s:%d",
+               QEMU_NETDEV_ID, o->host_port, o->board_ip, o->board_port, o->host_port, o->board_ip,
+               o->board_port);
+        av_add(a, "-net");
+        av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
+    } else if (o->net && strcmp(o->net, "tap") == 0) {
+        av_add(a, "-netdev");
+        av_add(a, "tap,id=%s,ifname=%s,script=no,downscript=no", QEMU_NETDEV_ID, o->tap_ifname);
+        av_add(a, "-net");
+        av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
+    } else {
+        av_add(a, "-net");
+        av_add(a, "none");
+    }
+    for (size_t k = 0; s && k < sizeof(prop_map) / sizeof(prop_map[0]); k++) {
+        const struct scn_val *v = &s->v[prop_map[k].key];
+        char val[SCN_STR_MAX + 32];
+        if (!v->set && prop_map[k].key != SK_LINK_SEED)
+            continue;
+        if (!o->props || !qemu_has_prop(o->props, prop_map[k].prop)) {
+            if (v->set && uoff < ulen)
+                uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
+                                         scn_key_name(prop_map[k].key));
+            continue;
+        }
+        qemu_prop_value(s, prop_map[k].key, v, val, sizeof(val));
+        av_add(a, "-global");
+        av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop_map[k].prop, val);
+    }
+    return 0;
+}
+
+int free_port(void)
+{
+    for (int attempt = 0; attempt < 20; attempt++) {
+        struct sockaddr_in sa = { .sin_family = AF_INET };
+        socklen_t sl = sizeof(sa);
+        int t = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0), u, port;
+        if (t < 0)
+            return -errno;
+        sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        sa.sin_port = 0;
+        if (bind(t, (struct sockaddr *)&sa, sizeof(sa)) || getsockname(t, (struct sockaddr *)&sa, &sl)) {
+            close(t);
+            return -errno;
+        }
+        port = ntohs(sa.sin_port);
+        /* the same number must be free for UDP too (hostfwd maps both) */
+        u = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+        if (u >= 0 && bind(u, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+            close(u);
+            close(t);
+            return port;
+        }
+        if (u >= 0)
+            close(u);
+        close(t);
+    }
+    return -EADDRINUSE;
+}

@@ -1,0 +1,74 @@
+/*
+ * qemu.h - finding QEMU and firmware, and building QEMU's argv from a
+ * scenario.  Scenario values become single argv elements (never a shell
+ * string); the one place values are joined is `-global DRIVER.PROP=VALUE`,
+ * where QEMU itself splits at the first '=' only.
+ *
+ * Errors: 0 or a negative errno with a message on stderr naming the make
+ * target that builds what is missing.
+ */
+#ifndef GEMLAB_RUNNER_QEMU_H
+#define GEMLAB_RUNNER_QEMU_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario.h"
+
+#define QEMU_GEM_DRIVER "cadence_gem"
+#define QEMU_GEM_PATH "/machine/unattached/device[0]"   /* overridden by lookup */
+#define QEMU_NETDEV_ID "net0"
+
+struct argv_buf {
+    char **v;
+    int n, cap;
+};
+
+void av_init(struct argv_buf *a);
+/* Append a copy of @s (printf format). */
+void av_add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void av_free(struct argv_buf *a);
+
+/* The QOM property a scenario [link] key maps to, or NULL if none. */
+const char *qemu_prop_for(enum scn_key k);
+/* Format the value of @v for that property into @buf. */
+void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_val *v, char *buf, size_t len);
+
+/* Locate QEMU: @override, else `make -s -C emu/qemu path` under @top.
+ * Fills @out; -ENOENT (with a message naming `make -C emu/qemu`). */
+int qemu_find(const char *top, const char *override, char *out, size_t len);
+/* Locate firmware: @override, else the default build output. */
+int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);
+
+/* Ask QEMU which properties its cadence_gem device has (our patched QEMU
+ * adds the model's).  Fills a newline-separated list into @buf. */
+int qemu_gem_props(const char *qemu, char *buf, size_t len);
+bool qemu_has_prop(const char *props, const char *name);
+
+struct qemu_opts {
+    const char *qemu;
+    const char *firmware;   /* "baremetal" | "linux" */
+    const char *fw_path;    /* ELF, or zImage for linux; NULL = no kernel (-S smoke) */
+    const char *dtb, *initrd;
+    const char *qmp_path, *serial_path;
+    const char *net;        /* "user" | "tap" | "none" */
+    const char *tap_ifname;
+    int host_port;          /* hostfwd 127.0.0.1:port -> board:5001 (tcp+udp) */
+    const char *board_ip;
+    int board_port;
+    const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
+};
+
+/* Build argv.  Scenario [link] keys the QEMU lacks are listed in
+ * @unapplied (comma separated). */
+int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct argv_buf *a,
+                    char *unapplied, size_t ulen);
+
+/* A free TCP+UDP port on 127.0.0.1 (bind port 0, read it back, close). */
+int free_port(void);
+
+/* Run @argv (no shell), capture up to @len-1 bytes of stdout into @out.
+ * Returns the exit status (>= 0) or a negative errno. */
+int run_capture(char *const argv[], char *out, size_t len, int timeout_ms);
+
+#endif

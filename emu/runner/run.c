@@ -1,0 +1,1294 @@
+/*
+ * run.c - `gemlab run`, `boot`, `fault` and `tap`.
+ *
+ * A run: load the scenario, find QEMU and firmware, make the run
+ * directory (0700), spawn QEMU paused, connect QMP and the console, `cont`,
+ * wait for the firmware's @gemlab ready line, start the board-side server,
+ * run host iperf while applying the timeline over QMP, collect counters,
+ * stop QEMU, write results.json, diagnose, check [expect], print the
+ * verdict.  Every way out goes through one cleanup (inst_stop + iperf
+ * kill), including QEMU dying, the watchdog and SIGINT/SIGTERM.
+ *
+ * Known limitations:
+ *  - --net pair is not implemented (exit 2 with a message).
+ *  - The host is always the iperf client; -R/--bidir are passed to the
+ *    host tool and need a board server that supports them.
+ *  - Board keys that are firmware build options (rx_bds, tx_bds, pbufs)
+ *    are recorded as asked; the firmware's ready line reports what it was
+ *    built with, and results.json's conditions use that.
+ */
+#define _GNU_SOURCE /* strsignal, vasprintf (through qemu.h users) */
+#include "run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+#include "inst.h"
+#include "iperf.h"
+#include "qemu.h"
+#include "units.h"
+
+extern char **environ;
+
+#define VERSION "0.1"
+#define BOARD_PORT 5001
+#define QMP_TIMEOUT_MS 3000
+
+cJSON *run_scenario_json(const struct scenario *s)
+{
+    return scn_to_json(s);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+struct opts {
+    const char *scenario, *firmware, *net, *out, *qemu, *fw;
+    bool have_seed;
+    uint64_t seed;
+    int timeout_s;      /* watchdog for the whole run; 0 = derived */
+    int hold_s;         /* boot */
+};
+
+/* Parse "--flag VALUE" pairs.  @allowed lists the accepted flags. */
+static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o, bool want_positional)
+{
+    memset(o, 0, sizeof(*o));
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *val;
+        if (a[0] != '-') {
+            if (!want_positional || o->scenario) {
+                fprintf(stderr, "gemlab: unexpected argument '%s'\n", a);
+                return -EINVAL;
+            }
+            o->scenario = a;
+            continue;
+        }
+        if (!strstr(allowed, a) || a[1] != '-') {
+            fprintf(stderr, "gemlab: unknown option '%s'\n", a);
+            return -EINVAL;
+        }
+        if (i + 1 >= argc) {
+            fprintf(stderr, "gemlab: %s needs a value\n", a);
+            return -EINVAL;
+        }
+        val = argv[++i];
+        if (!strcmp(a, "--firmware")) {
+            if (strcmp(val, "baremetal") && strcmp(val, "linux")) {
+                fprintf(stderr, "gemlab: --firmware: '%s' is not baremetal|linux\n", val);
+                return -EINVAL;
+            }
+            o->firmware = val;
+        } else if (!strcmp(a, "--net")) {
+            if (strcmp(val, "user") && strcmp(val, "tap") && strcmp(val, "pair")) {
+                fprintf(stderr, "gemlab: --net: '%s' is not user|tap|pair\n", val);
+                return -EINVAL;
+            }
+            o->net = val;
+        } else if (!strcmp(a, "--seed")) {
+            if (un_parse_u64(val, &o->seed)) {
+                fprintf(stderr, "gemlab: --seed: '%s' is not a whole number in [0, 2^64)\n", val);
+                return -EINVAL;
+            }
+            o->have_seed = true;
+        } else if (!strcmp(a, "--timeout") || !strcmp(a, "--hold")) {
+            uint64_t v;
+            if (un_parse_u64(val, &v) || v > 86400 || (v == 0 && !strcmp(a, "--timeout"))) {
+                fprintf(stderr, "gemlab: %s: '%s' is not a number of seconds in [%d, 86400]\n", a, val,
+                        !strcmp(a, "--timeout"));
+                return -EINVAL;
+            }
+            if (!strcmp(a, "--timeout"))
+                o->timeout_s = (int)v;
+            else
+                o->hold_s = (int)v;
+        } else if (!strcmp(a, "--out")) {
+            o->out = val;
+        } else if (!strcmp(a, "--qemu")) {
+            o->qemu = val;
+        } else if (!strcmp(a, "--fw")) {
+            o->fw = val;
+        } else {
+            fprintf(stderr, "gemlab: unknown option '%s'\n", a);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+/* The repository top: GEMLAB_TOP, else derived from the binary
+ * (TOP/build/host/bin/gemlab), else the working directory. */
+static void find_top(char *top, size_t len)
+{
+    char exe[PATH_MAX], probe[PATH_MAX + 32];
+    const char *env = getenv("GEMLAB_TOP");
+    ssize_t n;
+
+    if (env && *env) {
+        snprintf(top, len, "%s", env);
+        return;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        for (int up = 0; up < 4; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = '\0';
+            snprintf(probe, sizeof(probe), "%s/emu/runner", exe);
+            if (access(probe, F_OK) == 0) {
+                snprintf(top, len, "%s", exe);
+                return;
+            }
+        }
+    }
+    if (!getcwd(top, len))
+        snprintf(top, len, ".");
+}
+
+/* ---- child processes (iperf) ---------------------------------------------- */
+
+static pid_t tool_pid;
+
+static int spawn_tool(char *const argv[], const char *out_path, const char *err_path)
+{
+    posix_spawn_file_actions_t fa;
+    posix_spawnattr_t at;
+    sigset_t def;
+    int rc;
+
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    posix_spawnattr_init(&at);
+    sigemptyset(&def);
+    sigaddset(&def, SIGINT);
+    sigaddset(&def, SIGTERM);
+    sigaddset(&def, SIGPIPE);
+    posix_spawnattr_setsigdefault(&at, &def);
+    posix_spawnattr_setpgroup(&at, 0);
+    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
+    rc = posix_spawnp(&tool_pid, argv[0], &fa, &at, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&at);
+    if (rc) {
+        tool_pid = 0;
+        fprintf(stderr, "gemlab: cannot run %s: %s (install it: apt-get install iperf3 iperf)\n", argv[0],
+                strerror(rc));
+        return -rc;
+    }
+    return 0;
+}
+
+static void kill_tool(void)
+{
+    if (tool_pid > 0) {
+        kill(-tool_pid, SIGKILL);
+        waitpid(tool_pid, NULL, 0);
+    }
+    tool_pid = 0;
+}
+
+static char *slurp(const char *path, size_t max)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    size_t n;
+
+    if (!f)
+        return strdup("");
+    buf = malloc(max + 1);
+    if (!buf) {
+        fclose(f);
+        return NULL;
+    }
+    n = fread(buf, 1, max, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* ---- timeline ------------------------------------------------------------- */
+
+enum step_kind { ST_LINK, ST_SET, ST_RESTART, ST_STARVE, ST_FW };
+
+struct step {
+    uint64_t t_ns;
+    enum step_kind kind;
+    bool up;
+    enum scn_key key;
+    const struct scn_val *val;
+    uint64_t dur_ns;
+    const char *text;
+    int line;
+};
+
+#define MAX_STEPS 2048
+
+static int cmp_step(const void *a, const void *b)
+{
+    const struct step *x = a, *y = b;
+
+    if (x->t_ns != y->t_ns)
+        return x->t_ns < y->t_ns ? -1 : 1;
+    return x->line - y->line;
+}
+
+static int expand_timeline(const struct scenario *s, struct step *st)
+{
+    int n = 0;
+
+    for (unsigned i = 0; i < s->nevents && n < MAX_STEPS - 2; i++) {
+        const struct scn_event *e = &s->events[i];
+        struct step b = { .t_ns = e->t_ns, .line = e->line, .text = e->text };
+        switch (e->act) {
+        case SCN_ACT_LINK_DOWN:
+        case SCN_ACT_LINK_UP:
+            b.kind = ST_LINK;
+            b.up = e->act == SCN_ACT_LINK_UP;
+            st[n++] = b;
+            break;
+        case SCN_ACT_FLAP:
+            for (unsigned k = 0; k < (e->count ? e->count : 1) && n < MAX_STEPS - 2; k++) {
+                b.kind = ST_LINK;
+                b.t_ns = e->t_ns + k * e->period_ns;
+                b.up = false;
+                st[n++] = b;
+                b.t_ns += e->dur_ns;
+                b.up = true;
+                st[n++] = b;
+            }
+            break;
+        case SCN_ACT_SET:
+            b.kind = ST_SET;
+            b.key = e->key;
+            b.val = &e->val;
+            st[n++] = b;
+            break;
+        case SCN_ACT_RESTART_ANEG:
+            b.kind = ST_RESTART;
+            st[n++] = b;
+            break;
+        case SCN_ACT_STARVE_RX:
+            b.kind = ST_STARVE;
+            b.dur_ns = e->dur_ns;
+            st[n++] = b;
+            break;
+        case SCN_ACT_FW:
+            b.kind = ST_FW;
+            st[n++] = b;
+            break;
+        default:
+            break;
+        }
+    }
+    qsort(st, (size_t)n, sizeof(*st), cmp_step);
+    return n;
+}
+
+/* ---- QOM helpers -------------------------------------------------------------- */
+
+/* Find the GEM's QOM path: the first child<cadence_gem> under
+ * /machine/unattached.  Fills @path; -ENOENT if none. */
+static int find_gem(struct qmp *q, char *path, size_t len)
+{
+    cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
+    int rc;
+
+    cJSON_AddStringToObject(a, "path", "/machine/unattached");
+    rc = qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS);
+    if (rc)
+        return rc;
+    rc = -ENOENT;
+    cJSON_ArrayForEach(e, ret) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "type");
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(t) && cJSON_IsString(nm) && strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
+            snprintf(path, len, "/machine/unattached/%s", nm->valuestring);
+            rc = 0;
+            break;
+        }
+    }
+    cJSON_Delete(ret);
+    return rc;
+}
+
+/* NWCFG (UG585 16.3, GEM offset 0x004): bit 0 SPEED (100), bit 10 GIGE.
+ * Read through the monitor's physical-memory dump, side-effect free. */
+#define GEM0_NWCFG_ADDR 0xE000B004u
+#define NWCFG_SPEED BIT_(0)
+#define NWCFG_GIGE BIT_(10)
+#define BIT_(n) (1u << (n))
+
+static double read_mac_speed(struct qmp *q)
+{
+    cJSON *a = cJSON_CreateObject(), *ret = NULL;
+    char cmd[64];
+    double speed = NAN;
+
+    snprintf(cmd, sizeof(cmd), "xp /1wx 0x%08x", GEM0_NWCFG_ADDR);
+    cJSON_AddStringToObject(a, "command-line", cmd);
+    if (qmp_exec(q, "human-monitor-command", a, &ret, QMP_TIMEOUT_MS) == 0 && cJSON_IsString(ret)) {
+        const char *colon = strchr(ret->valuestring, ':');
+        if (colon) {
+            unsigned long v = strtoul(colon + 1, NULL, 16);
+            speed = (v & NWCFG_GIGE) ? 1000 : (v & NWCFG_SPEED) ? 100 : 10;
+        }
+    }
+    cJSON_Delete(ret);
+    return speed;
+}
+
+/* ---- the run ---------------------------------------------------------------- */
+
+struct run {
+    struct opts o;
+    char top[PATH_MAX];
+    struct scenario s;
+    struct inst in;
+    char qemu[PATH_MAX], fw[PATH_MAX];
+    char props[16384];
+    char unapplied[512];
+    char gem_path[128];
+    int port;
+    cJSON *results;
+    cJSON *iperf;
+    cJSON *sweep;
+    int exit_code;
+    char reason[512];
+    bool progress_tty;
+    const char *last_phase;
+};
+
+static bool ready_seen(struct inst *i, void *arg)
+{
+    (void)arg;
+    return inst_last_msg(i, "ready") != NULL;
+}
+
+static bool tool_done(struct inst *i, void *arg)
+{
+    int *status = arg, st;
+
+    (void)i;
+    if (tool_pid <= 0)
+        return true;
+    if (waitpid(tool_pid, &st, WNOHANG) == tool_pid) {
+        *status = st;
+        tool_pid = 0;
+        return true;
+    }
+    return false;
+}
+
+static bool msg_after(struct inst *i, void *arg)
+{
+    const char **want = arg;   /* [type, (const char *)count-as-pointer] */
+    int n = 0;
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, want[0]) == 0)
+            n++;
+    }
+    return n > (int)(intptr_t)want[1];
+}
+
+static int count_msgs(const struct inst *i, const char *type)
+{
+    int n = 0;
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, type) == 0)
+            n++;
+    }
+    return n;
+}
+
+static void progress(struct run *r, const char *phase, double elapsed, double total)
+{
+    if (r->progress_tty) {
+        fprintf(stderr, "\r\033[K[%s] %-9s %5.1fs", r->s.v[SK_SCENARIO_NAME].s, phase, elapsed);
+        if (total > 0)
+            fprintf(stderr, " / %.0fs", total);
+        fflush(stderr);
+    } else if (r->last_phase != phase) {
+        fprintf(stderr, "[%s] %s\n", r->s.v[SK_SCENARIO_NAME].s, phase);
+    }
+    r->last_phase = phase;
+}
+
+static void progress_end(struct run *r)
+{
+    if (r->progress_tty)
+        fputs("\r\033[K", stderr);
+}
+
+/* Turn an inst_wait() failure into the run's reason and exit code. */
+static int wait_failed(struct run *r, int rc, const char *phase)
+{
+    char why[128];
+
+    progress_end(r);
+    switch (rc) {
+    case -EINTR:
+        snprintf(r->reason, sizeof(r->reason), "interrupted by signal %d during %s", (int)inst_stop_signal, phase);
+        r->exit_code = RUN_EXIT_INTERRUPTED;
+        break;
+    case -ECHILD:
+        inst_describe_exit(&r->in, why, sizeof(why));
+        snprintf(r->reason, sizeof(r->reason), "QEMU %s during %s", why, phase);
+        r->exit_code = RUN_EXIT_FAIL;
+        break;
+    case -ETIME:
+        snprintf(r->reason, sizeof(r->reason), "watchdog: the run exceeded its time limit during %s; QEMU killed",
+                 phase);
+        r->exit_code = RUN_EXIT_FAIL;
+        break;
+    case -ETIMEDOUT:
+        snprintf(r->reason, sizeof(r->reason), "timed out during %s", phase);
+        r->exit_code = RUN_EXIT_FAIL;
+        break;
+    default:
+        snprintf(r->reason, sizeof(r->reason), "%s failed: %s", phase, strerror(-rc));
+        r->exit_code = RUN_EXIT_FAIL;
+        break;
+    }
+    return rc;
+}
+
+static void apply_step(struct run *r, const struct step *st, cJSON *log)
+{
+    cJSON *e = cJSON_CreateObject();
+    char val[SCN_STR_MAX + 32];
+    const char *prop = NULL;
+    int rc = 0;
+
+    cJSON_AddNumberToObject(e, "t_s", st->t_ns / 1e9);
+    cJSON_AddStringToObject(e, "event", st->text);
+    switch (st->kind) {
+    case ST_LINK:
+        rc = qmp_set_link(&r->in.qmp, QEMU_NETDEV_ID, st->up, QMP_TIMEOUT_MS);
+        cJSON_AddStringToObject(e, "applied", st->up ? "set_link up" : "set_link down");
+        break;
+    case ST_SET:
+        prop = qemu_prop_for(st->key);
+        break;
+    case ST_RESTART:
+        prop = "restart-aneg";
+        break;
+    case ST_STARVE:
+        prop = "rx-starve-ns";
+        break;
+    case ST_FW:
+        rc = inst_send(&r->in, st->text + strspn(st->text, "0123456789.nsmu \t") + 2);
+        cJSON_AddStringToObject(e, "applied", "console");
+        break;
+    default:
+        break;
+    }
+    if (prop) {
+        if (!r->gem_path[0] || !qemu_has_prop(r->props, prop)) {
+            rc = -ENOTSUP;
+            cJSON_AddStringToObject(e, "applied", "no: this QEMU lacks the property");
+        } else {
+            cJSON *v;
+            if (st->kind == ST_SET) {
+                qemu_prop_value(&r->s, st->key, st->val, val, sizeof(val));
+                v = cJSON_CreateString(val);
+            } else if (st->kind == ST_STARVE) {
+                v = cJSON_CreateNumber((double)st->dur_ns);
+            } else {
+                v = cJSON_CreateBool(1);
+            }
+            rc = qmp_qom_set(&r->in.qmp, r->gem_path, prop, v, QMP_TIMEOUT_MS);
+            cJSON_AddStringToObject(e, "applied", prop);
+        }
+    }
+    if (rc && rc != -ENOTSUP)
+        cJSON_AddStringToObject(e, "error", rc == -EPROTO ? r->in.qmp.last_error : strerror(-rc));
+    cJSON_AddItemToArray(log, e);
+}
+
+/* One iperf invocation with the timeline running alongside. */
+static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
+{
+    struct argv_buf a;
+    struct step *steps = calloc(MAX_STEPS, sizeof(*steps));
+    char out[PATH_MAX + 32], err[PATH_MAX + 32];
+    bool v3 = strcmp(scn_host_tool(&r->s), "iperf3") == 0;
+    double dur = r->s.v[SK_TRAFFIC_DURATION].u / 1e9 + r->s.v[SK_TRAFFIC_OMIT].u / 1e9;
+    cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
+    int nsteps, next = 0, status = 0, rc;
+    long long t0, deadline;
+
+    *result = NULL;
+    if (!steps)
+        return -ENOMEM;
+    nsteps = idx == 0 ? expand_timeline(&r->s, steps) : 0;
+    snprintf(out, sizeof(out), "%s/iperf%s%d.%s", r->in.run_dir, idx ? "-" : "", idx, v3 ? "json" : "csv");
+    if (!idx)
+        snprintf(out, sizeof(out), "%s/iperf.%s", r->in.run_dir, v3 ? "json" : "csv");
+    snprintf(err, sizeof(err), "%s/iperf%s.err", r->in.run_dir, idx ? "-n" : "");
+    iperf_client_argv(&r->s, "127.0.0.1", r->port, length, &a);
+    rc = spawn_tool(a.v, out, err);
+    av_free(&a);
+    if (rc) {
+        free(steps);
+        r->exit_code = RUN_EXIT_MISSING;
+        snprintf(r->reason, sizeof(r->reason), "cannot run the host iperf");
+        return rc;
+    }
+    t0 = inst_now_ms();
+    deadline = t0 + (long long)(dur * 1000) + 30000;
+    progress(r, "traffic", 0, dur);
+    for (;;) {
+        long long now = inst_now_ms();
+        uint64_t t_ns = (uint64_t)(now - t0) * 1000000ull;
+        while (next < nsteps && steps[next].t_ns <= t_ns)
+            apply_step(r, &steps[next++], tl);
+        rc = inst_wait(&r->in, 200, tool_done, &status);
+        progress(r, "traffic", (now - t0) / 1000.0, dur);
+        if (rc == 0)
+            break;
+        if (rc != -ETIMEDOUT) {
+            kill_tool();
+            free(steps);
+            return wait_failed(r, rc, "traffic");
+        }
+        if (now > deadline) {
+            kill_tool();
+            progress_end(r);
+            snprintf(r->reason, sizeof(r->reason), "host iperf did not finish within %.0f s", dur + 30);
+            free(steps);
+            r->exit_code = RUN_EXIT_FAIL;
+            return -ETIMEDOUT;
+        }
+    }
+    progress_end(r);
+    free(steps);
+    {
+        char *o = slurp(out, 32 << 20), *e = slurp(err, 64 << 10);
+        if (v3)
+            *result = iperf3_parse(o);
+        else
+            *result = iperf2_parse(o, e, r->s.v[SK_TRAFFIC_PROTOCOL].e == 1,
+                                   r->s.v[SK_TRAFFIC_DURATION].u / 1e9);
+        if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(*result, "ok")) && e && *e &&
+            !cJSON_GetObjectItemCaseSensitive(*result, "error")) {
+            e[strcspn(e, "\n")] = '\0';
+            cJSON_AddStringToObject(*result, "error", e);
+        }
+        free(o);
+        free(e);
+    }
+    (void)status;
+    return 0;
+}
+
+static void add_num_or_null(cJSON *o, const char *name, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, name);
+    else
+        cJSON_AddNumberToObject(o, name, v);
+}
+
+static double jnumber(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    if (cJSON_IsNumber(v))
+        return v->valuedouble;
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        char *end;
+        double d = strtod(v->valuestring, &end);
+        return *end ? NAN : d;
+    }
+    return NAN;
+}
+
+static void build_conditions(struct run *r)
+{
+    const struct scenario *s = &r->s;
+    cJSON *c = cJSON_AddObjectToObject(r->results, "conditions");
+    const cJSON *ready = inst_last_msg(&r->in, "ready");
+    double rxbd = jnumber(ready, "rxbd"), txbd = jnumber(ready, "txbd");
+
+    cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
+    cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
+    cJSON_AddNumberToObject(c, "rx_bds", isnan(rxbd) ? (double)s->v[SK_BOARD_RX_BDS].u : rxbd);
+    cJSON_AddNumberToObject(c, "tx_bds", isnan(txbd) ? (double)s->v[SK_BOARD_TX_BDS].u : txbd);
+    cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
+    cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
+    cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
+    cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
+    cJSON_AddNumberToObject(c, "board_max_speed_mbps", 1000);
+    cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : "user");
+    cJSON_AddStringToObject(c, "tool", scn_host_tool(s));
+    cJSON_AddStringToObject(c, "board_tool", scn_board_tool(s));
+    cJSON_AddStringToObject(c, "protocol", scn_enum_str(s, SK_TRAFFIC_PROTOCOL));
+    cJSON_AddNumberToObject(c, "parallel", (double)s->v[SK_TRAFFIC_PARALLEL].u);
+    cJSON_AddBoolToObject(c, "reverse", s->v[SK_TRAFFIC_REVERSE].b);
+    cJSON_AddBoolToObject(c, "bidir", s->v[SK_TRAFFIC_BIDIR].b);
+    add_num_or_null(c, "bandwidth_bps", s->v[SK_TRAFFIC_BANDWIDTH].set ? s->v[SK_TRAFFIC_BANDWIDTH].d : NAN);
+    add_num_or_null(c, "window_bytes", s->v[SK_TRAFFIC_WINDOW].set ? (double)s->v[SK_TRAFFIC_WINDOW].u : NAN);
+    add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);
+    cJSON_AddNumberToObject(c, "omit_s", s->v[SK_TRAFFIC_OMIT].u / 1e9);
+    cJSON_AddNumberToObject(c, "duration_s", s->v[SK_TRAFFIC_DURATION].u / 1e9);
+    /* lwIP sends no timestamps by default, Linux does (FACTS.md) */
+    cJSON_AddBoolToObject(c, "tcp_timestamps", s->v[SK_BOARD_FIRMWARE].e == 1);
+    cJSON_AddNumberToObject(c, "latency_ns", (double)s->v[SK_LINK_LATENCY].u);
+    if (r->unapplied[0])
+        cJSON_AddStringToObject(c, "unapplied_link_keys", r->unapplied);
+}
+
+static void build_expect(struct run *r)
+{
+    const struct scenario *s = &r->s;
+    cJSON *e = cJSON_AddObjectToObject(r->results, "expect");
+    cJSON *d, *a;
+
+    cJSON_AddStringToObject(e, "link", scn_enum_str(s, SK_EXPECT_LINK));
+    if (s->v[SK_EXPECT_SPEED].set)
+        cJSON_AddNumberToObject(e, "speed_mbps", scn_enum_num(s, SK_EXPECT_SPEED));
+    if (s->v[SK_EXPECT_DUPLEX].set)
+        cJSON_AddStringToObject(e, "duplex", scn_enum_str(s, SK_EXPECT_DUPLEX));
+#define EXP_D(key, name) if (s->v[key].set) cJSON_AddNumberToObject(e, name, s->v[key].d)
+    EXP_D(SK_EXPECT_THROUGHPUT_MIN, "throughput_min_bps");
+    EXP_D(SK_EXPECT_THROUGHPUT_MAX, "throughput_max_bps");
+    EXP_D(SK_EXPECT_REFERENCE, "reference_bps");
+    EXP_D(SK_EXPECT_LOSS_MIN, "loss_min_pct");
+    EXP_D(SK_EXPECT_LOSS_MAX, "loss_max_pct");
+#undef EXP_D
+    if (s->v[SK_EXPECT_RETRANSMITS_MAX].set)
+        cJSON_AddNumberToObject(e, "retransmits_max", (double)s->v[SK_EXPECT_RETRANSMITS_MAX].u);
+    if (s->v[SK_EXPECT_JITTER_MAX].set)
+        cJSON_AddNumberToObject(e, "jitter_max_ms", s->v[SK_EXPECT_JITTER_MAX].u / 1e6);
+    d = cJSON_AddArrayToObject(e, "diag");
+    a = cJSON_AddArrayToObject(e, "diag_absent");
+    for (int i = 0; i < DG_NCODES; i++) {
+        if (s->diag[i])
+            cJSON_AddItemToArray(d, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+        if (s->diag_absent[i])
+            cJSON_AddItemToArray(a, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+    }
+}
+
+/* Link and counters from the firmware's own @gemlab lines. */
+static void build_link_and_counters(struct run *r, double mac_speed)
+{
+    cJSON *l = cJSON_AddObjectToObject(r->results, "link");
+    cJSON *ev = cJSON_AddArrayToObject(r->results, "link_events");
+    const cJSON *m, *stats = inst_last_msg(&r->in, "stats");
+    const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy");
+    bool seen_up = false, up = false, downshift = count_msgs(&r->in, "downshift") > 0;
+    double speed = NAN;
+    int flaps = 0, full = -1, autoneg = -1;
+
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "link") != 0)
+            continue;
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "up");
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "duplex");
+        cJSON *e = cJSON_CreateObject();
+        up = cJSON_IsTrue(u);
+        if (up) {
+            seen_up = true;
+            speed = jnumber(m, "speed_mbps");
+            full = cJSON_IsString(d) ? strcmp(d->valuestring, "full") == 0 : -1;
+            autoneg = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "autoneg"))
+                          ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "autoneg")) : -1;
+        } else if (seen_up) {
+            flaps++;
+        }
+        cJSON_AddNumberToObject(e, "t_s", jnumber(m, "t_ms") / 1e3);
+        cJSON_AddBoolToObject(e, "up", up);
+        if (up) {
+            add_num_or_null(e, "speed_mbps", speed);
+            if (full >= 0)
+                cJSON_AddBoolToObject(e, "full_duplex", full);
+        }
+        cJSON_AddItemToArray(ev, e);
+    }
+    if (cJSON_IsObject(phy)) {      /* the final word, if stats answered */
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(phy, "link");
+        const cJSON *pd = cJSON_GetObjectItemCaseSensitive(phy, "duplex");
+        const cJSON *ds = cJSON_GetObjectItemCaseSensitive(phy, "downshift");
+        if (cJSON_IsBool(pl))
+            up = cJSON_IsTrue(pl);
+        if (up && !isnan(jnumber(phy, "speed_mbps")))
+            speed = jnumber(phy, "speed_mbps");
+        if (up && cJSON_IsString(pd))
+            full = strcmp(pd->valuestring, "full") == 0;
+        if (cJSON_IsTrue(ds))
+            downshift = true;
+    }
+    cJSON_AddStringToObject(l, "source", scn_enum_str(&r->s, SK_BOARD_FIRMWARE));
+    if (seen_up || stats)
+        cJSON_AddBoolToObject(l, "up", up);
+    if (up) {
+        add_num_or_null(l, "speed_mbps", speed);
+        if (full >= 0)
+            cJSON_AddBoolToObject(l, "full_duplex", full);
+        if (autoneg >= 0)
+            cJSON_AddBoolToObject(l, "autoneg", autoneg);
+    }
+    cJSON_AddBoolToObject(l, "downshift", downshift);
+    cJSON_AddNumberToObject(l, "flaps", flaps);
+    cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
+    add_num_or_null(l, "mac_speed_mbps", mac_speed);
+
+    if (stats) {
+        const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(stats, "gem"), "hw");
+        cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
+        static const char *const map[][2] = {
+            { "rx_frames", "frames_rx" }, { "tx_frames", "frames_tx" },
+            { "rx_fcs_errors", "fcs_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
+            { "rx_length_errors", "length_field_errors" }, { "rx_resource_errors", "rx_resource_errors" },
+            { "rx_overruns", "rx_overrun_errors" }, { "tx_underruns", "tx_under_runs" },
+            { "late_collisions", "late_collisns" },
+        };
+        for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+            double v = jnumber(hw, map[k][1]);
+            if (!isnan(v))
+                cJSON_AddNumberToObject(g, map[k][0], v);
+        }
+        double c1 = jnumber(hw, "single_collisn_frames"), c2 = jnumber(hw, "multi_collisn_frames");
+        if (!isnan(c1) || !isnan(c2))
+            cJSON_AddNumberToObject(g, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
+        cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
+    }
+}
+
+static void finish_results(struct run *r)
+{
+    struct dg_in in;
+    struct dg_report rep;
+    char path[PATH_MAX + 32], *text;
+    int failed = 0, checks = 0;
+    cJSON *verdict, *dj;
+    FILE *f;
+
+    dg_in_from_json(r->results, &in);
+    dg_run(&in, &rep);
+    if (r->exit_code == RUN_EXIT_PASS) {
+        failed = dg_check_expect(r->results, &rep, NULL, &checks);
+        if (failed)
+            r->exit_code = RUN_EXIT_FAIL;
+    }
+    verdict = cJSON_AddObjectToObject(r->results, "verdict");
+    cJSON_AddStringToObject(verdict, "result", r->exit_code == RUN_EXIT_PASS ? "PASS"
+                                               : r->reason[0] ? "ERROR" : "FAIL");
+    cJSON_AddStringToObject(verdict, "reason", r->reason);
+    cJSON_AddNumberToObject(verdict, "expectations_checked", checks);
+    cJSON_AddNumberToObject(verdict, "expectations_failed", failed);
+    if (r->exit_code != RUN_EXIT_PASS)
+        cJSON_AddItemToObject(r->results, "console_tail", inst_tail_json(&r->in));
+
+    snprintf(path, sizeof(path), "%s/results.json", r->in.run_dir);
+    text = cJSON_Print(r->results);
+    f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fputc('\n', f);
+        fclose(f);
+    }
+    free(text);
+    dj = dg_to_json(&rep);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", r->in.run_dir);
+    text = cJSON_Print(dj);
+    f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fputc('\n', f);
+        fclose(f);
+    }
+    free(text);
+    cJSON_Delete(dj);
+
+    dg_print(stdout, &rep);
+    if (r->exit_code == RUN_EXIT_PASS || r->exit_code == RUN_EXIT_FAIL) {
+        if (checks)
+            dg_check_expect(r->results, &rep, stdout, &checks);
+    }
+    if (r->reason[0]) {
+        fprintf(stderr, "gemlab: %s\n", r->reason);
+        if (r->exit_code != RUN_EXIT_INTERRUPTED || r->in.tail_n)
+            inst_print_tail(&r->in, stderr);
+    }
+    printf("%s %s (%d expectation(s) checked, %d failed) - %s\n",
+           r->exit_code == RUN_EXIT_PASS ? "PASS" : r->exit_code == RUN_EXIT_INTERRUPTED ? "INTERRUPTED" : "FAIL",
+           r->s.v[SK_SCENARIO_NAME].s, checks, failed, r->in.run_dir);
+    dg_report_free(&rep);
+}
+
+static uint64_t fnv1a_file(const char *path)
+{
+    uint64_t h = 1469598103934665603ull;
+    FILE *f = fopen(path, "rb");
+    int c;
+
+    if (!f)
+        return 0;
+    while ((c = fgetc(f)) != EOF)
+        h = (h ^ (uint64_t)(unsigned char)c) * 1099511628211ull;
+    fclose(f);
+    return h;
+}
+
+static void build_header(struct run *r)
+{
+    cJSON *sc, *v;
+    char buf[256], hash[32];
+    char *argv_q[] = { r->qemu, "--version", NULL };
+    char *argv_i[] = { strcmp(scn_host_tool(&r->s), "iperf3") == 0 ? "iperf3" : "iperf", "--version", NULL };
+
+    cJSON_AddStringToObject(r->results, "schema", "gemlab-results-1");
+    sc = cJSON_AddObjectToObject(r->results, "scenario");
+    cJSON_AddStringToObject(sc, "name", r->s.v[SK_SCENARIO_NAME].s);
+    cJSON_AddStringToObject(sc, "path", r->s.path);
+    snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)fnv1a_file(r->s.path));
+    cJSON_AddStringToObject(sc, "hash", hash);
+    cJSON_AddItemToObject(sc, "resolved", scn_to_json(&r->s));
+    cJSON_AddNumberToObject(r->results, "seed", (double)r->s.v[SK_LINK_SEED].u);
+    v = cJSON_AddObjectToObject(r->results, "versions");
+    cJSON_AddStringToObject(v, "gemlab", VERSION);
+    buf[0] = '\0';
+    run_capture(argv_q, buf, sizeof(buf), 5000);
+    buf[strcspn(buf, "\n")] = '\0';
+    cJSON_AddStringToObject(v, "qemu", buf);
+    cJSON_AddStringToObject(v, "qemu_path", r->qemu);
+    buf[0] = '\0';
+    run_capture(argv_i, buf, sizeof(buf), 5000);
+    buf[strcspn(buf, "\n")] = '\0';
+    cJSON_AddStringToObject(v, "iperf_host", buf);
+    cJSON_AddStringToObject(v, "firmware_path", r->fw);
+    cJSON_AddArrayToObject(r->results, "timeline_applied");
+}
+
+/* Boot QEMU for @r (scenario may be NULL for `boot`), connect, cont. */
+static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, const char *firmware)
+{
+    struct qemu_opts qo = { 0 };
+    struct argv_buf a;
+    char path[PATH_MAX + 32];
+    FILE *f;
+    int rc;
+
+    if (qemu_gem_props(r->qemu, r->props, sizeof(r->props)) < 0)
+        r->props[0] = '\0';
+    qo.qemu = r->qemu;
+    qo.firmware = firmware;
+    qo.fw_path = with_fw ? r->fw : NULL;
+    qo.qmp_path = r->in.qmp_path;
+    qo.serial_path = r->in.serial_path;
+    qo.net = r->port > 0 ? "user" : "none";
+    qo.host_port = r->port;
+    qo.board_ip = "10.0.2.15";
+    qo.board_port = BOARD_PORT;
+    qo.props = r->props;
+    qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
+    snprintf(path, sizeof(path), "%s/qemu.argv", r->in.run_dir);
+    f = fopen(path, "w");
+    if (f) {
+        for (int k = 0; k < a.n; k++)
+            fprintf(f, "%s\n", a.v[k]);
+        fclose(f);
+    }
+    rc = inst_spawn(&r->in, a.v);
+    av_free(&a);
+    if (rc) {
+        r->exit_code = RUN_EXIT_MISSING;
+        snprintf(r->reason, sizeof(r->reason), "cannot start QEMU");
+        return rc;
+    }
+    rc = inst_connect(&r->in, 20000);
+    if (rc) {
+        if (rc == -EPROTO || rc == -ETIMEDOUT || rc == -ECONNRESET)
+            rc = inst_exited(&r->in) ? -ECHILD : rc;
+        return wait_failed(r, rc, "QMP/console connect");
+    }
+    qmp_set_abort_flag(&inst_stop_signal);
+    if (find_gem(&r->in.qmp, r->gem_path, sizeof(r->gem_path)))
+        r->gem_path[0] = '\0';
+    return 0;
+}
+
+static void cleanup(struct run *r)
+{
+    kill_tool();
+    inst_stop(&r->in);
+}
+
+int run_cmd_run(int argc, char **argv)
+{
+    static struct run r;
+    const char *want[2];
+    int rc, ready_timeout_ms;
+    double mac_speed = NAN;
+
+    memset(&r, 0, sizeof(r));
+    r.exit_code = RUN_EXIT_PASS;
+    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout", &r.o, true))
+        return RUN_EXIT_INPUT;
+    if (!r.o.scenario) {
+        fprintf(stderr, "gemlab run: no scenario given\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (scn_load(r.o.scenario, &r.s, stderr))
+        return RUN_EXIT_INPUT;
+    if (r.o.firmware) {
+        r.s.v[SK_BOARD_FIRMWARE].e = strcmp(r.o.firmware, "linux") == 0;
+        if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && (r.s.v[SK_BOARD_CPUS].u > 1 || r.s.v[SK_BOARD_IRQ_AFFINITY].set)) {
+            fprintf(stderr, "gemlab run: --firmware baremetal: %s needs linux (cpus/irq_affinity)\n", r.o.scenario);
+            return RUN_EXIT_INPUT;
+        }
+    }
+    if (r.o.have_seed) {
+        r.s.v[SK_LINK_SEED].u = r.o.seed;
+        r.s.v[SK_LINK_SEED].set = true;
+    }
+    if (r.o.net && strcmp(r.o.net, "pair") == 0) {
+        fprintf(stderr, "gemlab run: --net pair is not implemented yet; use --net user\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (r.o.net && strcmp(r.o.net, "tap") == 0) {
+        if (geteuid() != 0) {
+            fprintf(stderr, "gemlab run: --net tap needs root (it creates a private netns and a tap); "
+                            "use --net user for a rootless run\n");
+            return RUN_EXIT_INPUT;
+        }
+        fprintf(stderr, "gemlab run: --net tap is not wired into run yet (see `gemlab tap up`); use --net user\n");
+        return RUN_EXIT_INPUT;
+    }
+    find_top(r.top, sizeof(r.top));
+    if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
+        return RUN_EXIT_MISSING;
+    if (fw_find(r.top, scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.o.fw, r.fw, sizeof(r.fw)))
+        return RUN_EXIT_MISSING;
+    inst_signals_install();
+    rc = inst_rundir(&r.in, r.o.out, r.top, r.s.v[SK_SCENARIO_NAME].s);
+    if (rc)
+        return RUN_EXIT_INPUT;
+    r.progress_tty = isatty(2);
+    r.port = free_port();
+    if (r.port < 0) {
+        fprintf(stderr, "gemlab: no free port on 127.0.0.1: %s\n", strerror(-r.port));
+        inst_stop(&r.in);
+        return RUN_EXIT_FAIL;
+    }
+    r.results = cJSON_CreateObject();
+    build_header(&r);
+    ready_timeout_ms = r.s.v[SK_BOARD_FIRMWARE].e == 1 ? 90000 : 30000;
+    r.in.watchdog_ms = inst_now_ms() +
+        (r.o.timeout_s ? r.o.timeout_s * 1000LL
+                       : ready_timeout_ms + 60000LL +
+                         (long long)((r.s.v[SK_TRAFFIC_DURATION].u + r.s.v[SK_TRAFFIC_OMIT].u) / 1000000ull) *
+                             (r.s.nsweep ? r.s.nsweep : 1));
+
+    progress(&r, "boot", 0, 0);
+    if (start_qemu(&r, &r.s, true, scn_enum_str(&r.s, SK_BOARD_FIRMWARE)))
+        goto out;
+    if (r.unapplied[0])
+        fprintf(stderr, "gemlab: warning: this QEMU (%s) lacks the link-model properties for: %s "
+                        "(stock QEMU? build ours with `make -C emu/qemu`)\n", r.qemu, r.unapplied);
+    rc = qmp_exec(&r.in.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS);
+    if (rc) {
+        wait_failed(&r, rc, "cont");
+        goto out;
+    }
+    rc = inst_wait(&r.in, ready_timeout_ms, ready_seen, NULL);
+    if (rc) {
+        if (rc == -ETIMEDOUT) {
+            snprintf(r.reason, sizeof(r.reason), "watchdog: no @gemlab ready line within %d s; QEMU killed",
+                     ready_timeout_ms / 1000);
+            r.exit_code = RUN_EXIT_FAIL;
+        } else {
+            wait_failed(&r, rc, "boot");
+        }
+        goto out;
+    }
+    /* wait for the link (or 10 s), then start the board-side server */
+    want[0] = "link";
+    want[1] = (const char *)(intptr_t)0;
+    rc = inst_wait(&r.in, 10000, msg_after, want);
+    if (rc && rc != -ETIMEDOUT) {
+        wait_failed(&r, rc, "link-up");
+        goto out;
+    }
+    for (unsigned k = 0; k < r.s.nfw_cmds; k++)
+        inst_send(&r.in, r.s.fw_cmds[k]);
+    if (strcmp(scn_board_tool(&r.s), "iperf2") == 0 && r.s.v[SK_BOARD_FIRMWARE].e == 0) {
+        inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u" : "iperf -s");
+        want[0] = "status";
+        want[1] = (const char *)(intptr_t)count_msgs(&r.in, "status");
+        rc = inst_wait(&r.in, 3000, msg_after, want);
+        if (rc && rc != -ETIMEDOUT) {
+            wait_failed(&r, rc, "server start");
+            goto out;
+        }
+    }
+    if (r.s.nsweep) {
+        r.sweep = cJSON_AddArrayToObject(r.results, "sweep");
+        for (unsigned k = 0; k < r.s.nsweep; k++) {
+            cJSON *res = NULL, *e;
+            if (run_traffic(&r, r.s.sweep[k], (int)k + 1, &res))
+                goto out;
+            e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "length_bytes", (double)r.s.sweep[k]);
+            add_num_or_null(e, "throughput_bps", jnumber(res, "throughput_bps"));
+            add_num_or_null(e, "udp_lost_pct", jnumber(res, "udp_lost_pct"));
+            cJSON_AddItemToArray(r.sweep, e);
+            if (k + 1 == r.s.nsweep)
+                cJSON_AddItemToObject(r.results, "iperf", res);
+            else
+                cJSON_Delete(res);
+        }
+    } else {
+        cJSON *res = NULL;
+        if (run_traffic(&r, 0, 0, &res))
+            goto out;
+        cJSON_AddItemToObject(r.results, "iperf", res);
+    }
+    /* counters: ask the firmware, read NWCFG */
+    if (r.s.v[SK_BOARD_FIRMWARE].e == 0) {
+        want[0] = "stats";
+        want[1] = (const char *)(intptr_t)count_msgs(&r.in, "stats");
+        inst_send(&r.in, "stats");
+        rc = inst_wait(&r.in, 3000, msg_after, want);
+        if (rc && rc != -ETIMEDOUT) {
+            wait_failed(&r, rc, "stats");
+            goto out;
+        }
+    }
+    mac_speed = read_mac_speed(&r.in.qmp);
+out:
+    build_conditions(&r);
+    build_expect(&r);
+    build_link_and_counters(&r, mac_speed);
+    if (!cJSON_GetObjectItemCaseSensitive(r.results, "iperf") && r.exit_code == RUN_EXIT_PASS)
+        r.exit_code = RUN_EXIT_FAIL;
+    cleanup(&r);
+    finish_results(&r);
+    cJSON_Delete(r.results);
+    cJSON_Delete(r.in.msgs);
+    return r.exit_code;
+}
+
+/* ---- boot: the process layer on its own (robustness tests) ---------------- */
+
+int run_cmd_boot(int argc, char **argv)
+{
+    static struct run r;
+    cJSON *ret = NULL;
+    long long until;
+    int rc;
+
+    memset(&r, 0, sizeof(r));
+    r.exit_code = RUN_EXIT_PASS;
+    if (parse_opts(argc, argv, "--qemu --fw --out --hold --timeout", &r.o, false))
+        return RUN_EXIT_INPUT;
+    find_top(r.top, sizeof(r.top));
+    if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
+        return RUN_EXIT_MISSING;
+    if (r.o.fw && fw_find(r.top, "baremetal", r.o.fw, r.fw, sizeof(r.fw)))
+        return RUN_EXIT_MISSING;
+    inst_signals_install();
+    if (inst_rundir(&r.in, r.o.out, r.top, "boot"))
+        return RUN_EXIT_INPUT;
+    if (r.o.timeout_s)
+        r.in.watchdog_ms = inst_now_ms() + r.o.timeout_s * 1000LL;
+    if (start_qemu(&r, NULL, r.o.fw != NULL, "baremetal"))
+        goto out;
+    rc = qmp_exec(&r.in.qmp, "query-status", NULL, &ret, QMP_TIMEOUT_MS);
+    if (rc) {
+        wait_failed(&r, rc == -ECONNRESET ? -ECHILD : rc, "query-status");
+        goto out;
+    }
+    printf("boot: QMP up, status %s, GEM at %s, pid %d, run dir %s\n",
+           cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ret, "status"))
+               ? cJSON_GetObjectItemCaseSensitive(ret, "status")->valuestring : "?",
+           r.gem_path[0] ? r.gem_path : "(not found)", (int)r.in.pid, r.in.run_dir);
+    fflush(stdout);
+    cJSON_Delete(ret);
+    if (r.o.fw && qmp_exec(&r.in.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS) == 0)
+        inst_wait(&r.in, 5000, ready_seen, NULL);
+    /* hold: pump the console and ping QMP once a second; a QEMU that stops
+     * answering is hung and gets killed */
+    until = inst_now_ms() + r.o.hold_s * 1000LL;
+    while (inst_now_ms() < until) {
+        rc = inst_wait(&r.in, 1000, NULL, NULL);
+        if (rc != -ETIMEDOUT) {
+            wait_failed(&r, rc, "hold");
+            goto out;
+        }
+        rc = qmp_exec(&r.in.qmp, "query-status", NULL, NULL, 2000);
+        if (rc == -ETIMEDOUT) {
+            snprintf(r.reason, sizeof(r.reason), "watchdog: QEMU stopped answering QMP (hung); killed");
+            r.exit_code = RUN_EXIT_FAIL;
+            goto out;
+        }
+        if (rc) {
+            wait_failed(&r, inst_exited(&r.in) || rc == -ECONNRESET ? -ECHILD : rc, "hold");
+            goto out;
+        }
+    }
+out:
+    if (r.exit_code != RUN_EXIT_PASS && !inst_exited(&r.in))
+        kill(-r.in.pid, SIGKILL);   /* hung or interrupted: do not ask politely */
+    cleanup(&r);
+    if (r.reason[0]) {
+        fprintf(stderr, "gemlab: %s\n", r.reason);
+        inst_print_tail(&r.in, stderr);
+    }
+    printf("%s boot\n", r.exit_code == RUN_EXIT_PASS ? "PASS" : r.exit_code == RUN_EXIT_INTERRUPTED
+                                                                  ? "INTERRUPTED" : "FAIL");
+    cJSON_Delete(r.in.msgs);
+    return r.exit_code;
+}
+
+/* ---- fault: change a running instance ----------------------------------------- */
+
+int run_cmd_fault(int argc, char **argv)
+{
+    static struct scenario s;
+    struct qmp q;
+    char sock[PATH_MAX + 16], gem[128], val[SCN_STR_MAX + 32], msg[256];
+    struct scn_val v;
+    int rc, code = RUN_EXIT_PASS;
+
+    if (argc < 2) {
+        fprintf(stderr, "usage: gemlab fault RUN_DIR link up|down | flap DUR | set KEY VALUE | restart-aneg | "
+                        "starve-rx DUR\n");
+        return RUN_EXIT_INPUT;
+    }
+    snprintf(sock, sizeof(sock), "%s/qmp.sock", argv[0]);
+    scn_init(&s, NULL);
+    memset(&v, 0, sizeof(v));
+    /* validate before touching QEMU */
+    if (!strcmp(argv[1], "link") && argc == 3 && (!strcmp(argv[2], "up") || !strcmp(argv[2], "down"))) {
+    } else if (!strcmp(argv[1], "restart-aneg") && argc == 2) {
+    } else if ((!strcmp(argv[1], "flap") || !strcmp(argv[1], "starve-rx")) && argc == 3) {
+        if (un_parse_time_ns(argv[2], &v.u) || v.u == 0 || v.u > 60000000000ull) {
+            fprintf(stderr, "gemlab fault: %s: '%s' is not a duration in (0s, 60s]\n", argv[1], argv[2]);
+            return RUN_EXIT_INPUT;
+        }
+    } else if (!strcmp(argv[1], "set") && argc == 4) {
+        int k = scn_key_lookup("link", argv[2]);
+        if (k < 0 || k == SK_LINK_SEED || !qemu_prop_for((enum scn_key)k)) {
+            fprintf(stderr, "gemlab fault: set: '%s' is not a settable [link] key\n", argv[2]);
+            return RUN_EXIT_INPUT;
+        }
+        if (scn_parse_value((enum scn_key)k, argv[3], &v, msg, sizeof(msg))) {
+            fprintf(stderr, "gemlab fault: set %s: %s\n", argv[2], msg);
+            return RUN_EXIT_INPUT;
+        }
+        qemu_prop_value(&s, (enum scn_key)k, &v, val, sizeof(val));
+    } else {
+        fprintf(stderr, "gemlab fault: unknown or malformed action '%s'\n", argv[1]);
+        return RUN_EXIT_INPUT;
+    }
+    rc = qmp_open(&q, sock, 3000);
+    if (rc) {
+        fprintf(stderr, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));
+        return RUN_EXIT_FAIL;
+    }
+    if (!strcmp(argv[1], "link")) {
+        rc = qmp_set_link(&q, QEMU_NETDEV_ID, !strcmp(argv[2], "up"), QMP_TIMEOUT_MS);
+    } else if (!strcmp(argv[1], "flap")) {
+        rc = qmp_set_link(&q, QEMU_NETDEV_ID, false, QMP_TIMEOUT_MS);
+        if (!rc) {
+            struct timespec ts = { (time_t)(v.u / 1000000000ull), (long)(v.u % 1000000000ull) };
+            nanosleep(&ts, NULL);
+            rc = qmp_set_link(&q, QEMU_NETDEV_ID, true, QMP_TIMEOUT_MS);
+        }
+    } else if ((rc = find_gem(&q, gem, sizeof(gem))) == 0) {
+        if (!strcmp(argv[1], "set"))
+            rc = qmp_qom_set(&q, gem, qemu_prop_for((enum scn_key)scn_key_lookup("link", argv[2])),
+                             cJSON_CreateString(val), QMP_TIMEOUT_MS);
+        else if (!strcmp(argv[1], "restart-aneg"))
+            rc = qmp_qom_set(&q, gem, "restart-aneg", cJSON_CreateBool(1), QMP_TIMEOUT_MS);
+        else
+            rc = qmp_qom_set(&q, gem, "rx-starve-ns", cJSON_CreateNumber((double)v.u), QMP_TIMEOUT_MS);
+    }
+    if (rc) {
+        fprintf(stderr, "gemlab fault: %s\n", rc == -EPROTO ? q.last_error : strerror(-rc));
+        code = RUN_EXIT_FAIL;
+    } else {
+        printf("fault applied: %s\n", argv[1]);
+    }
+    qmp_close(&q);
+    return code;
+}
+
+/* ---- tap: private netns + tap (root) -------------------------------------------- */
+
+static int ip_cmd(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4,
+                  const char *a5, const char *a6, const char *a7)
+{
+    char out[1024];
+    char *argv[] = { "ip", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5,
+                     (char *)a6, (char *)a7, NULL };
+    return run_capture(argv, out, sizeof(out), 10000);
+}
+
+int run_cmd_tap(int argc, char **argv)
+{
+    const char *name = argc >= 2 ? argv[1] : "gemlab0";
+    char ns[64];
+
+    if (argc < 1 || argc > 2 || (strcmp(argv[0], "up") && strcmp(argv[0], "down"))) {
+        fprintf(stderr, "usage: gemlab tap up|down [NAME]\n");
+        return RUN_EXIT_INPUT;
+    }
+    for (const char *p = name; *p; p++) {
+        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || strlen(name) > 10) {
+            fprintf(stderr, "gemlab tap: NAME must be 1..10 of [a-z0-9]\n");
+            return RUN_EXIT_INPUT;
+        }
+    }
+    if (geteuid() != 0) {
+        fprintf(stderr, "gemlab tap: needs root (a private netns and a tap); use --net user for a rootless run\n");
+        return RUN_EXIT_INPUT;
+    }
+    snprintf(ns, sizeof(ns), "gl-%s", name);
+    if (!strcmp(argv[0], "down")) {
+        int rc = ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
+        printf("tap down: netns %s %s\n", ns, rc == 0 ? "deleted" : "was not there");
+        return 0;
+    }
+    if (ip_cmd("netns", "add", ns, NULL, NULL, NULL, NULL, NULL) != 0) {
+        fprintf(stderr, "gemlab tap: cannot create netns %s (exists? try `gemlab tap down %s`)\n", ns, name);
+        return RUN_EXIT_FAIL;
+    }
+    if (ip_cmd("-n", ns, "tuntap", "add", "dev", name, "mode", "tap") != 0 ||
+        ip_cmd("-n", ns, "addr", "add", "10.0.2.2/24", "dev", name, NULL) != 0 ||
+        ip_cmd("-n", ns, "link", "set", name, "up", NULL, NULL) != 0 ||
+        ip_cmd("-n", ns, "link", "set", "lo", "up", NULL, NULL) != 0) {
+        fprintf(stderr, "gemlab tap: configuring %s in %s failed; removing the netns\n", name, ns);
+        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
+        return RUN_EXIT_FAIL;
+    }
+    printf("tap up: netns %s, tap %s 10.0.2.2/24 (board 10.0.2.15); remove with `gemlab tap down %s`\n", ns, name,
+           name);
+    return 0;
+}
