@@ -57,6 +57,7 @@ static struct {
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
     uint64_t foreign;
+    uint64_t malformed_idle;     /* unparsable datagrams outside a test, since start */
     /* the report of the last finished test, re-sent on repeated FINs */
     bool have_last;
     ip_addr_t last_peer;
@@ -84,6 +85,7 @@ static void srv_emit(bool fin)
     glout_dbl(&g, "jitter_us", us.st.jitter_us, 1);
     glout_u64(&g, "malformed", us.st.malformed);
     glout_u64(&g, "foreign", us.foreign);
+    glout_u64(&g, "malformed_outside_test", us.malformed_idle);
     glout_bool(&g, "fin", fin);
     glout_emit(&g);
     glout_textf("iperf udp server %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
@@ -177,6 +179,8 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     if (iperf2_dgram_decode(head, n, from_peer ? us.seq64 : n >= IPERF2_UDP_HDR_LEN, &d) != 0) {
         if (from_peer)
             udpstats_malformed(&us.st);
+        else
+            us.malformed_idle++;
         goto out;
     }
     if (d.seq < 0) {                  /* FIN */
