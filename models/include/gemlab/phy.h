@@ -10,9 +10,24 @@
  * (none / 4-pair / 2-pair with Marvell downshift), externally forced link
  * down, PHY loopback and the interrupt registers.
  *
- * Time is an input: every call that can observe the PHY takes now_ns and
- * first advances the state machine to that time.  Nothing blocks.  The host
- * arms a timer for the deadline gl_phy_step() returns.
+ * Time is an input: MDIO accesses, gl_phy_step() and the environment
+ * calls take now_ns and first advance the state machine to that time;
+ * gl_phy_peek() and gl_phy_get_link() report the state as of the last such
+ * call.  Nothing blocks.  The host arms a timer for the deadline
+ * gl_phy_step() returns.
+ *
+ * Firmware-visible behaviour worth knowing (details and the full list of
+ * approximations open phy_regs.c and phy_aneg.c):
+ *  - BMSR link status latches low: read it twice for the current state.
+ *  - Register 19 clears on read; register 10 bit 15 and ANER bit 1 latch
+ *    high until read.
+ *  - Soft reset follows the Marvell convention: configuration registers
+ *    (4, 7, 9, 16, 18, 20, 22) keep their values, status registers reload,
+ *    BMCR keeps what was written with the reset bit (loopback excepted).
+ *    Reset with a read-modify-write as Linux does; a bare 0x8000 selects
+ *    forced 10 Mb/s half duplex, as on the real part.
+ *  - ANAR/register 9 changes take effect at the next AN restart; BMCR
+ *    speed/duplex/AN-enable/loopback/power-down changes at once.
  *
  * struct gl_phy is plain data (no pointers, no handles): QEMU may keep it
  * in device state and copy it.  sizeof(struct gl_phy) is 296 bytes on
