@@ -3,15 +3,11 @@
  * sequences of MDIO accesses, time steps and environment changes.
  *
  * The sequences come from the project's seeded PRNG, so a failure names
- * the seed and operation index and replays exactly.  Invariants checked
- * after every operation:
- *  - register 17 link/speed/duplex agree with gl_phy_get_link();
- *  - BMSR (read twice) link status agrees with register 17;
- *  - gl_phy_step() returns GL_NEVER or a deadline after now;
- *  - the self-clearing BMCR bits never read back as 1, PHYID never changes;
- *  - irq_pending is exactly (reg 19 & reg 18) != 0;
- *  - a link that is up has a legal speed, and duplex_mismatch is exactly
- *    "both up with different duplex".
+ * the seed and operation index and replays exactly.  After every operation
+ * the invariants of tests/common/phy_check.h are checked (register 17 vs
+ * BMSR/ANLPAR/1000BASE-T status and gl_phy_get_link(), BMSR latching,
+ * BMCR self-clearing bits, PHYID, irq level, registers above 31,
+ * deadlines); tests/fuzz/phy checks the same ones.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -27,6 +23,8 @@
 #include "gemlab/phy.h"
 #include "gemlab/prng.h"
 
+#include "../../common/phy_check.h"
+
 #define SEEDS 200u
 #define OPS   1500u
 
@@ -38,63 +36,11 @@ static const uint16_t bmcr_values[] = {
 static void check(struct gl_phy *phy, uint64_t now, unsigned seed,
                   unsigned op)
 {
-    struct gl_phy_link l;
-    uint16_t page = gl_phy_peek(phy, M88E1116R_PAGE);
-    char where[64];
+    char why[160];
 
-    snprintf(where, sizeof(where), "seed %u op %u", seed, op);
-    /* Look at page 0 without disturbing the firmware's page afterwards. */
-    gl_phy_write(phy, M88E1116R_PAGE, 0, now);
-    gl_phy_get_link(phy, &l);
-    uint16_t ssr = gl_phy_peek(phy, M88E1116R_SSR);
-    if (l.up != !!(ssr & M88E1116R_SSR_LINK)) {
-        fail_msg("%s: reg 17 link %d vs link %d", where,
-                 !!(ssr & M88E1116R_SSR_LINK), l.up);
+    if (gl_test_phy_check(phy, now, why, sizeof(why)) != 0) {
+        fail_msg("seed %u op %u: %s", seed, op, why);
     }
-    if (l.up) {
-        unsigned sp = (ssr & M88E1116R_SSR_SPEED_MASK) ==
-                      M88E1116R_SSR_SPEED_1000 ? 1000 :
-                      (ssr & M88E1116R_SSR_SPEED_MASK) ==
-                      M88E1116R_SSR_SPEED_100 ? 100 : 10;
-        if (sp != l.speed_mbps || !(ssr & M88E1116R_SSR_RESOLVED) ||
-            !!(ssr & M88E1116R_SSR_DUPLEX) != l.full_duplex) {
-            fail_msg("%s: reg 17 0x%04x vs %u/%d", where, ssr, l.speed_mbps,
-                     l.full_duplex);
-        }
-        if (l.speed_mbps != 10 && l.speed_mbps != 100 &&
-            l.speed_mbps != 1000) {
-            fail_msg("%s: speed %u", where, l.speed_mbps);
-        }
-    }
-    if (l.duplex_mismatch !=
-        (l.up && l.partner_up && l.full_duplex != l.partner_full_duplex)) {
-        fail_msg("%s: duplex_mismatch inconsistent", where);
-    }
-    if (l.loopback && l.partner_up) {
-        fail_msg("%s: partner up in loopback", where);
-    }
-    gl_phy_read(phy, MII_BMSR, now);
-    if (!!(gl_phy_read(phy, MII_BMSR, now) & BMSR_LSTATUS) != l.up) {
-        fail_msg("%s: BMSR link disagrees", where);
-    }
-    if (gl_phy_read(phy, MII_BMCR, now) & (BMCR_RESET | BMCR_ANRESTART)) {
-        fail_msg("%s: self-clearing bit reads 1", where);
-    }
-    if (gl_phy_read(phy, MII_PHYSID1, now) != 0x0141 ||
-        (gl_phy_read(phy, MII_PHYSID2, now) & 0xFFF0) != 0x0E40) {
-        fail_msg("%s: PHYID changed", where);
-    }
-    bool want = (gl_phy_peek(phy, M88E1116R_ISR) &
-                 gl_phy_peek(phy, M88E1116R_IER)) != 0;
-    if (gl_phy_irq_pending(phy) != want) {
-        fail_msg("%s: irq_pending disagrees with reg 18/19", where);
-    }
-    uint64_t next = gl_phy_step(phy, now);
-    if (next != GL_NEVER && next <= now) {
-        fail_msg("%s: deadline %llu not after now %llu", where,
-                 (unsigned long long)next, (unsigned long long)now);
-    }
-    gl_phy_write(phy, M88E1116R_PAGE, page, now);
 }
 
 static void random_partner(struct gl_prng *r, struct gl_phy_partner *pt)
