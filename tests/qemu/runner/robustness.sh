@@ -1,0 +1,212 @@
+#!/usr/bin/env bash
+# robustness.sh [GEMLAB] - harness robustness tests for the gemlab runner
+# (issue 8), against Debian's stock qemu-system-arm (or $QEMU).  No
+# firmware needed: a two-line UART fixture (fixtures/uart_fixture.S) stands
+# in for it when arm-none-eabi-gcc is installed.
+#
+# Each test lists QEMU processes, sockets and network namespaces before and
+# after and fails if anything the runner started is left behind.
+# Ends with "runner: N passed, M failed"; exit status non-zero on failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+G=${1:-$top/build/host/bin/gemlab}
+QEMU=${QEMU:-/usr/bin/qemu-system-arm}
+work=$(mktemp -d /tmp/gemlab-rb.XXXXXX)
+passed=0; failed=0
+
+cleanup_work() {
+    # our own safety net: only processes whose command line names $work
+    pkill -KILL -f -- "$work" 2>/dev/null
+    rm -rf "$work"
+}
+trap cleanup_work EXIT
+
+ok()   { passed=$((passed + 1)); echo "ok   $1"; }
+bad()  { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+
+# Leftovers of one run directory: live processes naming it, sockets in it.
+leftovers() {
+    local d=$1 out=""
+    pgrep -f -- "$d" >/dev/null && out="$out processes($(pgrep -f -- "$d" | tr '\n' ' '))"
+    compgen -G "$d/*.sock" >/dev/null && out="$out sockets($(ls "$d"/*.sock))"
+    [ -e "$d/qemu.pid" ] && out="$out qemu.pid"
+    echo "$out"
+}
+netns_list() { ip netns list 2>/dev/null | awk '{print $1}' | sort; }
+qemu_count() { pgrep -c -f -- "$work" 2>/dev/null || true; }
+
+# Wait until FILE exists (max 20 s).
+wait_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+
+if [ ! -x "$G" ]; then echo "runner: $G not built (make -C emu/runner)"; echo "runner: 0 passed, 1 failed"; exit 1; fi
+if [ ! -x "$QEMU" ]; then echo "runner: $QEMU missing (apt-get install qemu-system-arm)"; echo "runner: 0 passed, 1 failed"; exit 1; fi
+
+have_fixture=0
+if command -v arm-none-eabi-gcc >/dev/null; then
+    arm-none-eabi-gcc -nostdlib -Ttext=0x100000 -o "$work/hang.elf" "$here/fixtures/uart_fixture.S" &&
+    arm-none-eabi-gcc -DREADY -nostdlib -Ttext=0x100000 -o "$work/ready.elf" "$here/fixtures/uart_fixture.S" &&
+    have_fixture=1
+fi
+ns_before=$(netns_list)
+
+# 1. A clean boot: QMP answers, the run dir is 0700, nothing is left.
+d=$work/clean
+out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
+mode=$(stat -c %a "$d" 2>/dev/null)
+left=$(leftovers "$d")
+if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ]; then
+    ok "boot with QMP, run dir 0700, cleaned up"
+else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] out=$out"; fi
+
+# 2. QEMU killed with SIGKILL mid-run: FAIL with the console tail, no leftovers.
+d=$work/sigkill
+"$G" boot --qemu "$QEMU" ${have_fixture:+$( [ $have_fixture = 1 ] && echo --fw "$work/ready.elf")} \
+    --out "$d" --hold 30 >"$work/sigkill.out" 2>&1 &
+rpid=$!
+if wait_file "$d/qemu.pid"; then
+    sleep 1
+    kill -KILL "$(cat "$d/qemu.pid")"
+fi
+wait $rpid; rc=$?
+left=$(leftovers "$d")
+if [ $rc -eq 1 ] && grep -q "killed by signal 9" "$work/sigkill.out" && grep -q "last .* console line" "$work/sigkill.out" \
+   && [ -z "$left" ]; then
+    ok "SIGKILLed QEMU reported as FAIL with console tail, cleaned up"
+else bad "SIGKILLed QEMU" "rc=$rc left=[$left] $(tail -5 "$work/sigkill.out")"; fi
+
+# 3. SIGINT to the runner: exit 130, QEMU gone, sockets gone.
+for sig in INT TERM; do
+    d=$work/sig$sig
+    "$G" boot --qemu "$QEMU" --out "$d" --hold 30 >"$work/sig$sig.out" 2>&1 &
+    rpid=$!
+    wait_file "$d/qemu.pid"; sleep 0.5
+    qpid=$(cat "$d/qemu.pid" 2>/dev/null)
+    kill -$sig $rpid
+    wait $rpid; rc=$?
+    left=$(leftovers "$d")
+    alive=$( [ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null && echo yes )
+    if [ $rc -eq 130 ] && [ -z "$left" ] && [ -z "$alive" ]; then
+        ok "SIG$sig to the runner: exit 130, QEMU $qpid gone, no sockets"
+    else bad "SIG$sig to the runner" "rc=$rc alive=$alive left=[$left] $(tail -3 "$work/sig$sig.out")"; fi
+done
+
+# 4. A hung QEMU (SIGSTOP): QMP stops answering, the runner kills it.
+d=$work/hung
+"$G" boot --qemu "$QEMU" --out "$d" --hold 30 >"$work/hung.out" 2>&1 &
+rpid=$!
+wait_file "$d/qemu.pid"; sleep 0.5
+kill -STOP "$(cat "$d/qemu.pid")"
+start=$(date +%s)
+wait $rpid; rc=$?
+took=$(( $(date +%s) - start ))
+left=$(leftovers "$d")
+if [ $rc -eq 1 ] && grep -q "hung" "$work/hung.out" && [ -z "$left" ] && [ $took -lt 15 ]; then
+    ok "hung QEMU detected by the QMP watchdog in ${took}s and killed"
+else bad "hung QEMU" "rc=$rc took=$took left=[$left] $(tail -3 "$work/hung.out")"; fi
+
+# 5. The per-run watchdog (--timeout) fires.
+d=$work/watchdog
+out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 30 --timeout 2 2>&1); rc=$?
+left=$(leftovers "$d")
+if [ $rc -eq 1 ] && [[ "$out" == *watchdog* ]] && [ -z "$left" ]; then
+    ok "watchdog --timeout 2 kills QEMU"
+else bad "watchdog" "rc=$rc left=[$left] $out"; fi
+
+# 6. Firmware that never prints the ready line: the ready watchdog fires
+#    and the last console lines are shown.
+if [ $have_fixture = 1 ]; then
+    d=$work/noready
+    out=$("$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/hang.elf" --out "$d" --timeout 8 2>&1); rc=$?
+    left=$(leftovers "$d")
+    if [ $rc -eq 1 ] && [[ "$out" == *watchdog* ]] && [[ "$out" == *"hanging before the ready line"* ]] \
+       && [ -z "$left" ] && grep -q '"result":.*"ERROR"' "$d/results.json"; then
+        ok "never-ready firmware: watchdog, console tail, results.json ERROR"
+    else bad "never-ready firmware" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
+
+    # 7. The whole run pipeline on the fixture: results.json, diagnosis.json, verdict.
+    d=$work/pipeline
+    out=$("$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" 2>&1); rc=$?
+    left=$(leftovers "$d")
+    if [ $rc -le 1 ] && [ -s "$d/results.json" ] && [ -s "$d/diagnosis.json" ] && [[ "$out" == *clean_1g* ]] \
+       && [ -z "$left" ] && "$G" diagnose "$d" >/dev/null; then
+        ok "run pipeline on a fixture: results.json + diagnosis.json, verdict printed (rc=$rc)"
+    else bad "run pipeline" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
+else
+    echo "skip never-ready / pipeline tests: arm-none-eabi-gcc not installed"
+fi
+
+# 8. A QEMU that exits at once (/bin/false stands in): FAIL naming the exit.
+d=$work/badqemu
+out=$("$G" boot --qemu /bin/false --out "$d" --hold 1 2>&1); rc=$?
+left=$(leftovers "$d")
+if [ $rc -eq 1 ] && [[ "$out" == *"QEMU exited with status"* ]] && [ -z "$left" ]; then
+    ok "QEMU failing at start reported with its exit status"
+else bad "QEMU failing at start" "rc=$rc left=[$left] $out"; fi
+
+# 9. Missing QEMU / firmware name the make target that builds them.
+out=$(GEMLAB_TOP=$work "$G" boot 2>&1); rc=$?
+if [ $rc -eq 3 ] && [[ "$out" == *"make -C emu/qemu"* ]]; then ok "missing QEMU names make -C emu/qemu"
+else bad "missing QEMU message" "rc=$rc $out"; fi
+out=$(GEMLAB_TOP=$work "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" 2>&1); rc=$?
+if [ $rc -eq 3 ] && [[ "$out" == *"make -C firmware/baremetal"* ]]; then ok "missing firmware names make -C firmware/baremetal"
+else bad "missing firmware message" "rc=$rc $out"; fi
+
+# 10. Garbage scenarios: precise errors, never a crash.
+g=$work/garbage; mkdir -p "$g"
+head -c 4096 /dev/urandom >"$g/random.ini"
+printf '[board]\ncpus = 99999999999999999999999999999\nrx_bds = -1\n[link]\nlatency = 1e309s\nloss = 1000%%\n' >"$g/huge.ini"
+printf '[scenario]\nzz = 1\n[board]\nzz = 1\n[link]\nzz = 1\n[timeline]\nzz = 1\n[traffic]\nzz = 1\n[expect]\nzz = 1\n' >"$g/unknown.ini"
+printf '[traffic]\nfw_cmd = $(reboot); `id` | rm -rf /\n' >"$g/shell.ini"
+awk 'BEGIN { printf "[scenario]\ndescription = "; for (i = 0; i < 100000; i++) printf "x"; printf "\n" }' >"$g/longline.ini"
+allgood=1
+for f in "$g"/random.ini "$g"/huge.ini "$g"/unknown.ini "$g"/longline.ini; do
+    out=$("$G" check "$f" 2>&1); rc=$?
+    if [ $rc -ne 2 ] || ! [[ "$out" == *"$f:"[0-9]* ]]; then allgood=0; bad "garbage $(basename "$f")" "rc=$rc $(echo "$out" | head -2)"; fi
+done
+n=$("$G" check "$g/unknown.ini" 2>&1 | grep -c "unknown key 'zz'")
+[ "$n" = 6 ] || { allgood=0; bad "unknown key in every section" "$n of 6 reported"; }
+# a shell-looking fw_cmd is just text: accepted, never interpreted
+out=$("$G" check "$g/shell.ini" 2>&1); rc=$?
+[ $rc -eq 0 ] || { allgood=0; bad "shell metacharacters are plain text" "$out"; }
+out=$("$G" run "$g/huge.ini" --qemu "$QEMU" 2>&1); rc=$?
+[ $rc -eq 2 ] || { allgood=0; bad "run refuses a bad scenario" "rc=$rc"; }
+[ $allgood = 1 ] && ok "garbage, huge values, unknown keys in every section: file:line errors, exit 2, no crash"
+
+# 11. Bad flags name the flag.
+out=$("$G" run "$top/scenarios/clean_1g.ini" --seed banana 2>&1); rc=$?
+out2=$("$G" run "$top/scenarios/clean_1g.ini" --bogus 1 2>&1); rc2=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--seed"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--bogus"* ]]; then
+    ok "bad flags rejected by name"
+else bad "bad flags" "$out / $out2"; fi
+
+# 12. Tap mode: without root a clear message suggesting --net user; as root
+#     up/down leaves no namespace behind.
+if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
+    cp "$G" "$work/gemlab-copy" && chmod 755 "$work" "$work/gemlab-copy"
+    out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" tap up t1 2>&1); rc=$?
+    out2=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" run "$top/scenarios/clean_1g.ini" --net tap 2>&1); rc2=$?
+    chmod 700 "$work"
+    if [ $rc -eq 2 ] && [[ "$out" == *"--net user"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--net user"* ]]; then
+        ok "tap without root: clear message suggesting --net user"
+    else bad "tap without root" "rc=$rc $out / rc=$rc2 $out2"; fi
+fi
+if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
+    name=rb$$; name=${name:0:10}
+    "$G" tap up "$name" >/dev/null 2>&1; rc=$?
+    inside=$(ip netns list 2>/dev/null | grep -c "gl-$name")
+    "$G" tap down "$name" >/dev/null 2>&1
+    after=$(ip netns list 2>/dev/null | grep -c "gl-$name")
+    if [ $rc -eq 0 ] && [ "$inside" = 1 ] && [ "$after" = 0 ]; then ok "tap up/down creates and removes its private netns"
+    else bad "tap up/down" "rc=$rc inside=$inside after=$after"; fi
+fi
+
+# Nothing of ours survives: no process naming the work dir, same netns list.
+sleep 0.2
+ns_after=$(netns_list)
+n=$(qemu_count)
+if [ "${n:-0}" = 0 ] && [ "$ns_before" = "$ns_after" ]; then ok "global: no QEMU left, netns list unchanged"
+else bad "global leftovers" "processes=$n netns before=[$ns_before] after=[$ns_after]"; fi
+
+echo "runner: $passed passed, $failed failed"
+[ $failed -eq 0 ]
