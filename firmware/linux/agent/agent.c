@@ -1,0 +1,657 @@
+/* agent.c - gemlab Linux guest agent.
+ *
+ * Started by /init on the console.  Reads one command per line on stdin and
+ * answers with one JSON line per event behind the "@gemlab " marker, in the
+ * envelope the bare-metal firmware uses (glout, src "linux"):
+ *
+ *   ready   once, at start
+ *   link    at start, on `link`, and whenever the carrier changes
+ *   stats   on `stats`: ethtool -S, /proc/net/dev, GEM IRQs, cpufreq, idle
+ *   result  the answer to help/run/irq-affinity/sockbuf
+ *   error   a command that failed or is unknown; the agent keeps serving
+ *
+ * Usage: gemlab-agent [IFACE]   (default eth0)
+ *
+ * Known limitations: commands run one at a time (a `run` blocks the console
+ * until the tool exits); carrier changes are polled every 500 ms.
+ */
+#include "agent_cmd.h"
+#include "agent_net.h"
+#include "agent_proc.h"
+#include "agent_run.h"
+#include "glout.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/ethtool.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <sys/utsname.h>
+#include <termios.h>
+#include <unistd.h>
+
+#define LINE_MAX_IN 4096
+#define POLL_MS 500
+#define STATS_LINE_CAP (64u * 1024u)
+#define PROC_FILE_MAX (64u * 1024u)
+
+/* Action names of the GEM interrupt in /proc/interrupts: macb requests its
+ * IRQ before register_netdev, so depending on the kernel the name is the
+ * final "eth0" or the template "eth%d". */
+static const char *const gem_irq_needles[] = { "eth", "macb", NULL };
+
+static const char *iface = "eth0";
+static struct proc_cpu cpu_prev[PROC_MAX_CPUS + 1];
+static int cpu_prev_n;
+
+/* glout hook: the whole line and its newline in one write, so kernel
+ * messages on the same console cannot split it. */
+void glout_putline(const char *line)
+{
+    struct iovec iov[2] = {
+        { .iov_base = (void *)line, .iov_len = strlen(line) },
+        { .iov_base = "\n", .iov_len = 1 },
+    };
+
+    if (writev(STDOUT_FILENO, iov, 2) < 0)
+        return;
+}
+
+/* Read a whole small file into buf (cap bytes).  Returns bytes read or
+ * -errno. */
+static int read_file(const char *path, char *buf, size_t cap)
+{
+    int fd = open(path, O_RDONLY);
+    size_t len = 0;
+
+    if (fd < 0)
+        return -errno;
+    while (len + 1 < cap) {
+        ssize_t n = read(fd, buf + len, cap - 1 - len);
+
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        len += (size_t)n;
+    }
+    close(fd);
+    buf[len] = '\0';
+    return (int)len;
+}
+
+static int write_file(const char *path, const char *text)
+{
+    int fd = open(path, O_WRONLY | O_TRUNC);
+    size_t len = strlen(text);
+    int rc = 0;
+
+    if (fd < 0)
+        return -errno;
+    if (write(fd, text, len) != (ssize_t)len)
+        rc = -errno;
+    close(fd);
+    return rc;
+}
+
+/* Emit a one-line error event. */
+static void emit_error(const char *cmd, const char *msg, int err)
+{
+    char buf[GLOUT_LINE_MAX];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "error");
+    glout_str(&g, "cmd", cmd);
+    glout_str(&g, "msg", msg);
+    if (err != 0)
+        glout_str(&g, "errno", strerror(-err));
+    glout_emit(&g);
+}
+
+static void emit_ready(void)
+{
+    char buf[GLOUT_LINE_MAX], up[64];
+    struct utsname u;
+    struct glout g;
+    long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+    glout_begin(&g, buf, sizeof(buf), "ready");
+    glout_str(&g, "iface", iface);
+    if (uname(&u) == 0)
+        glout_str(&g, "kernel", u.release);
+    glout_int(&g, "cpus", ncpu);
+    if (read_file("/proc/uptime", up, sizeof(up)) > 0)
+        glout_dbl(&g, "uptime_s", strtod(up, NULL), 2);
+    glout_emit(&g);
+}
+
+static void link_modes(struct glout *g, const char *key, const uint32_t *mask)
+{
+    glout_arr_begin(g, key);
+    for (unsigned bit = 0; bit < 32 * AGENT_LINK_NWORDS; bit++) {
+        const char *name;
+
+        if (!(mask[bit / 32] & (1u << (bit % 32))))
+            continue;
+        name = agent_link_mode_name(bit);
+        if (name != NULL)
+            glout_str(g, NULL, name);
+    }
+    glout_arr_end(g);
+}
+
+/* The link event; returns the carrier state it reported (false on error). */
+static bool emit_link(const char *reason)
+{
+    char buf[4096];
+    struct agent_link l;
+    struct glout g;
+    uint16_t regs[32];
+    int phy_addr, rc;
+
+    rc = agent_link_get(iface, &l);
+    if (rc != 0) {
+        emit_error("link", "ethtool GLINK failed", rc);
+        return false;
+    }
+    glout_begin(&g, buf, sizeof(buf), "link");
+    glout_str(&g, "iface", iface);
+    glout_str(&g, "reason", reason);
+    glout_bool(&g, "up", l.up);
+    if (l.settings_valid && l.up && l.speed_mbps != 0)
+        glout_u64(&g, "speed_mbps", l.speed_mbps);
+    else
+        glout_null(&g, "speed_mbps");
+    if (l.settings_valid && l.up && l.duplex == DUPLEX_FULL)
+        glout_str(&g, "duplex", "full");
+    else if (l.settings_valid && l.up && l.duplex == DUPLEX_HALF)
+        glout_str(&g, "duplex", "half");
+    else
+        glout_null(&g, "duplex");
+    glout_bool(&g, "autoneg", l.autoneg);
+    if (l.settings_valid) {
+        link_modes(&g, "supported", l.supported);
+        link_modes(&g, "advertising", l.advertising);
+        link_modes(&g, "partner", l.lp_advertising);
+    }
+    glout_obj_begin(&g, "phy");
+    if (agent_mii_read_all(iface, &phy_addr, regs) == 0) {
+        glout_int(&g, "addr", phy_addr);
+        glout_u64(&g, "id", ((uint64_t)regs[2] << 16) | regs[3]);
+        glout_arr_begin(&g, "regs");
+        for (int r = 0; r < 32; r++)
+            glout_u64(&g, NULL, regs[r]);
+        glout_arr_end(&g);
+    } else {
+        glout_null(&g, "addr");
+    }
+    glout_obj_end(&g);
+    if (glout_emit(&g) != 0)
+        emit_error("link", "link line overflow", -ENOSPC);
+    return l.up;
+}
+
+static void stats_ethtool(struct glout *g)
+{
+    char *names;
+    uint64_t *values;
+    int n = agent_ethtool_stats(iface, &names, &values);
+
+    if (n < 0) {
+        glout_null(g, "ethtool");
+        return;
+    }
+    glout_obj_begin(g, "ethtool");
+    for (int i = 0; i < n; i++)
+        glout_u64(g, names + (size_t)i * ETH_GSTRING_LEN, values[i]);
+    glout_obj_end(g);
+    free(names);
+    free(values);
+}
+
+static void stats_netdev(struct glout *g, char *text)
+{
+    struct proc_netdev nd;
+    uint64_t v[16];
+
+    if (read_file("/proc/net/dev", text, PROC_FILE_MAX) < 0 ||
+        proc_netdev_parse(text, iface, &nd) != 0) {
+        glout_null(g, "netdev");
+        return;
+    }
+    memcpy(v, &nd, sizeof(v));
+    glout_obj_begin(g, "netdev");
+    for (int i = 0; i < 16; i++)
+        glout_u64(g, proc_netdev_keys[i], v[i]);
+    glout_obj_end(g);
+}
+
+static void stats_irqs(struct glout *g, char *text)
+{
+    struct proc_irq irqs[4];
+    int n;
+
+    if (read_file("/proc/interrupts", text, PROC_FILE_MAX) < 0 ||
+        (n = proc_interrupts_find(text, gem_irq_needles, irqs, 4)) < 0) {
+        glout_null(g, "irqs");
+        return;
+    }
+    glout_arr_begin(g, "irqs");
+    for (int i = 0; i < n; i++) {
+        char path[64], aff[64];
+
+        glout_obj_begin(g, NULL);
+        glout_u64(g, "irq", irqs[i].irq);
+        glout_str(g, "hwirq", irqs[i].hwirq);
+        glout_str(g, "name", irqs[i].name);
+        glout_arr_begin(g, "per_cpu");
+        for (unsigned c = 0; c < irqs[i].ncpu; c++)
+            glout_u64(g, NULL, irqs[i].count[c]);
+        glout_arr_end(g);
+        snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity", irqs[i].irq);
+        if (read_file(path, aff, sizeof(aff)) > 0) {
+            aff[strcspn(aff, "\n")] = '\0';
+            glout_str(g, "smp_affinity", aff);
+        } else {
+            glout_null(g, "smp_affinity");
+        }
+        glout_obj_end(g);
+    }
+    glout_arr_end(g);
+}
+
+static void stats_cpufreq(struct glout *g)
+{
+    char path[96], gov[64], cur[32];
+    long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+    bool any = false;
+
+    for (long c = 0; c < ncpu; c++) {
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_governor", c);
+        if (read_file(path, gov, sizeof(gov)) <= 0)
+            continue;
+        if (!any)
+            glout_arr_begin(g, "cpufreq");
+        any = true;
+        gov[strcspn(gov, "\n")] = '\0';
+        glout_obj_begin(g, NULL);
+        glout_int(g, "cpu", c);
+        glout_str(g, "governor", gov);
+        snprintf(path, sizeof(path),
+                 "/sys/devices/system/cpu/cpu%ld/cpufreq/scaling_cur_freq", c);
+        if (read_file(path, cur, sizeof(cur)) > 0)
+            glout_u64(g, "cur_khz", strtoull(cur, NULL, 10));
+        glout_obj_end(g);
+    }
+    if (any)
+        glout_arr_end(g);
+    else
+        glout_null(g, "cpufreq"); /* no cpufreq driver bound */
+}
+
+/* Idle share per CPU since the previous `stats` (since boot the first time). */
+static void stats_cpu(struct glout *g, char *text)
+{
+    struct proc_cpu cur[PROC_MAX_CPUS + 1];
+    int n;
+
+    if (read_file("/proc/stat", text, PROC_FILE_MAX) < 0 ||
+        (n = proc_stat_parse(text, cur, PROC_MAX_CPUS + 1)) < 0) {
+        glout_null(g, "cpu");
+        return;
+    }
+    glout_arr_begin(g, "cpu");
+    for (int i = 0; i < n; i++) {
+        struct proc_cpu zero = { .cpu = cur[i].cpu };
+        const struct proc_cpu *prev = i < cpu_prev_n ? &cpu_prev[i] : &zero;
+
+        glout_obj_begin(g, NULL);
+        if (cur[i].cpu < 0)
+            glout_str(g, "cpu", "all");
+        else
+            glout_int(g, "cpu", cur[i].cpu);
+        glout_dbl(g, "idle_pct", proc_idle_pct(prev, &cur[i]), 1);
+        glout_u64(g, "jiffies", cur[i].total - prev->total);
+        glout_obj_end(g);
+    }
+    glout_arr_end(g);
+    memcpy(cpu_prev, cur, sizeof(cur[0]) * (size_t)n);
+    cpu_prev_n = n;
+}
+
+static void cmd_stats(void)
+{
+    char *buf = malloc(STATS_LINE_CAP), *text = malloc(PROC_FILE_MAX);
+    struct glout g;
+
+    if (buf == NULL || text == NULL) {
+        emit_error("stats", "out of memory", -ENOMEM);
+        goto out;
+    }
+    glout_begin(&g, buf, STATS_LINE_CAP, "stats");
+    glout_str(&g, "iface", iface);
+    stats_ethtool(&g);
+    stats_netdev(&g, text);
+    stats_irqs(&g, text);
+    stats_cpufreq(&g);
+    stats_cpu(&g, text);
+    if (glout_emit(&g) != 0)
+        emit_error("stats", "stats line overflow", -ENOSPC);
+out:
+    free(buf);
+    free(text);
+}
+
+static void cmd_help(void)
+{
+    char buf[GLOUT_LINE_MAX];
+    struct glout g;
+    static const char *const usage[] = {
+        "help", "stats", "link", "run iperf3|iperf ARGS...",
+        "irq-affinity HEXMASK", "sockbuf BYTES[K|M]",
+    };
+
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "help");
+    glout_arr_begin(&g, "commands");
+    for (size_t i = 0; i < sizeof(usage) / sizeof(usage[0]); i++)
+        glout_str(&g, NULL, usage[i]);
+    glout_arr_end(&g);
+    glout_emit(&g);
+}
+
+/* `run TOOL ARGS...`: the tool's argv is a->argv + 1. */
+static void cmd_run(struct agent_argv *a)
+{
+    struct agent_run_result r;
+    const char *path;
+    bool want_json;
+    size_t js = 0, je = 0, cap;
+    bool have_json = false;
+    char *buf;
+    struct glout g;
+    int rc;
+
+    if (a->argc < 2) {
+        emit_error("run", "usage: run iperf3|iperf ARGS...", -EINVAL);
+        return;
+    }
+    path = agent_tool_path(a->argv[1]);
+    if (path == NULL) {
+        emit_error("run", "tool not allowed (iperf3, iperf)", -EPERM);
+        return;
+    }
+    want_json = agent_args_want_json(a->argc - 2, a->argv + 2);
+    rc = agent_run(path, a->argv + 1, &r);
+    if (rc != 0) {
+        emit_error("run", "fork failed", rc);
+        return;
+    }
+    if (want_json)
+        have_json = agent_json_object_flatten(r.out, &js, &je);
+    /* Worst case every output byte is escaped as \u00XX (6 bytes). */
+    cap = 6 * r.len + 4096;
+    buf = malloc(cap);
+    if (buf == NULL) {
+        emit_error("run", "out of memory", -ENOMEM);
+        free(r.out);
+        return;
+    }
+    glout_begin(&g, buf, cap, "result");
+    glout_str(&g, "cmd", "run");
+    glout_str(&g, "tool", a->argv[1]);
+    glout_arr_begin(&g, "argv");
+    for (int i = 2; i < a->argc; i++)
+        glout_str(&g, NULL, a->argv[i]);
+    glout_arr_end(&g);
+    glout_int(&g, "exit", r.exit_status);
+    glout_dbl(&g, "elapsed_s", r.elapsed_s, 3);
+    glout_u64(&g, "output_dropped", r.dropped);
+    if (have_json) {
+        /* Text around the JSON object (stderr warnings) stays visible. */
+        char saved = r.out[js];
+
+        r.out[js] = '\0';
+        glout_str(&g, "output", r.out);
+        r.out[js] = saved;
+        glout_str(&g, "output_after", r.out + je);
+    } else {
+        glout_str(&g, "output", r.out);
+        if (want_json)
+            glout_null(&g, "json");
+    }
+    if (glout_end(&g) != 0) {
+        emit_error("run", "result line overflow", -ENOSPC);
+    } else if (have_json) {
+        /* glout has no raw member: splice `,"json":{...}` before the
+         * envelope's closing brace.  The object was checked by
+         * agent_json_object_flatten() and is one line. */
+        size_t len = strlen(buf), jlen = je - js;
+        char *line = malloc(len + jlen + 16);
+
+        if (line == NULL) {
+            emit_error("run", "out of memory", -ENOMEM);
+        } else {
+            memcpy(line, buf, len - 1);
+            memcpy(line + len - 1, ",\"json\":", 8);
+            memcpy(line + len + 7, r.out + js, jlen);
+            memcpy(line + len + 7 + jlen, "}", 2);
+            glout_putline(line);
+            free(line);
+        }
+    } else {
+        glout_putline(buf);
+    }
+    free(buf);
+    free(r.out);
+}
+
+static void cmd_irq_affinity(struct agent_argv *a)
+{
+    char *text, buf[2048], mask_txt[16], path[64];
+    struct proc_irq irqs[4];
+    unsigned long mask;
+    struct glout g;
+    int n, rc;
+
+    if (a->argc != 2 || agent_parse_mask(a->argv[1], &mask) != 0) {
+        emit_error("irq-affinity", "usage: irq-affinity HEXMASK (non-zero)", -EINVAL);
+        return;
+    }
+    text = malloc(PROC_FILE_MAX);
+    if (text == NULL || read_file("/proc/interrupts", text, PROC_FILE_MAX) < 0 ||
+        (n = proc_interrupts_find(text, gem_irq_needles, irqs, 4)) <= 0) {
+        emit_error("irq-affinity", "no GEM interrupt in /proc/interrupts", -ENOENT);
+        free(text);
+        return;
+    }
+    free(text);
+    snprintf(mask_txt, sizeof(mask_txt), "%lx", mask);
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "irq-affinity");
+    glout_str(&g, "mask", mask_txt);
+    glout_arr_begin(&g, "irqs");
+    for (int i = 0; i < n; i++) {
+        char aff[64];
+
+        snprintf(path, sizeof(path), "/proc/irq/%u/smp_affinity", irqs[i].irq);
+        rc = write_file(path, mask_txt);
+        if (rc != 0) {
+            emit_error("irq-affinity", path, rc);
+            return;
+        }
+        glout_obj_begin(&g, NULL);
+        glout_u64(&g, "irq", irqs[i].irq);
+        if (read_file(path, aff, sizeof(aff)) > 0) {
+            aff[strcspn(aff, "\n")] = '\0';
+            glout_str(&g, "smp_affinity", aff);
+        }
+        glout_obj_end(&g);
+    }
+    glout_arr_end(&g);
+    glout_emit(&g);
+}
+
+/* `sockbuf BYTES`: the ceilings setsockopt(SO_RCVBUF/SO_SNDBUF) may reach
+ * (iperf -w) and the TCP autotuning maxima. */
+static void cmd_sockbuf(struct agent_argv *a)
+{
+    static const char *const core[] = {
+        "/proc/sys/net/core/rmem_max", "/proc/sys/net/core/wmem_max",
+    };
+    static const char *const tcp[] = {
+        "/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem",
+    };
+    char buf[1024], val[96], cur[96];
+    unsigned long bytes;
+    struct glout g;
+    int rc;
+
+    if (a->argc != 2 || agent_parse_bytes(a->argv[1], &bytes) != 0) {
+        emit_error("sockbuf", "usage: sockbuf BYTES[K|M] (4096..256M)", -EINVAL);
+        return;
+    }
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "sockbuf");
+    glout_u64(&g, "bytes", bytes);
+    glout_obj_begin(&g, "set");
+    for (int i = 0; i < 2; i++) {
+        snprintf(val, sizeof(val), "%lu", bytes);
+        rc = write_file(core[i], val);
+        if (rc != 0) {
+            emit_error("sockbuf", core[i], rc);
+            return;
+        }
+        glout_str(&g, core[i] + strlen("/proc/sys/"), val);
+    }
+    for (int i = 0; i < 2; i++) {
+        unsigned long mn, def, mx;
+
+        /* "min default max": keep min and default, raise max. */
+        if (read_file(tcp[i], cur, sizeof(cur)) <= 0 ||
+            sscanf(cur, "%lu %lu %lu", &mn, &def, &mx) != 3) {
+            emit_error("sockbuf", tcp[i], -EIO);
+            return;
+        }
+        snprintf(val, sizeof(val), "%lu %lu %lu", mn, def < bytes ? def : bytes, bytes);
+        rc = write_file(tcp[i], val);
+        if (rc != 0) {
+            emit_error("sockbuf", tcp[i], rc);
+            return;
+        }
+        glout_str(&g, tcp[i] + strlen("/proc/sys/"), val);
+    }
+    glout_obj_end(&g);
+    glout_emit(&g);
+}
+
+static void dispatch(char *line)
+{
+    struct agent_argv a;
+
+    if (agent_split(line, &a) != 0) {
+        emit_error("?", "too many arguments", -E2BIG);
+        return;
+    }
+    switch (agent_cmd_lookup(&a)) {
+    case AGENT_CMD_EMPTY:
+        return;
+    case AGENT_CMD_HELP:
+        cmd_help();
+        return;
+    case AGENT_CMD_STATS:
+        cmd_stats();
+        return;
+    case AGENT_CMD_LINK:
+        emit_link("request");
+        return;
+    case AGENT_CMD_RUN:
+        cmd_run(&a);
+        return;
+    case AGENT_CMD_IRQ_AFFINITY:
+        cmd_irq_affinity(&a);
+        return;
+    case AGENT_CMD_SOCKBUF:
+        cmd_sockbuf(&a);
+        return;
+    case AGENT_CMD_UNKNOWN:
+        emit_error(a.argv[0], "unknown command (try help)", -EINVAL);
+        return;
+    }
+    emit_error(a.argv[0], "internal: unhandled command", -EINVAL);
+}
+
+/* Console commands are data, not terminal input: no echo into our output. */
+static void console_raw_echo_off(void)
+{
+    struct termios t;
+
+    if (tcgetattr(STDIN_FILENO, &t) != 0)
+        return;
+    t.c_lflag &= ~(tcflag_t)(ECHO | ECHONL);
+    tcsetattr(STDIN_FILENO, TCSANOW, &t);
+}
+
+static bool carrier_up(void)
+{
+    char path[96], v[8];
+
+    snprintf(path, sizeof(path), "/sys/class/net/%s/carrier", iface);
+    return read_file(path, v, sizeof(v)) > 0 && v[0] == '1';
+}
+
+int main(int argc, char **argv)
+{
+    static char line[LINE_MAX_IN];
+    size_t len = 0;
+    bool discarding = false, up;
+
+    if (argc > 1)
+        iface = argv[1];
+    setvbuf(stdout, NULL, _IONBF, 0);
+    console_raw_echo_off();
+    emit_ready();
+    up = emit_link("start");
+
+    for (;;) {
+        struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
+        int rc = poll(&pfd, 1, POLL_MS);
+        ssize_t n;
+
+        if (rc < 0 && errno != EINTR)
+            return 1;
+        if (carrier_up() != up)
+            up = emit_link("change");
+        if (rc <= 0)
+            continue;
+        n = read(STDIN_FILENO, line + len, sizeof(line) - 1 - len);
+        if (n == 0)
+            return 0; /* console closed */
+        if (n < 0)
+            continue;
+        len += (size_t)n;
+        line[len] = '\0';
+        for (;;) {
+            char *nl = strchr(line, '\n');
+
+            if (nl == NULL)
+                break;
+            *nl = '\0';
+            if (!discarding)
+                dispatch(line);
+            discarding = false;
+            len -= (size_t)(nl + 1 - line);
+            memmove(line, nl + 1, len + 1);
+        }
+        if (len == sizeof(line) - 1) {
+            /* A line longer than the buffer: drop it whole. */
+            emit_error("?", "line too long", -E2BIG);
+            discarding = true;
+            len = 0;
+        }
+    }
+}

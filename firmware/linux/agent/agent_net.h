@@ -1,0 +1,48 @@
+/* agent_net.h - link, PHY and NIC counters through the ethtool and MII
+ * ioctls (the same calls `ethtool`, `ethtool -S` and `mii-tool` make).
+ *
+ * Known limitations: only page 0 of the PHY register file is read (Marvell
+ * pages through reg 22; the agent never switches pages); GLINKSETTINGS masks
+ * beyond AGENT_LINK_NWORDS words are ignored.
+ */
+#ifndef GEMLAB_AGENT_NET_H
+#define GEMLAB_AGENT_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define AGENT_LINK_NWORDS 3     /* 96 link-mode bits: all of the 1G modes */
+
+struct agent_link {
+    bool up;                    /* ETHTOOL_GLINK */
+    bool settings_valid;        /* GLINKSETTINGS or GSET answered */
+    uint32_t speed_mbps;        /* 0 when unknown (SPEED_UNKNOWN) */
+    int duplex;                 /* DUPLEX_HALF/FULL/UNKNOWN */
+    bool autoneg;
+    int port;                   /* PORT_TP, PORT_MII, ... */
+    int phy_addr;
+    uint32_t supported[AGENT_LINK_NWORDS];
+    uint32_t advertising[AGENT_LINK_NWORDS];
+    uint32_t lp_advertising[AGENT_LINK_NWORDS];
+};
+
+/* Read iface's link.  Returns 0 or a negative errno (no such interface). */
+int agent_link_get(const char *iface, struct agent_link *l);
+
+/* Name of link-mode bit `bit` as ethtool prints it, or NULL if the agent
+ * does not name it. */
+const char *agent_link_mode_name(unsigned bit);
+
+/* Read PHY registers 0..31 through SIOCGMIIPHY/SIOCGMIIREG.  Returns 0 and
+ * *phy_addr, or a negative errno. */
+int agent_mii_read_all(const char *iface, int *phy_addr, uint16_t regs[32]);
+
+/* The driver's `ethtool -S` counters.  On success *names is n * 32 bytes of
+ * ETH_GSTRING_LEN strings and *values n counters, both malloc'd and owned by
+ * the caller.  Returns n >= 0 or a negative errno. */
+int agent_ethtool_stats(const char *iface, char **names, uint64_t **values);
+
+/* Driver name and bus info (ETHTOOL_GDRVINFO); each buffer >= 32 bytes. */
+int agent_drvinfo(const char *iface, char *driver, char *bus_info);
+
+#endif /* GEMLAB_AGENT_NET_H */
