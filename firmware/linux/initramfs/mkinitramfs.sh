@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# firmware/linux/initramfs/mkinitramfs.sh OUT.cpio.gz USERLAND_DIR AGENT
+#
+# Packs /init, the static userland (userland.sh) and the agent into a gzip'd
+# newc cpio.  Needs no root: files are recorded as owned by 0:0, and
+# /dev/console (which the kernel opens before /init runs) is a hand-written
+# newc entry appended as a second archive; the kernel unpacks concatenated
+# archives (Documentation/driver-api/early-userspace/buffer-format.rst).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+out=${1:?usage: mkinitramfs.sh OUT.cpio.gz USERLAND_DIR AGENT}
+userland=${2:?}
+agent=${3:?}
+max_bytes=$((8 * 1024 * 1024))
+
+die() { echo "linux-initramfs: FAILED: $*" >&2; exit 1; }
+
+stage=$(mktemp -d "${out%/*}/.rootfs.XXXXXX")
+trap 'rm -rf "$stage"' EXIT
+mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root}
+install -m 0755 "$here/init" "$stage/init"
+install -m 0755 "$userland/bin/busybox" "$stage/bin/busybox"
+for t in iperf iperf3 ethtool; do
+    install -m 0755 "$userland/bin/$t" "$stage/usr/bin/$t"
+done
+install -m 0755 "$agent" "$stage/usr/bin/gemlab-agent"
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$stage/etc/passwd"
+printf 'root:x:0:\n' > "$stage/etc/group"
+printf '127.0.0.1 localhost\n' > "$stage/etc/hosts"
+
+# One newc header: magic then 13 eight-digit hex fields (ino mode uid gid
+# nlink mtime filesize devmajor devminor rdevmajor rdevminor namesize check),
+# the NUL-terminated name, padded to a multiple of 4.
+newc() { # NAME MODE RDEVMAJOR RDEVMINOR INO
+    local name=$1 namesize=$((${#1} + 1)) pad
+    printf '070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%s\0' \
+        "$5" "$2" 0 0 1 0 0 0 0 "$3" "$4" "$namesize" 0 "$name"
+    pad=$(( (4 - (110 + namesize) % 4) % 4 ))
+    head -c "$pad" /dev/zero
+}
+{
+    ( cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet ) \
+        || die "step cpio"
+    newc dev/console $((0020000 | 0600)) 5 1 900001
+    newc TRAILER!!! 0 0 0 0
+} | gzip -9n > "$out.tmp" || die "step gzip"
+mv "$out.tmp" "$out"
+size=$(stat -c %s "$out")
+[ "$size" -le "$max_bytes" ] || die "step size: $out is $size bytes (> 8 MiB)"
+echo "linux-initramfs: $out $size bytes"
