@@ -237,7 +237,7 @@ int inst_connect(struct inst *i, int timeout_ms)
 
 static void tail_push(struct inst *i, const char *line)
 {
-    snprintf(i->tail[i->tail_next], INST_LINE_MAX, "%s", line);
+    snprintf(i->tail[i->tail_next], INST_TAIL_MAX, "%s", line);
     i->tail_next = (i->tail_next + 1) % INST_TAIL_LINES;
     if (i->tail_n < INST_TAIL_LINES)
         i->tail_n++;

@@ -26,7 +26,8 @@
 #include "qmp.h"
 
 #define INST_TAIL_LINES 40
-#define INST_LINE_MAX 1024
+#define INST_LINE_MAX 65536     /* one console line (stats lines are long) */
+#define INST_TAIL_MAX 512       /* what the tail keeps of each line */
 
 /* Set by the SIGINT/SIGTERM handler (inst_signals_install). */
 extern volatile sig_atomic_t inst_stop_signal;
@@ -41,7 +42,7 @@ struct inst {
     struct qmp qmp;
     bool qmp_up;
     FILE *console;
-    char tail[INST_TAIL_LINES][INST_LINE_MAX];
+    char tail[INST_TAIL_LINES][INST_TAIL_MAX];
     int tail_n, tail_next;
     char line[INST_LINE_MAX];
     size_t line_len;

@@ -186,37 +186,57 @@ static int csv_split(char *line, char **f, int max)
 
 cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s)
 {
+    enum { MAX_IV = 512 };
+    static double iv_start[MAX_IV], iv_bps[MAX_IV];
+    static bool iv_sum[MAX_IV];
     cJSON *out = cJSON_CreateObject(), *ivs = cJSON_CreateArray();
     char *copy = strdup(csv ? csv : ""), *save = NULL, *line;
     double final_sum = NAN, final_streams = 0, jitter = NAN, lost = NAN;
-    int nfinal = 0;
+    int nfinal = 0, niv = 0;
 
     for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[16];
         double a, b, bps;
-        int n = csv_split(line, f, 16);
-        if (n < 9 || sscanf(f[6], "%lf-%lf", &a, &b) != 2)
+        int n = csv_split(line, f, 16), id, k;
+        if (n < 9 || sscanf(f[6], "%lf-%lf", &a, &b) != 2 || !isfinite(a) || !isfinite(b))
             continue;
         bps = strtod(f[8], NULL);
-        if (!isfinite(bps))
+        if (!isfinite(bps) || bps < 0)
             continue;
-        if (n >= 14) {                  /* UDP server report */
-            jitter = strtod(f[9], NULL);
-            lost = strtod(f[12], NULL);
-            continue;
-        }
-        if (a == 0.0 && b >= duration_s - 1.0) {
-            if (atoi(f[5]) == -1)
+        id = atoi(f[5]);
+        if (a == 0.0 && b >= duration_s - 1.0 && b - a > 1.5) {
+            if (id == -1)
                 final_sum = bps;
             else {
                 final_streams += bps;
                 nfinal++;
             }
-        } else if (atoi(f[5]) == -1 || b - a <= 1.5) {
-            cJSON_AddItemToArray(ivs, cJSON_CreateNumber(bps));
+            /* UDP: only a server report (total datagrams > 0) knows loss */
+            if (udp && n >= 14 && strtod(f[11], NULL) > 0) {
+                jitter = strtod(f[9], NULL);
+                lost = strtod(f[12], NULL);
+            }
+            continue;
+        }
+        for (k = 0; k < niv && fabs(iv_start[k] - a) > 0.05; k++)
+            ;
+        if (k == niv) {
+            if (niv == MAX_IV)
+                continue;
+            iv_start[niv] = a;
+            iv_bps[niv] = 0;
+            iv_sum[niv++] = false;
+        }
+        if (id == -1) {
+            iv_bps[k] = bps;
+            iv_sum[k] = true;
+        } else if (!iv_sum[k]) {
+            iv_bps[k] += bps;
         }
     }
     free(copy);
+    for (int k = 0; k < niv; k++)
+        cJSON_AddItemToArray(ivs, cJSON_CreateNumber(iv_bps[k]));
     if (isnan(final_sum) && nfinal)
         final_sum = final_streams;
     cJSON_AddBoolToObject(out, "ok", !isnan(final_sum));

@@ -67,6 +67,8 @@ void av_free(struct argv_buf *a)
     a->n = a->cap = 0;
 }
 
+/* Scenario [link] keys -> our cadence_gem's QOM properties (emu/qemu
+ * patch 0003: PHY/partner properties and "wire-*" for both directions). */
 static const struct {
     enum scn_key key;
     const char *prop;
@@ -74,24 +76,25 @@ static const struct {
     { SK_LINK_PARTNER, "partner-abilities" },
     { SK_LINK_PARTNER_AUTONEG, "partner-autoneg" },
     { SK_LINK_PARTNER_SPEED, "partner-speed" },
-    { SK_LINK_PARTNER_DUPLEX, "partner-duplex" },
+    { SK_LINK_PARTNER_DUPLEX, "partner-full-duplex" },
     { SK_LINK_PARTNER_MS, "partner-ms" },
     { SK_LINK_CABLE, "cable" },
     { SK_LINK_DOWNSHIFT, "downshift" },
     { SK_LINK_DOWNSHIFT_ATTEMPTS, "downshift-attempts" },
     { SK_LINK_ANEG_TIME, "aneg-ns" },
-    { SK_LINK_LOSS, "loss" },
-    { SK_LINK_LATENCY, "latency-ns" },
-    { SK_LINK_JITTER, "jitter-ns" },
-    { SK_LINK_JITTER_DIST, "jitter-dist" },
-    { SK_LINK_DUPLICATE, "dup-pct" },
-    { SK_LINK_CORRUPT, "corrupt-pct" },
-    { SK_LINK_REORDER, "reorder-pct" },
-    { SK_LINK_REORDER_GAP, "reorder-gap" },
-    { SK_LINK_RATE, "rate-bps" },
-    { SK_LINK_QUEUE_FRAMES, "queue-frames" },
-    { SK_LINK_RGMII_SKEW, "skew-crc-pct" },
-    { SK_LINK_SEED, "seed" },
+    { SK_LINK_LOSS, "wire-loss" },
+    { SK_LINK_LATENCY, "wire-latency-ns" },
+    { SK_LINK_JITTER, "wire-jitter-ns" },
+    { SK_LINK_JITTER_DIST, "wire-jitter-dist" },
+    { SK_LINK_DUPLICATE, "wire-dup-pct" },
+    { SK_LINK_CORRUPT, "wire-corrupt-pct" },
+    { SK_LINK_REORDER, "wire-reorder-pct" },
+    { SK_LINK_REORDER_GAP, "wire-reorder-gap" },
+    { SK_LINK_RATE, "wire-rate-bps" },
+    { SK_LINK_QUEUE_FRAMES, "wire-queue-frames" },
+    { SK_LINK_RGMII_SKEW, "wire-skew-crc-pct" },
+    { SK_LINK_SEED, "wire-seed" },
+    { SK_LINK_SEED, "phy-seed" },
 };
 
 const char *qemu_prop_for(enum scn_key k)
@@ -116,6 +119,9 @@ void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_
         break;
     case SK_LINK_RATE:
         snprintf(buf, len, "%.0f", v->d);
+        break;
+    case SK_LINK_PARTNER_DUPLEX:    /* partner-full-duplex is a bool */
+        snprintf(buf, len, "%s", v->e == 0 ? "on" : "off");
         break;
     default:
         scn_format_value(s, k, v, buf, len);
@@ -320,7 +326,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         if (!v->set && prop_map[k].key != SK_LINK_SEED)
             continue;
         if (!o->props || !qemu_has_prop(o->props, prop_map[k].prop)) {
-            if (v->set && uoff < ulen)
+            if (v->set && uoff < ulen && !strstr(unapplied, scn_key_name(prop_map[k].key)))
                 uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
                                          scn_key_name(prop_map[k].key));
             continue;

@@ -353,6 +353,36 @@ static double read_mac_speed(struct qmp *q)
     return speed;
 }
 
+/* Model state and counters from our QEMU's read-only properties (patch
+ * 0003); names become results.json "model" members with '-' -> '_'. */
+static const char *const model_props[] = {
+    "link-up", "link-speed", "link-full-duplex", "link-downshifted", "link-changes", "mac-matches-phy",
+    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
+    "stat-tx-mismatch-drops", "stat-tx-partner-fcs-drops", "stat-tx-frames",
+    "stat-tx-wire-sent", "stat-tx-wire-delivered", "stat-tx-wire-dropped-loss", "stat-tx-wire-fcs-errors",
+    "stat-tx-wire-dropped-link-down", "stat-tx-wire-duplicated", "stat-tx-wire-reordered",
+    "stat-rx-wire-sent", "stat-rx-wire-delivered", "stat-rx-wire-dropped-loss", "stat-rx-wire-fcs-errors",
+    "stat-rx-wire-dropped-link-down", "stat-rx-wire-duplicated", "stat-rx-wire-reordered",
+};
+
+static cJSON *collect_model(struct qmp *q, const char *gem, const char *props)
+{
+    cJSON *m = cJSON_CreateObject();
+
+    for (size_t k = 0; k < sizeof(model_props) / sizeof(model_props[0]); k++) {
+        char name[64];
+        cJSON *v = NULL;
+        if (!qemu_has_prop(props, model_props[k]) || qmp_qom_get(q, gem, model_props[k], &v, QMP_TIMEOUT_MS))
+            continue;
+        snprintf(name, sizeof(name), "%s", model_props[k]);
+        for (char *p = name; *p; p++)
+            if (*p == '-')
+                *p = '_';
+        cJSON_AddItemToObject(m, name, v);
+    }
+    return m;
+}
+
 /* ---- the run ---------------------------------------------------------------- */
 
 struct run {
@@ -492,13 +522,15 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
         prop = qemu_prop_for(st->key);
         break;
     case ST_RESTART:
-        prop = "restart-aneg";
+        /* the model has no restart property: ask the firmware's PHY driver */
+        rc = inst_send(&r->in, "phy restart");
+        cJSON_AddStringToObject(e, "applied", "console: phy restart");
         break;
     case ST_STARVE:
         prop = "rx-starve-ns";
         break;
     case ST_FW:
-        rc = inst_send(&r->in, st->text + strspn(st->text, "0123456789.nsmu \t") + 2);
+        rc = inst_send(&r->in, st->text);   /* the command alone (parse_event) */
         cJSON_AddStringToObject(e, "applied", "console");
         break;
     default:
@@ -742,7 +774,25 @@ static void build_link_and_counters(struct run *r, double mac_speed)
         if (cJSON_IsTrue(ds))
             downshift = true;
     }
-    cJSON_AddStringToObject(l, "source", scn_enum_str(&r->s, SK_BOARD_FIRMWARE));
+    {
+        const cJSON *mo = cJSON_GetObjectItemCaseSensitive(r->results, "model");
+        if (!seen_up && !stats && cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(mo, "link_up"))) {
+            up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_up"));
+            seen_up = true;
+            speed = jnumber(mo, "link_speed");
+            full = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_full_duplex"));
+            cJSON_AddStringToObject(l, "source", "model");
+        }
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_downshifted")))
+            downshift = true;
+        if (mo) {
+            double a = jnumber(mo, "stat_rx_wire_fcs_errors"), b = jnumber(mo, "stat_tx_wire_fcs_errors");
+            cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->results, "model"), "wire_fcs_errors",
+                                    (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b));
+        }
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(l, "source"))
+        cJSON_AddStringToObject(l, "source", scn_enum_str(&r->s, SK_BOARD_FIRMWARE));
     if (seen_up || stats)
         cJSON_AddBoolToObject(l, "up", up);
     if (up) {
@@ -1037,7 +1087,21 @@ int run_cmd_run(int argc, char **argv)
     }
     for (unsigned k = 0; k < r.s.nfw_cmds; k++)
         inst_send(&r.in, r.s.fw_cmds[k]);
-    if (strcmp(scn_board_tool(&r.s), "iperf2") == 0 && r.s.v[SK_BOARD_FIRMWARE].e == 0) {
+    if (r.s.v[SK_BOARD_FIRMWARE].e == 1) {
+        /* Linux agent (firmware/linux/agent/agent_cmd.h): IRQ mask, server */
+        static const char *const masks[] = { "irq-affinity 3", "irq-affinity 1", "irq-affinity 2" };
+        if (r.s.v[SK_BOARD_IRQ_AFFINITY].set)
+            inst_send(&r.in, masks[r.s.v[SK_BOARD_IRQ_AFFINITY].e]);
+        inst_send(&r.in, strcmp(scn_board_tool(&r.s), "iperf3") == 0 ? "run iperf3 -s"
+                         : r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u" : "run iperf -s");
+        want[0] = "status";
+        want[1] = (const char *)(intptr_t)count_msgs(&r.in, "status");
+        rc = inst_wait(&r.in, 3000, msg_after, want);
+        if (rc && rc != -ETIMEDOUT) {
+            wait_failed(&r, rc, "server start");
+            goto out;
+        }
+    } else if (strcmp(scn_board_tool(&r.s), "iperf2") == 0) {
         inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u" : "iperf -s");
         want[0] = "status";
         want[1] = (const char *)(intptr_t)count_msgs(&r.in, "status");
@@ -1070,7 +1134,7 @@ int run_cmd_run(int argc, char **argv)
         cJSON_AddItemToObject(r.results, "iperf", res);
     }
     /* counters: ask the firmware, read NWCFG */
-    if (r.s.v[SK_BOARD_FIRMWARE].e == 0) {
+    {
         want[0] = "stats";
         want[1] = (const char *)(intptr_t)count_msgs(&r.in, "stats");
         inst_send(&r.in, "stats");
@@ -1081,6 +1145,8 @@ int run_cmd_run(int argc, char **argv)
         }
     }
     mac_speed = read_mac_speed(&r.in.qmp);
+    if (r.gem_path[0] && qemu_has_prop(r.props, "link-up"))
+        cJSON_AddItemToObject(r.results, "model", collect_model(&r.in.qmp, r.gem_path, r.props));
 out:
     build_conditions(&r);
     build_expect(&r);

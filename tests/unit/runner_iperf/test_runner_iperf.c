@@ -1,0 +1,227 @@
+/* iperf output ingestion (real iperf 3.12 / 2.1.8 output captured on
+ * loopback) and argv construction: scenario values stay single argv
+ * elements, and the QEMU command line binds hostfwd to 127.0.0.1 only. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include "iperf.h"
+#include "qemu.h"
+#include "scenario.h"
+
+static char *fixture(const char *name)
+{
+    char path[512];
+    FILE *f;
+    char *buf = calloc(1, 1 << 20);
+    size_t n;
+
+    snprintf(path, sizeof(path), "%s/%s", FIXTURES, name);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    n = fread(buf, 1, (1 << 20) - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static void test_iperf3_tcp_sums_received_and_skips_omitted(void **state)
+{
+    char *t = fixture("iperf3_tcp_P2_O1.json");
+    cJSON *o = iperf3_parse(t);
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(fabs(num(o, "throughput_bps") - 3102954800.648583) < 1);
+    assert_int_equal((int)num(o, "retransmits"), 5);
+    assert_true(num(o, "rtt_us") > 0);
+    /* three intervals, the first omitted (-O 1) */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "intervals_bps")), 2);
+    assert_true(num(o, "rx_bps") == num(o, "throughput_bps"));
+    cJSON_Delete(o);
+    free(t);
+}
+
+static void test_iperf3_udp_reads_receiver_jitter_and_loss(void **state)
+{
+    char *t = fixture("iperf3_udp_10M.json");
+    cJSON *o = iperf3_parse(t);
+    (void)state;
+    assert_true(fabs(num(o, "throughput_bps") - 10069113.173644928) < 1);
+    assert_true(fabs(num(o, "udp_jitter_ms") - 2.26686997634795) < 1e-9);
+    assert_true(num(o, "udp_lost_pct") == 0);
+    assert_null(cJSON_GetObjectItem(o, "retransmits"));
+    cJSON_Delete(o);
+    free(t);
+}
+
+static void test_iperf3_error_is_reported_not_ok(void **state)
+{
+    char *t = fixture("iperf3_refused.json");
+    cJSON *o = iperf3_parse(t);
+    (void)state;
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+    assert_string_equal(cJSON_GetObjectItem(o, "error")->valuestring,
+                        "unable to connect to server: Connection refused");
+    cJSON_Delete(o);
+    free(t);
+}
+
+static void test_iperf3_garbage_and_empty(void **state)
+{
+    static const char *junk[] = { "", "{", "[1,2]", "{\"end\":5,\"intervals\":{}}", "null",
+                                  "{\"end\":{\"sum_received\":{\"bits_per_second\":\"x\"}}}" };
+    (void)state;
+    for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
+        cJSON *o = iperf3_parse(junk[i]);
+        assert_non_null(o);
+        assert_true(isnan(num(o, "throughput_bps")));
+        cJSON_Delete(o);
+    }
+    cJSON_Delete(iperf3_parse(NULL));
+}
+
+static void test_iperf2_tcp_P2_sums_streams_and_intervals(void **state)
+{
+    char *t = fixture("iperf2_tcp_P2.csv");
+    cJSON *o = iperf2_parse(t, "", 0, 2.0), *iv;
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(fabs(num(o, "throughput_bps") - (1883416229.0 + 1782081340.0)) < 1);
+    iv = cJSON_GetObjectItem(o, "intervals_bps");
+    assert_int_equal(cJSON_GetArraySize(iv), 2);
+    assert_true(fabs(cJSON_GetArrayItem(iv, 0)->valuedouble - (2187330016.0 + 1954546144.0)) < 1);
+    cJSON_Delete(o);
+    free(t);
+}
+
+static void test_iperf2_udp_client_without_server_report_has_no_loss(void **state)
+{
+    char *t = fixture("iperf2_udp_client.csv");
+    cJSON *o = iperf2_parse(t, "", 1, 2.0);
+    (void)state;
+    assert_true(fabs(num(o, "throughput_bps") - 10496942) < 1);
+    assert_true(isnan(num(o, "udp_lost_pct")));   /* total = -1: unknown, not 0 */
+    cJSON_Delete(o);
+    free(t);
+}
+
+static void test_iperf2_udp_server_report_gives_loss(void **state)
+{
+    const char *csv = "1,10.0.2.15,5001,10.0.2.2,4000,3,0.0-10.0,12500000,10000000,0.350,120,8500,1.412,0\n";
+    cJSON *o = iperf2_parse(csv, "", 1, 10.0);
+    (void)state;
+    assert_true(fabs(num(o, "udp_lost_pct") - 1.412) < 1e-9);
+    assert_true(fabs(num(o, "udp_jitter_ms") - 0.350) < 1e-9);
+    cJSON_Delete(o);
+}
+
+static void test_iperf2_no_summary_keeps_stderr(void **state)
+{
+    cJSON *o = iperf2_parse("garbage\n,,,\n1,2,3\n", "connect failed: Connection refused\nmore", 0, 10.0);
+    (void)state;
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+    assert_string_equal(cJSON_GetObjectItem(o, "error")->valuestring, "connect failed: Connection refused");
+    cJSON_Delete(o);
+}
+
+static bool has_arg(const struct argv_buf *a, const char *s)
+{
+    for (int i = 0; i < a->n; i++)
+        if (strcmp(a->v[i], s) == 0)
+            return true;
+    return false;
+}
+
+static void test_client_argv_maps_traffic_keys(void **state)
+{
+    static struct scenario s;
+    struct argv_buf a;
+    (void)state;
+    assert_int_equal(scn_load_string("t.ini", "[board]\nfirmware = linux\n[traffic]\nparallel = 4\nwindow = 256K\n"
+                                              "omit = 2s\nduration = 10s\nreverse = yes\n", &s, stderr), 0);
+    iperf_client_argv(&s, "127.0.0.1", 4242, 0, &a);
+    assert_string_equal(a.v[0], "iperf3");
+    assert_true(has_arg(&a, "-J"));
+    assert_true(has_arg(&a, "262144"));
+    assert_true(has_arg(&a, "-O"));
+    assert_true(has_arg(&a, "-R"));
+    assert_true(has_arg(&a, "4242"));
+    assert_null(a.v[a.n]);
+    av_free(&a);
+    assert_int_equal(scn_load_string("t.ini", "[traffic]\nprotocol = udp\nbandwidth = 200M\n", &s, stderr), 0);
+    iperf_client_argv(&s, "127.0.0.1", 1, 1470, &a);
+    assert_string_equal(a.v[0], "iperf");     /* bare-metal board speaks iperf 2 */
+    assert_true(has_arg(&a, "-u"));
+    assert_true(has_arg(&a, "200000000"));
+    assert_true(has_arg(&a, "1470"));
+    assert_true(has_arg(&a, "C"));
+    av_free(&a);
+}
+
+static void test_qemu_argv_binds_loopback_and_keeps_values_whole(void **state)
+{
+    static struct scenario s;
+    struct argv_buf a;
+    char unapplied[256];
+    struct qemu_opts o = { .qemu = "/q", .firmware = "baremetal", .fw_path = "/fw with space.elf",
+                           .qmp_path = "/r/qmp.sock", .serial_path = "/r/serial.sock", .net = "user",
+                           .host_port = 40000, .board_ip = "10.0.2.15", .board_port = 5001,
+                           .props = "  partner-abilities=<str>\n  wire-loss=<str>\n  wire-seed=<uint64>\n" };
+    (void)state;
+    assert_int_equal(scn_load_string("t.ini", "[link]\npartner = 100FD,100HD\nloss = gemodel 1% 50% 10% 0%\n"
+                                              "cable = 2pair\n", &s, stderr), 0);
+    qemu_build_argv(&s, &o, &a, unapplied, sizeof(unapplied));
+    assert_true(has_arg(&a, "/fw with space.elf"));
+    assert_true(has_arg(&a, "cadence_gem.partner-abilities=100FD,100HD"));
+    assert_true(has_arg(&a, "cadence_gem.wire-loss=gemodel 1% 50% 10% 0%"));
+    assert_true(has_arg(&a, "cadence_gem.wire-seed=1"));
+    assert_string_equal(unapplied, "cable");    /* this QEMU lacks it: reported, not guessed */
+    for (int i = 0; i < a.n; i++) {
+        if (strstr(a.v[i], "hostfwd")) {
+            assert_non_null(strstr(a.v[i], "hostfwd=tcp:127.0.0.1:40000-10.0.2.15:5001"));
+            assert_non_null(strstr(a.v[i], "hostfwd=udp:127.0.0.1:40000-10.0.2.15:5001"));
+        }
+    }
+    av_free(&a);
+}
+
+static void test_free_port_is_bindable(void **state)
+{
+    int p = free_port();
+    (void)state;
+    assert_true(p > 0 && p < 65536);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_iperf3_tcp_sums_received_and_skips_omitted),
+        cmocka_unit_test(test_iperf3_udp_reads_receiver_jitter_and_loss),
+        cmocka_unit_test(test_iperf3_error_is_reported_not_ok),
+        cmocka_unit_test(test_iperf3_garbage_and_empty),
+        cmocka_unit_test(test_iperf2_tcp_P2_sums_streams_and_intervals),
+        cmocka_unit_test(test_iperf2_udp_client_without_server_report_has_no_loss),
+        cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
+        cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
+        cmocka_unit_test(test_client_argv_maps_traffic_keys),
+        cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
+        cmocka_unit_test(test_free_port_is_bindable),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
