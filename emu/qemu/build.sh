@@ -50,6 +50,11 @@ CONFIGURE_OPTS=(
     --with-git-submodules=ignore
     --meson=meson
 )
+# ccache: QEMU's configure hands meson an explicit compiler, so meson's own
+# ccache detection never triggers; use Debian's masquerade link instead.
+if [ -x /usr/lib/ccache/cc ]; then
+    CONFIGURE_OPTS+=(--cc=/usr/lib/ccache/cc)
+fi
 
 step=""
 on_err() { echo "build.sh: step '$step' failed" >&2; }
@@ -120,6 +125,7 @@ make_tree() {
     log "unpacking into $src"
     step=unpack
     dpkg-source -q -x "$dl"/qemu_*.dsc "$src.tmp" >/dev/null 2>&1
+    rm -f "$(dirname "$src")"/qemu_*.orig.tar.*   # dpkg-source's link
     step=edk2-placeholders
     # pc-bios/meson.build wants every edk2 *.fd.bz2 when an ARM target is
     # built; empty bzip2 streams satisfy it (we never install blobs).

@@ -1,0 +1,82 @@
+/*
+ * gem_regs.h - the GEM0 registers and descriptor bits the device tests
+ * drive (Zynq-7000 TRM UG585 chapter 16 and appendix B.18).
+ */
+#ifndef GEMLAB_TESTS_DEVICE_GEM_REGS_H
+#define GEMLAB_TESTS_DEVICE_GEM_REGS_H
+
+#define BITU(n) (1u << (n))
+
+#define GEM0_BASE          0xE000B000u
+#define GEM0_QOM           "/machine/gem0"
+#define GEM0_PHY_ADDR      7u
+
+/* net_ctrl: 9 tx start | 4 MDIO enable | 3 tx enable | 2 rx enable */
+#define GEM_NWCTRL         0x000u
+#define GEM_NWCTRL_TSTART  BITU(9)
+#define GEM_NWCTRL_MDEN    BITU(4)
+#define GEM_NWCTRL_TXEN    BITU(3)
+#define GEM_NWCTRL_RXEN    BITU(2)
+
+/* net_cfg: 20:18 MDC divisor | 10 gigabit | 4 copy all | 1 full duplex |
+ * 0 speed 100 */
+#define GEM_NWCFG          0x004u
+#define GEM_NWCFG_MDC_DIV32 (2u << 18)
+#define GEM_NWCFG_GIGE     BITU(10)
+#define GEM_NWCFG_PROMISC  BITU(4)
+#define GEM_NWCFG_FDX      BITU(1)
+#define GEM_NWCFG_SPEED100 BITU(0)
+
+/* net_status: 2 PHY management idle */
+#define GEM_NWSR           0x008u
+#define GEM_NWSR_MGMT_IDLE BITU(2)
+
+/* dma_cfg: 23:16 RX buffer size in 64-byte units */
+#define GEM_DMACFG         0x010u
+#define GEM_DMACFG_RXBUF_1536 (0x18u << 16)
+
+#define GEM_TXSR           0x014u
+#define GEM_RXQBASE        0x018u
+#define GEM_TXQBASE        0x01Cu
+
+/* rx_status: 2 overrun | 1 frame received | 0 buffer not available */
+#define GEM_RXSR           0x020u
+#define GEM_RXSR_BNA       BITU(0)
+#define GEM_RXSR_FRAMERX   BITU(1)
+
+#define GEM_ISR            0x024u
+#define GEM_ISR_MGMT_DONE  BITU(0)
+#define GEM_ISR_RX_USED    BITU(2)
+#define GEM_ISR_TX_COMPLETE BITU(7)
+
+/* phy_maint: 30 clause 22 | 29:28 op | 27:23 phy | 22:18 reg | 17:16 10b |
+ * 15:0 data */
+#define GEM_PHYMNTNC       0x034u
+#define GEM_PHYMNTNC_C22   BITU(30)
+#define GEM_PHYMNTNC_OP_RD (2u << 28)
+#define GEM_PHYMNTNC_OP_WR (1u << 28)
+#define GEM_PHYMNTNC_PHY(a) ((uint32_t)(a) << 23)
+#define GEM_PHYMNTNC_REG(r) ((uint32_t)(r) << 18)
+#define GEM_PHYMNTNC_MUST10 (2u << 16)
+
+/* statistics (B.18, 0x100..0x1B0) */
+#define GEM_FRAMES_TX      0x108u
+#define GEM_FRAMES_RX      0x158u
+#define GEM_FCS_ERRORS     0x190u
+#define GEM_RX_RESOURCE_ERRORS 0x1A0u
+#define GEM_RX_OVERRUN_ERRORS  0x1A4u
+
+/* Descriptors (16.3.5 / 16.3.6), 2 words. */
+#define RXD_W0_WRAP        BITU(1)
+#define RXD_W0_OWNED_SW    BITU(0)   /* "used": the buffer holds a frame */
+#define RXD_W1_LEN_MASK    0x1FFFu
+#define TXD_W1_USED        BITU(31)
+#define TXD_W1_WRAP        BITU(30)
+#define TXD_W1_LAST        BITU(15)
+
+/* SLCR A9_CPU_RST_CTRL (B.28) */
+#define SLCR_BASE          0xF8000000u
+#define SLCR_UNLOCK        0x008u
+#define SLCR_UNLOCK_KEY    0xDF0Du
+
+#endif /* GEMLAB_TESTS_DEVICE_GEM_REGS_H */

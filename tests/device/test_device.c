@@ -1,0 +1,794 @@
+/*
+ * test_device.c - gemlab's QEMU device tests, driven through qtest (no
+ * firmware): MMIO on GEM0 and the SLCR, guest RAM for descriptors and
+ * buffers, QMP for properties and counters, a loopback UDP socket netdev
+ * for frames.  Virtual time moves only in qt_step(), so timing asserts
+ * are exact.
+ *
+ * Usage: test_device [NAME-SUBSTRING]   (QEMU comes from $QEMU)
+ * Prints one line per test and "device: N passed, M failed".
+ */
+#include <arpa/inet.h>
+#include <inttypes.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "gemlab/mii.h"
+#include "gemlab/m88e1116r.h"
+
+#include "gem_regs.h"
+#include "qt.h"
+
+#define NS_PER_US 1000ull
+#define NS_PER_MS 1000000ull
+#define NS_PER_S  1000000000ull
+
+/* Guest RAM layout for the tests. */
+#define TXD_BASE   0x00100000u
+#define TXBUF_BASE 0x00110000u
+#define RXD_BASE   0x00200000u
+#define RXBUF_BASE 0x00210000u
+#define BUF_STRIDE 0x800u
+
+/* A frame of this length (no FCS) occupies 1538 byte times on the wire. */
+#define FULL_FRAME_LEN 1514u
+#define FULL_FRAME_WIRE_BYTES 1538u
+
+/* Long enough for autonegotiation plus 1000BASE-T training (defaults
+ * 1.5 s + 1.0 s). */
+#define LINK_SETTLE_NS (3 * NS_PER_S)
+
+static int g_fail_line;
+static char g_fail_msg[512];
+
+#define CHECK(cond, ...)                                                  \
+    do {                                                                  \
+        if (!(cond)) {                                                    \
+            g_fail_line = __LINE__;                                       \
+            snprintf(g_fail_msg, sizeof(g_fail_msg), __VA_ARGS__);        \
+            return -1;                                                    \
+        }                                                                 \
+    } while (0)
+
+#define CHECK_EQ(a, b)                                                    \
+    CHECK((uint64_t)(a) == (uint64_t)(b), "%s == %s: got %" PRIu64        \
+          " (0x%" PRIx64 "), want %" PRIu64, #a, #b, (uint64_t)(a),       \
+          (uint64_t)(a), (uint64_t)(b))
+
+/* ---- GEM helpers ---------------------------------------------------- */
+
+static uint32_t gem_rd(struct qt *q, uint32_t off)
+{
+    return qt_readl(q, GEM0_BASE + off);
+}
+
+static void gem_wr(struct qt *q, uint32_t off, uint32_t v)
+{
+    qt_writel(q, GEM0_BASE + off, v);
+}
+
+/* One MDIO frame; steps virtual time until the management port is idle.
+ * Returns the PHYMNTNC value after completion, or ~0u on a timeout. */
+static uint32_t mdio_op(struct qt *q, uint32_t op, unsigned reg, uint16_t data)
+{
+    gem_wr(q, GEM_PHYMNTNC, GEM_PHYMNTNC_C22 | op |
+           GEM_PHYMNTNC_PHY(GEM0_PHY_ADDR) | GEM_PHYMNTNC_REG(reg) |
+           GEM_PHYMNTNC_MUST10 | data);
+    for (int i = 0; i < 200; i++) {
+        if (gem_rd(q, GEM_NWSR) & GEM_NWSR_MGMT_IDLE) {
+            return gem_rd(q, GEM_PHYMNTNC);
+        }
+        qt_step(q, NS_PER_US);
+    }
+    return ~0u;
+}
+
+static uint16_t mdio_read(struct qt *q, unsigned reg)
+{
+    return (uint16_t)mdio_op(q, GEM_PHYMNTNC_OP_RD, reg, 0);
+}
+
+static void mdio_write(struct qt *q, unsigned reg, uint16_t val)
+{
+    mdio_op(q, GEM_PHYMNTNC_OP_WR, reg, val);
+}
+
+static uint64_t qom_u64(struct qt *q, const char *prop)
+{
+    uint64_t v = ~0ull;
+
+    qt_qom_get_u64(q, GEM0_QOM, prop, &v);
+    return v;
+}
+
+static bool qom_bool(struct qt *q, const char *prop)
+{
+    bool v = false;
+
+    qt_qom_get_bool(q, GEM0_QOM, prop, &v);
+    return v;
+}
+
+/* MAC configuration for @speed_mbps full duplex, promiscuous, rings set. */
+static void gem_setup(struct qt *q, unsigned speed_mbps, bool fdx)
+{
+    uint32_t cfg = GEM_NWCFG_MDC_DIV32 | GEM_NWCFG_PROMISC;
+
+    if (speed_mbps == 1000) {
+        cfg |= GEM_NWCFG_GIGE;
+    } else if (speed_mbps == 100) {
+        cfg |= GEM_NWCFG_SPEED100;
+    }
+    if (fdx) {
+        cfg |= GEM_NWCFG_FDX;
+    }
+    gem_wr(q, GEM_NWCFG, cfg);
+    gem_wr(q, GEM_DMACFG, GEM_DMACFG_RXBUF_1536);
+    gem_wr(q, GEM_RXQBASE, RXD_BASE);
+    gem_wr(q, GEM_TXQBASE, TXD_BASE);
+}
+
+static void gem_enable(struct qt *q, uint32_t extra)
+{
+    gem_wr(q, GEM_NWCTRL, GEM_NWCTRL_MDEN | GEM_NWCTRL_TXEN |
+           GEM_NWCTRL_RXEN | extra);
+}
+
+/* @n hardware-owned RX descriptors, the last one wrapping. */
+static void rx_ring(struct qt *q, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t d[2] = { RXBUF_BASE + i * BUF_STRIDE, 0 };
+
+        if (i == n - 1) {
+            d[0] |= RXD_W0_WRAP;
+        }
+        qt_memwrite(q, RXD_BASE + 8 * i, d, sizeof(d));
+    }
+}
+
+/* @n frames of @len bytes ready to send, then a used descriptor. */
+static void tx_ring(struct qt *q, unsigned n, unsigned len)
+{
+    static uint8_t frame[2048];
+
+    memset(frame, 0xFF, 6);                        /* broadcast */
+    memcpy(frame + 6, "\x02\x00\x00\x00\x00\x01", 6);
+    frame[12] = 0x88;                              /* local experimental */
+    frame[13] = 0xB5;
+    for (unsigned i = 14; i < len; i++) {
+        frame[i] = (uint8_t)i;
+    }
+    for (unsigned i = 0; i <= n; i++) {
+        uint32_t d[2] = { TXBUF_BASE + i * BUF_STRIDE,
+                          TXD_W1_LAST | (len & 0x3FFFu) };
+
+        if (i < n) {
+            frame[14] = (uint8_t)i;
+            qt_memwrite(q, TXBUF_BASE + i * BUF_STRIDE, frame, len);
+        } else {
+            d[1] = TXD_W1_USED | TXD_W1_WRAP;
+        }
+        qt_memwrite(q, TXD_BASE + 8 * i, d, sizeof(d));
+    }
+}
+
+static bool tx_desc_used(struct qt *q, unsigned i)
+{
+    uint32_t d[2];
+
+    qt_memread(q, TXD_BASE + 8 * i, d, sizeof(d));
+    return d[1] & TXD_W1_USED;
+}
+
+/* ---- the partner side: a UDP socket netdev on loopback ------------- */
+
+struct partner {
+    int fd;            /* we receive the GEM's frames here */
+    uint16_t qemu_port;/* QEMU receives our frames here */
+    char netdev[256];  /* command-line fragment */
+};
+
+static uint16_t free_udp_port(int *keep)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    socklen_t sl = sizeof(sa);
+    int fd = socket(AF_INET, SOCK_DGRAM, 0);
+
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0 ||
+        getsockname(fd, (struct sockaddr *)&sa, &sl) < 0) {
+        return 0;
+    }
+    if (keep) {
+        *keep = fd;
+    } else {
+        close(fd);
+    }
+    return ntohs(sa.sin_port);
+}
+
+/* The open partner, closed by the runner if a test fails early. */
+static struct partner *g_partner;
+
+static int partner_open(struct partner *p)
+{
+    uint16_t mine = free_udp_port(&p->fd);
+
+    g_partner = p;
+
+    p->qemu_port = free_udp_port(NULL);
+    if (!mine || !p->qemu_port) {
+        return -1;
+    }
+    snprintf(p->netdev, sizeof(p->netdev),
+             "-netdev socket,id=n0,udp=127.0.0.1:%u,localaddr=127.0.0.1:%u "
+             "-net nic,netdev=n0,model=cadence_gem", mine, p->qemu_port);
+    return 0;
+}
+
+static void partner_close(struct partner *p)
+{
+    if (p->fd >= 0) {
+        close(p->fd);
+    }
+    p->fd = -1;
+    g_partner = NULL;
+}
+
+static void partner_send(struct partner *p, unsigned n, unsigned len)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    uint8_t frame[2048] = { 0 };
+
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sa.sin_port = htons(p->qemu_port);
+    memcpy(frame, "\x02\x00\x00\x00\x00\x02", 6);
+    memcpy(frame + 6, "\x02\x00\x00\x00\x00\x03", 6);
+    frame[12] = 0x88;
+    frame[13] = 0xB5;
+    for (unsigned i = 0; i < n; i++) {
+        frame[14] = (uint8_t)i;
+        sendto(p->fd, frame, len, 0, (struct sockaddr *)&sa, sizeof(sa));
+    }
+}
+
+/* Frames that reached the partner within @ms milliseconds of host time. */
+static unsigned partner_count(struct partner *p, int ms)
+{
+    uint8_t buf[4096];
+    unsigned n = 0;
+    struct pollfd pf = { .fd = p->fd, .events = POLLIN };
+
+    while (poll(&pf, 1, ms) > 0) {
+        if (recv(p->fd, buf, sizeof(buf), 0) > 0) {
+            n++;
+        }
+    }
+    return n;
+}
+
+/* Wait (host time) until QEMU has taken @n frames from the socket. */
+static int wait_rx_offered(struct qt *q, uint64_t n)
+{
+    for (int i = 0; i < 1000; i++) {
+        if (qom_u64(q, "stat-rx-wire-sent") >= n) {
+            return 0;
+        }
+        usleep(2000);
+    }
+    return -1;
+}
+
+/* ---- tests ---------------------------------------------------------- */
+
+static int test_smp2_machine_has_two_cpus(void)
+{
+    struct qt q;
+    char resp[QT_RESP_MAX];
+    int cpus = 0;
+
+    CHECK(qt_start(&q, "-smp 2") == 0, "QEMU did not start with -smp 2");
+    CHECK(qt_qmp(&q, resp, sizeof(resp),
+                 "{\"execute\": \"query-cpus-fast\"}") == 0, "query failed");
+    qt_stop(&q);
+    for (const char *p = resp; (p = strstr(p, "\"cpu-index\"")); p++) {
+        cpus++;
+    }
+    CHECK_EQ(cpus, 2);
+    return 0;
+}
+
+static int test_mdio_phy_id_reads_88e1116r(void)
+{
+    struct qt q;
+    uint16_t id1, id2;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    id1 = mdio_read(&q, MII_PHYSID1);
+    id2 = mdio_read(&q, MII_PHYSID2);
+    qt_stop(&q);
+    CHECK_EQ(id1, M88E1116R_PHYSID1);
+    CHECK_EQ(id2 & 0xFFF0u, M88E1116R_PHYSID2);
+    return 0;
+}
+
+static int test_mdio_busy_until_frame_shifted_out(void)
+{
+    struct qt q;
+    uint32_t busy, done;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    gem_wr(&q, GEM_PHYMNTNC, GEM_PHYMNTNC_C22 | GEM_PHYMNTNC_OP_RD |
+           GEM_PHYMNTNC_PHY(GEM0_PHY_ADDR) | GEM_PHYMNTNC_REG(MII_PHYSID1) |
+           GEM_PHYMNTNC_MUST10);
+    busy = gem_rd(&q, GEM_NWSR);
+    /* 64 MDC cycles at cpu_1x/32: 64 * 32 * 9 ns = 18.432 us */
+    qt_step(&q, 18431);
+    CHECK(!(gem_rd(&q, GEM_NWSR) & GEM_NWSR_MGMT_IDLE),
+          "idle before the frame was shifted out");
+    qt_step(&q, 1);
+    done = gem_rd(&q, GEM_NWSR);
+    qt_stop(&q);
+    CHECK(!(busy & GEM_NWSR_MGMT_IDLE), "idle right after the write");
+    CHECK(done & GEM_NWSR_MGMT_IDLE, "not idle after 64 MDC cycles");
+    return 0;
+}
+
+static int test_mdio_without_mden_does_nothing(void)
+{
+    struct qt q;
+    uint32_t v;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_wr(&q, GEM_NWCTRL, 0);      /* MDEN clear */
+    v = mdio_op(&q, GEM_PHYMNTNC_OP_RD, MII_PHYSID1, 0);
+    qt_stop(&q);
+    CHECK((v & 0xFFFFu) != M88E1116R_PHYSID1,
+          "PHY answered with MDEN clear (0x%08x)", v);
+    return 0;
+}
+
+static int test_aneg_default_partner_resolves_1000_full(void)
+{
+    struct qt q;
+    uint16_t ssr;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    ssr = mdio_read(&q, M88E1116R_SSR);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 1000);
+    CHECK(qom_bool(&q, "link-full-duplex"), "not full duplex");
+    qt_stop(&q);
+    CHECK_EQ(ssr & M88E1116R_SSR_SPEED_MASK, M88E1116R_SSR_SPEED_1000);
+    CHECK(ssr & M88E1116R_SSR_DUPLEX, "SSR says half duplex");
+    CHECK(ssr & M88E1116R_SSR_LINK, "SSR says link down");
+    return 0;
+}
+
+static int test_aneg_partner_100_only_resolves_100_full(void)
+{
+    struct qt q;
+    uint16_t bmsr_early, ssr;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100HD,100FD")
+          == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    /* autonegotiation takes aneg-ns (1.5 s): not complete after 1 s */
+    qt_step(&q, NS_PER_S);
+    mdio_read(&q, MII_BMSR);
+    bmsr_early = mdio_read(&q, MII_BMSR);
+    qt_step(&q, LINK_SETTLE_NS);
+    ssr = mdio_read(&q, M88E1116R_SSR);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    CHECK(qom_bool(&q, "link-full-duplex"), "not full duplex");
+    qt_stop(&q);
+    CHECK(!(bmsr_early & BMSR_ANEGCOMPLETE), "AN complete after 1 s");
+    CHECK_EQ(ssr & M88E1116R_SSR_SPEED_MASK, M88E1116R_SSR_SPEED_100);
+    return 0;
+}
+
+static int test_mdio_advertising_100_only_renegotiates_to_100(void)
+{
+    struct qt q;
+    uint16_t bmcr;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 1000);
+    /* what a driver does to limit the link: advertise 100FD only */
+    mdio_write(&q, MII_ADVERTISE, ADVERTISE_CSMA | ADVERTISE_100FULL);
+    mdio_write(&q, MII_CTRL1000, 0);
+    bmcr = mdio_read(&q, MII_BMCR);
+    mdio_write(&q, MII_BMCR, bmcr | BMCR_ANENABLE | BMCR_ANRESTART);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    CHECK_EQ(mdio_read(&q, MII_ADVERTISE) & ADVERTISE_ALL, ADVERTISE_100FULL);
+    qt_stop(&q);
+    return 0;
+}
+
+static int test_aneg_partner_forced_100_parallel_detects_half(void)
+{
+    struct qt q;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-autoneg=off "
+                       "-global cadence_gem.partner-speed=100 "
+                       "-global cadence_gem.partner-full-duplex=on") == 0,
+          "QEMU did not start");
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    /* parallel detection cannot learn the duplex: 802.3 28.2.3.1 */
+    CHECK(!qom_bool(&q, "link-full-duplex"), "full duplex");
+    qt_stop(&q);
+    return 0;
+}
+
+static int test_bmsr_link_latches_low_until_read(void)
+{
+    struct qt q;
+    uint16_t first, second, up1;
+    char resp[512];
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    mdio_read(&q, MII_BMSR);
+    up1 = mdio_read(&q, MII_BMSR);
+    CHECK(qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp)) == 0,
+          "qom-set link: %.300s", resp);
+    qt_step(&q, NS_PER_MS);
+    CHECK(qt_qom_set(&q, GEM0_QOM, "link", "true", resp, sizeof(resp)) == 0,
+          "qom-set link: %.300s", resp);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK(qom_bool(&q, "link-up"), "link did not come back");
+    first = mdio_read(&q, MII_BMSR);
+    second = mdio_read(&q, MII_BMSR);
+    qt_stop(&q);
+    CHECK(up1 & BMSR_LSTATUS, "link not up before the flap");
+    CHECK(!(first & BMSR_LSTATUS), "first read after the flap shows up");
+    CHECK(second & BMSR_LSTATUS, "second read still shows down");
+    return 0;
+}
+
+static int test_link_flap_via_qom_set_renegotiates(void)
+{
+    struct qt q;
+    char resp[512];
+    uint64_t changes0;
+    bool down, early;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK(qom_bool(&q, "link-up"), "link not up at start");
+    changes0 = qom_u64(&q, "link-changes");
+    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    qt_step(&q, 1);
+    down = !qom_bool(&q, "link-up");
+    qt_qom_set(&q, GEM0_QOM, "link", "true", resp, sizeof(resp));
+    qt_step(&q, NS_PER_S);               /* shorter than aneg-ns */
+    early = qom_bool(&q, "link-up");
+    qt_step(&q, NS_PER_S);
+    CHECK(qom_bool(&q, "link-up"), "link not back after 2 s");
+    CHECK_EQ(qom_u64(&q, "link-changes"), changes0 + 2);
+    qt_stop(&q);
+    CHECK(down, "link still up after link=false");
+    CHECK(!early, "link back before autonegotiation could finish");
+    return 0;
+}
+
+static int test_tx_100m_frames_leave_at_line_rate(void)
+{
+    enum { N = 8 };
+    const uint64_t t = (uint64_t)FULL_FRAME_WIRE_BYTES * 80; /* 123040 ns */
+    struct qt q;
+    bool used_at_start, used_before_first, first_done;
+    uint64_t before_last, after_last;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 100, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    tx_ring(&q, N, FULL_FRAME_LEN);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    used_at_start = tx_desc_used(&q, 0);
+    qt_step(&q, t - 1);
+    used_before_first = tx_desc_used(&q, 0);
+    qt_step(&q, 1);
+    first_done = tx_desc_used(&q, 0) && !tx_desc_used(&q, 1);
+    qt_step(&q, (N - 1) * t - 1);
+    before_last = qom_u64(&q, "stat-tx-frames");
+    qt_step(&q, 1);
+    after_last = qom_u64(&q, "stat-tx-frames");
+    CHECK_EQ(gem_rd(&q, GEM_FRAMES_TX), N);
+    qt_stop(&q);
+    CHECK(!used_at_start, "descriptor handed back inside the TSTART write");
+    CHECK(!used_before_first, "frame 0 done before 1538 byte times");
+    CHECK(first_done, "frame 0 not done at exactly 1538 byte times");
+    CHECK_EQ(before_last, N - 1);
+    CHECK_EQ(after_last, N);
+    return 0;
+}
+
+static int test_tx_link_down_frames_lost_but_completed(void)
+{
+    struct qt q;
+    struct partner p;
+    char resp[512];
+    unsigned got;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    tx_ring(&q, 3, 100);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    CHECK_EQ(qom_u64(&q, "stat-tx-frames"), 3);
+    CHECK_EQ(qom_u64(&q, "stat-tx-wire-dropped-link-down"), 3);
+    got = partner_count(&p, 200);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(got, 0);
+    return 0;
+}
+
+static int test_rx_matching_mac_config_receives(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t rxcnt, fcs;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, 3, 200);
+    CHECK(wait_rx_offered(&q, 3) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    fcs = gem_rd(&q, GEM_FCS_ERRORS);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 3);
+    CHECK_EQ(fcs, 0);
+    return 0;
+}
+
+static int test_rx_starved_ring_drops_and_counts_resource_errors(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t rxcnt, res, rxsr;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 2);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, 5, 200);
+    CHECK(wait_rx_offered(&q, 5) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    res = gem_rd(&q, GEM_RX_RESOURCE_ERRORS);
+    rxsr = gem_rd(&q, GEM_RXSR);
+    CHECK_EQ(qom_u64(&q, "stat-rx-resource-drops"), 3);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 2);
+    CHECK_EQ(res, 3);
+    CHECK(rxsr & GEM_RXSR_BNA, "RXSTATUS buffer-not-available clear");
+    return 0;
+}
+
+static int test_rx_backpressure_on_holds_frames_like_stock(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t res, rxcnt_full, rxcnt_after;
+
+    char extra[400];
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    snprintf(extra, sizeof(extra),
+             "%s -global cadence_gem.rx-backpressure=on", p.netdev);
+    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 2);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, 4, 200);
+    usleep(200000);
+    qt_step(&q, NS_PER_MS);
+    rxcnt_full = gem_rd(&q, GEM_FRAMES_RX);
+    res = gem_rd(&q, GEM_RX_RESOURCE_ERRORS);
+    /* hand both buffers back and re-enable RX: the held frames arrive */
+    rx_ring(&q, 2);
+    gem_enable(&q, 0);
+    usleep(200000);
+    qt_step(&q, NS_PER_MS);
+    rxcnt_after = gem_rd(&q, GEM_FRAMES_RX);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt_full, 2);
+    CHECK_EQ(res, 0);
+    CHECK_EQ(rxcnt_after, 4);
+    return 0;
+}
+
+static int test_rx_corruption_counts_fcs_errors_and_discards(void)
+{
+    struct qt q;
+    struct partner p;
+    char extra[400];
+    uint32_t rxcnt, fcs;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    snprintf(extra, sizeof(extra), "%s -global cadence_gem.rx-corrupt-pct=100",
+             p.netdev);
+    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, 4, 300);
+    CHECK(wait_rx_offered(&q, 4) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    fcs = gem_rd(&q, GEM_FCS_ERRORS);
+    CHECK_EQ(qom_u64(&q, "stat-rx-wire-corrupted"), 4);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(fcs, 4);
+    CHECK_EQ(rxcnt, 0);
+    return 0;
+}
+
+static int test_mac_100_on_phy_1000_fails_and_counts(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t rxcnt, fcs;
+    unsigned got;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 100, true);           /* firmware forgot GIGE */
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK_EQ(qom_u64(&q, "link-speed"), 1000);
+    CHECK(!qom_bool(&q, "mac-matches-phy"), "mismatch not detected");
+    partner_send(&p, 3, 200);
+    CHECK(wait_rx_offered(&q, 3) == 0, "QEMU did not take the frames");
+    tx_ring(&q, 2, 200);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    fcs = gem_rd(&q, GEM_FCS_ERRORS);
+    CHECK_EQ(qom_u64(&q, "stat-tx-mismatch-drops"), 2);
+    got = partner_count(&p, 200);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 0);
+    CHECK_EQ(fcs, 3);
+    CHECK_EQ(got, 0);
+    return 0;
+}
+
+static int test_bad_property_at_startup_exits_naming_range(void)
+{
+    char err[4096];
+    int rc;
+
+    rc = qt_run_expect_exit("-global cadence_gem.rx-loss-pct=150", err,
+                            sizeof(err));
+    CHECK(rc > 0, "QEMU did not exit with an error (rc %d)", rc);
+    CHECK(strstr(err, "rx-loss-pct") && strstr(err, "[0, 100]"),
+          "message lacks the name or range: %.300s", err);
+    rc = qt_run_expect_exit("-global cadence_gem.partner-abilities=100XD",
+                            err, sizeof(err));
+    CHECK(rc > 0, "bad abilities accepted");
+    CHECK(strstr(err, "partner-abilities") != NULL, "message: %.300s", err);
+    return 0;
+}
+
+static int test_bad_property_at_runtime_rejected_machine_runs(void)
+{
+    struct qt q;
+    char resp[QT_RESP_MAX], desc[512];
+    int rc;
+    uint64_t aneg = 0;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    rc = qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "150", resp, sizeof(resp));
+    qt_qmp_desc(resp, desc, sizeof(desc));
+    CHECK(rc == 1, "qom-set of 150 %% accepted: %.300s", resp);
+    CHECK(strstr(desc, "tx-loss-pct") && strstr(desc, "[0, 100]"),
+          "error lacks the name or range: %.300s", desc);
+    rc = qt_qom_set(&q, GEM0_QOM, "aneg-ns", "0", resp, sizeof(resp));
+    CHECK(rc == 1, "aneg-ns=0 accepted");
+    CHECK(qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "2.5", resp,
+                     sizeof(resp)) == 0, "good value refused: %.300s", resp);
+    CHECK(qt_qmp(&q, resp, sizeof(resp), "{\"execute\": \"query-status\"}")
+          == 0, "QEMU gone after the rejected value");
+    qt_qom_get_u64(&q, GEM0_QOM, "aneg-ns", &aneg);
+    qt_stop(&q);
+    CHECK(aneg > 0, "aneg-ns changed by a rejected set");
+    return 0;
+}
+
+/* ---- runner --------------------------------------------------------- */
+
+struct test {
+    const char *name;
+    int (*fn)(void);
+};
+
+#define T(fn) { #fn, fn }
+static const struct test tests[] = {
+    T(test_smp2_machine_has_two_cpus),
+    T(test_mdio_phy_id_reads_88e1116r),
+    T(test_mdio_busy_until_frame_shifted_out),
+    T(test_mdio_without_mden_does_nothing),
+    T(test_aneg_default_partner_resolves_1000_full),
+    T(test_aneg_partner_100_only_resolves_100_full),
+    T(test_mdio_advertising_100_only_renegotiates_to_100),
+    T(test_aneg_partner_forced_100_parallel_detects_half),
+    T(test_bmsr_link_latches_low_until_read),
+    T(test_link_flap_via_qom_set_renegotiates),
+    T(test_tx_100m_frames_leave_at_line_rate),
+    T(test_tx_link_down_frames_lost_but_completed),
+    T(test_rx_matching_mac_config_receives),
+    T(test_rx_starved_ring_drops_and_counts_resource_errors),
+    T(test_rx_backpressure_on_holds_frames_like_stock),
+    T(test_rx_corruption_counts_fcs_errors_and_discards),
+    T(test_mac_100_on_phy_1000_fails_and_counts),
+    T(test_bad_property_at_startup_exits_naming_range),
+    T(test_bad_property_at_runtime_rejected_machine_runs),
+};
+
+int main(int argc, char **argv)
+{
+    unsigned passed = 0, failed = 0;
+
+    for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+        if (argc > 1 && !strstr(tests[i].name, argv[1])) {
+            continue;
+        }
+        g_fail_line = 0;
+        if (tests[i].fn() == 0) {
+            printf("  PASS %s\n", tests[i].name);
+            passed++;
+        } else {
+            printf("  FAIL %s (line %d): %s\n", tests[i].name, g_fail_line,
+                   g_fail_msg);
+            failed++;
+        }
+        qt_stop_all();          /* QEMUs a failed CHECK left running */
+        if (g_partner) {
+            partner_close(g_partner);
+        }
+        fflush(stdout);
+    }
+    printf("device: %u passed, %u failed\n", passed, failed);
+    return failed ? 1 : 0;
+}
