@@ -254,6 +254,13 @@ unsigned gem_tx_reclaim(void)
             st.tx_errors++;
         n++;
     }
+    /* Frames in flight but the transmitter idle: our START_TX raced with the
+     * GEM stopping on a descriptor it read just before we handed it over
+     * (silicon only; QEMU transmits inside the START_TX write). */
+    if (txr.count && !(rd(GEM_TXSR) & GEM_TXSR_TX_GO)) {
+        wr(GEM_NWCTRL, nwctrl | GEM_NWCTRL_START_TX);
+        st.tx_restarts++;
+    }
     return n;
 }
 

@@ -59,6 +59,7 @@ struct gem_sw_stats {
     uint32_t tx_ring_full;      /* gem_tx_buffer() found no free descriptor */
     uint32_t tx_errors;         /* descriptors written back with error bits */
     uint32_t tx_underrun, tx_ahb_err, hresp_not_ok;
+    uint32_t tx_restarts;       /* START_TX re-issued for an idle transmitter */
     uint32_t max_rx_batch;
 };
 
