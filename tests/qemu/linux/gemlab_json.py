@@ -1,0 +1,169 @@
+#!/usr/bin/env python3
+"""gemlab_json.py - checks on the Linux guest's @gemlab JSON lines and on
+host iperf3 -J reports, for tests/qemu/linux/boot.sh.
+
+  gemlab_json.py line LOG TYPE [FROM_LINE]  print the first '@gemlab' JSON
+                                            line of TYPE at/after FROM_LINE
+  gemlab_json.py check KIND FILE            validate one agent event
+                                            (ready|link|stats|help|run|error|
+                                            irq|sockbuf); prints a summary,
+                                            exit 1 with the reason if invalid
+  gemlab_json.py iperf3 FILE                print "<Mb/s> <retransmits|lost%>"
+                                            from a host iperf3 -J report
+
+Stdlib only.  Exit status 0 = ok, 1 = check failed, 2 = usage.
+"""
+import json
+import sys
+
+MARK = "@gemlab "
+
+
+def fail(msg):
+    print(msg)
+    sys.exit(1)
+
+
+def find_line(log, typ, start):
+    with open(log, errors="replace") as f:
+        for n, text in enumerate(f, 1):
+            if n < start:
+                continue
+            i = text.find(MARK)
+            if i < 0:
+                continue
+            try:
+                obj = json.loads(text[i + len(MARK):])
+            except ValueError:
+                continue
+            if obj.get("type") == typ:
+                print(json.dumps(obj))
+                return 0
+    return 1
+
+
+def envelope(o, typ):
+    if o.get("v") != 1 or o.get("src") != "linux" or o.get("type") != typ:
+        fail("bad envelope: %r" % {k: o.get(k) for k in ("v", "src", "type")})
+
+
+def check(kind, path):
+    with open(path) as f:
+        o = json.load(f)
+    if kind == "ready":
+        envelope(o, "ready")
+        for k in ("iface", "kernel", "cpus", "uptime_s"):
+            if k not in o:
+                fail("ready: missing " + k)
+        print("kernel %s cpus %d uptime %.2fs" % (o["kernel"], o["cpus"], o["uptime_s"]))
+    elif kind == "link":
+        envelope(o, "link")
+        if o.get("up") is not True:
+            fail("link: not up")
+        if not isinstance(o.get("speed_mbps"), int) or o.get("duplex") not in ("full", "half"):
+            fail("link: speed/duplex missing")
+        for k in ("autoneg", "advertising", "partner", "supported"):
+            if k not in o:
+                fail("link: missing " + k)
+        phy = o.get("phy") or {}
+        if not isinstance(phy.get("regs"), list) or len(phy["regs"]) != 32:
+            fail("link: phy.regs is not 32 registers")
+        print("%d/%s autoneg=%s phy@%s id=0x%08x partner=%s" % (
+            o["speed_mbps"], o["duplex"], o["autoneg"], phy.get("addr"),
+            phy.get("id", 0), ",".join(o["partner"])))
+    elif kind == "stats":
+        envelope(o, "stats")
+        eth = o.get("ethtool")
+        if not isinstance(eth, dict) or not eth:
+            fail("stats: no ethtool counters")
+        for k in ("rx_frame_check_sequence_errors", "rx_resource_errors", "rx_overruns",
+                  "tx_octets", "rx_octets"):
+            if k not in eth:
+                fail("stats: ethtool lacks " + k)
+        nd = o.get("netdev") or {}
+        for k in ("rx_errs", "rx_drop", "rx_fifo", "rx_frame", "tx_errs", "tx_drop"):
+            if k not in nd:
+                fail("stats: netdev lacks " + k)
+        irqs = o.get("irqs")
+        if not irqs or not all(isinstance(i.get("per_cpu"), list) and i["per_cpu"]
+                               and i.get("smp_affinity") for i in irqs):
+            fail("stats: no GEM irq with per-CPU counts and smp_affinity")
+        if "cpufreq" not in o:
+            fail("stats: cpufreq key missing (must be null or a list)")
+        cpu = o.get("cpu")
+        if not cpu or "idle_pct" not in cpu[0]:
+            fail("stats: cpu idle missing")
+        print("%d ethtool counters, fcs=%d irq %s per_cpu=%s aff=%s cpufreq=%s idle=%s%%" % (
+            len(eth), eth["rx_frame_check_sequence_errors"], irqs[0]["irq"],
+            irqs[0]["per_cpu"], irqs[0]["smp_affinity"],
+            "null" if o["cpufreq"] is None else o["cpufreq"][0].get("governor"),
+            cpu[0]["idle_pct"]))
+    elif kind == "help":
+        envelope(o, "result")
+        if o.get("cmd") != "help" or len(o.get("commands", [])) < 6:
+            fail("help: bad result")
+        print("%d commands" % len(o["commands"]))
+    elif kind == "run":
+        envelope(o, "result")
+        if o.get("cmd") != "run" or o.get("exit") != 0:
+            fail("run: exit %r output %r" % (o.get("exit"), (o.get("output") or "")[-300:]))
+        if "-J" in o.get("argv", []):
+            j = o.get("json")
+            if not isinstance(j, dict) or "end" not in j:
+                fail("run: iperf3 -J result has no embedded json.end")
+            s = j["end"].get("sum_sent") or j["end"].get("sum") or {}
+            print("exit 0, %.1f Mb/s (guest %s)" % (s.get("bits_per_second", 0) / 1e6,
+                                                   o["argv"][0]))
+        else:
+            if not o.get("output"):
+                fail("run: empty output")
+            print("exit 0, %d bytes of output" % len(o["output"]))
+    elif kind == "error":
+        envelope(o, "error")
+        if not o.get("msg"):
+            fail("error: no msg")
+        print("error for %r: %s" % (o.get("cmd"), o["msg"]))
+    elif kind == "irq":
+        envelope(o, "result")
+        if o.get("cmd") != "irq-affinity" or not o.get("irqs"):
+            fail("irq-affinity: bad result")
+        print("irqs %s" % o["irqs"])
+    elif kind == "sockbuf":
+        envelope(o, "result")
+        if o.get("cmd") != "sockbuf" or len(o.get("set", {})) != 4:
+            fail("sockbuf: bad result")
+        print("set %s" % o["set"])
+    else:
+        print("unknown kind " + kind)
+        sys.exit(2)
+    return 0
+
+
+def iperf3(path):
+    with open(path) as f:
+        o = json.load(f)
+    if "error" in o:
+        fail("iperf3 error: " + o["error"])
+    end = o["end"]
+    if "sum_received" in end:
+        print("%.1f %d" % (end["sum_received"]["bits_per_second"] / 1e6,
+                           end.get("sum_sent", {}).get("retransmits", 0)))
+    else:
+        s = end["sum"]
+        print("%.1f %.2f" % (s["bits_per_second"] / 1e6, s.get("lost_percent", 0.0)))
+    return 0
+
+
+def main(argv):
+    if len(argv) >= 3 and argv[1] == "line":
+        return find_line(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 1)
+    if len(argv) == 4 and argv[1] == "check":
+        return check(argv[2], argv[3])
+    if len(argv) == 3 and argv[1] == "iperf3":
+        return iperf3(argv[2])
+    print(__doc__)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
