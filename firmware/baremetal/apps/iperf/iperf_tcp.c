@@ -46,6 +46,11 @@ static struct {
     struct tcp_sess sess[IPERF_TCP_MAX_SESS];
 } srv;
 
+/* Client states.  CLI_IDLE -> CLI_CONNECTING on `iperf -c` (tcp_connect);
+ * CLI_CONNECTING -> CLI_SENDING when connected, -> CLI_IDLE on connect
+ * error (error line); CLI_SENDING -> CLI_IDLE when the time/amount is done,
+ * the server closes, an error resets the pcb or `iperf stop` (result line,
+ * then close/abort).  The pcb is owned by lwIP again once CLI_IDLE. */
 enum cli_state { CLI_IDLE, CLI_CONNECTING, CLI_SENDING };
 
 static struct {
@@ -214,6 +219,13 @@ static err_t srv_accept(void *arg, struct tcp_pcb *pcb, err_t err)
     ip_addr_copy(s->peer, pcb->remote_ip);
     s->peer_port = pcb->remote_port;
     s->start_us = s->ivl_start_us = app_now_us();
+    {
+        bool others = false;
+        for (int i = 0; i < IPERF_TCP_MAX_SESS; i++)
+            others |= (&srv.sess[i] != s && srv.sess[i].pcb != NULL);
+        if (!others)                /* intervals start with the (first) connection */
+            srv.next_report_ms = app_now_ms() + srv.interval_s * 1000u;
+    }
     tcp_arg(pcb, s);
     tcp_recv(pcb, srv_recv);
     tcp_err(pcb, srv_err);

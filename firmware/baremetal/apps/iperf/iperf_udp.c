@@ -141,6 +141,7 @@ static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head,
     us.last_ms = app_now_ms();
     us.ivl_bytes = 0;
     us.foreign = 0;
+    us.next_report_ms = us.last_ms + us.interval_s * 1000u;   /* intervals start with the test */
     /* Listener.cpp: the first datagram's flags word decides the id width */
     us.seq64 = false;
     if (n >= IPERF2_UDP_HDR_LEN + 4) {
@@ -230,6 +231,10 @@ err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s)
 
 /* ---------------------------------------------------------------- client */
 
+/* Client states.  UC_IDLE -> UC_SENDING on start; UC_SENDING -> UC_FIN when
+ * the test time is over (or -> UC_IDLE on stop); UC_FIN -> UC_IDLE when the
+ * FIN-ack arrives or after UDP_FIN_TRIES unanswered FINs.  Every exit to
+ * UC_IDLE goes through uc_done(): result line, pcb removed, done callback. */
 enum uc_state { UC_IDLE, UC_SENDING, UC_FIN };
 
 static struct {
