@@ -59,7 +59,20 @@ static void test_minimal_file_loads_with_defaults(void **state)
     assert_false(scn.v[SK_TRAFFIC_PARALLEL].set);
     assert_int_equal(scn.v[SK_TRAFFIC_PARALLEL].u, 1);
     assert_int_equal(scn.v[SK_TRAFFIC_DURATION].u, 10000000000ull);
-    assert_string_equal(scn_enum_str(&scn, SK_TRAFFIC_TOOL), "iperf3");
+    assert_string_equal(scn_enum_str(&scn, SK_TRAFFIC_TOOL), "auto");
+    assert_string_equal(scn_host_tool(&scn), "iperf3");    /* the Linux agent runs iperf3 */
+}
+
+static void test_baremetal_tool_defaults_to_iperf2_and_rejects_omit(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[traffic]\nduration = 5s\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf2");   /* lwiperf */
+    assert_string_equal(scn_host_tool(&scn), "iperf2");
+    assert_int_equal(load("[traffic]\nomit = 2s\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] omit: iperf 2 has no -O"));
+    assert_int_equal(load("[traffic]\ntool = iperf3\nomit = 2s\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf2");   /* a version mismatch, allowed on purpose */
 }
 
 static void test_full_file_parses_every_type(void **state)
@@ -346,6 +359,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_baremetal_tool_defaults_to_iperf2_and_rejects_omit, teardown),
         cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
         cmocka_unit_test_teardown(test_unknown_section_reported_once_keys_skipped, teardown),
