@@ -7,9 +7,14 @@
  * "0123456789" pattern, zero-copy from app_pattern, for -t seconds or -n
  * bytes, then closes.  The host's iperf server accepts it as a normal test.
  *
+ * Dual (-d) and tradeoff (-r) tests (HEADER_VERSION1, as lwiperf does them):
+ * the server connects back to the client's listener, at once or after the
+ * client's test; the reverse stream is reported as a "client" result.
+ *
  * Known limitations:
- * - Dual (-d) and tradeoff (-r) tests (HEADER_VERSION1) are detected and
- *   reported as an error line; the server does not connect back.
+ * - 2.1's -R/--full-duplex (HEADER_VERSION2 + upper flags) are reported as
+ *   an error line; the server only receives.  One client test at a time,
+ *   so a dual test while `iperf -c` runs cannot connect back.
  * - The client reports bytes written into lwIP (as iperf's client does);
  *   the host's server report is the authoritative goodput.
  */
@@ -36,6 +41,11 @@ struct tcp_sess {
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint8_t hdr_len;
     bool hdr_done;
+    /* tradeoff (-r): connect back when this test ends */
+    bool back_pending;
+    uint16_t back_port;
+    uint32_t back_time_ms;
+    uint64_t back_amount;
 };
 
 static struct {
@@ -114,6 +124,22 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 
 /* ---------------------------------------------------------------- server */
 
+static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
+                       uint64_t amount, uint32_t interval_s, bool send_hdr);
+
+/* Dual (-d) and tradeoff (-r) tests: the server opens a second connection
+ * to the client's listener (port from the header, same address) and sends
+ * for the client's time or amount.  The client's listener runs in iperf's
+ * "compat" mode, so the reverse stream carries no header. */
+static void connect_back(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount)
+{
+    err_t err = cli_start(ip, port, time_ms, amount, 0, false);
+    if (err != ERR_OK)
+        app_error("iperf", "dual/tradeoff connect-back failed", err);
+    else
+        glout_textf("iperf tcp: connecting back to %s:%u", ipaddr_ntoa(ip), port);
+}
+
 static void sess_detach(struct tcp_sess *s)
 {
     if (s->pcb) {
@@ -130,6 +156,9 @@ static void sess_finish(struct tcp_sess *s, bool aborted)
 {
     emit_result("server", &s->peer, s->peer_port, s->bytes,
                 app_now_us() - s->start_us, UINT64_MAX, aborted);
+    if (s->back_pending && !aborted)
+        connect_back(&s->peer, s->back_port, s->back_time_ms, s->back_amount);
+    s->back_pending = false;
 }
 
 /* Parse the iperf header off the front of the stream once enough arrived. */
@@ -150,9 +179,22 @@ static void sess_header(struct tcp_sess *s, struct pbuf *p)
         app_error("iperf", "malformed tcp client header (ignored)", rc);
         return;
     }
-    if (rc > 0 && (h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2))
-        app_error("iperf", (h.flags & IPERF2_RUN_NOW) ? "dual test (-d) not supported; receiving only"
-                                                      : "tradeoff test (-r) not supported; receiving only", 0);
+    if (rc > 0 && (h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
+        /* mAmount < 0: time in 10 ms units; else bytes (Settings.cpp) */
+        uint32_t time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        uint64_t amount = h.amount >= 0 ? (uint64_t)h.amount : 0;
+        uint16_t port = (uint16_t)h.port;
+        if (port == 0 || (time_ms == 0 && amount == 0)) {
+            app_error("iperf", "dual/tradeoff header without port or length (ignored)", -EINVAL);
+        } else if (h.flags & IPERF2_RUN_NOW) {
+            connect_back(&s->peer, port, time_ms, amount);
+        } else {
+            s->back_pending = true;
+            s->back_port = port;
+            s->back_time_ms = time_ms;
+            s->back_amount = amount;
+        }
+    }
     if (rc > 0 && (h.upper_flags & (IPERF2_UPPER_REVERSE | IPERF2_UPPER_FULLDUPLEX)))
         app_error("iperf", "reverse/full-duplex (-R/--full-duplex) not supported; receiving only", 0);
 }
@@ -412,8 +454,8 @@ static err_t cli_connected(void *arg, struct tcp_pcb *pcb, err_t err)
     return cli_step();
 }
 
-err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
-                             uint64_t amount_bytes, uint32_t interval_s)
+static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
+                       uint64_t amount, uint32_t interval_s, bool send_hdr)
 {
     struct iperf2_client_hdr h;
     err_t err;
@@ -422,15 +464,17 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
         return ERR_ALREADY;
     app_pattern_init();
     memset(&cli, 0, sizeof(cli));
-    app_ip_set(&cli.ip, host);
+    ip_addr_copy(cli.ip, *ip);
     cli.port = port;
-    cli.time_ms = time_s * 1000u;
-    cli.amount = amount_bytes;
+    cli.time_ms = time_ms;
+    cli.amount = amount;
     cli.interval_s = interval_s;
-    iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
-    if (amount_bytes)
-        h.amount = (int32_t)(amount_bytes & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
-    cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
+    if (send_hdr) {
+        iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
+        if (amount)
+            h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
+        cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
+    }
 
     cli.pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
     if (!cli.pcb)
@@ -446,6 +490,14 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
         tcp_abort(pcb);
     }
     return err;
+}
+
+err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
+                             uint64_t amount_bytes, uint32_t interval_s)
+{
+    ip_addr_t ip;
+    app_ip_set(&ip, host);
+    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true);
 }
 
 /* ---------------------------------------------------------------- common */
