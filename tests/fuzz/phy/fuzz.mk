@@ -1,0 +1,1 @@
+phy_ARGS := -max_len=512
