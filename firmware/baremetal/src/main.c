@@ -103,6 +103,18 @@ static void phy_event(struct phy *p, enum phy_event ev, void *ctx)
     }
 }
 
+/* Address changes (DHCP bound, `ip` command) as one "ip" line. */
+static void netif_status(struct netif *n)
+{
+    char ip[16], mask[16], gw[16];
+    ip4addr_ntoa_r(netif_ip4_addr(n), ip, sizeof ip);
+    ip4addr_ntoa_r(netif_ip4_netmask(n), mask, sizeof mask);
+    ip4addr_ntoa_r(netif_ip4_gw(n), gw, sizeof gw);
+    printf(FW_JSON_HEAD("ip") ",\"ip\":\"%s\",\"netmask\":\"%s\",\"gw\":\"%s\",\"dhcp\":%s,\"t_ms\":%" PRIu32 "}\n",
+           ip, mask, gw, dhcp_supplied_address(n) ? "true" : "false", timer_now_ms());
+    printf("address %s/%s gw %s%s\n", ip, mask, gw, dhcp_supplied_address(n) ? " (dhcp)" : "");
+}
+
 static bool awake;
 
 void fw_keep_awake(void)
@@ -133,6 +145,7 @@ int main(void)
     }
     netif_set_default(&nif);
     netif_set_up(&nif);
+    netif_set_status_callback(&nif, netif_status);
     phy_init(&phy, BOARD_PHY_ADDR, phy_event, NULL, timer_now_ms());
 
     shell_builtins_register();

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lwip/dhcp.h"
 #include "lwip/ip4_addr.h"
 #include "lwip/memp.h"
 #include "lwip/netif.h"
@@ -48,8 +49,9 @@ static void print_ip(void)
     ip4addr_ntoa_r(netif_ip4_netmask(nif), mask, sizeof mask);
     ip4addr_ntoa_r(netif_ip4_gw(nif), gw, sizeof gw);
     printf(FW_JSON_HEAD("ip") ",\"ip\":\"%s\",\"netmask\":\"%s\",\"gw\":\"%s\","
-           "\"link\":%s,\"mtu\":%u}\n", ip, mask, gw,
-           netif_is_link_up(nif) ? "true" : "false", (unsigned)nif->mtu);
+           "\"link\":%s,\"mtu\":%u,\"dhcp\":%s}\n", ip, mask, gw,
+           netif_is_link_up(nif) ? "true" : "false", (unsigned)nif->mtu,
+           dhcp_supplied_address(nif) ? "true" : "false");
     printf("ip %s netmask %s gw %s link %s mtu %u\n", ip, mask, gw,
            netif_is_link_up(nif) ? "up" : "down", (unsigned)nif->mtu);
 }
