@@ -167,7 +167,7 @@ int main(void)
         uint32_t now = timer_now_ms();
         (void)netif_gem_poll(&nif);
         sys_check_timeouts();
-        if ((int32_t)(now - phy_due) >= 0)
+        if ((int32_t)(now - phy_due) >= 0 || phy.reconfigure)   /* commands act at once */
             phy_due = phy_step(&phy, now);
         shell_poll_input();
         shell_run_polls(now);
