@@ -233,6 +233,42 @@ static void test_fin_ack_v1_only_reads_low_words_and_short_is_rejected(void **st
     assert_int_equal(iperf2_fin_ack_encode(&d, &r, buf, IPERF2_FIN_ACK_LEN - 1), 0);
 }
 
+/* xorshift32: seeded, so a failure reproduces (no rand()) */
+static uint32_t prng(uint32_t *s)
+{
+    *s ^= *s << 13;
+    *s ^= *s >> 17;
+    *s ^= *s << 5;
+    return *s;
+}
+
+static void test_random_bytes_of_every_length_never_crash_and_keep_contracts(void **state)
+{
+    uint8_t buf[300];
+    uint32_t seed = 0x1234567u;
+    (void)state;
+    for (int iter = 0; iter < 20000; iter++) {
+        size_t len = prng(&seed) % sizeof(buf);
+        struct iperf2_client_hdr h;
+        struct iperf2_dgram d;
+        struct iperf2_server_report r;
+        int rc;
+        for (size_t i = 0; i < len; i++)
+            buf[i] = (uint8_t)prng(&seed);
+        if (iter & 1)   /* half the time, make the header flags plausible */
+            buf[0] = (uint8_t)((buf[0] & 0x3F) | 0x40);
+        rc = iperf2_client_hdr_decode(buf, len, &h);
+        assert_true(rc == 0 || rc == -EMSGSIZE || rc == -EINVAL ||
+                    (rc >= IPERF2_CLIENT_V1_LEN && rc <= IPERF2_CLIENT_MAX_LEN));
+        if (rc > 0)     /* a header is only accepted when its fixed part was there */
+            assert_true(len >= ((h.flags & IPERF2_HDR_EXTEND) ? 60u : 24u));
+        rc = iperf2_dgram_decode(buf, len, iter & 2, &d);
+        assert_true(rc == 0 ? len >= ((iter & 2) ? 16u : 12u) : rc == -EMSGSIZE);
+        rc = iperf2_fin_ack_decode(buf, len, &r);
+        assert_true(rc == 0 ? len >= 56u : rc == -EMSGSIZE);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -249,6 +285,7 @@ int main(void)
         cmocka_unit_test(test_truncated_datagram_is_rejected),
         cmocka_unit_test(test_fin_ack_layout_matches_server_hdr),
         cmocka_unit_test(test_fin_ack_v1_only_reads_low_words_and_short_is_rejected),
+        cmocka_unit_test(test_random_bytes_of_every_length_never_crash_and_keep_contracts),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
