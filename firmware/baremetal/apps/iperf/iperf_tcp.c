@@ -12,9 +12,14 @@
  * client's test; the reverse stream is reported as a "client" result.
  *
  * Known limitations:
- * - 2.1's -R/--full-duplex (HEADER_VERSION2 + upper flags) are reported as
- *   an error line; the server only receives.  One client test at a time,
- *   so a dual test while `iperf -c` runs cannot connect back.
+ * 2.1's -R (HEADER_EXTEND + upper flag REVERSE): the server sends on the
+ * accepted connection for the client's time; result role "server" with
+ * "reverse":true.
+ *
+ * Known limitations:
+ * - --full-duplex is reported as an error line; the server only receives.
+ * - One sending engine: a dual/reverse test while `iperf -c` runs (or two
+ *   at once) cannot start and says so.
  * - The client reports bytes written into lwIP (as iperf's client does);
  *   the host's server report is the authoritative goodput.
  */
@@ -81,6 +86,7 @@ static struct {
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
     uint16_t hdr_sent;
+    bool reverse;                   /* sending on a connection we accepted (-R) */
 } cli;
 
 static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port,
@@ -114,6 +120,8 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
     app_put_rate(&g, bytes, us);
     if (acked != UINT64_MAX)
         glout_u64(&g, "bytes_acked", acked);
+    if (acked != UINT64_MAX && strcmp(role, "server") == 0)
+        glout_bool(&g, "reverse", true);   /* a server that sent: -R */
     glout_bool(&g, "aborted", aborted);
     glout_emit(&g);
     glout_textf("iperf tcp %s %s: %s bytes in %lu ms = %s Mb/s%s", role, ps,
@@ -126,6 +134,8 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
                        uint64_t amount, uint32_t interval_s, bool send_hdr);
+static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
+static err_t cli_step(void);
 
 /* Dual (-d) and tradeoff (-r) tests: the server opens a second connection
  * to the client's listener (port from the header, same address) and sends
@@ -161,8 +171,10 @@ static void sess_finish(struct tcp_sess *s, bool aborted)
     s->back_pending = false;
 }
 
-/* Parse the iperf header off the front of the stream once enough arrived. */
-static void sess_header(struct tcp_sess *s, struct pbuf *p)
+/* Parse the iperf header off the front of the stream once enough arrived.
+ * Returns true when the connection was handed to the sender (-R): the
+ * session slot is then free and s must not be used. */
+static bool sess_header(struct tcp_sess *s, struct pbuf *p)
 {
     struct iperf2_client_hdr h;
     int rc;
@@ -173,11 +185,11 @@ static void sess_header(struct tcp_sess *s, struct pbuf *p)
     s->hdr_len = (uint8_t)(s->hdr_len + pbuf_copy_partial(p, s->hdr + s->hdr_len, want, 0));
     rc = iperf2_client_hdr_decode(s->hdr, s->hdr_len, &h);
     if (rc == -EMSGSIZE && s->hdr_len < sizeof(s->hdr))
-        return;                     /* need more bytes */
+        return false;               /* need more bytes */
     s->hdr_done = true;
     if (rc < 0) {
         app_error("iperf", "malformed tcp client header (ignored)", rc);
-        return;
+        return false;
     }
     if (rc > 0 && (h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
         /* mAmount < 0: time in 10 ms units; else bytes (Settings.cpp) */
@@ -195,8 +207,20 @@ static void sess_header(struct tcp_sess *s, struct pbuf *p)
             s->back_amount = amount;
         }
     }
-    if (rc > 0 && (h.upper_flags & (IPERF2_UPPER_REVERSE | IPERF2_UPPER_FULLDUPLEX)))
-        app_error("iperf", "reverse/full-duplex (-R/--full-duplex) not supported; receiving only", 0);
+    if (rc > 0 && (h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & IPERF2_UPPER_FULLDUPLEX)) {
+        app_error("iperf", "full-duplex (--full-duplex) not supported; receiving only", 0);
+    } else if (rc > 0 && (h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & IPERF2_UPPER_REVERSE)) {
+        /* 2.1 -R: the client reads, we send on this connection */
+        uint32_t time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        uint64_t amount = h.amount >= 0 ? (uint64_t)h.amount : 0;
+        err_t err = (time_ms || amount) ? cli_adopt(s->pcb, time_ms, amount) : ERR_VAL;
+        if (err == ERR_OK) {
+            s->pcb = NULL;          /* slot free, callbacks are the sender's now; no receive result */
+            return true;
+        }
+        app_error("iperf", "reverse (-R) test cannot start; receiving only", err);
+    }
+    return false;
 }
 
 static err_t srv_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
@@ -219,8 +243,11 @@ static err_t srv_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
         }
         return ERR_OK;
     }
-    if (!s->hdr_done)
-        sess_header(s, p);
+    if (!s->hdr_done && sess_header(s, p)) {
+        tcp_recved(pcb, p->tot_len);
+        pbuf_free(p);
+        return cli_step();          /* may close the connection already */
+    }
     s->bytes += p->tot_len;
     s->ivl_bytes += p->tot_len;
     tcp_recved(pcb, p->tot_len);
@@ -323,7 +350,7 @@ static err_t cli_finish(bool aborted)
     err_t ret = ERR_OK;
 
     if (cli.state == CLI_SENDING)
-        emit_result("client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
+        emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
                     cli.acked, aborted);
     cli_detach();
     if (pcb && tcp_close(pcb) != ERR_OK) {
@@ -430,7 +457,7 @@ static void cli_err(void *arg, err_t err)
     if (cli.state == CLI_CONNECTING)
         app_error("iperf", "tcp connect failed", err);
     else if (cli.state == CLI_SENDING)
-        emit_result("client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
+        emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
                     cli.acked, true);
     cli.state = CLI_IDLE;
 }
@@ -492,6 +519,32 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
     return err;
 }
 
+/* Send on an accepted connection (2.1's -R): same engine as the client,
+ * no header, from now for time_ms or amount bytes. */
+static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount)
+{
+    if (cli.state != CLI_IDLE)
+        return ERR_ALREADY;
+    app_pattern_init();
+    memset(&cli, 0, sizeof(cli));
+    ip_addr_copy(cli.ip, pcb->remote_ip);
+    cli.port = pcb->remote_port;
+    cli.time_ms = time_ms;
+    cli.amount = amount;
+    cli.reverse = true;
+    cli.pcb = pcb;
+    tcp_arg(pcb, NULL);
+    tcp_recv(pcb, cli_recv);
+    tcp_err(pcb, cli_err);
+    tcp_sent(pcb, cli_sent);
+    tcp_poll(pcb, cli_poll, TCP_POLL_COARSE);
+    cli.state = CLI_SENDING;
+    cli.start_us = cli.ivl_start_us = app_now_us();
+    cli.start_ms = app_now_ms();
+    glout_textf("iperf tcp server: reverse test, sending to %s:%u", ipaddr_ntoa(&cli.ip), cli.port);
+    return ERR_OK;
+}
+
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s)
 {
@@ -520,7 +573,7 @@ void iperf_tcp_stop(void)
     if (cli.state != CLI_IDLE) {
         struct tcp_pcb *pcb = cli.pcb;
         if (cli.state == CLI_SENDING)
-            emit_result("client", &cli.ip, cli.port, cli.written,
+            emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written,
                         app_now_us() - cli.start_us, cli.acked, true);
         cli_detach();
         if (pcb)
