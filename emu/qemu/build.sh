@@ -57,7 +57,7 @@ if [ -x /usr/lib/ccache/cc ]; then
 fi
 
 step=""
-on_err() { echo "build.sh: step '$step' failed" >&2; }
+on_err() { [ "$BASHPID" = "$$" ] && echo "build.sh: step '$step' failed" >&2; }
 trap on_err ERR
 
 log() { [ "${QUIET:-0}" = 1 ] || echo "build.sh: $*" >&2; }
@@ -194,33 +194,40 @@ compile() {
     fi
 }
 
-cmd=${1:-all}
-mkdir -p "$cache_root"
-step=version
-ver=$(pick_version)
-step=key
-key=$(key_of "$ver")
-base="$cache_root/$ver-$key"
-bin="$base/build/qemu-system-arm"
+# The whole run is one function, parsed before it starts: editing this
+# file while a build runs cannot derail it.
+main() {
+    cmd=${1:-all}
+    mkdir -p "$cache_root"
+    step=version
+    ver=$(pick_version)
+    step=key
+    key=$(key_of "$ver")
+    base="$cache_root/$ver-$key"
+    bin="$base/build/qemu-system-arm"
 
-case "$cmd" in
-path) echo "$bin"; exit 0 ;;
-tree) echo "$base/src"; exit 0 ;;
-clean)
-    exec 9>"$cache_root/.lock"; flock 9
-    rm -rf "$base"; log "removed $base"; exit 0 ;;
-all) ;;
-*) echo "usage: $0 [all|path|tree|clean]" >&2; exit 2 ;;
-esac
+    case "$cmd" in
+    path) echo "$bin"; exit 0 ;;
+    tree) echo "$base/src"; exit 0 ;;
+    clean)
+        exec 9>"$cache_root/.lock"; flock 9
+        rm -rf "$base"; log "removed $base"; exit 0 ;;
+    all) ;;
+    *) echo "usage: $0 [all|path|tree|clean]" >&2; exit 2 ;;
+    esac
 
-exec 9>"$cache_root/.lock"
-step=lock
-flock 9
-step=fetch;     fetch "$ver"
-step=patch;     make_tree "$ver" "$base/src"
-step=models;    link_models "$base/src"
-step=configure; configure_tree "$base/src" "$base/build"
-step=compile;   compile "$base/build"
-step=check
-[ -x "$bin" ]
-echo "$bin"
+    exec 9>"$cache_root/.lock"
+    step=lock
+    flock 9
+    step=fetch;     fetch "$ver"
+    step=patch;     make_tree "$ver" "$base/src"
+    step=models;    link_models "$base/src"
+    step=configure; configure_tree "$base/src" "$base/build"
+    step=compile;   compile "$base/build"
+    step=check
+    [ -x "$bin" ]
+    echo "$bin"
+}
+
+main "$@"
+exit $?

@@ -736,6 +736,241 @@ static int test_bad_property_at_runtime_rejected_machine_runs(void)
     return 0;
 }
 
+static int test_qmp_set_link_off_forces_phy_link_down(void)
+{
+    struct qt q;
+    char resp[QT_RESP_MAX];
+    uint16_t bmsr;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK(qom_bool(&q, "link-up"), "link not up");
+    CHECK(qt_qmp(&q, resp, sizeof(resp), "{\"execute\": \"set_link\", "
+                 "\"arguments\": {\"name\": \"cadence_gem.0\", \"up\": false}}")
+          == 0, "set_link: %.300s", resp);
+    qt_step(&q, NS_PER_MS);
+    mdio_read(&q, MII_BMSR);
+    bmsr = mdio_read(&q, MII_BMSR);
+    CHECK(!qom_bool(&q, "link-up"), "PHY link still up");
+    qt_stop(&q);
+    CHECK(!(bmsr & BMSR_LSTATUS), "BMSR still shows link");
+    return 0;
+}
+
+static int test_rx_100m_frames_arrive_at_line_rate(void)
+{
+    enum { N = 5 };
+    const uint64_t t = (uint64_t)FULL_FRAME_WIRE_BYTES * 80;
+    struct qt q;
+    struct partner p;
+    char extra[400];
+    uint32_t before, first, all;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    snprintf(extra, sizeof(extra),
+             "%s -global cadence_gem.partner-abilities=100FD", p.netdev);
+    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
+    gem_setup(&q, 100, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, N, FULL_FRAME_LEN);
+    CHECK(wait_rx_offered(&q, N) == 0, "QEMU did not take the frames");
+    qt_step(&q, t - 1);
+    before = gem_rd(&q, GEM_FRAMES_RX);
+    qt_step(&q, 1);
+    first = gem_rd(&q, GEM_FRAMES_RX);
+    qt_step(&q, (N - 1) * t);
+    all = gem_rd(&q, GEM_FRAMES_RX);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(before, 0);
+    CHECK_EQ(first, 1);
+    CHECK_EQ(all, N);
+    return 0;
+}
+
+static int test_tx_latency_delays_delivery_to_partner(void)
+{
+    const uint64_t lat = 2 * NS_PER_MS;
+    struct qt q;
+    uint64_t early, late;
+
+    CHECK(qt_start(&q, "-global cadence_gem.tx-latency-ns=2000000") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, 1, 100);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, lat);                 /* tx done + latency > lat */
+    early = qom_u64(&q, "stat-tx-wire-delivered");
+    CHECK(tx_desc_used(&q, 0), "descriptor not back after the frame left");
+    qt_step(&q, NS_PER_MS);
+    late = qom_u64(&q, "stat-tx-wire-delivered");
+    qt_stop(&q);
+    CHECK_EQ(early, 0);
+    CHECK_EQ(late, 1);
+    return 0;
+}
+
+static int test_tx_dup_100_delivers_every_frame_twice(void)
+{
+    struct qt q;
+    struct partner p;
+    char extra[400];
+    unsigned got;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    snprintf(extra, sizeof(extra), "%s -global cadence_gem.tx-dup-pct=100",
+             p.netdev);
+    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, 3, 100);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    got = partner_count(&p, 300);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(got, 6);
+    return 0;
+}
+
+/* Walk a pcapng file: count EPBs by direction, CRC-error flag, comment. */
+struct pcap_summary {
+    unsigned epb, inbound_crc, outbound_dropped, outbound_ok;
+};
+
+static int pcap_scan(const char *path, struct pcap_summary *ps)
+{
+    static uint8_t buf[1 << 20];
+    FILE *f = fopen(path, "rb");
+    size_t n, off = 0;
+
+    memset(ps, 0, sizeof(*ps));
+    if (!f) {
+        return -1;
+    }
+    n = fread(buf, 1, sizeof(buf), f);
+    fclose(f);
+    while (off + 12 <= n) {
+        uint32_t type, len;
+
+        memcpy(&type, buf + off, 4);
+        memcpy(&len, buf + off + 4, 4);
+        if (len < 12 || off + len > n) {
+            return -1;
+        }
+        if (type == 6) {
+            uint32_t caplen, flags = 0;
+            size_t o;
+            bool dropped = false;
+
+            memcpy(&caplen, buf + off + 20, 4);
+            o = off + 28 + ((caplen + 3) & ~3u);
+            while (o + 4 <= off + len - 4) {
+                uint16_t code, olen;
+
+                memcpy(&code, buf + o, 2);
+                memcpy(&olen, buf + o + 2, 2);
+                if (code == 0) {
+                    break;
+                }
+                if (code == 2) {
+                    memcpy(&flags, buf + o + 4, 4);
+                } else if (code == 1) {
+                    dropped = olen >= 8 && !memcmp(buf + o + 4, "dropped:", 8);
+                }
+                o += 4 + ((olen + 3u) & ~3u);
+            }
+            ps->epb++;
+            if ((flags & 3) == 1 && (flags & BITU(24))) {  /* CRC error */
+                ps->inbound_crc++;
+            }
+            if ((flags & 3) == 2) {
+                if (dropped) {
+                    ps->outbound_dropped++;
+                } else {
+                    ps->outbound_ok++;
+                }
+            }
+        }
+        off += len;
+    }
+    return 0;
+}
+
+static int test_pcap_flags_corrupted_and_dropped_frames(void)
+{
+    struct qt q;
+    struct partner p;
+    char extra[600], path[64];
+    struct pcap_summary ps;
+    int fd;
+
+    snprintf(path, sizeof(path), "/tmp/gemlab-pcap-XXXXXX");
+    fd = mkstemp(path);
+    CHECK(fd >= 0, "mkstemp");
+    close(fd);
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    snprintf(extra, sizeof(extra), "%s -global cadence_gem.pcap=%s "
+             "-global cadence_gem.rx-corrupt-pct=100", p.netdev, path);
+    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    /* 2 frames out intact, then 2 lost (tx-loss-pct=100), 3 in corrupted */
+    tx_ring(&q, 2, 100);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "100", NULL, 0);
+    tx_ring(&q, 2, 100);
+    gem_wr(&q, GEM_TXQBASE, TXD_BASE);
+    gem_wr(&q, GEM_NWCTRL, 0);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    partner_send(&p, 3, 200);
+    CHECK(wait_rx_offered(&q, 3) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK(pcap_scan(path, &ps) == 0, "pcapng unreadable");
+    unlink(path);
+    CHECK_EQ(ps.outbound_ok, 2);
+    CHECK_EQ(ps.outbound_dropped, 2);
+    CHECK_EQ(ps.inbound_crc, 3);
+    CHECK_EQ(ps.epb, 7);
+    return 0;
+}
+
+static int test_phy_loopback_returns_tx_frames_to_rx(void)
+{
+    struct qt q;
+    char resp[512];
+    uint32_t rxcnt;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK(qt_qom_set(&q, GEM0_QOM, "phy-loopback", "true", resp,
+                     sizeof(resp)) == 0, "phy-loopback: %.300s", resp);
+    qt_step(&q, NS_PER_MS);
+    tx_ring(&q, 2, 100);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    CHECK_EQ(qom_u64(&q, "stat-tx-wire-sent"), 0);
+    qt_stop(&q);
+    CHECK_EQ(rxcnt, 2);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -762,6 +997,12 @@ static const struct test tests[] = {
     T(test_rx_backpressure_on_holds_frames_like_stock),
     T(test_rx_corruption_counts_fcs_errors_and_discards),
     T(test_mac_100_on_phy_1000_fails_and_counts),
+    T(test_qmp_set_link_off_forces_phy_link_down),
+    T(test_rx_100m_frames_arrive_at_line_rate),
+    T(test_tx_latency_delays_delivery_to_partner),
+    T(test_tx_dup_100_delivers_every_frame_twice),
+    T(test_pcap_flags_corrupted_and_dropped_frames),
+    T(test_phy_loopback_returns_tx_frames_to_rx),
     T(test_bad_property_at_startup_exits_naming_range),
     T(test_bad_property_at_runtime_rejected_machine_runs),
 };
