@@ -971,6 +971,58 @@ static int test_phy_loopback_returns_tx_frames_to_rx(void)
     return 0;
 }
 
+static int test_cable_2pair_without_downshift_never_links(void)
+{
+    struct qt q;
+    bool up;
+
+    CHECK(qt_start(&q, "-global cadence_gem.cable=2pair") == 0,
+          "QEMU did not start");
+    qt_step(&q, 10 * NS_PER_S);
+    up = qom_bool(&q, "link-up");
+    qt_stop(&q);
+    CHECK(!up, "1000BASE-T linked over two pairs");
+    return 0;
+}
+
+static int test_cable_2pair_with_downshift_links_at_100(void)
+{
+    struct qt q;
+
+    CHECK(qt_start(&q, "-global cadence_gem.cable=2pair "
+                       "-global cadence_gem.downshift=on "
+                       "-global cadence_gem.downshift-attempts=2") == 0,
+          "QEMU did not start");
+    /* 2 failed 1000BASE-T rounds (2 x 2.5 s), then 100 (1.5 s) */
+    qt_step(&q, 10 * NS_PER_S);
+    CHECK(qom_bool(&q, "link-up"), "no link after downshift");
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    CHECK(qom_bool(&q, "link-downshifted"), "not reported as downshifted");
+    qt_stop(&q);
+    return 0;
+}
+
+static int test_cable_plugged_at_runtime_brings_link_up(void)
+{
+    struct qt q;
+    char resp[512], state[64];
+    bool up_before;
+
+    CHECK(qt_start(&q, "-global cadence_gem.cable=none") == 0,
+          "QEMU did not start");
+    qt_step(&q, LINK_SETTLE_NS);
+    up_before = qom_bool(&q, "link-up");
+    qt_qom_get_str(&q, GEM0_QOM, "phy-state", state, sizeof(state));
+    CHECK(qt_qom_set(&q, GEM0_QOM, "cable", "\"4pair\"", resp,
+                     sizeof(resp)) == 0, "cable: %.300s", resp);
+    qt_step(&q, LINK_SETTLE_NS);
+    CHECK(qom_bool(&q, "link-up"), "no link after plugging the cable");
+    qt_stop(&q);
+    CHECK(!up_before, "link up without a cable");
+    CHECK(!strcmp(state, "no-signal"), "phy-state '%s'", state);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -1003,6 +1055,9 @@ static const struct test tests[] = {
     T(test_tx_dup_100_delivers_every_frame_twice),
     T(test_pcap_flags_corrupted_and_dropped_frames),
     T(test_phy_loopback_returns_tx_frames_to_rx),
+    T(test_cable_2pair_without_downshift_never_links),
+    T(test_cable_2pair_with_downshift_links_at_100),
+    T(test_cable_plugged_at_runtime_brings_link_up),
     T(test_bad_property_at_startup_exits_naming_range),
     T(test_bad_property_at_runtime_rejected_machine_runs),
 };
