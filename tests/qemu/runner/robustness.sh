@@ -95,7 +95,8 @@ done
 d=$work/hung
 "$G" boot --qemu "$QEMU" --out "$d" --hold 30 >"$work/hung.out" 2>&1 &
 rpid=$!
-wait_file "$d/qemu.pid"; sleep 0.5
+wait_file "$d/qemu.pid"
+for _ in $(seq 200); do grep -q "QMP up" "$work/hung.out" && break; sleep 0.1; done
 kill -STOP "$(cat "$d/qemu.pid")"
 start=$(date +%s)
 wait $rpid; rc=$?
