@@ -9,6 +9,7 @@
  * Prints one line per test and "device: N passed, M failed".
  */
 #include <arpa/inet.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <netinet/in.h>
 #include <poll.h>
@@ -16,7 +17,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "gemlab/mii.h"
@@ -1023,6 +1027,93 @@ static int test_cable_plugged_at_runtime_brings_link_up(void)
     return 0;
 }
 
+/* guest/smp_release.S, assembled (see there). */
+static const uint32_t smp_release_guest[] = {
+    0xe3a00000, 0xe28f1058, 0xe28f2070, 0xe4913004,
+    0xe4803004, 0xe1510002, 0x3afffffb, 0xe3000000,
+    0xe34f0800, 0xe30d1f0d, 0xe5801008, 0xe3002244,
+    0xe3a01022, 0xe7801002, 0xe3a01020, 0xe7801002,
+    0xe3a01000, 0xe7801002, 0xe3000000, 0xe34e0000,
+    0xe3001114, 0xe5801000, 0xe3a01041, 0xe5801030,
+    0xeafffffe, 0xe3000000, 0xe34e0000, 0xe3001114,
+    0xe5801000, 0xe3a01042, 0xe5801030, 0xeafffffe,
+};
+/* the three "str r1, [r0, r2]" to A9_CPU_RST_CTRL */
+static const unsigned smp_release_slcr_writes[] = { 13, 15, 17 };
+#define ARM_NOP 0xe320f000u
+
+/*
+ * Run @words as a raw image under TCG with -smp 2 until the UART shows
+ * @want characters or @ms of host time pass; the UART output in @out.
+ */
+static int run_tcg_guest(const uint32_t *words, size_t n, size_t want,
+                         int ms, char *out, size_t outlen)
+{
+    char img[] = "/tmp/gemlab-guest-XXXXXX";
+    char ser[] = "/tmp/gemlab-serial-XXXXXX";
+    char serarg[64];
+    int fi = mkstemp(img), fs = mkstemp(ser);
+    size_t got = 0;
+    pid_t pid;
+
+    out[0] = '\0';
+    if (fi < 0 || fs < 0 || write(fi, words, n * 4) != (ssize_t)(n * 4)) {
+        return -1;
+    }
+    close(fi);
+    close(fs);
+    snprintf(serarg, sizeof(serarg), "file:%s", ser);
+    pid = fork();
+    if (pid == 0) {
+        int nul = open("/dev/null", O_RDWR);
+
+        dup2(nul, 0);
+        dup2(nul, 1);
+        dup2(nul, 2);
+        execlp(qt_qemu(), qt_qemu(), "-M", "xilinx-zynq-a9,flash=off",
+               "-smp", "2", "-display", "none", "-nodefaults", "-m", "64M",
+               "-serial", serarg, "-kernel", img, (char *)NULL);
+        _exit(127);
+    }
+    for (int t = 0; t < ms && got < want; t += 20) {
+        FILE *f = fopen(ser, "r");
+
+        usleep(20000);
+        if (f) {
+            got = fread(out, 1, outlen - 1, f);
+            out[got] = '\0';
+            fclose(f);
+        }
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    unlink(img);
+    unlink(ser);
+    return 0;
+}
+
+static int test_smp_cpu1_runs_only_after_slcr_release(void)
+{
+    uint32_t held[sizeof(smp_release_guest) / 4];
+    char out[64];
+    size_t n = sizeof(held) / 4;
+
+    CHECK(run_tcg_guest(smp_release_guest, n, 2, 10000, out, sizeof(out))
+          == 0, "cannot run the guest");
+    CHECK(strchr(out, 'A') && strchr(out, 'B') && strlen(out) == 2,
+          "with the SLCR release the UART shows '%s', want A and B once",
+          out);
+    /* same guest without the SLCR writes: CPU1 must stay parked */
+    memcpy(held, smp_release_guest, sizeof(held));
+    for (size_t i = 0; i < 3; i++) {
+        held[smp_release_slcr_writes[i]] = ARM_NOP;
+    }
+    CHECK(run_tcg_guest(held, n, 2, 1500, out, sizeof(out)) == 0,
+          "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "without the release the UART shows '%s'", out);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -1033,6 +1124,7 @@ struct test {
 #define T(fn) { #fn, fn }
 static const struct test tests[] = {
     T(test_smp2_machine_has_two_cpus),
+    T(test_smp_cpu1_runs_only_after_slcr_release),
     T(test_mdio_phy_id_reads_88e1116r),
     T(test_mdio_busy_until_frame_shifted_out),
     T(test_mdio_without_mden_does_nothing),
