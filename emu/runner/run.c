@@ -302,29 +302,34 @@ static int expand_timeline(const struct scenario *s, struct step *st)
 
 /* ---- QOM helpers -------------------------------------------------------------- */
 
-/* Find the GEM's QOM path: the first child<cadence_gem> under
- * /machine/unattached.  Fills @path; -ENOENT if none. */
+/* Find the GEM's QOM path: the first child<cadence_gem> directly under
+ * /machine (our QEMU names them gem0/gem1, patch 0002) or, on stock QEMU,
+ * under /machine/unattached.  Fills @path; -ENOENT if none. */
 static int find_gem(struct qmp *q, char *path, size_t len)
 {
-    cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
-    int rc;
+    static const char *const parents[] = { "/machine", "/machine/unattached" };
 
-    cJSON_AddStringToObject(a, "path", "/machine/unattached");
-    rc = qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS);
-    if (rc)
-        return rc;
-    rc = -ENOENT;
-    cJSON_ArrayForEach(e, ret) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "type");
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-        if (cJSON_IsString(t) && cJSON_IsString(nm) && strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
-            snprintf(path, len, "/machine/unattached/%s", nm->valuestring);
-            rc = 0;
-            break;
+    for (size_t p = 0; p < sizeof(parents) / sizeof(parents[0]); p++) {
+        cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
+        int rc;
+
+        cJSON_AddStringToObject(a, "path", parents[p]);
+        rc = qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS);
+        if (rc)
+            return rc;
+        cJSON_ArrayForEach(e, ret) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "type");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (cJSON_IsString(t) && cJSON_IsString(nm) &&
+                strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
+                snprintf(path, len, "%s/%s", parents[p], nm->valuestring);
+                cJSON_Delete(ret);
+                return 0;
+            }
         }
+        cJSON_Delete(ret);
     }
-    cJSON_Delete(ret);
-    return rc;
+    return -ENOENT;
 }
 
 /* NWCFG (UG585 16.3, GEM offset 0x004): bit 0 SPEED (100), bit 10 GIGE.
