@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# qemu-test.sh [SCENARIO...] - run the scenario matrix with `gemlab run`.
+#
+# Writes TAP to stdout (for prove) and JUnit XML to $JUNIT.  Each scenario
+# runs on the firmware its [board] names; one whose firmware image is not
+# built is reported as a TAP SKIP.  gemlab's own watchdog bounds each run
+# and prints the last 40 console lines when it fires.
+#
+#   GEMLAB=path      the CLI (default build/host/bin/gemlab)
+#   QEMU=path        pass --qemu (default: gemlab finds our QEMU)
+#   SHARD=k/N        run the k-th of N stable slices (by name hash)
+#   OUT=dir          run directories (default build/qemu-test)
+#   JUNIT=file       default build/test-results/qemu-test[-k-of-N].xml
+#   SEED=n           pass --seed
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+G=${GEMLAB:-$top/build/host/bin/gemlab}
+OUT=${OUT:-$top/build/qemu-test}
+shard=${SHARD:-1/1}
+k=${shard%/*}; n=${shard#*/}
+if ! [[ "$k" =~ ^[0-9]+$ && "$n" =~ ^[0-9]+$ ]] || [ "$k" -lt 1 ] || [ "$k" -gt "$n" ]; then
+    echo "qemu-test: SHARD must be k/N with 1 <= k <= N, got '$shard'" >&2; exit 2
+fi
+suffix=""; [ "$n" -gt 1 ] && suffix="-$k-of-$n"
+JUNIT=${JUNIT:-$top/build/test-results/qemu-test$suffix.xml}
+mkdir -p "$OUT" "$(dirname "$JUNIT")"
+
+if [ $# -gt 0 ]; then
+    list=()
+    for s in "$@"; do
+        case $s in */*|*.ini) list+=("$s");; *) list+=("$top/scenarios/$s.ini");; esac
+    done
+else
+    list=("$top"/scenarios/*.ini)
+fi
+
+# stable slice: cksum of the scenario name modulo N
+mine=()
+for f in "${list[@]}"; do
+    name=$(basename "$f" .ini)
+    h=$(printf '%s' "$name" | cksum | awk '{print $1}')
+    [ $(( h % n + 1 )) -eq "$k" ] && mine+=("$f")
+done
+
+echo "1..${#mine[@]}"
+i=0; fails=0; skips=0; cases=""
+t_all=$(date +%s)
+for f in "${mine[@]}"; do
+    i=$((i + 1))
+    name=$(basename "$f" .ini)
+    fw=$("$G" show "$f" 2>/dev/null | awk -F'"' '/"firmware":/ {print $4; exit}')
+    fw=${fw:-baremetal}
+    d="$OUT/$name-$fw"
+    rm -rf "$d"
+    t0=$(date +%s)
+    args=(run "$f" --out "$d")
+    [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
+    [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
+    log=$("$G" "${args[@]}" 2>&1); rc=$?
+    dt=$(( $(date +%s) - t0 ))
+    esc=$(printf '%s' "$log" | tail -60 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
+    if [ $rc -eq 0 ]; then
+        echo "ok $i - $name ($fw) ${dt}s"
+        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>"$'\n'
+    elif [ $rc -eq 3 ]; then
+        skips=$((skips + 1))
+        why=$(printf '%s' "$log" | grep -m1 'make -C' | sed 's/^gemlab: //')
+        echo "ok $i - $name ($fw) # SKIP ${why:-missing build}"
+        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"missing build\"/></testcase>"$'\n'
+    else
+        fails=$((fails + 1))
+        echo "not ok $i - $name ($fw) ${dt}s exit $rc"
+        printf '%s\n' "$log" | tail -25 | sed 's/^/# /'
+        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"exit $rc\">$esc</failure></testcase>"$'\n'
+    fi
+done
+t_total=$(( $(date +%s) - t_all ))
+{
+    echo '<?xml version="1.0" encoding="UTF-8"?>'
+    echo "<testsuite name=\"qemu-test$suffix\" tests=\"${#mine[@]}\" failures=\"$fails\" skipped=\"$skips\" time=\"$t_total\">"
+    printf '%s' "$cases"
+    echo '</testsuite>'
+} >"$JUNIT"
+echo "# qemu-test$suffix: ${#mine[@]} scenarios, $fails failed, $skips skipped, ${t_total}s; JUnit: $JUNIT"
+[ $fails -eq 0 ]
