@@ -110,7 +110,8 @@ void l2_init(void)
     reg_write(L2C_INT_CLEAR, L2C_INT_ALL);
     reg_write(L2C_CTRL, L2C_CTRL_ENABLE);
     dsb();
-    l2_on = true;
+    /* A machine without the L2C-310 model reads 0 here: no L2 maintenance. */
+    l2_on = (reg_read(L2C_CTRL) & L2C_CTRL_ENABLE) != 0;
 }
 
 /* Clean: L1 first (to the PoU/L2), then L2 to memory. */

@@ -1,5 +1,6 @@
 /* test_phy_fsm.c - PHY link state machine (drivers/phy/phy.c) against a
- * register-file PHY behind mocked MDIO (--wrap=mdio_read/mdio_write).
+ * register-file PHY behind mocked MDIO (--wrap=mdio_begin/mdio_end, with an
+ * optional bus latency in polls).
  * Profiles: stock QEMU 7.2's contradictory 88E1111 (FACTS.md) and a
  * well-behaved 88E1116R.  Time is an argument; nothing sleeps. */
 #include <errno.h>
@@ -14,8 +15,8 @@
 #include "phy.h"
 #include "phy_regs.h"
 
-int __wrap_mdio_read(uint8_t addr, uint8_t reg, uint16_t *val);
-int __wrap_mdio_write(uint8_t addr, uint8_t reg, uint16_t val);
+int __wrap_mdio_begin(uint8_t addr, uint8_t reg, bool write, uint16_t val);
+int __wrap_mdio_end(uint16_t *val);
 
 /* ---- fake PHY ---- */
 static struct {
@@ -27,9 +28,16 @@ static struct {
     unsigned reset_reads;  /* BMCR reads until RESET self-clears */
     bool reset_stuck;
     bool fail;             /* MDIO times out */
-    unsigned accesses;
+    unsigned accesses;     /* transactions started */
     uint16_t last_bmcr_write;
     bool qemu_bmcr;        /* stock QEMU: AN enable bits dropped on write */
+    unsigned latency;      /* mdio_end polls that report -EINPROGRESS */
+    /* the open transaction */
+    bool open;
+    unsigned left;
+    uint8_t op_addr, op_reg;
+    bool op_write;
+    uint16_t op_val;
 } f;
 
 static struct {
@@ -52,15 +60,10 @@ static bool saw(enum phy_event ev)
     return false;
 }
 
-int __wrap_mdio_read(uint8_t addr, uint8_t reg, uint16_t *val)
+static uint16_t fake_read(uint8_t addr, uint8_t reg)
 {
-    f.accesses++;
-    if (f.fail)
-        return -ETIMEDOUT;
-    if (!f.present || addr != f.addr) {
-        *val = 0xFFFF;
-        return 0;
-    }
+    if (!f.present || addr != f.addr)
+        return 0xFFFF;
     uint16_t v = f.regs[reg];
     if (reg == MII_BMSR) {
         v &= (uint16_t)~BMSR_LSTATUS;
@@ -73,26 +76,54 @@ int __wrap_mdio_read(uint8_t addr, uint8_t reg, uint16_t *val)
         else
             f.reset_reads--;
     }
-    *val = v;
+    return v;
+}
+
+static void fake_write(uint8_t addr, uint8_t reg, uint16_t val)
+{
+    if (!f.present || addr != f.addr)
+        return;
+    if (reg == MII_BMCR) {
+        f.last_bmcr_write = val;
+        if (f.qemu_bmcr)
+            val &= (uint16_t)~(BMCR_RESET | BMCR_ANENABLE | BMCR_ANRESTART);
+        else
+            f.reset_reads = 2;
+    }
+    f.regs[reg] = val;
+}
+
+int __wrap_mdio_begin(uint8_t addr, uint8_t reg, bool write, uint16_t val)
+{
+    assert_false(f.open);              /* one transaction on the bus at a time */
+    f.accesses++;
+    f.open = true;
+    f.left = f.latency;
+    f.op_addr = addr;
+    f.op_reg = reg;
+    f.op_write = write;
+    f.op_val = val;
     return 0;
 }
 
-int __wrap_mdio_write(uint8_t addr, uint8_t reg, uint16_t val)
+int __wrap_mdio_end(uint16_t *val)
 {
-    f.accesses++;
-    if (f.fail)
+    assert_true(f.open);
+    if (f.fail) {
+        f.open = false;
         return -ETIMEDOUT;
-    if (!f.present || addr != f.addr)
-        return 0;
-    if (reg == MII_BMCR) {
-        f.last_bmcr_write = val;
-        if (f.qemu_bmcr) {
-            val &= (uint16_t)~(BMCR_RESET | BMCR_ANENABLE | BMCR_ANRESTART);
-        } else {
-            f.reset_reads = 2;
-        }
     }
-    f.regs[reg] = val;
+    if (f.left) {
+        f.left--;
+        return -EINPROGRESS;
+    }
+    f.open = false;
+    if (f.op_write) {
+        fake_write(f.op_addr, f.op_reg, f.op_val);
+        *val = f.op_val;
+    } else {
+        *val = fake_read(f.op_addr, f.op_reg);
+    }
     return 0;
 }
 
@@ -138,10 +169,10 @@ static int setup(void **state)
     return 0;
 }
 
-/* Step every 10 ms from `*now` for `ms`; returns when time is up. */
+/* Step every millisecond (the main loop's rate) from `*now` for `ms`. */
 static void run(struct phy *p, uint32_t *now, uint32_t ms)
 {
-    for (uint32_t end = *now + ms; (int32_t)(*now - end) < 0; *now += 10)
+    for (uint32_t end = *now + ms; (int32_t)(*now - end) < 0; *now += 1)
         phy_step(p, *now);
 }
 
@@ -335,14 +366,56 @@ static void test_no_phy_reports_not_found_and_retries_after_1s(void **state)
     fake_stock_qemu();
     f.present = false;
     phy_init(&p, -1, on_event, NULL, now);
-    assert_int_equal(phy_step(&p, now), PHY_PROBE_RETRY_MS);
+    run(&p, &now, 50);                  /* one address per pass: 32 passes */
     assert_true(saw(PHY_EVENT_NOT_FOUND));
     assert_int_equal(p.err, -ENODEV);
+    assert_int_equal(f.accesses, 64);   /* ID1 + ID2 at each address, once */
     f.present = true;
     run(&p, &now, 900);
     assert_false(saw(PHY_EVENT_FOUND));
     run(&p, &now, 300);
     assert_true(saw(PHY_EVENT_FOUND));
+}
+
+static void test_slow_mdio_never_blocks_and_link_still_comes_up(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    f.latency = 3;                      /* each frame: 3 polls on the bus */
+    phy_init(&p, 7, on_event, NULL, now);
+    /* every step returns at once; at most one transaction is open (mock) */
+    for (int i = 0; i < 400; i++, now++) {
+        unsigned before = f.accesses;
+        phy_step(&p, now);
+        assert_true(f.accesses - before <= 1);
+    }
+    assert_true(p.link.up);
+    assert_int_equal(p.link.speed_mbps, 1000);
+    assert_true(p.mdio_replays > 0);
+    assert_int_equal(events.n, 2);      /* FOUND, LINK_UP: replays repeat nothing */
+}
+
+static void test_command_during_slow_pass_restarts_with_new_mode(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    f.latency = 5;
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 300);
+    assert_true(p.link.up);
+    /* step into an UP poll, leave its BMSR read on the bus, then command */
+    while (!f.open)
+        phy_step(&p, now++);
+    assert_int_equal(phy_cmd_force(&p, 100, true), 0);
+    run(&p, &now, 300);
+    assert_true(p.link.up);
+    assert_int_equal(p.link.speed_mbps, 100);
+    assert_false(p.link.autoneg);
+    assert_int_equal(f.last_bmcr_write, BMCR_RESET | BMCR_SPEED_LSB | BMCR_FULLDPLX);
 }
 
 static void test_step_before_deadline_does_no_mdio(void **state)
@@ -461,6 +534,8 @@ int main(void)
         T(test_force_then_autoneg_command_returns_to_1000_autoneg),
         T(test_force_unsupported_speed_returns_einval),
         T(test_no_phy_reports_not_found_and_retries_after_1s),
+        T(test_slow_mdio_never_blocks_and_link_still_comes_up),
+        T(test_command_during_slow_pass_restarts_with_new_mode),
         T(test_step_before_deadline_does_no_mdio),
         T(test_mdio_timeout_while_up_reports_error_and_link_down),
         T(test_reset_that_never_clears_times_out_to_probe),

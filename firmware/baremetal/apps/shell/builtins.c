@@ -204,13 +204,13 @@ static int cmd_stats(int argc, char **argv)
            ",\"tx_frames\":%" PRIu32 ",\"tx_bytes\":%" PRIu32 ",\"tx_ring_full\":%" PRIu32
            ",\"tx_errors\":%" PRIu32 ",\"tx_underrun\":%" PRIu32 ",\"tx_ahb_err\":%" PRIu32
            ",\"hresp_not_ok\":%" PRIu32 ",\"tx_restarts\":%" PRIu32 ",\"tx_inflight\":%u,\"rxbd\":%u,\"txbd\":%u,"
-           "\"csum_offload\":%s,\"jumbo\":%s,\"mdio_timeouts\":%" PRIu32 ",\"imr\":%" PRIu32 "}},",
+           "\"csum_offload\":%s,\"jumbo\":%s,\"mdio_timeouts\":%" PRIu32 ",\"mdio_max_wait_us\":%" PRIu32 ",\"imr\":%" PRIu32 "}},",
            s->irqs, s->rx_frames, s->rx_bytes, s->rx_bad_bd, s->rx_dropped, s->rx_used_read,
            s->rx_overrun, s->rx_kicks, s->max_rx_batch, s->tx_frames, s->tx_bytes,
            s->tx_ring_full, s->tx_errors, s->tx_underrun, s->tx_ahb_err, s->hresp_not_ok,
            s->tx_restarts,
            gem_tx_inflight(), (unsigned)GEM_RXBD, (unsigned)GEM_TXBD,
-           GEM_CSUM_OFFLOAD ? "true" : "false", GEM_JUMBO ? "true" : "false", mdio_timeouts(),
+           GEM_CSUM_OFFLOAD ? "true" : "false", GEM_JUMBO ? "true" : "false", mdio_timeouts(), mdio_max_wait_us(),
            gem_reg_read(GEM_IMR));
 
     static const uint8_t phy_regs[] = { MII_BMCR, MII_BMSR, MII_PHYSID1, MII_PHYSID2,

@@ -63,24 +63,65 @@ static void enter(struct phy *phy, enum phy_state st, uint32_t now, uint32_t del
     phy->deadline_ms = now + delay;
 }
 
+/* MDIO through the pass's transaction log.
+ * A pass is one run of a state's logic.  The n-th MDIO access of a pass is
+ * the n-th log entry: if it is complete, its result is returned; if it is
+ * still on the bus, the access (and the pass) returns -EINPROGRESS; if the
+ * pass gets further than the log, a new transaction is started.  Because
+ * results are replayed, a pass that is re-run takes the same path up to the
+ * point where it stopped.  The log is cleared when a pass ends. */
+static int xfer(struct phy *phy, bool write, uint8_t reg, uint16_t *v)
+{
+    int err;
+    if (phy->txn_pos == phy->txn_n) {
+        if (phy->txn_n == PHY_TXN_MAX)
+            return -ENOBUFS;            /* a pass does too many accesses */
+        err = mdio_begin(phy->addr, reg, write, write ? *v : 0);
+        if (err)
+            goto fail;
+        phy->txn[phy->txn_n++] = (struct phy_txn){ .reg = reg, .write = write };
+    }
+    struct phy_txn *t = &phy->txn[phy->txn_pos];
+    if (t->reg != reg || t->write != write)
+        return -EPROTO;                 /* replay diverged: restart the pass */
+    if (!t->done) {
+        err = mdio_end(&t->val);
+        if (err == -EINPROGRESS)
+            return err;
+        t->done = true;                 /* finished or abandoned: off the bus */
+        if (err)
+            goto fail;
+    }
+    phy->txn_pos++;
+    if (!write)
+        *v = t->val;
+    return 0;
+fail:
+    phy->mdio_errors++;
+    phy->err = err;
+    return err;
+}
+
 static int rd(struct phy *phy, uint8_t reg, uint16_t *v)
 {
-    int err = mdio_read(phy->addr, reg, v);
-    if (err) {
-        phy->mdio_errors++;
-        phy->err = err;
-    }
-    return err;
+    return xfer(phy, false, reg, v);
 }
 
 static int wr(struct phy *phy, uint8_t reg, uint16_t v)
 {
-    int err = mdio_write(phy->addr, reg, v);
-    if (err) {
-        phy->mdio_errors++;
-        phy->err = err;
+    return xfer(phy, true, reg, &v);
+}
+
+/* Forget the pass's log.  A transaction still on the bus is collected (or
+ * abandoned) first so the next pass can start one. */
+static void log_clear(struct phy *phy)
+{
+    if (phy->txn_n && !phy->txn[phy->txn_n - 1].done) {
+        uint16_t dummy;
+        if (mdio_end(&dummy) == -EINPROGRESS)
+            return;                     /* keep it; cleared next time */
     }
-    return err;
+    phy->txn_n = phy->txn_pos = 0;
 }
 
 void phy_init(struct phy *phy, int fixed_addr, phy_event_fn cb, void *ctx, uint32_t now_ms)
@@ -177,23 +218,27 @@ static const struct phy_driver *match_driver(uint32_t id)
     return &phy_drivers[sizeof(phy_drivers) / sizeof(phy_drivers[0]) - 1];
 }
 
-/* PROBE: find a PHY whose ID registers are neither all-0 nor all-1. */
+/* PROBE: one address per pass.  Returns 0 (found), -EAGAIN (nothing at
+ * this address, try the next), -ENODEV (scan complete, nothing found). */
 static int probe(struct phy *phy)
 {
-    int lo = phy->fixed_addr >= 0 ? phy->fixed_addr : 0;
-    int hi = phy->fixed_addr >= 0 ? phy->fixed_addr : (int)MDIO_ADDR_MAX;
-    for (int a = lo; a <= hi; a++) {
-        uint16_t id1, id2;
-        phy->addr = (uint8_t)a;
-        if (rd(phy, MII_PHYSID1, &id1) || rd(phy, MII_PHYSID2, &id2))
-            return phy->err;
-        if ((id1 == 0xFFFF && id2 == 0xFFFF) || (id1 == 0 && id2 == 0))
-            continue;
+    uint16_t id1, id2;
+    int err;
+    phy->addr = phy->fixed_addr >= 0 ? (uint8_t)phy->fixed_addr : phy->scan_addr;
+    if ((err = rd(phy, MII_PHYSID1, &id1)) || (err = rd(phy, MII_PHYSID2, &id2)))
+        return err;
+    if (!((id1 == 0xFFFF && id2 == 0xFFFF) || (id1 == 0 && id2 == 0))) {
         phy->id = ((uint32_t)id1 << 16) | id2;
         phy->drv = match_driver(phy->id);
+        phy->scan_addr = 0;
         return 0;
     }
-    return -ENODEV;
+    if (phy->fixed_addr >= 0 || phy->scan_addr == MDIO_ADDR_MAX) {
+        phy->scan_addr = 0;
+        return -ENODEV;
+    }
+    phy->scan_addr++;
+    return -EAGAIN;
 }
 
 /* Write the advertisement or forced mode and reset the PHY to apply it. */
@@ -209,7 +254,6 @@ static int configure(struct phy *phy)
         adv |= ADVERTISE_ALL;
         ctrl1000 = ADVERTISE_1000FULL | ADVERTISE_1000HALF;
         bmcr |= BMCR_ANENABLE | BMCR_ANRESTART;
-        phy->an_restarts++;
     } else if (phy->forced_speed == 1000) {
         /* 1000BASE-T has no forced mode: advertise only the chosen mode. */
         ctrl1000 = phy->forced_full ? ADVERTISE_1000FULL : ADVERTISE_1000HALF;
@@ -222,6 +266,8 @@ static int configure(struct phy *phy)
         (err = wr(phy, MII_CTRL1000, ctrl1000)) != 0 ||
         (err = wr(phy, MII_BMCR, bmcr)) != 0)
         return err;
+    if (bmcr & BMCR_ANRESTART)
+        phy->an_restarts++;
     return 0;
 }
 
@@ -289,64 +335,70 @@ static void fail(struct phy *phy, int err, uint32_t now)
     enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
 }
 
-uint32_t phy_step(struct phy *phy, uint32_t now)
+static void link_lost(struct phy *phy)
+{
+    if (phy->link.up) {
+        phy->link.up = false;
+        phy->link_changes++;
+        emit(phy, PHY_EVENT_LINK_DOWN);
+    }
+}
+
+/* One pass of the current state.  Returns 0 when the pass is over (state
+ * and deadline updated), -EINPROGRESS when it waits for the bus, or an
+ * error for the caller to handle.  Events are emitted only once the pass's
+ * MDIO accesses have all completed, so a replayed pass never repeats them. */
+static int pass(struct phy *phy, uint32_t now)
 {
     uint16_t bmcr, bmsr;
     int err;
 
     if (phy->reconfigure && phy->state != PHY_STATE_PROBE) {
-        phy->reconfigure = false;
-        if (phy->link.up) {
-            phy->link.up = false;
-            phy->link_changes++;
-            emit(phy, PHY_EVENT_LINK_DOWN);
-        }
         if ((err = configure(phy)) != 0)
-            fail(phy, err, now);
-        else
-            enter(phy, PHY_STATE_RESET_WAIT, now, 0);
-        return phy->deadline_ms;
+            return err;
+        phy->reconfigure = false;
+        link_lost(phy);
+        enter(phy, PHY_STATE_RESET_WAIT, now, 0);
+        return 0;
     }
-    if (!time_reached(now, phy->deadline_ms))
-        return phy->deadline_ms;
 
     switch (phy->state) {
     case PHY_STATE_PROBE:
         err = probe(phy);
-        if (err) {
+        if (err == -EAGAIN) {
+            phy->deadline_ms = now;     /* next address on the next pass */
+            return 0;
+        }
+        if (err == -ENODEV) {
             phy->err = err;
             emit(phy, PHY_EVENT_NOT_FOUND);
             enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
-            break;
+            return 0;
         }
+        if (err)
+            return err;
         emit(phy, PHY_EVENT_FOUND);
-        phy->reconfigure = false;
-        if ((err = configure(phy)) != 0)
-            fail(phy, err, now);
-        else
-            enter(phy, PHY_STATE_RESET_WAIT, now, 0);
-        break;
+        phy->reconfigure = true;        /* configure on the next pass */
+        phy->state = PHY_STATE_RESET_WAIT;
+        phy->deadline_ms = now;
+        return 0;
 
     case PHY_STATE_RESET_WAIT:
-        if ((err = rd(phy, MII_BMCR, &bmcr)) != 0) {
-            fail(phy, err, now);
-        } else if (!(bmcr & BMCR_RESET)) {
-            enter(phy, autoneg_mode(phy) ? PHY_STATE_AN_WAIT : PHY_STATE_LINK_WAIT,
-                  now, 0);
-        } else if (time_reached(now, phy->entered_ms + PHY_RESET_TIMEOUT_MS)) {
-            fail(phy, -ETIMEDOUT, now);
-        } else {
+        if ((err = rd(phy, MII_BMCR, &bmcr)) != 0)
+            return err;
+        if (!(bmcr & BMCR_RESET))
+            enter(phy, autoneg_mode(phy) ? PHY_STATE_AN_WAIT : PHY_STATE_LINK_WAIT, now, 0);
+        else if (time_reached(now, phy->entered_ms + PHY_RESET_TIMEOUT_MS))
+            return -ETIMEDOUT;
+        else
             phy->deadline_ms = now + PHY_POLL_MS / 10;
-        }
-        break;
+        return 0;
 
     case PHY_STATE_AN_WAIT:
     case PHY_STATE_LINK_WAIT:
         /* First read returns the latched-low value; the second is current. */
-        if ((err = rd(phy, MII_BMSR, &bmsr)) || (err = rd(phy, MII_BMSR, &bmsr))) {
-            fail(phy, err, now);
-            break;
-        }
+        if ((err = rd(phy, MII_BMSR, &bmsr)) || (err = rd(phy, MII_BMSR, &bmsr)))
+            return err;
         if ((bmsr & BMSR_LSTATUS) &&
             (phy->state == PHY_STATE_LINK_WAIT || (bmsr & BMSR_ANEGCOMPLETE))) {
             struct phy_link l;
@@ -358,45 +410,57 @@ uint32_t phy_step(struct phy *phy, uint32_t now)
                 emit(phy, PHY_EVENT_LINK_UP);
                 if (l.downshift)
                     emit(phy, PHY_EVENT_DOWNSHIFT);
-                break;
+                return 0;
             }
-            if (err != -EAGAIN) {
-                fail(phy, err, now);
-                break;
-            }
+            if (err != -EAGAIN)
+                return err;
         }
         if (phy->state == PHY_STATE_AN_WAIT &&
             time_reached(now, phy->entered_ms + PHY_AN_TIMEOUT_MS)) {
             /* No result: restart autoneg (the partner may have come back). */
-            if ((err = configure(phy)) != 0)
-                fail(phy, err, now);
-            else
-                enter(phy, PHY_STATE_RESET_WAIT, now, 0);
-            break;
+            phy->reconfigure = true;
+            phy->deadline_ms = now;
+            return 0;
         }
         phy->deadline_ms = now + PHY_POLL_MS;
-        break;
+        return 0;
 
     case PHY_STATE_UP:
-        if ((err = rd(phy, MII_BMSR, &bmsr)) != 0) {
-            fail(phy, err, now);
-            break;
-        }
+        if ((err = rd(phy, MII_BMSR, &bmsr)) != 0)
+            return err;
         if (!(bmsr & BMSR_LSTATUS)) {
-            phy->link.up = false;
-            phy->link_changes++;
-            emit(phy, PHY_EVENT_LINK_DOWN);
+            link_lost(phy);
             enter(phy, autoneg_mode(phy) ? PHY_STATE_AN_WAIT : PHY_STATE_LINK_WAIT,
                   now, PHY_POLL_MS);
-            break;
+            return 0;
         }
         phy->deadline_ms = now + PHY_POLL_MS;
-        break;
+        return 0;
 
     default:
         /* Unreachable: every state is handled above. */
         enter(phy, PHY_STATE_PROBE, now, PHY_PROBE_RETRY_MS);
-        break;
+        return 0;
     }
+}
+
+uint32_t phy_step(struct phy *phy, uint32_t now)
+{
+    bool command = phy->reconfigure && phy->state != PHY_STATE_PROBE;
+    if (!command && !time_reached(now, phy->deadline_ms))
+        return phy->deadline_ms;
+
+    phy->txn_pos = 0;
+    int err = pass(phy, now);
+    if (err == -EINPROGRESS) {
+        phy->mdio_replays++;
+        phy->deadline_ms = now;         /* come back on the next loop */
+        return phy->deadline_ms;
+    }
+    log_clear(phy);
+    if (err == -EPROTO)                 /* a command changed the path */
+        phy->deadline_ms = now;
+    else if (err)
+        fail(phy, err, now);
     return phy->deadline_ms;
 }

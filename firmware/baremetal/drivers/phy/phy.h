@@ -1,8 +1,11 @@
 /* phy.h - clause 22 PHY management: a non-blocking link state machine.
  *
- * The main loop calls phy_step(now_ms) whenever it likes; the step does at
- * most a few MDIO accesses, never waits, and returns the time at which it
- * next wants to run.  Commands (restart autoneg, force speed/duplex, reset)
+ * The main loop calls phy_step(now_ms) whenever it likes; the step never
+ * waits and returns the time at which it next wants to run.  MDIO is used
+ * through split transactions (mdio_begin/mdio_end): when a frame is still
+ * on the bus the step returns "call me again now" and, next time, replays
+ * the state's logic with the results collected so far (a per-pass
+ * transaction log), so each state reads as straight-line code.  Commands (restart autoneg, force speed/duplex, reset)
  * only set a request; the next step acts on it.  Link changes and other
  * events are reported through the callback given to phy_init().
  *
@@ -67,6 +70,15 @@ struct phy_driver {
 #define PHY_F_SSR_TRUSTED  0x2u   /* ... and it is the source of truth */
 #define PHY_F_DOWNSHIFT    0x4u   /* reports downshift in reg 17 bit 5 */
 
+/* One MDIO transaction of the current pass (see phy.c). */
+struct phy_txn {
+    uint8_t reg;
+    bool write;
+    bool done;
+    uint16_t val;
+};
+#define PHY_TXN_MAX 16
+
 struct phy {
     /* configuration */
     int fixed_addr;           /* < 0: scan 0..31 */
@@ -84,11 +96,16 @@ struct phy {
     uint16_t forced_speed;
     bool forced_full;
     bool reconfigure;         /* command pending */
+    uint8_t scan_addr;        /* PROBE: next address to try */
+    /* MDIO transaction log of the pass in progress */
+    struct phy_txn txn[PHY_TXN_MAX];
+    uint8_t txn_n, txn_pos;
     /* results */
     struct phy_link link;
     int err;                  /* last error (negative errno) */
     uint16_t inconsistent_ssr;/* the reg 17 value that disagreed */
     uint32_t link_changes, inconsistencies, mdio_errors, an_restarts;
+    uint32_t mdio_replays;    /* passes that had to wait for the bus */
 };
 
 #define PHY_POLL_MS        100u
