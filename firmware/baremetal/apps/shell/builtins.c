@@ -223,12 +223,12 @@ static int cmd_stats(int argc, char **argv)
     printf("\"phy\":{\"state\":\"%s\",\"addr\":%u,\"id\":\"0x%08" PRIx32 "\",\"name\":\"%s\","
            "\"link\":%s,\"speed_mbps\":%u,\"duplex\":\"%s\",\"autoneg\":%s,\"downshift\":%s,"
            "\"link_changes\":%" PRIu32 ",\"inconsistencies\":%" PRIu32 ",\"an_restarts\":%" PRIu32
-           ",\"mdio_errors\":%" PRIu32 ",\"regs\":{",
+           ",\"mdio_errors\":%" PRIu32 ",\"mdio_replays\":%" PRIu32 ",\"regs\":{",
            phy_state_name(phy->state), phy->addr, phy->id, phy->drv ? phy->drv->name : "none",
            phy->link.up ? "true" : "false", phy->link.speed_mbps,
            phy->link.full_duplex ? "full" : "half", phy->link.autoneg ? "true" : "false",
            phy->link.downshift ? "true" : "false", phy->link_changes, phy->inconsistencies,
-           phy->an_restarts, phy->mdio_errors);
+           phy->an_restarts, phy->mdio_errors, phy->mdio_replays);
     for (unsigned i = 0; i < sizeof phy_regs; i++)
         printf("%s\"%u\":%u", i ? "," : "", phy_regs[i], pv[i]);
     printf("}}}\n");

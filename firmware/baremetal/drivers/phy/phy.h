@@ -21,7 +21,9 @@
 #include <stdint.h>
 
 /* States and their exits (see phy.c for the details):
- *  PROBE       scan/identify.           -> RESET_WAIT (found) | PROBE (retry 1 s)
+ *  PROBE       one address per pass.    -> RESET_WAIT (found; configured on the
+ *                                          next pass) | PROBE (next address at
+ *                                          once; after a full scan, retry 1 s)
  *  RESET_WAIT  BMCR.RESET set, waiting. -> AN_WAIT | LINK_WAIT (reset done)
  *                                       -> PROBE (timeout, MDIO error)
  *  AN_WAIT     autoneg running.         -> UP (link + AN complete + resolved)
