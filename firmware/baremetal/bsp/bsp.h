@@ -49,6 +49,7 @@ void uart_write(const char *s, size_t n);
 int uart_getc(void);                    /* -1 when nothing is buffered */
 bool uart_rx_pending(void);
 uint32_t uart_rx_overruns(void);
+uint32_t uart_tx_drops(void);           /* characters dropped (console stuck) */
 
 /* ---- caches (mmu_cache.c) ---- */
 void mmu_init(void);

@@ -36,13 +36,16 @@
 #define UART_INT_ROVR    BIT(5)
 #define UART_INT_TOUT    BIT(8)
 #define UART_BDIV        6u          /* BAUDDIV: baud = ref / (CD * (BDIV+1)) */
-#define UART_TX_SPIN_MAX 100000u
+#define UART_TX_SPIN_MAX 10000000u   /* backstop if the timer is not running */
+#define UART_TX_WAIT_US  200000u
 #define UART_RX_RING     256u
 
 #define UREG(off) (BOARD_UART_BASE + (off))
 
 static volatile uint8_t rx_ring[UART_RX_RING];
 static volatile uint32_t rx_head, rx_tail, rx_overruns;
+static bool tx_stuck;
+static uint32_t tx_drops;
 
 static void uart_isr(void *arg)
 {
@@ -86,14 +89,34 @@ void uart_irq_enable(void)
     gic_enable(BOARD_UART_IRQ, uart_isr, 0, 0xA0);
 }
 
+/* Wait for FIFO space for up to UART_TX_WAIT_US (a full 64-byte FIFO drains
+ * in 5.6 ms at 115200; under QEMU the host reader may lag by more).  After a
+ * timeout the console is treated as stuck: characters are dropped without
+ * waiting until the FIFO has room again, so a dead console cannot stall the
+ * firmware. */
 void uart_putc(char c)
 {
+    uint64_t t0 = 0;
     for (uint32_t i = 0; i < UART_TX_SPIN_MAX; i++) {
         if (!(reg_read(UREG(UART_SR)) & UART_SR_TXFULL)) {
             reg_write(UREG(UART_FIFO), (uint8_t)c);
+            tx_stuck = false;
             return;
         }
+        if (tx_stuck)
+            break;
+        if (i == 0)
+            t0 = timer_now_us();
+        else if (timer_now_us() - t0 > UART_TX_WAIT_US)
+            break;
     }
+    tx_stuck = true;
+    tx_drops++;
+}
+
+uint32_t uart_tx_drops(void)
+{
+    return tx_drops;
 }
 
 void uart_write(const char *s, size_t n)

@@ -11,18 +11,25 @@ import json
 import os
 import socket
 import sys
+import threading
 import time
 
 MARK = "@gemlab "
 
 
 class Console:
+    """The serial console.  A reader thread drains the socket all the time,
+    so the firmware never blocks on a full UART FIFO while the test is busy
+    elsewhere (e.g. pushing echo traffic)."""
+
     def __init__(self, path, log, deadline):
         self.log = open(log, "w", buffering=1, errors="replace")
         self.deadline = deadline
         self.buf = ""
         self.lines = []          # complete lines seen so far
         self.pos = 0             # first line not yet consumed by expect()
+        self.eof = False
+        self.lock = threading.Lock()
         end = time.monotonic() + 10
         while True:
             try:
@@ -35,31 +42,48 @@ class Console:
                     raise
                 time.sleep(0.05)
         self.s.settimeout(0.1)
+        threading.Thread(target=self._reader, daemon=True).start()
+
+    def _reader(self):
+        while True:
+            try:
+                data = self.s.recv(65536)
+            except socket.timeout:
+                continue
+            except OSError:
+                data = b""
+            if not data:
+                with self.lock:
+                    self.eof = True
+                return
+            text = data.decode("utf-8", "replace").replace("\r", "")
+            self.log.write(text)
+            with self.lock:
+                self.buf += text
+                *done, self.buf = self.buf.split("\n")
+                self.lines.extend(done)
 
     def _pump(self):
-        try:
-            data = self.s.recv(65536)
-        except socket.timeout:
-            return
-        if not data:
-            raise EOFError("console closed (QEMU exited?)")
-        text = data.decode("utf-8", "replace").replace("\r", "")
-        self.log.write(text)
-        self.buf += text
-        *done, self.buf = self.buf.split("\n")
-        self.lines.extend(done)
+        with self.lock:
+            if self.eof and self.pos >= len(self.lines):
+                raise EOFError("console closed (QEMU exited?)")
+        time.sleep(0.02)
 
     def send(self, line):
-        self.pos = len(self.lines)   # only look at output after the command
+        with self.lock:
+            self.pos = len(self.lines)   # only look at output after the command
         self.s.sendall(line.encode() + b"\r")
 
     def expect(self, pred, timeout):
         """First unconsumed line (or the partial one) for which pred() is true."""
         end = min(time.monotonic() + timeout, self.deadline)
         while True:
-            while self.pos < len(self.lines):
-                line = self.lines[self.pos]
-                self.pos += 1
+            while True:
+                with self.lock:
+                    if self.pos >= len(self.lines):
+                        break
+                    line = self.lines[self.pos]
+                    self.pos += 1
                 if pred(line):
                     return line
             if time.monotonic() > end:

@@ -174,8 +174,9 @@ static int cmd_stats(int argc, char **argv)
     gem_octets_raw(&otl, &oth, &orl, &orh);
 
     /* One JSON line: lwip, gem (hw + driver), phy. */
-    printf(FW_JSON_HEAD("stats") ",\"t_ms\":%" PRIu32 ",\"ticks\":%" PRIu32 ",\"lwip\":{\"mem\":[",
-           timer_now_ms(), timer_tick_count());
+    printf(FW_JSON_HEAD("stats") ",\"t_ms\":%" PRIu32 ",\"ticks\":%" PRIu32
+           ",\"console\":{\"tx_drops\":%" PRIu32 ",\"rx_overruns\":%" PRIu32 "},\"lwip\":{\"mem\":[",
+           timer_now_ms(), timer_tick_count(), uart_tx_drops(), uart_rx_overruns());
     bool first = true;
     json_mem("heap", &lwip_stats.mem, &first);
     printf("],\"memp\":[");
