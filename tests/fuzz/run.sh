@@ -7,7 +7,8 @@
 #   run.sh fuzz-all  FZO seconds=S|runs=N 'NAME:ARGS'...
 #
 # The committed corpus tests/fuzz/NAME/corpus is read only: libFuzzer writes
-# new inputs to FZO/NAME/corpus (the first directory it is given), crash
+# new inputs to FZO/NAME/corpus (the first directory it is given; a smoke run
+# uses a fresh FZO/NAME/smoke-corpus so it depends on committed files only), crash
 # artifacts to FZO/NAME/artifacts/, its log to FZO/NAME/MODE.log.  A fuzz
 # run leaves FZO/NAME/result.json; FZO/results.json gathers every target's
 # latest one and a table is printed.  Exit status is non-zero on a crash.
@@ -21,6 +22,11 @@ run_one() {
     local m=$1 name=$2; shift 2
     local bin=$fzo/$name/fuzz_$name seeds=$here/$name/corpus
     local work=$fzo/$name/corpus art=$fzo/$name/artifacts/
+    # A smoke run starts from the committed corpus only, every time.
+    if [ "$m" = smoke ]; then
+        work=$fzo/$name/smoke-corpus
+        rm -rf "$work"
+    fi
     local log=$fzo/$name/$m.log opts=() rc t0 t1
     mkdir -p "$work" "$art" "$seeds"
     [ -f "$here/$name/fuzz.dict" ] && opts+=("-dict=$here/$name/fuzz.dict")
