@@ -115,6 +115,7 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     snprintf(i->qmp_path, sizeof(i->qmp_path), "%s/qmp.sock", i->run_dir);
     snprintf(i->serial_path, sizeof(i->serial_path), "%s/serial.sock", i->run_dir);
     snprintf(i->console_path, sizeof(i->console_path), "%s/console.log", i->run_dir);
+    snprintf(i->fault_path, sizeof(i->fault_path), "%s/fault.sock", i->run_dir);
     if (strlen(i->qmp_path) >= sizeof(sa.sun_path) || strlen(i->serial_path) >= sizeof(sa.sun_path)) {
         fprintf(stderr, "gemlab: run directory path too long for a unix socket (%zu >= %zu): use a shorter --out\n",
                 strlen(i->serial_path), sizeof(sa.sun_path));
@@ -123,6 +124,7 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     /* stale sockets from an earlier run in a reused --out directory */
     unlink(i->qmp_path);
     unlink(i->serial_path);
+    unlink(i->fault_path);
     i->console = fopen(i->console_path, "w");
     if (!i->console)
         return -errno;
@@ -442,6 +444,8 @@ void inst_stop(struct inst *i)
         unlink(i->qmp_path);
     if (i->serial_path[0])
         unlink(i->serial_path);
+    if (i->fault_path[0])
+        unlink(i->fault_path);
     if (i->run_dir[0]) {
         char pidf[600];
         snprintf(pidf, sizeof(pidf), "%s/qemu.pid", i->run_dir);

@@ -35,6 +35,7 @@ extern volatile sig_atomic_t inst_stop_signal;
 struct inst {
     char run_dir[512];
     char qmp_path[600], serial_path[600], console_path[600];
+    char fault_path[600];      /* a second QMP monitor for `gemlab fault` */
     pid_t pid;                 /* QEMU, also its process group; 0 if none */
     bool reaped;
     int status;                /* waitpid status once reaped */

@@ -281,6 +281,11 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     av_add(a, "-S");        /* start paused: nothing is printed before we listen */
     av_add(a, "-qmp");
     av_add(a, "unix:%s,server=on,wait=off", o->qmp_path);
+    if (o->fault_path) {
+        /* QEMU serves one client per monitor: `gemlab fault` gets its own */
+        av_add(a, "-qmp");
+        av_add(a, "unix:%s,server=on,wait=off", o->fault_path);
+    }
     av_add(a, "-chardev");
     av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", o->serial_path);
     av_add(a, "-serial");

@@ -51,6 +51,7 @@ struct qemu_opts {
     const char *fw_path;    /* ELF, or zImage for linux; NULL = no kernel (-S smoke) */
     const char *dtb, *initrd;
     const char *qmp_path, *serial_path;
+    const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
     const char *net;        /* "user" | "tap" | "none" */
     const char *tap_ifname;
     int host_port;          /* hostfwd 127.0.0.1:port -> board:5001 (tcp+udp) */

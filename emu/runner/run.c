@@ -203,6 +203,51 @@ static void kill_tool(void)
     tool_pid = 0;
 }
 
+
+/* ---- private netns + tap (root) ---------------------------------------- */
+
+static const char *ip_path(void)
+{
+    static const char *const cands[] = { "/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip" };
+
+    for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++)
+        if (access(cands[i], X_OK) == 0)
+            return cands[i];
+    return "ip";
+}
+
+static int ip_cmd(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4,
+                  const char *a5, const char *a6, const char *a7)
+{
+    char out[1024];
+    char *argv[] = { (char *)ip_path(), (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4,
+                     (char *)a5, (char *)a6, (char *)a7, NULL };
+    return run_capture(argv, out, sizeof(out), 10000);
+}
+
+/* Create netns @ns holding tap @tap with the host side 10.0.2.2/24 (the
+ * firmware's gateway; the board is 10.0.2.15).  The tap never exists
+ * outside the namespace.  0 or -EIO (nothing left behind). */
+static int tap_create(const char *ns, const char *tap)
+{
+    if (ip_cmd("netns", "add", ns, NULL, NULL, NULL, NULL, NULL) != 0)
+        return -EEXIST;
+    if (ip_cmd("-n", ns, "tuntap", "add", "dev", tap, "mode", "tap") != 0 ||
+        ip_cmd("-n", ns, "addr", "add", "10.0.2.2/24", "dev", tap, NULL) != 0 ||
+        ip_cmd("-n", ns, "link", "set", tap, "up", NULL, NULL) != 0 ||
+        ip_cmd("-n", ns, "link", "set", "lo", "up", NULL, NULL) != 0) {
+        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
+        return -EIO;
+    }
+    return 0;
+}
+
+static void tap_destroy(const char *ns)
+{
+    if (ns && ns[0])
+        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
+}
+
 static char *slurp(const char *path, size_t max)
 {
     FILE *f = fopen(path, "r");
@@ -388,6 +433,8 @@ static cJSON *collect_model(struct qmp *q, const char *gem, const char *props)
     return m;
 }
 
+static double jnumber(const cJSON *o, const char *name);
+
 /* ---- the run ---------------------------------------------------------------- */
 
 struct run {
@@ -407,6 +454,8 @@ struct run {
     char reason[512];
     bool progress_tty;
     const char *last_phase;
+    const cJSON *last_udp_result;
+    char netns[32], tap[16];  /* --net tap: ours to delete */
 };
 
 static bool ready_seen(struct inst *i, void *arg)
@@ -460,9 +509,12 @@ static int count_msgs(const struct inst *i, const char *type)
 static void progress(struct run *r, const char *phase, double elapsed, double total)
 {
     if (r->progress_tty) {
+        const cJSON *pm = inst_last_msg(&r->in, "progress");
         fprintf(stderr, "\r\033[K[%s] %-9s %5.1fs", r->s.v[SK_SCENARIO_NAME].s, phase, elapsed);
         if (total > 0)
             fprintf(stderr, " / %.0fs", total);
+        if (pm && !isnan(jnumber(pm, "bps")))
+            fprintf(stderr, "  board %.1f Mb/s", jnumber(pm, "bps") / 1e6);
         fflush(stderr);
     } else if (r->last_phase != phase) {
         fprintf(stderr, "[%s] %s\n", r->s.v[SK_SCENARIO_NAME].s, phase);
@@ -564,6 +616,42 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
     cJSON_AddItemToArray(log, e);
 }
 
+/* A UDP run's receiver is the board: its iperf "result" line (docs/schema.md)
+ * has the goodput, loss and jitter iperf 2's client cannot know. */
+static void board_udp_result(struct run *r, cJSON *res)
+{
+    const cJSON *m, *found = NULL;
+
+    if (r->s.v[SK_TRAFFIC_PROTOCOL].e != 1)
+        return;
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
+        if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(role) &&
+            !strcmp(role->valuestring, "server") && cJSON_IsString(proto) && !strcmp(proto->valuestring, "udp"))
+            found = m;
+    }
+    if (!found || found == r->last_udp_result)
+        return;
+    r->last_udp_result = found;
+    double bps = jnumber(found, "bps"), loss = jnumber(found, "loss_pct"), jit = jnumber(found, "jitter_us");
+    if (!isnan(bps)) {
+        double sent = jnumber(res, "throughput_bps");
+        if (!isnan(sent) && !cJSON_GetObjectItemCaseSensitive(res, "sent_bps"))
+            cJSON_AddNumberToObject(res, "sent_bps", sent);
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "throughput_bps");
+        cJSON_AddNumberToObject(res, "throughput_bps", bps);
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "rx_bps");
+        cJSON_AddNumberToObject(res, "rx_bps", bps);
+    }
+    if (!isnan(loss) && !cJSON_GetObjectItemCaseSensitive(res, "udp_lost_pct"))
+        cJSON_AddNumberToObject(res, "udp_lost_pct", loss);
+    if (!isnan(jit) && !cJSON_GetObjectItemCaseSensitive(res, "udp_jitter_ms"))
+        cJSON_AddNumberToObject(res, "udp_jitter_ms", jit / 1000.0);
+    cJSON_AddStringToObject(res, "udp_source", "board iperf result");
+}
+
 /* One iperf invocation with the timeline running alongside. */
 static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
@@ -585,7 +673,21 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (!idx)
         snprintf(out, sizeof(out), "%s/iperf.%s", r->in.run_dir, v3 ? "json" : "csv");
     snprintf(err, sizeof(err), "%s/iperf%s.err", r->in.run_dir, idx ? "-n" : "");
-    iperf_client_argv(&r->s, "127.0.0.1", r->port, length, &a);
+    if (r->netns[0]) {
+        /* the host-side peer runs inside the private namespace */
+        struct argv_buf b;
+        iperf_client_argv(&r->s, "10.0.2.15", BOARD_PORT, length, &b);
+        av_init(&a);
+        av_add(&a, "%s", ip_path());
+        av_add(&a, "netns");
+        av_add(&a, "exec");
+        av_add(&a, "%s", r->netns);
+        for (int k = 0; k < b.n; k++)
+            av_add(&a, "%s", b.v[k]);
+        av_free(&b);
+    } else {
+        iperf_client_argv(&r->s, "127.0.0.1", r->port, length, &a);
+    }
     rc = spawn_tool(a.v, out, err);
     av_free(&a);
     if (rc) {
@@ -644,6 +746,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         free(o);
         free(e);
     }
+    board_udp_result(r, *result);
     (void)status;
     return 0;
 }
@@ -964,7 +1067,9 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
     qo.fw_path = with_fw ? r->fw : NULL;
     qo.qmp_path = r->in.qmp_path;
     qo.serial_path = r->in.serial_path;
-    qo.net = r->port > 0 ? "user" : "none";
+    qo.fault_path = r->in.fault_path;
+    qo.net = r->netns[0] ? "tap" : r->port > 0 ? "user" : "none";
+    qo.tap_ifname = r->tap;
     qo.host_port = r->port;
     qo.board_ip = "10.0.2.15";
     qo.board_port = BOARD_PORT;
@@ -976,6 +1081,18 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
         for (int k = 0; k < a.n; k++)
             fprintf(f, "%s\n", a.v[k]);
         fclose(f);
+    }
+    if (r->netns[0]) {
+        struct argv_buf b;
+        av_init(&b);
+        av_add(&b, "%s", ip_path());
+        av_add(&b, "netns");
+        av_add(&b, "exec");
+        av_add(&b, "%s", r->netns);
+        for (int k = 0; k < a.n; k++)
+            av_add(&b, "%s", a.v[k]);
+        av_free(&a);
+        a = b;
     }
     rc = inst_spawn(&r->in, a.v);
     av_free(&a);
@@ -1000,6 +1117,8 @@ static void cleanup(struct run *r)
 {
     kill_tool();
     inst_stop(&r->in);
+    tap_destroy(r->netns);      /* after QEMU: it holds the tap */
+    r->netns[0] = '\0';
 }
 
 int run_cmd_run(int argc, char **argv)
@@ -1040,8 +1159,6 @@ int run_cmd_run(int argc, char **argv)
                             "use --net user for a rootless run\n");
             return RUN_EXIT_INPUT;
         }
-        fprintf(stderr, "gemlab run: --net tap is not wired into run yet (see `gemlab tap up`); use --net user\n");
-        return RUN_EXIT_INPUT;
     }
     find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
@@ -1053,10 +1170,21 @@ int run_cmd_run(int argc, char **argv)
     if (rc)
         return RUN_EXIT_INPUT;
     r.progress_tty = isatty(2);
+    if (r.o.net && strcmp(r.o.net, "tap") == 0) {
+        snprintf(r.netns, sizeof(r.netns), "gl-run%d", (int)getpid());
+        snprintf(r.tap, sizeof(r.tap), "gltap%d", (int)(getpid() % 100000));
+        rc = tap_create(r.netns, r.tap);
+        if (rc) {
+            fprintf(stderr, "gemlab run: cannot create netns %s with tap %s\n", r.netns, r.tap);
+            r.netns[0] = '\0';
+            inst_stop(&r.in);
+            return RUN_EXIT_FAIL;
+        }
+    }
     r.port = free_port();
     if (r.port < 0) {
         fprintf(stderr, "gemlab: no free port on 127.0.0.1: %s\n", strerror(-r.port));
-        inst_stop(&r.in);
+        cleanup(&r);
         return RUN_EXIT_FAIL;
     }
     r.results = cJSON_CreateObject();
@@ -1115,7 +1243,7 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         }
     } else if (strcmp(scn_board_tool(&r.s), "iperf2") == 0) {
-        inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u" : "iperf -s");
+        inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u -i 1" : "iperf -s -i 1");
         want[0] = "status";
         want[1] = (const char *)(intptr_t)count_msgs(&r.in, "status");
         rc = inst_wait(&r.in, 3000, msg_after, want);
@@ -1247,6 +1375,17 @@ out:
 
 /* ---- fault: change a running instance ----------------------------------------- */
 
+/* set_link by netdev id, falling back to the NIC name (a board booted
+ * without a netdev still has its GEM NICs). */
+static int set_link_any(struct qmp *q, bool up)
+{
+    int rc = qmp_set_link(q, QEMU_NETDEV_ID, up, QMP_TIMEOUT_MS);
+
+    if (rc == -EPROTO)
+        rc = qmp_set_link(q, QEMU_GEM_DRIVER ".0", up, QMP_TIMEOUT_MS);
+    return rc;
+}
+
 int run_cmd_fault(int argc, char **argv)
 {
     static struct scenario s;
@@ -1260,7 +1399,7 @@ int run_cmd_fault(int argc, char **argv)
                         "starve-rx DUR\n");
         return RUN_EXIT_INPUT;
     }
-    snprintf(sock, sizeof(sock), "%s/qmp.sock", argv[0]);
+    snprintf(sock, sizeof(sock), "%s/fault.sock", argv[0]);
     scn_init(&s, NULL);
     memset(&v, 0, sizeof(v));
     /* validate before touching QEMU */
@@ -1292,13 +1431,13 @@ int run_cmd_fault(int argc, char **argv)
         return RUN_EXIT_FAIL;
     }
     if (!strcmp(argv[1], "link")) {
-        rc = qmp_set_link(&q, QEMU_NETDEV_ID, !strcmp(argv[2], "up"), QMP_TIMEOUT_MS);
+        rc = set_link_any(&q, !strcmp(argv[2], "up"));
     } else if (!strcmp(argv[1], "flap")) {
-        rc = qmp_set_link(&q, QEMU_NETDEV_ID, false, QMP_TIMEOUT_MS);
+        rc = set_link_any(&q, false);
         if (!rc) {
             struct timespec ts = { (time_t)(v.u / 1000000000ull), (long)(v.u % 1000000000ull) };
             nanosleep(&ts, NULL);
-            rc = qmp_set_link(&q, QEMU_NETDEV_ID, true, QMP_TIMEOUT_MS);
+            rc = set_link_any(&q, true);
         }
     } else if ((rc = find_gem(&q, gem, sizeof(gem))) == 0) {
         if (!strcmp(argv[1], "set"))
@@ -1320,15 +1459,6 @@ int run_cmd_fault(int argc, char **argv)
 }
 
 /* ---- tap: private netns + tap (root) -------------------------------------------- */
-
-static int ip_cmd(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4,
-                  const char *a5, const char *a6, const char *a7)
-{
-    char out[1024];
-    char *argv[] = { "ip", (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4, (char *)a5,
-                     (char *)a6, (char *)a7, NULL };
-    return run_capture(argv, out, sizeof(out), 10000);
-}
 
 int run_cmd_tap(int argc, char **argv)
 {
@@ -1355,16 +1485,14 @@ int run_cmd_tap(int argc, char **argv)
         printf("tap down: netns %s %s\n", ns, rc == 0 ? "deleted" : "was not there");
         return 0;
     }
-    if (ip_cmd("netns", "add", ns, NULL, NULL, NULL, NULL, NULL) != 0) {
+    switch (tap_create(ns, name)) {
+    case 0:
+        break;
+    case -EEXIST:
         fprintf(stderr, "gemlab tap: cannot create netns %s (exists? try `gemlab tap down %s`)\n", ns, name);
         return RUN_EXIT_FAIL;
-    }
-    if (ip_cmd("-n", ns, "tuntap", "add", "dev", name, "mode", "tap") != 0 ||
-        ip_cmd("-n", ns, "addr", "add", "10.0.2.2/24", "dev", name, NULL) != 0 ||
-        ip_cmd("-n", ns, "link", "set", name, "up", NULL, NULL) != 0 ||
-        ip_cmd("-n", ns, "link", "set", "lo", "up", NULL, NULL) != 0) {
-        fprintf(stderr, "gemlab tap: configuring %s in %s failed; removing the netns\n", name, ns);
-        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
+    default:
+        fprintf(stderr, "gemlab tap: configuring %s in %s failed; the netns was removed\n", name, ns);
         return RUN_EXIT_FAIL;
     }
     printf("tap up: netns %s, tap %s 10.0.2.2/24 (board 10.0.2.15); remove with `gemlab tap down %s`\n", ns, name,

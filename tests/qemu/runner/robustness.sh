@@ -202,6 +202,46 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
     else bad "tap up/down" "rc=$rc inside=$inside after=$after"; fi
 fi
 
+# 14. gemlab fault reaches a running instance through its QMP socket, and
+#     validates with the scenario tables before touching it.
+d=$work/fault
+"$G" boot --qemu "$QEMU" --out "$d" --hold 6 >"$work/fault.out" 2>&1 &
+rpid=$!
+for _ in $(seq 200); do grep -q "QMP up" "$work/fault.out" && break; sleep 0.1; done
+o1=$("$G" fault "$d" link down 2>&1); r1=$?
+o2=$("$G" fault "$d" set loss 150% 2>&1); r2=$?
+o3=$("$G" fault "$d" set bogus 1 2>&1); r3=$?
+o4=$("$G" fault "$d" flap 200ms 2>&1); r4=$?
+wait $rpid
+if [ $r1 -eq 0 ] && [ $r4 -eq 0 ] && [ $r2 -eq 2 ] && [[ "$o2" == *loss* ]] && [ $r3 -eq 2 ] && [[ "$o3" == *bogus* ]] \
+   && [ -z "$(leftovers "$d")" ]; then
+    ok "fault: link down / flap applied over QMP; bad values rejected before QMP"
+else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4"; fi
+o5=$("$G" fault "$d" link down 2>&1); r5=$?
+if [ $r5 -eq 1 ] && [[ "$o5" == *"still going"* ]]; then ok "fault on a finished run: clear message"
+else bad "fault on a finished run" "$r5 $o5"; fi
+
+# 13. --net tap: the run's private netns disappears on success and on SIGINT.
+if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
+    before=$(netns_list)
+    d=$work/tapok
+    "$G" run "$top/scenarios/method_defaults.ini" --firmware baremetal --qemu "$QEMU" --fw "$work/ready.elf" \
+        --net tap --out "$d" >"$work/tapok.out" 2>&1; rc=$?
+    mid=$(netns_list)
+    d2=$work/tapint
+    "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/ready.elf" --net tap --out "$d2" \
+        >"$work/tapint.out" 2>&1 &
+    rpid=$!
+    for _ in $(seq 200); do grep -q traffic "$work/tapint.out" && break; sleep 0.1; done
+    during=$(netns_list | grep -c '^gl-run')
+    kill -INT $rpid; wait $rpid; rc2=$?
+    after=$(netns_list)
+    if [ $rc -le 1 ] && [ "$before" = "$mid" ] && [ "$during" -ge 1 ] && [ $rc2 -eq 130 ] && [ "$before" = "$after" ] \
+       && [ -z "$(leftovers "$d")$(leftovers "$d2")" ]; then
+        ok "--net tap: private netns exists during the run, gone after success and after SIGINT"
+    else bad "--net tap cleanup" "rc=$rc rc2=$rc2 during=$during before=[$before] after=[$after]"; fi
+fi
+
 # Nothing of ours survives: no process naming the work dir, same netns list.
 sleep 0.2
 ns_after=$(netns_list)
