@@ -68,6 +68,31 @@ static void qt_fail(struct qt *q, const char *fmt, ...)
     q->failed = true;
 }
 
+bool qt_event_seen(struct qt *q, const char *needle, ...)
+{
+    bool seen = false;
+    char *save = NULL;
+
+    qt_qmp(q, NULL, 0, "{\"execute\": \"query-status\"}");
+    for (char *line = strtok_r(q->events, "\n", &save); line && !seen;
+         line = strtok_r(NULL, "\n", &save)) {
+        va_list ap;
+        const char *n = needle;
+
+        seen = true;
+        va_start(ap, needle);
+        for (; n; n = va_arg(ap, const char *)) {
+            if (!strstr(line, n)) {
+                seen = false;
+                break;
+            }
+        }
+        va_end(ap);
+    }
+    q->events[0] = '\0';
+    return seen;
+}
+
 bool qt_failed(const struct qt *q)
 {
     return q->failed;
@@ -287,6 +312,14 @@ static int qt_qmp_read(struct qt *q, char *resp, size_t len)
             if (!event) {
                 memcpy(resp, buf, c);
                 resp[c] = '\0';
+            } else {
+                size_t have = strlen(q->events);
+
+                if (have + n + 2 < sizeof(q->events)) {
+                    memcpy(q->events + have, buf, n);
+                    q->events[have + n] = '\n';
+                    q->events[have + n + 1] = '\0';
+                }
             }
             memmove(buf, nl + 1, blen - n - 1);
             blen -= n + 1;

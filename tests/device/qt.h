@@ -30,6 +30,7 @@ struct qt {
     size_t rlen;
     uint64_t now_ns;       /* virtual clock, as the last step reported */
     bool failed;           /* a protocol error happened */
+    char events[QT_RESP_MAX]; /* QMP events seen since the last check */
     char last_err[512];
 };
 
@@ -89,6 +90,14 @@ int qt_qom_set(struct qt *q, const char *path, const char *prop,
 
 /* The "desc" string of a QMP error answer, or "" */
 const char *qt_qmp_desc(const char *resp, char *buf, size_t len);
+
+/*
+ * True when one QMP event line containing every string of the
+ * NULL-terminated list arrived since the last call (a query-status round
+ * trip collects the pending ones); clears the log.
+ */
+bool qt_event_seen(struct qt *q, const char *needle, ...)
+    __attribute__((sentinel));
 
 bool qt_failed(const struct qt *q);
 

@@ -1114,6 +1114,28 @@ static int test_smp_cpu1_runs_only_after_slcr_release(void)
     return 0;
 }
 
+static int test_link_change_emits_qmp_event(void)
+{
+    struct qt q;
+    char resp[512];
+    bool up_event, down_event;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    qt_step(&q, LINK_SETTLE_NS);
+    up_event = qt_event_seen(&q, "\"GEMLAB_LINK_CHANGE\"",
+                             "\"device\": \"/machine/gem0\"",
+                             "\"up\": true", "\"speed\": 100", NULL);
+    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    down_event = qt_event_seen(&q, "\"GEMLAB_LINK_CHANGE\"",
+                               "\"device\": \"/machine/gem0\"",
+                               "\"up\": false", NULL);
+    qt_stop(&q);
+    CHECK(up_event, "no link-up event for gem0 at 100");
+    CHECK(down_event, "no link-down event");
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -1142,6 +1164,7 @@ static const struct test tests[] = {
     T(test_rx_corruption_counts_fcs_errors_and_discards),
     T(test_mac_100_on_phy_1000_fails_and_counts),
     T(test_qmp_set_link_off_forces_phy_link_down),
+    T(test_link_change_emits_qmp_event),
     T(test_rx_100m_frames_arrive_at_line_rate),
     T(test_tx_latency_delays_delivery_to_partner),
     T(test_tx_dup_100_delivers_every_frame_twice),
