@@ -52,8 +52,8 @@ struct gem_sw_stats {
     uint32_t rx_frames, rx_bytes;
     uint32_t rx_bad_bd;         /* not SOF+EOF in one descriptor */
     uint32_t rx_dropped;        /* deliver callback refused (no pbuf) */
-    uint32_t rx_used_read;      /* ISR: RX ring exhausted ("buffer not available") */
-    uint32_t rx_overrun;        /* ISR: RX FIFO overrun */
+    uint32_t rx_used_read;      /* ISR: RX ring exhausted (episodes, not frames) */
+    uint32_t rx_overrun;        /* ISR: RX FIFO overrun (episodes) */
     uint32_t rx_kicks;          /* NWCTRL re-arm writes */
     uint32_t tx_frames, tx_bytes;
     uint32_t tx_ring_full;      /* gem_tx_buffer() found no free descriptor */
