@@ -118,6 +118,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->downshift = jbool(root, "link.downshift");
     in->partner_autoneg = jbool(root, "link.partner_autoneg");
     in->duplex_mismatch = jbool(root, "link.duplex_mismatch");
+    in->mac_matches_phy = jbool(root, "model.mac_matches_phy");
     in->speed_mbps = jnum(root, "link.speed_mbps");
     in->mac_speed_mbps = jnum(root, "link.mac_speed_mbps");
     in->flaps = jnum(root, "link.flaps");
@@ -346,9 +347,15 @@ static bool r_rgmii(const struct dg_in *in, struct dg_finding *f)
 
 static bool r_mac_speed(const struct dg_in *in, struct dg_finding *f)
 {
-    if (in->link_up != 1 || isnan(in->mac_speed_mbps) || isnan(in->speed_mbps) ||
-        in->mac_speed_mbps == in->speed_mbps)
+    bool differ = !isnan(in->mac_speed_mbps) && !isnan(in->speed_mbps) && in->mac_speed_mbps != in->speed_mbps;
+
+    if (in->link_up != 1 || (!differ && in->mac_matches_phy != 0))
         return false;
+    if (!differ) {
+        evs(f, "mac_matches_phy", "false");
+        say(f, "the GEM's NWCFG speed/duplex does not match the PHY's resolved link (model check)");
+        return true;
+    }
     ev(f, "phy_speed_mbps", in->speed_mbps);
     ev(f, "mac_speed_mbps", in->mac_speed_mbps);
     say(f, "GEM NWCFG is set for %.0f Mb/s while the PHY resolved %.0f Mb/s", in->mac_speed_mbps,

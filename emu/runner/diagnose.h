@@ -45,6 +45,7 @@ struct dg_in {
     double jitter_max_ms;
     /* link as firmware/agent/model saw it */
     int link_up, full_duplex, downshift, partner_autoneg, duplex_mismatch;
+    int mac_matches_phy;          /* model's verdict on NWCFG vs PHY */
     double speed_mbps, mac_speed_mbps, flaps;
     /* GEM counters */
     double rx_frames, fcs_errors, symbol_errors, length_errors;

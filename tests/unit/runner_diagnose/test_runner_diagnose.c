@@ -69,6 +69,9 @@ static const struct rcase cases[] = {
     /* MAC */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":1000}}", DG_MAC_SPEED_MISMATCH, true },
     { CLEAN, DG_MAC_SPEED_MISMATCH, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100},\"model\":{\"mac_matches_phy\":false}}", DG_MAC_SPEED_MISMATCH, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":100},\"model\":{\"mac_matches_phy\":true}}",
+      DG_MAC_SPEED_MISMATCH, false },
     { "{\"conditions\":{\"rx_bds\":4},\"gem\":{\"rx_resource_errors\":812}}", DG_MAC_RX_RESOURCE_ERRORS, true },
     { "{\"gem\":{\"rx_overruns\":3}}", DG_MAC_RX_RESOURCE_ERRORS, true },
     { CLEAN, DG_MAC_RX_RESOURCE_ERRORS, false },
