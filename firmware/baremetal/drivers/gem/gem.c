@@ -10,6 +10,12 @@
  *    ring has two spare (inert) descriptors after its end;
  *  - ISR latches only enabled causes: IER is set before use;
  *  - statistics never clear on read: see gem_counter_read().
+ *  - not fixable here: when the ring is full QEMU queues frames, and the
+ *    flush triggered by our NWCTRL write delivers only as many as there are
+ *    free descriptors and drops the rest (net/queue.c frees a packet when
+ *    gem_receive() returns -1).  With GEM_RXBD=4 a host->guest TCP stream
+ *    collapses to ~4 Mb/s (retransmission timeouts); 64 descriptors hold a
+ *    full 64 KiB slirp window.  Keep GEM_RXBD >= 48 on stock QEMU.
  */
 #include <errno.h>
 #include <string.h>
