@@ -312,6 +312,29 @@ static void test_no_link_for_5s_restarts_autoneg(void **state)
     assert_int_equal(p.an_restarts, 2);
 }
 
+static void test_force_during_slow_autoneg_configure_rewrites_advertisement(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    f.latency = 5;
+    phy_init(&p, 7, on_event, NULL, now);
+    /* 2 ID reads, 6 vendor accesses, then the ANAR write goes on the bus */
+    while (f.accesses < 9)
+        phy_step(&p, now++);
+    assert_true(f.open);
+    assert_int_equal(f.op_reg, MII_ADVERTISE);
+    assert_true(f.op_val & ADVERTISE_100FULL);      /* the autoneg value */
+    assert_int_equal(phy_cmd_force(&p, 100, true), 0);
+    run(&p, &now, 300);
+    assert_int_equal(f.regs[MII_ADVERTISE] & ADVERTISE_ALL, 0);
+    assert_int_equal(f.last_bmcr_write, BMCR_RESET | BMCR_SPEED_LSB | BMCR_FULLDPLX);
+    assert_true(p.link.up);
+    assert_int_equal(p.link.speed_mbps, 100);
+    assert_false(p.link.autoneg);
+}
+
 static void test_force_100_full_writes_bmcr_without_aneg_and_reports_forced(void **state)
 {
     (void)state;
@@ -530,6 +553,7 @@ int main(void)
         T(test_latched_link_drop_in_up_reports_down_then_up_again),
         T(test_link_loss_goes_to_an_wait_without_restarting_aneg),
         T(test_no_link_for_5s_restarts_autoneg),
+        T(test_force_during_slow_autoneg_configure_rewrites_advertisement),
         T(test_force_100_full_writes_bmcr_without_aneg_and_reports_forced),
         T(test_force_then_autoneg_command_returns_to_1000_autoneg),
         T(test_force_unsupported_speed_returns_einval),

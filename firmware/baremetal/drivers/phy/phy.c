@@ -79,10 +79,11 @@ static int xfer(struct phy *phy, bool write, uint8_t reg, uint16_t *v)
         err = mdio_begin(phy->addr, reg, write, write ? *v : 0);
         if (err)
             goto fail;
-        phy->txn[phy->txn_n++] = (struct phy_txn){ .reg = reg, .write = write };
+        phy->txn[phy->txn_n++] = (struct phy_txn){ .reg = reg, .write = write,
+                                                   .val = write ? *v : 0 };
     }
     struct phy_txn *t = &phy->txn[phy->txn_pos];
-    if (t->reg != reg || t->write != write)
+    if (t->reg != reg || t->write != write || (write && t->val != *v))
         return -EPROTO;                 /* replay diverged: restart the pass */
     if (!t->done) {
         err = mdio_end(&t->val);
