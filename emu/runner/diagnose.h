@@ -52,6 +52,7 @@ struct dg_in {
     double rx_resource_errors, rx_overruns, collisions, late_collisions;
     /* model counters */
     double wire_skew_errors, wire_duplex_errors;
+    double wire_lost;             /* frames the wire model dropped or corrupted, both directions */
     /* interrupts */
     double irq[DG_MAX_CPUS];
     int nirq;

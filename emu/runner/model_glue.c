@@ -93,6 +93,8 @@ int mg_validate_link(const struct scenario *s, char *msg, size_t len)
     wp.jitter_ns = v[SK_LINK_JITTER].u;
     if (v[SK_LINK_JITTER_DIST].set)
         gl_wire_parse_jitter_dist(v[SK_LINK_JITTER_DIST].s, &wp.jitter_dist, NULL);
+    if (v[SK_LINK_JITTER_REORDERS].set)
+        wp.jitter_reorders = v[SK_LINK_JITTER_REORDERS].b;
     if (v[SK_LINK_RATE].set)
         wp.rate_bps = (uint64_t)v[SK_LINK_RATE].d;
     if (v[SK_LINK_QUEUE_FRAMES].set)

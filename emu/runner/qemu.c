@@ -86,6 +86,7 @@ static const struct {
     { SK_LINK_LATENCY, "wire-latency-ns" },
     { SK_LINK_JITTER, "wire-jitter-ns" },
     { SK_LINK_JITTER_DIST, "wire-jitter-dist" },
+    { SK_LINK_JITTER_REORDERS, "wire-jitter-reorders" },
     { SK_LINK_DUPLICATE, "wire-dup-pct" },
     { SK_LINK_CORRUPT, "wire-corrupt-pct" },
     { SK_LINK_REORDER, "wire-reorder-pct" },

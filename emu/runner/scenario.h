@@ -31,6 +31,7 @@
     X(SCENARIO_NAME, "scenario", "name")             \
     X(SCENARIO_DESCRIPTION, "scenario", "description") \
     X(SCENARIO_SOURCE, "scenario", "source")         \
+    X(SCENARIO_TODO, "scenario", "todo")             \
     X(BOARD_FIRMWARE, "board", "firmware")           \
     X(BOARD_PROFILE, "board", "profile")             \
     X(BOARD_CPUS, "board", "cpus")                   \
@@ -57,6 +58,7 @@
     X(LINK_RATE, "link", "rate")                     \
     X(LINK_RGMII_SKEW, "link", "rgmii_skew")         \
     X(LINK_JITTER_DIST, "link", "jitter_dist")       \
+    X(LINK_JITTER_REORDERS, "link", "jitter_reorders") \
     X(LINK_REORDER_GAP, "link", "reorder_gap")       \
     X(LINK_QUEUE_FRAMES, "link", "queue_frames")     \
     X(LINK_PARTNER_MS, "link", "partner_ms")         \

@@ -12,6 +12,7 @@
 #   OUT=dir          run directories (default build/qemu-test)
 #   JUNIT=file       default build/test-results/qemu-test[-k-of-N].xml
 #   SEED=n           pass --seed
+#   LIST=1           only print this shard's scenario names
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -43,13 +44,19 @@ for f in "${list[@]}"; do
     [ $(( h % n + 1 )) -eq "$k" ] && mine+=("$f")
 done
 
+if [ -n "${LIST:-}" ]; then
+    for f in "${mine[@]}"; do basename "$f" .ini; done
+    exit 0
+fi
 echo "1..${#mine[@]}"
 i=0; fails=0; skips=0; cases=""
 t_all=$(date +%s)
 for f in "${mine[@]}"; do
     i=$((i + 1))
     name=$(basename "$f" .ini)
-    fw=$("$G" show "$f" 2>/dev/null | awk -F'"' '/"firmware":/ {print $4; exit}')
+    shown=$("$G" show "$f" 2>/dev/null)
+    fw=$(printf '%s\n' "$shown" | awk -F'"' '/"firmware":/ {print $4; exit}')
+    todo=$(printf '%s\n' "$shown" | awk -F'"' '/"todo":/ {print $4; exit}')
     fw=${fw:-baremetal}
     d="$OUT/$name-$fw"
     rm -rf "$d"
@@ -60,7 +67,13 @@ for f in "${mine[@]}"; do
     log=$("$G" "${args[@]}" 2>&1); rc=$?
     dt=$(( $(date +%s) - t0 ))
     esc=$(printf '%s' "$log" | tail -60 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
-    if [ $rc -eq 0 ]; then
+    if [ -n "$todo" ] && [ $rc -ne 3 ]; then
+        # a known gap ([scenario] todo): reported, not counted (TAP TODO)
+        [ $rc -eq 0 ] && st="ok" || st="not ok"
+        echo "$st $i - $name ($fw) ${dt}s # TODO $todo"
+        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"TODO: $(printf '%s' "$todo" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g')\"/></testcase>"$'\n'
+        skips=$((skips + 1))
+    elif [ $rc -eq 0 ]; then
         echo "ok $i - $name ($fw) ${dt}s"
         cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>"$'\n'
     elif [ $rc -eq 3 ]; then

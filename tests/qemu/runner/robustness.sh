@@ -242,6 +242,17 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     else bad "--net tap cleanup" "rc=$rc rc2=$rc2 during=$during before=[$before] after=[$after]"; fi
 fi
 
+# 15. Shards (issue 9): for several N the slices cover every scenario once.
+all=$(LIST=1 "$here/qemu-test.sh" | sort)
+shard_ok=1
+for n in 1 2 3 5 8; do
+    u=$(for k in $(seq "$n"); do LIST=1 SHARD=$k/$n "$here/qemu-test.sh"; done | sort)
+    [ "$u" = "$all" ] || shard_ok=0
+done
+out=$(SHARD=3/2 "$here/qemu-test.sh" 2>&1); rc=$?
+if [ $shard_ok = 1 ] && [ -n "$all" ] && [ $rc -eq 2 ]; then ok "SHARD=k/N slices are disjoint and cover all $(echo "$all" | wc -l) scenarios"
+else bad "shards" "shard_ok=$shard_ok rc=$rc"; fi
+
 # Nothing of ours survives: no process naming the work dir, same netns list.
 sleep 0.2
 ns_after=$(netns_list)
