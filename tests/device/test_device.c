@@ -1044,10 +1044,11 @@ static const unsigned smp_release_slcr_writes[] = { 13, 15, 17 };
 
 /*
  * Run @words as a raw image under TCG with -smp 2 until the UART shows
- * @want characters or @ms of host time pass; the UART output in @out.
+ * @want characters (or @ms of host time pass), then @linger_ms more; the
+ * UART output in @out.
  */
 static int run_tcg_guest(const uint32_t *words, size_t n, size_t want,
-                         int ms, char *out, size_t outlen)
+                         int ms, int linger_ms, char *out, size_t outlen)
 {
     char img[] = "/tmp/gemlab-guest-XXXXXX";
     char ser[] = "/tmp/gemlab-serial-XXXXXX";
@@ -1075,10 +1076,17 @@ static int run_tcg_guest(const uint32_t *words, size_t n, size_t want,
                "-serial", serarg, "-kernel", img, (char *)NULL);
         _exit(127);
     }
-    for (int t = 0; t < ms && got < want; t += 20) {
-        FILE *f = fopen(ser, "r");
+    for (int t = 0; t < ms + linger_ms; t += 20) {
+        FILE *f;
 
+        if (got >= want && linger_ms <= 0) {
+            break;
+        }
+        if (got >= want) {
+            linger_ms -= 20;
+        }
         usleep(20000);
+        f = fopen(ser, "r");
         if (f) {
             got = fread(out, 1, outlen - 1, f);
             out[got] = '\0';
@@ -1098,7 +1106,7 @@ static int test_smp_cpu1_runs_only_after_slcr_release(void)
     char out[64];
     size_t n = sizeof(held) / 4;
 
-    CHECK(run_tcg_guest(smp_release_guest, n, 2, 10000, out, sizeof(out))
+    CHECK(run_tcg_guest(smp_release_guest, n, 2, 10000, 0, out, sizeof(out))
           == 0, "cannot run the guest");
     CHECK(strchr(out, 'A') && strchr(out, 'B') && strlen(out) == 2,
           "with the SLCR release the UART shows '%s', want A and B once",
@@ -1108,7 +1116,7 @@ static int test_smp_cpu1_runs_only_after_slcr_release(void)
     for (size_t i = 0; i < 3; i++) {
         held[smp_release_slcr_writes[i]] = ARM_NOP;
     }
-    CHECK(run_tcg_guest(held, n, 2, 1500, out, sizeof(out)) == 0,
+    CHECK(run_tcg_guest(held, n, 1, 10000, 500, out, sizeof(out)) == 0,
           "cannot run the guest");
     CHECK(!strcmp(out, "A"), "without the release the UART shows '%s'", out);
     return 0;
