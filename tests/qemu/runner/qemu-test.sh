@@ -12,6 +12,7 @@
 #   OUT=dir          run directories (default build/qemu-test)
 #   JUNIT=file       default build/test-results/qemu-test[-k-of-N].xml
 #   SEED=n           pass --seed
+#   FW=elf, LINUX_FW=image   pass --fw for bare-metal / Linux scenarios
 #   LIST=1           only print this shard's scenario names
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -64,6 +65,8 @@ for f in "${mine[@]}"; do
     args=(run "$f" --out "$d")
     [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
     [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
+    [ -n "${FW:-}" ] && [ "$fw" = baremetal ] && args+=(--fw "$FW")
+    [ -n "${LINUX_FW:-}" ] && [ "$fw" = linux ] && args+=(--fw "$LINUX_FW")
     log=$("$G" "${args[@]}" 2>&1); rc=$?
     dt=$(( $(date +%s) - t0 ))
     esc=$(printf '%s' "$log" | tail -60 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
