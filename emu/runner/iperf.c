@@ -74,12 +74,13 @@ static double num_at(const cJSON *o, const char *a, const char *b)
 
     if (b)
         x = cJSON_GetObjectItemCaseSensitive(x, b);
-    return cJSON_IsNumber(x) ? x->valuedouble : NAN;
+    /* cJSON reads 1e999 as inf: non-finite numbers are unknown */
+    return cJSON_IsNumber(x) && isfinite(x->valuedouble) ? x->valuedouble : NAN;
 }
 
 static void add_num(cJSON *o, const char *name, double v)
 {
-    if (!isnan(v))
+    if (isfinite(v))
         cJSON_AddNumberToObject(o, name, v);
 }
 
@@ -154,7 +155,7 @@ cJSON *iperf3_parse(const char *text)
             const cJSON *sum = cJSON_GetObjectItemCaseSensitive(i, "sum");
             const cJSON *om = cJSON_GetObjectItemCaseSensitive(sum, "omitted");
             double b = num_at(sum, "bits_per_second", NULL);
-            if (cJSON_IsTrue(om) || isnan(b))
+            if (cJSON_IsTrue(om) || !isfinite(b))
                 continue;
             if (bidir) {
                 double r = num_at(cJSON_GetObjectItemCaseSensitive(i, "sum_bidir_reverse"), "bits_per_second", NULL);

@@ -764,11 +764,11 @@ static double jnumber(const cJSON *o, const char *name)
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
 
     if (cJSON_IsNumber(v))
-        return v->valuedouble;
+        return isfinite(v->valuedouble) ? v->valuedouble : NAN;
     if (cJSON_IsString(v) && v->valuestring[0]) {
         char *end;
         double d = strtod(v->valuestring, &end);
-        return *end ? NAN : d;
+        return *end || !isfinite(d) ? NAN : d;
     }
     return NAN;
 }

@@ -131,6 +131,27 @@ static void test_iperf2_udp_server_report_gives_loss(void **state)
     cJSON_Delete(o);
 }
 
+/* found by tests/fuzz/runner_iperf: infinities must not reach results.json */
+static void test_infinities_are_unknown(void **state)
+{
+    const char *csv = "1,a,1,b,2,3,0.0-10.0,100,400000,1e999,0,5,21e3080,0\n";
+    cJSON *o = iperf2_parse(csv, "", 1, 10.0);
+    cJSON *j = iperf3_parse("{\"end\":{\"sum_received\":{\"bits_per_second\":1e999},"
+                            "\"sum_sent\":{\"retransmits\":-1e999}},\"intervals\":[{\"sum\":{\"bits_per_second\":1e999}}]}");
+    char *text;
+    (void)state;
+    assert_true(isnan(num(o, "udp_lost_pct")));
+    assert_true(isnan(num(o, "udp_jitter_ms")));
+    assert_true(isnan(num(j, "throughput_bps")));
+    assert_true(isnan(num(j, "retransmits")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(j, "intervals_bps")), 0);
+    text = cJSON_PrintUnformatted(j);
+    assert_null(strstr(text, "inf"));
+    free(text);
+    cJSON_Delete(o);
+    cJSON_Delete(j);
+}
+
 static void test_iperf2_no_summary_keeps_stderr(void **state)
 {
     cJSON *o = iperf2_parse("garbage\n,,,\n1,2,3\n", "connect failed: Connection refused\nmore", 0, 10.0);
@@ -219,6 +240,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_client_without_server_report_has_no_loss),
         cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
+        cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
         cmocka_unit_test(test_free_port_is_bindable),
