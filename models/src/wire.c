@@ -700,7 +700,13 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
         arrival = w->last_arrival_ns;  /* latency was lowered at run time */
     }
     w->last_arrival_ns = arrival;
-    if (w->f_count < GL_WIRE_INFLIGHT_MAX) {
+    /* The FIFO tail may be a reordered frame (or its duplicate) that
+     * arrives later than any in-order one: last_arrival_ns ignores those,
+     * so a link reconfigured from reordering to unimpaired must not append
+     * behind it (tests/fuzz/wire found the FIFO out of order). */
+    if (w->f_count < GL_WIRE_INFLIGHT_MAX &&
+        (w->f_count == 0 ||
+         w->fifo[(w->f_head + w->f_count - 1) & FMASK].arrival_ns <= arrival)) {
         struct gl_wire_slot *dst = &w->fifo[(w->f_head + w->f_count) & FMASK];
         dst->arrival_ns = arrival;
         dst->tx_done_ns = done;
