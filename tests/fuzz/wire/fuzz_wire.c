@@ -46,6 +46,24 @@ static uint64_t now;
 static uint64_t last_arrival[2], last_tx_done[2];
 static uint64_t sent[2], delivered[2], bytes_sent[2], bytes_delivered[2];
 static unsigned speed = 1000;
+static bool trace;      /* FUZZ_TRACE=1: print every call (replaying a crash) */
+
+static void trace_params(const char *what, int dir, const struct gl_wire_params *p)
+{
+    if (trace) {
+        fprintf(stderr, "%s dir %d: latency %llu jitter %llu/%d/%d rate %llu "
+                "queue %u/%u loss %d %g ge %g/%g/%g/%g mm4 %g/%g/%g/%g/%g "
+                "dup %g corrupt %g reorder %g gap %u skew %g\n", what, dir,
+                (unsigned long long)p->latency_ns,
+                (unsigned long long)p->jitter_ns, p->jitter_dist,
+                p->jitter_reorders, (unsigned long long)p->rate_bps,
+                p->queue_frames, p->queue_bytes, p->loss_model, p->loss_pct,
+                p->ge.p, p->ge.r, p->ge.h, p->ge.k, p->mm4.p13, p->mm4.p31,
+                p->mm4.p32, p->mm4.p23, p->mm4.p14, p->dup_pct,
+                p->corrupt_pct, p->reorder_pct, p->reorder_gap,
+                p->skew_crc_pct);
+    }
+}
 
 /* Field by field, each from a selector so most values are sensible and
  * some are not (a raw memcpy would put invalid bools into the struct). */
@@ -132,6 +150,11 @@ static void do_send(int dir, uint32_t len)
         memcpy(&saved, &link_, sizeof(saved));
     }
     int v = gl_link_send(&link_, dir, now, len, idx, &done);
+    if (trace) {
+        fprintf(stderr, "%llu send dir %d len %u cookie %u -> %d tx_done %llu\n",
+                (unsigned long long)now, dir, len, idx, v,
+                (unsigned long long)done);
+    }
     if (bad) {
         if (v != -EINVAL) {
             fz_fail("send dir %d len %u: %d, want -EINVAL", dir, len, v);
@@ -165,6 +188,16 @@ static int do_poll(int dir, uint64_t at)
 {
     struct gl_delivery d;
     int r = gl_link_poll(&link_, dir, at, &d);
+    if (trace) {
+        fprintf(stderr, "%llu poll dir %d at %llu -> %d", (unsigned long long)now,
+                dir, (unsigned long long)at, r);
+        if (r == 1) {
+            fprintf(stderr, " cookie %llu arrival %llu flags 0x%x",
+                    (unsigned long long)d.cookie,
+                    (unsigned long long)d.arrival_ns, d.flags);
+        }
+        fputc('\n', stderr);
+    }
 
     if (dir < 0 || dir > 1) {
         if (r != -EINVAL) {
@@ -281,6 +314,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct fz f;
 
     fz_init(&f, data, size);
+    trace = getenv("FUZZ_TRACE") != NULL;
     nframes = 0;
     now = 0;
     speed = 1000;
@@ -296,6 +330,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     params_from(&f, &pb);
     bool valid = gl_wire_params_validate(&pa, NULL) == 0 &&
                  gl_wire_params_validate(&pb, NULL) == 0;
+    trace_params("init", 0, &pa);
+    trace_params("init", 1, &pb);
     int rc = gl_link_init(&link_, &pa, &pb, seed, &err);
     if (!valid) {
         if (rc != -EINVAL || err.msg[0] == '\0') {
@@ -337,6 +373,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             bool ok = sp == 10 || sp == 100 || sp == 1000 || (!up && sp == 0);
             memcpy(&saved, &link_, sizeof(saved));
             rc = gl_link_set_phy(&link_, up, sp, v & 2u, v & 4u, now, &err);
+            if (trace) {
+                fprintf(stderr, "%llu set_phy up %d speed %u duplex %d/%d -> %d\n",
+                        (unsigned long long)now, up, sp, !!(v & 2u),
+                        !!(v & 4u), rc);
+            }
             if (!ok) {
                 if (rc != -EINVAL) {
                     fz_fail("set_phy %u up %d: %d", sp, up, rc);
@@ -357,6 +398,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                       gl_wire_params_validate(&p, NULL) == 0;
             memcpy(&saved, &link_, sizeof(saved));
             rc = gl_link_configure(&link_, d, &p, &err);
+            trace_params("configure", d, &p);
             if (!ok) {
                 if (rc != -EINVAL) {
                     fz_fail("configure dir %d: invalid params gave %d", d, rc);
