@@ -274,7 +274,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     av_add(a, "-M");
     av_add(a, "xilinx-zynq-a9");
     av_add(a, "-m");
-    av_add(a, "256M");
+    av_add(a, linux_fw ? "512M" : "256M");
     av_add(a, "-display");
     av_add(a, "none");
     av_add(a, "-monitor");
@@ -307,6 +307,10 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         if (o->initrd) {
             av_add(a, "-initrd");
             av_add(a, "%s", o->initrd);
+        }
+        if (o->append) {
+            av_add(a, "-append");
+            av_add(a, "%s", o->append);
         }
     }
     if (o->net && strcmp(o->net, "user") == 0) {

@@ -49,7 +49,7 @@ struct qemu_opts {
     const char *qemu;
     const char *firmware;   /* "baremetal" | "linux" */
     const char *fw_path;    /* ELF, or zImage for linux; NULL = no kernel (-S smoke) */
-    const char *dtb, *initrd;
+    const char *dtb, *initrd, *append;  /* Linux: firmware/linux/README.md */
     const char *qmp_path, *serial_path;
     const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
     const char *net;        /* "user" | "tap" | "none" */

@@ -1065,6 +1065,21 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
     qo.qemu = r->qemu;
     qo.firmware = firmware;
     qo.fw_path = with_fw ? r->fw : NULL;
+    if (with_fw && strcmp(firmware, "linux") == 0) {
+        /* the DTB and initramfs sit next to the zImage (firmware/linux) */
+        static char dtb[PATH_MAX + 32], initrd[PATH_MAX + 32];
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%s", r->fw);
+        if (strrchr(dir, '/'))
+            *strrchr(dir, '/') = '\0';
+        else
+            snprintf(dir, sizeof(dir), ".");
+        snprintf(dtb, sizeof(dtb), "%s/zynq-zc702-qemu.dtb", dir);
+        snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio.gz", dir);
+        qo.dtb = access(dtb, R_OK) == 0 ? dtb : NULL;
+        qo.initrd = access(initrd, R_OK) == 0 ? initrd : NULL;
+        qo.append = "console=ttyPS0,115200 earlycon";
+    }
     qo.qmp_path = r->in.qmp_path;
     qo.serial_path = r->in.serial_path;
     qo.fault_path = r->in.fault_path;
