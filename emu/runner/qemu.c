@@ -130,6 +130,41 @@ void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_
     }
 }
 
+cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn_val *v)
+{
+    switch (k) {
+    case SK_LINK_ANEG_TIME:
+    case SK_LINK_LATENCY:
+    case SK_LINK_JITTER:
+    case SK_LINK_DOWNSHIFT_ATTEMPTS:
+    case SK_LINK_REORDER_GAP:
+    case SK_LINK_QUEUE_FRAMES:
+    case SK_LINK_SEED:
+        return cJSON_CreateNumber((double)v->u);
+    case SK_LINK_RATE:
+    case SK_LINK_DUPLICATE:
+    case SK_LINK_CORRUPT:
+    case SK_LINK_REORDER:
+    case SK_LINK_RGMII_SKEW:
+        return cJSON_CreateNumber(v->d);
+    case SK_LINK_PARTNER_SPEED: {
+        const char *w = scn_enum_word(k, v->e);
+        return cJSON_CreateNumber(w ? strtoul(w, NULL, 10) : 0);
+    }
+    case SK_LINK_PARTNER_AUTONEG:
+    case SK_LINK_DOWNSHIFT:
+    case SK_LINK_JITTER_REORDERS:
+        return cJSON_CreateBool(v->b);
+    case SK_LINK_PARTNER_DUPLEX:
+        return cJSON_CreateBool(v->e == 0);
+    default: {
+        char buf[SCN_STR_MAX + 32];
+        qemu_prop_value(s, k, v, buf, sizeof(buf));
+        return cJSON_CreateString(buf);
+    }
+    }
+}
+
 int run_capture(char *const argv[], char *out, size_t len, int timeout_ms)
 {
     posix_spawn_file_actions_t fa;

@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <cjson/cJSON.h>
+
 #include "scenario.h"
 
 #define QEMU_GEM_DRIVER "cadence_gem"
@@ -33,6 +35,10 @@ void av_free(struct argv_buf *a);
 const char *qemu_prop_for(enum scn_key k);
 /* Format the value of @v for that property into @buf. */
 void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_val *v, char *buf, size_t len);
+
+/* The same value as a typed JSON value for QMP qom-set (uint64 and bool
+ * properties refuse strings there).  Caller frees. */
+cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn_val *v);
 
 /* Locate QEMU: @override, else `make -s -C emu/qemu path` under @top.
  * Fills @out; -ENOENT (with a message naming `make -C emu/qemu`). */

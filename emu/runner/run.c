@@ -564,7 +564,6 @@ static int wait_failed(struct run *r, int rc, const char *phase)
 static void apply_step(struct run *r, const struct step *st, cJSON *log)
 {
     cJSON *e = cJSON_CreateObject();
-    char val[SCN_STR_MAX + 32];
     const char *prop = NULL;
     int rc = 0;
 
@@ -600,8 +599,7 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
         } else {
             cJSON *v;
             if (st->kind == ST_SET) {
-                qemu_prop_value(&r->s, st->key, st->val, val, sizeof(val));
-                v = cJSON_CreateString(val);
+                v = qemu_prop_json(&r->s, st->key, st->val);
             } else if (st->kind == ST_STARVE) {
                 v = cJSON_CreateNumber((double)st->dur_ns);
             } else {
@@ -1457,7 +1455,7 @@ int run_cmd_fault(int argc, char **argv)
     } else if ((rc = find_gem(&q, gem, sizeof(gem))) == 0) {
         if (!strcmp(argv[1], "set"))
             rc = qmp_qom_set(&q, gem, qemu_prop_for((enum scn_key)scn_key_lookup("link", argv[2])),
-                             cJSON_CreateString(val), QMP_TIMEOUT_MS);
+                             qemu_prop_json(&s, (enum scn_key)scn_key_lookup("link", argv[2]), &v), QMP_TIMEOUT_MS);
         else if (!strcmp(argv[1], "restart-aneg"))
             rc = qmp_qom_set(&q, gem, "restart-aneg", cJSON_CreateBool(1), QMP_TIMEOUT_MS);
         else

@@ -914,6 +914,16 @@ const char *scn_host_tool(const struct scenario *s)
     return scn_board_tool(s);
 }
 
+const char *scn_enum_word(enum scn_key k, int e)
+{
+    if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM || e < 0)
+        return NULL;
+    for (int i = 0; keydefs[k].words[i]; i++)
+        if (i == e)
+            return keydefs[k].words[i];
+    return NULL;
+}
+
 const char *scn_enum_str(const struct scenario *s, enum scn_key k)
 {
     if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM)

@@ -163,6 +163,8 @@ const char *scn_enum_str(const struct scenario *s, enum scn_key k);
  * board unless [traffic] tool says otherwise. */
 const char *scn_board_tool(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);
+/* The word for enum index @e of key @k, or NULL. */
+const char *scn_enum_word(enum scn_key k, int e);
 /* The numeric value of enum keys whose words are numbers (speeds): 0 if none. */
 unsigned scn_enum_num(const struct scenario *s, enum scn_key k);
 const char *scn_key_section(enum scn_key k);
