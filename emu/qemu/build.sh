@@ -23,6 +23,7 @@
 #   path   print the binary path (does not build)
 #   tree   print the patched source tree path (for patch development)
 #   clean  remove this key's tree and build directory (downloads are kept)
+#   prune  remove every other key's tree and build (old patch sets)
 #
 # A failed step stops the script with "build.sh: step 'NAME' failed".
 # Concurrent runs are serialised with flock on $GEMLAB_CACHE/qemu/.lock.
@@ -212,8 +213,16 @@ main() {
     clean)
         exec 9>"$cache_root/.lock"; flock 9
         rm -rf "$base"; log "removed $base"; exit 0 ;;
+    prune)
+        exec 9>"$cache_root/.lock"; flock 9
+        for d in "$cache_root"/*-*/; do
+            d=${d%/}
+            [ "$d" = "$base" ] || [ ! -d "$d/src" -a ! -d "$d/build" ] ||
+                { rm -rf "$d"; log "removed $d"; }
+        done
+        exit 0 ;;
     all) ;;
-    *) echo "usage: $0 [all|path|tree|clean]" >&2; exit 2 ;;
+    *) echo "usage: $0 [all|path|tree|clean|prune]" >&2; exit 2 ;;
     esac
 
     exec 9>"$cache_root/.lock"
