@@ -498,6 +498,16 @@ static void cmd_irq_affinity(struct agent_argv *a)
 
 /* `sockbuf BYTES`: the ceilings setsockopt(SO_RCVBUF/SO_SNDBUF) may reach
  * (iperf -w) and the TCP autotuning maxima. */
+/* "/proc/sys/net/core/rmem_max" -> "net.core.rmem_max" into out. */
+static const char *sysctl_name(const char *path, char *out, size_t cap)
+{
+    snprintf(out, cap, "%s", path + strlen("/proc/sys/"));
+    for (char *p = out; *p != '\0'; p++)
+        if (*p == '/')
+            *p = '.';
+    return out;
+}
+
 static void cmd_sockbuf(struct agent_argv *a)
 {
     static const char *const core[] = {
@@ -506,7 +516,7 @@ static void cmd_sockbuf(struct agent_argv *a)
     static const char *const tcp[] = {
         "/proc/sys/net/ipv4/tcp_rmem", "/proc/sys/net/ipv4/tcp_wmem",
     };
-    char buf[1024], val[96], cur[96];
+    char buf[1024], val[96], cur[96], name[64];
     unsigned long bytes;
     struct glout g;
     int rc;
@@ -526,7 +536,7 @@ static void cmd_sockbuf(struct agent_argv *a)
             emit_error("sockbuf", core[i], rc);
             return;
         }
-        glout_str(&g, core[i] + strlen("/proc/sys/"), val);
+        glout_str(&g, sysctl_name(core[i], name, sizeof(name)), val);
     }
     for (int i = 0; i < 2; i++) {
         unsigned long mn, def, mx;
@@ -543,7 +553,7 @@ static void cmd_sockbuf(struct agent_argv *a)
             emit_error("sockbuf", tcp[i], rc);
             return;
         }
-        glout_str(&g, tcp[i] + strlen("/proc/sys/"), val);
+        glout_str(&g, sysctl_name(tcp[i], name, sizeof(name)), val);
     }
     glout_obj_end(&g);
     glout_emit(&g);

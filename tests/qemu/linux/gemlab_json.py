@@ -8,8 +8,9 @@ host iperf3 -J reports, for tests/qemu/linux/boot.sh.
                                             (ready|link|stats|help|run|error|
                                             irq|sockbuf); prints a summary,
                                             exit 1 with the reason if invalid
-  gemlab_json.py iperf3 FILE                print "<Mb/s> <retransmits|lost%>"
-                                            from a host iperf3 -J report
+  gemlab_json.py iperf3 FILE                print the receiver's Mb/s and the
+                                            retransmits (TCP) or sent/received/
+                                            lost % (UDP) of a host iperf3 -J report
 
 Stdlib only.  Exit status 0 = ok, 1 = check failed, 2 = usage.
 """
@@ -112,8 +113,8 @@ def check(kind, path):
             if not isinstance(j, dict) or "end" not in j:
                 fail("run: iperf3 -J result has no embedded json.end")
             s = j["end"].get("sum_sent") or j["end"].get("sum") or {}
-            print("exit 0, %.1f Mb/s (guest %s)" % (s.get("bits_per_second", 0) / 1e6,
-                                                   o["argv"][0]))
+            print("exit 0, %.1f Mb/s (guest iperf3 %s)" % (s.get("bits_per_second", 0) / 1e6,
+                                                         " ".join(o["argv"])))
         else:
             if not o.get("output"):
                 fail("run: empty output")
@@ -145,12 +146,15 @@ def iperf3(path):
     if "error" in o:
         fail("iperf3 error: " + o["error"])
     end = o["end"]
-    if "sum_received" in end:
-        print("%.1f %d" % (end["sum_received"]["bits_per_second"] / 1e6,
-                           end.get("sum_sent", {}).get("retransmits", 0)))
+    if o["start"]["test_start"]["protocol"] == "UDP":
+        sent = end.get("sum_sent", end["sum"])
+        rcvd = end.get("sum_received", end["sum"])
+        print("sent %.1f received %.1f Mb/s, lost %.2f%%" % (
+            sent["bits_per_second"] / 1e6, rcvd["bits_per_second"] / 1e6,
+            rcvd.get("lost_percent", 0.0)))
     else:
-        s = end["sum"]
-        print("%.1f %.2f" % (s["bits_per_second"] / 1e6, s.get("lost_percent", 0.0)))
+        print("%.1f Mb/s, %d retransmits" % (end["sum_received"]["bits_per_second"] / 1e6,
+                                            end.get("sum_sent", {}).get("retransmits", 0)))
     return 0
 
 
