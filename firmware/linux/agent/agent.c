@@ -24,6 +24,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/ethtool.h>
+#include <arpa/inet.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include <sys/uio.h>
 #include <sys/utsname.h>
 #include <termios.h>
+#include <time.h>
 #include <unistd.h>
 
 #define LINE_MAX_IN 4096
@@ -97,17 +99,29 @@ static int write_file(const char *path, const char *text)
     return rc;
 }
 
-/* Emit a one-line error event. */
-static void emit_error(const char *cmd, const char *msg, int err)
+/* Milliseconds since boot (CLOCK_BOOTTIME), the schema's t_ms. */
+static uint64_t t_ms(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_BOOTTIME, &ts);
+    return (uint64_t)ts.tv_sec * 1000u + (uint64_t)ts.tv_nsec / 1000000u;
+}
+
+/* Emit a one-line error event (docs/schema.md `error`: app, what, err as a
+ * negative errno or 0), plus the command and strerror text. */
+static void emit_error(const char *cmd, const char *what, int err)
 {
     char buf[GLOUT_LINE_MAX];
     struct glout g;
 
     glout_begin(&g, buf, sizeof(buf), "error");
+    glout_str(&g, "app", "agent");
     glout_str(&g, "cmd", cmd);
-    glout_str(&g, "msg", msg);
+    glout_str(&g, "what", what);
+    glout_int(&g, "err", err);
     if (err != 0)
-        glout_str(&g, "errno", strerror(-err));
+        glout_str(&g, "strerror", strerror(-err));
     glout_emit(&g);
 }
 
@@ -118,8 +132,17 @@ static void emit_ready(void)
     struct glout g;
     long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 
+    char ip[INET_ADDRSTRLEN], mac[18], model[96];
+
     glout_begin(&g, buf, sizeof(buf), "ready");
     glout_str(&g, "iface", iface);
+    if (agent_if_addr(iface, ip, mac) == 0) {
+        glout_str(&g, "ip", ip);
+        glout_str(&g, "mac", mac);
+    }
+    /* The board as the DTB names it, e.g. "Xilinx ZC702 board". */
+    if (read_file("/proc/device-tree/model", model, sizeof(model)) > 0)
+        glout_str(&g, "model", model);
     if (uname(&u) == 0)
         glout_str(&g, "kernel", u.release);
     glout_int(&g, "cpus", ncpu);
@@ -158,6 +181,7 @@ static bool emit_link(const char *reason)
         return false;
     }
     glout_begin(&g, buf, sizeof(buf), "link");
+    glout_u64(&g, "t_ms", t_ms());
     glout_str(&g, "iface", iface);
     glout_str(&g, "reason", reason);
     glout_bool(&g, "up", l.up);
@@ -180,7 +204,10 @@ static bool emit_link(const char *reason)
     glout_obj_begin(&g, "phy");
     if (agent_mii_read_all(iface, &phy_addr, regs) == 0) {
         glout_int(&g, "addr", phy_addr);
-        glout_u64(&g, "id", ((uint64_t)regs[2] << 16) | regs[3]);
+        char id[12];
+
+        snprintf(id, sizeof(id), "0x%04x%04x", regs[2], regs[3]);
+        glout_str(&g, "id", id);
         glout_arr_begin(&g, "regs");
         for (int r = 0; r < 32; r++)
             glout_u64(&g, NULL, regs[r]);
@@ -333,6 +360,7 @@ static void cmd_stats(void)
         goto out;
     }
     glout_begin(&g, buf, STATS_LINE_CAP, "stats");
+    glout_u64(&g, "t_ms", t_ms());
     glout_str(&g, "iface", iface);
     stats_ethtool(&g);
     stats_netdev(&g, text);

@@ -5,7 +5,10 @@
 #include <linux/ethtool.h>
 #include <linux/mii.h>
 #include <linux/sockios.h>
+#include <arpa/inet.h>
 #include <net/if.h>
+#include <netinet/in.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -161,6 +164,30 @@ int agent_mii_read_all(const char *iface, int *phy_addr, uint16_t regs[32])
             return rc;
         regs[r] = mii->val_out;
     }
+    return 0;
+}
+
+int agent_if_addr(const char *iface, char *ip, char *mac)
+{
+    struct ifreq ifr;
+    const unsigned char *hw;
+    int rc;
+
+    memset(&ifr, 0, sizeof(ifr));
+    ifr.ifr_addr.sa_family = AF_INET;
+    rc = net_ioctl(iface, SIOCGIFADDR, &ifr);
+    if (rc != 0)
+        return rc;
+    if (inet_ntop(AF_INET, &((struct sockaddr_in *)&ifr.ifr_addr)->sin_addr,
+                  ip, INET_ADDRSTRLEN) == NULL)
+        return -errno;
+    memset(&ifr, 0, sizeof(ifr));
+    rc = net_ioctl(iface, SIOCGIFHWADDR, &ifr);
+    if (rc != 0)
+        return rc;
+    hw = (const unsigned char *)ifr.ifr_hwaddr.sa_data;
+    snprintf(mac, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+             hw[0], hw[1], hw[2], hw[3], hw[4], hw[5]);
     return 0;
 }
 

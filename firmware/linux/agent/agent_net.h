@@ -42,6 +42,10 @@ int agent_mii_read_all(const char *iface, int *phy_addr, uint16_t regs[32]);
  * the caller.  Returns n >= 0 or a negative errno. */
 int agent_ethtool_stats(const char *iface, char **names, uint64_t **values);
 
+/* IPv4 address (dotted, >= 16 bytes) and MAC ("aa:bb:..", >= 18 bytes) of
+ * iface (SIOCGIFADDR, SIOCGIFHWADDR).  Returns 0 or a negative errno. */
+int agent_if_addr(const char *iface, char *ip, char *mac);
+
 /* Driver name and bus info (ETHTOOL_GDRVINFO); each buffer >= 32 bytes. */
 int agent_drvinfo(const char *iface, char *driver, char *bus_info);
 

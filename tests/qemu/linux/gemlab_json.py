@@ -53,25 +53,26 @@ def check(kind, path):
         o = json.load(f)
     if kind == "ready":
         envelope(o, "ready")
-        for k in ("iface", "kernel", "cpus", "uptime_s"):
+        for k in ("iface", "kernel", "cpus", "uptime_s", "ip", "mac"):
             if k not in o:
                 fail("ready: missing " + k)
-        print("kernel %s cpus %d uptime %.2fs" % (o["kernel"], o["cpus"], o["uptime_s"]))
+        print("kernel %s cpus %d ip %s model %r uptime %.2fs" % (
+            o["kernel"], o["cpus"], o["ip"], o.get("model"), o["uptime_s"]))
     elif kind == "link":
         envelope(o, "link")
         if o.get("up") is not True:
             fail("link: not up")
         if not isinstance(o.get("speed_mbps"), int) or o.get("duplex") not in ("full", "half"):
             fail("link: speed/duplex missing")
-        for k in ("autoneg", "advertising", "partner", "supported"):
+        for k in ("autoneg", "advertising", "partner", "supported", "t_ms"):
             if k not in o:
                 fail("link: missing " + k)
         phy = o.get("phy") or {}
         if not isinstance(phy.get("regs"), list) or len(phy["regs"]) != 32:
             fail("link: phy.regs is not 32 registers")
-        print("%d/%s autoneg=%s phy@%s id=0x%08x partner=%s" % (
+        print("%d/%s autoneg=%s phy@%s id=%s partner=%s" % (
             o["speed_mbps"], o["duplex"], o["autoneg"], phy.get("addr"),
-            phy.get("id", 0), ",".join(o["partner"])))
+            phy.get("id"), ",".join(o["partner"])))
     elif kind == "stats":
         envelope(o, "stats")
         eth = o.get("ethtool")
@@ -121,9 +122,9 @@ def check(kind, path):
             print("exit 0, %d bytes of output" % len(o["output"]))
     elif kind == "error":
         envelope(o, "error")
-        if not o.get("msg"):
-            fail("error: no msg")
-        print("error for %r: %s" % (o.get("cmd"), o["msg"]))
+        if not o.get("what") or not isinstance(o.get("err"), int) or o.get("app") != "agent":
+            fail("error: app/what/err missing")
+        print("error for %r: %s (err %d)" % (o.get("cmd"), o["what"], o["err"]))
     elif kind == "irq":
         envelope(o, "result")
         if o.get("cmd") != "irq-affinity" or not o.get("irqs"):
