@@ -4,38 +4,88 @@
 #                default board and scenario, print the report
 #   make test    everything CI checks
 #   make bench   benchmarks (never part of `make test`)
+#   make fuzz    every fuzz target for FUZZ_SECONDS (default 120) each
 #
 # Conventions (mk/common.mk): V=1 verbose, O=DIR output root (default
 # build/), SAN=1 ASan+UBSan host build, GEMLAB_CACHE third-party cache.
 include mk/common.mk
 
-# Groups of Debian packages each target needs (scripts/deps/GROUP.list).
-DEPS_TEST := base
-DEPS_RUN  := base
+# Groups of Debian packages (scripts/deps/GROUP.list) the targets need.
+DEPS_TEST := base qemu baremetal
+DEPS_RUN  := base qemu baremetal
 
-.PHONY: all deps models demo test test-unit bench run clean help
-all: models
+# The QEMU every firmware test boots: ours.
+QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
+
+.PHONY: all deps help models demo qemu qemu-path firmware baremetal runner \
+        test test-unit test-san test-fuzz test-device test-baremetal \
+        test-runner bench fuzz run clean
+
+all: models qemu baremetal runner
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,11p' Makefile
 
 deps:
 	$(Q)$(TOP)/scripts/deps.sh $(DEPS_TEST)
 
-models: deps
+models:
 	$(Q)$(MAKE) -C models all
 
 demo: models
 
+qemu:
+	$(Q)$(MAKE) -C emu/qemu all
+
+qemu-path:
+	@$(MAKE) -s --no-print-directory -C emu/qemu path
+
+baremetal:
+	$(Q)$(MAKE) -C firmware/baremetal all
+
+firmware: baremetal
+
+runner:
+	$(Q)$(MAKE) -C emu/runner all
+
+# ---- make test: every part CI checks, in dependency order -------------
+# Each step is its own target so `make test-device` etc. work alone.
 test: deps
-	$(Q)$(MAKE) -C models all
+	$(Q)$(MAKE) --no-print-directory test-unit
+	$(Q)$(MAKE) --no-print-directory test-san
+	$(Q)$(MAKE) --no-print-directory test-fuzz
+	$(Q)$(MAKE) --no-print-directory test-device
+	$(Q)$(MAKE) --no-print-directory test-baremetal
+	$(Q)$(MAKE) --no-print-directory test-runner
+	@echo "make test: all suites passed"
+
+test-unit: models
 	$(Q)$(MAKE) -C tests/unit run
 
-test-unit: deps
-	$(Q)$(MAKE) -C tests/unit run
+# The same unit tests under ASan + UBSan (their own output tree).
+test-san:
+	$(Q)$(MAKE) -C tests/unit run SAN=1
 
-bench: deps
+test-fuzz:
+	$(Q)$(MAKE) -C tests/fuzz smoke
+
+test-device: qemu
+	$(Q)$(MAKE) -C tests/device run
+
+# Build every board profile; boot the QEMU one on our QEMU.
+test-baremetal: qemu
+	$(Q)$(MAKE) -C firmware/baremetal all BOARD=zc702
+	$(Q)$(MAKE) -C firmware/baremetal all BOARD=zc706
+	$(Q)$(MAKE) -C firmware/baremetal test QEMU="$(QEMU_BIN)"
+
+test-runner: runner
+	$(Q)$(MAKE) -C emu/runner robustness
+
+bench: deps models
 	$(Q)$(MAKE) -C tests/bench run
+
+fuzz: deps
+	$(Q)$(MAKE) -C tests/fuzz fuzz
 
 run: deps models
 	$(Q)$(TOP)/scripts/run-demo.sh
