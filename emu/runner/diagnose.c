@@ -30,6 +30,7 @@
 #define TH_JITTER_MS        0.5    /* seed 000: 1.2 ms bad, 0.4 ms good */
 #define TH_NEAR_CEILING     0.9    /* "at line rate" */
 #define TH_WINDOW_EXPLAINS  1.3    /* measured <= 1.3 x window/RTT */
+#define TH_WINDOW_FLOOR     0.5    /* ... and >= 0.5 x window/RTT */
 #define TH_OMIT_DEFICIT     0.8
 #define TH_BASELINE_TOL_PCT 5.0
 
@@ -152,6 +153,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->bps = jnum(root, "iperf.throughput_bps");
     in->retransmits = jnum(root, "iperf.retransmits");
     in->rtt_us = jnum(root, "iperf.rtt_us");
+    in->rtt_min_us = jnum(root, "iperf.rtt_min_us");
     in->lost_pct = jnum(root, "iperf.udp_lost_pct");
     in->jitter_ms = jnum(root, "iperf.udp_jitter_ms");
     in->tx_bps = jnum(root, "iperf.tx_bps");
@@ -201,12 +203,17 @@ static double ceiling(const struct dg_in *in)
     return dg_ceiling_bps(in->speed_mbps, in->udp, ts);
 }
 
+/* The path RTT for BDP questions: iperf3's minimum RTT (the mean under
+ * load includes the queue the test builds itself), else twice the
+ * configured one-way latency, else the mean. */
 static double rtt_s(const struct dg_in *in)
 {
-    if (!isnan(in->rtt_us) && in->rtt_us > 0)
-        return in->rtt_us / 1e6;
+    if (!isnan(in->rtt_min_us) && in->rtt_min_us > 0)
+        return in->rtt_min_us / 1e6;
     if (!isnan(in->latency_ns) && in->latency_ns > 0)
         return 2.0 * in->latency_ns / 1e9;
+    if (!isnan(in->rtt_us) && in->rtt_us > 0)
+        return in->rtt_us / 1e6;
     return NAN;
 }
 
@@ -456,7 +463,10 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
         return false;
     cap = in->window_bytes * 8.0 / rtt;
     ceil = ceiling(in);
-    if (in->bps >= TH_NEAR_CEILING * ceil || cap >= ceil || in->bps > TH_WINDOW_EXPLAINS * cap)
+    /* window-bound means measured ~ window/RTT: far below it, something
+     * else (CPU, loss) limits first */
+    if (in->bps >= TH_NEAR_CEILING * ceil || cap >= ceil || in->bps > TH_WINDOW_EXPLAINS * cap ||
+        in->bps < TH_WINDOW_FLOOR * cap)
         return false;
     ev(f, "throughput_bps", in->bps);
     ev(f, "window_bytes", in->window_bytes);
@@ -902,6 +912,21 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         n++;
         if (isnan(got) || got > x)
             fail(out, &nfail, "jitter: %.3f ms above the maximum %.3f ms", got, x);
+    }
+    {
+        /* traffic must run unless the scenario is about iperf not talking */
+        const cJSON *ok = jget(root, "iperf.ok"), *d = jget(e, "diag"), *c;
+        bool expected = false;
+        cJSON_ArrayForEach(c, d)
+            if (cJSON_IsString(c) && strcmp(c->valuestring, "METHOD_IPERF_VERSION_MISMATCH") == 0)
+                expected = true;
+        if (cJSON_IsBool(ok) && !expected) {
+            char err[160];
+            jstr(root, "iperf.error", err, sizeof(err));
+            n++;
+            if (cJSON_IsFalse(ok))
+                fail(out, &nfail, "traffic: iperf failed: %s", err[0] ? err : "no result");
+        }
     }
     for (int pass = 0; pass < 2; pass++) {
         const cJSON *a = jget(e, pass ? "diag_absent" : "diag"), *c;

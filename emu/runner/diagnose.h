@@ -59,7 +59,7 @@ struct dg_in {
     /* traffic results */
     int iperf_ok;
     char iperf_error[256];
-    double bps, retransmits, rtt_us, lost_pct, jitter_ms, tx_bps, rx_bps;
+    double bps, retransmits, rtt_us, rtt_min_us, lost_pct, jitter_ms, tx_bps, rx_bps;
     double intervals[DG_MAX_INTERVALS];
     int nintervals;
     double sweep_len[DG_MAX_SWEEP], sweep_bps[DG_MAX_SWEEP];

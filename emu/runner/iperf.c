@@ -135,17 +135,22 @@ cJSON *iperf3_parse(const char *text)
             add_num(out, "rx_bps", bps);
         }
         const cJSON *streams = cJSON_GetObjectItemCaseSensitive(end, "streams"), *s;
-        double rtt = 0;
+        double rtt = 0, rtt_min = NAN;
         int n = 0;
         cJSON_ArrayForEach(s, streams) {
-            double r = num_at(cJSON_GetObjectItemCaseSensitive(s, "sender"), "mean_rtt", NULL);
+            const cJSON *snd = cJSON_GetObjectItemCaseSensitive(s, "sender");
+            double r = num_at(snd, "mean_rtt", NULL), m = num_at(snd, "min_rtt", NULL);
             if (!isnan(r) && r > 0) {
                 rtt += r;
                 n++;
             }
+            if (!isnan(m) && m > 0 && (isnan(rtt_min) || m < rtt_min))
+                rtt_min = m;
         }
         if (n)
             cJSON_AddNumberToObject(out, "rtt_us", rtt / n);
+        /* the path's own RTT, without the queue the test itself builds */
+        add_num(out, "rtt_min_us", rtt_min);
     }
     iv = cJSON_GetObjectItemCaseSensitive(root, "intervals");
     if (cJSON_IsArray(iv)) {

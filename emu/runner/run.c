@@ -38,13 +38,16 @@
 #include "diagnose.h"
 #include "inst.h"
 #include "iperf.h"
+#include "netns.h"
 #include "qemu.h"
+#include "qom.h"
 #include "units.h"
 
 extern char **environ;
 
 #define VERSION "0.1"
-#define BOARD_PORT 5001
+#define BOARD_PORT_IPERF2 5001   /* lwiperf and iperf 2's default */
+#define BOARD_PORT_IPERF3 5201   /* iperf3's default; the Linux init starts `iperf3 -s -D` */
 #define QMP_TIMEOUT_MS 3000
 
 cJSON *run_scenario_json(const struct scenario *s)
@@ -204,50 +207,6 @@ static void kill_tool(void)
 }
 
 
-/* ---- private netns + tap (root) ---------------------------------------- */
-
-static const char *ip_path(void)
-{
-    static const char *const cands[] = { "/usr/sbin/ip", "/sbin/ip", "/usr/bin/ip", "/bin/ip" };
-
-    for (size_t i = 0; i < sizeof(cands) / sizeof(cands[0]); i++)
-        if (access(cands[i], X_OK) == 0)
-            return cands[i];
-    return "ip";
-}
-
-static int ip_cmd(const char *a0, const char *a1, const char *a2, const char *a3, const char *a4,
-                  const char *a5, const char *a6, const char *a7)
-{
-    char out[1024];
-    char *argv[] = { (char *)ip_path(), (char *)a0, (char *)a1, (char *)a2, (char *)a3, (char *)a4,
-                     (char *)a5, (char *)a6, (char *)a7, NULL };
-    return run_capture(argv, out, sizeof(out), 10000);
-}
-
-/* Create netns @ns holding tap @tap with the host side 10.0.2.2/24 (the
- * firmware's gateway; the board is 10.0.2.15).  The tap never exists
- * outside the namespace.  0 or -EIO (nothing left behind). */
-static int tap_create(const char *ns, const char *tap)
-{
-    if (ip_cmd("netns", "add", ns, NULL, NULL, NULL, NULL, NULL) != 0)
-        return -EEXIST;
-    if (ip_cmd("-n", ns, "tuntap", "add", "dev", tap, "mode", "tap") != 0 ||
-        ip_cmd("-n", ns, "addr", "add", "10.0.2.2/24", "dev", tap, NULL) != 0 ||
-        ip_cmd("-n", ns, "link", "set", tap, "up", NULL, NULL) != 0 ||
-        ip_cmd("-n", ns, "link", "set", "lo", "up", NULL, NULL) != 0) {
-        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
-        return -EIO;
-    }
-    return 0;
-}
-
-static void tap_destroy(const char *ns)
-{
-    if (ns && ns[0])
-        ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
-}
-
 static char *slurp(const char *path, size_t max)
 {
     FILE *f = fopen(path, "r");
@@ -265,6 +224,11 @@ static char *slurp(const char *path, size_t max)
     buf[n] = '\0';
     fclose(f);
     return buf;
+}
+
+static int board_port(const struct scenario *s)
+{
+    return strcmp(scn_board_tool(s), "iperf3") == 0 ? BOARD_PORT_IPERF3 : BOARD_PORT_IPERF2;
 }
 
 /* ---- timeline ------------------------------------------------------------- */
@@ -343,94 +307,6 @@ static int expand_timeline(const struct scenario *s, struct step *st)
     }
     qsort(st, (size_t)n, sizeof(*st), cmp_step);
     return n;
-}
-
-/* ---- QOM helpers -------------------------------------------------------------- */
-
-/* Find the GEM's QOM path: the first child<cadence_gem> directly under
- * /machine (our QEMU names them gem0/gem1, patch 0002) or, on stock QEMU,
- * under /machine/unattached.  Fills @path; -ENOENT if none. */
-static int find_gem(struct qmp *q, char *path, size_t len)
-{
-    static const char *const parents[] = { "/machine", "/machine/unattached" };
-
-    for (size_t p = 0; p < sizeof(parents) / sizeof(parents[0]); p++) {
-        cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
-        int rc;
-
-        cJSON_AddStringToObject(a, "path", parents[p]);
-        rc = qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS);
-        if (rc)
-            return rc;
-        cJSON_ArrayForEach(e, ret) {
-            const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "type");
-            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
-            if (cJSON_IsString(t) && cJSON_IsString(nm) &&
-                strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
-                snprintf(path, len, "%s/%s", parents[p], nm->valuestring);
-                cJSON_Delete(ret);
-                return 0;
-            }
-        }
-        cJSON_Delete(ret);
-    }
-    return -ENOENT;
-}
-
-/* NWCFG (UG585 16.3, GEM offset 0x004): bit 0 SPEED (100), bit 10 GIGE.
- * Read through the monitor's physical-memory dump, side-effect free. */
-#define GEM0_NWCFG_ADDR 0xE000B004u
-#define NWCFG_SPEED BIT_(0)
-#define NWCFG_GIGE BIT_(10)
-#define BIT_(n) (1u << (n))
-
-static double read_mac_speed(struct qmp *q)
-{
-    cJSON *a = cJSON_CreateObject(), *ret = NULL;
-    char cmd[64];
-    double speed = NAN;
-
-    snprintf(cmd, sizeof(cmd), "xp /1wx 0x%08x", GEM0_NWCFG_ADDR);
-    cJSON_AddStringToObject(a, "command-line", cmd);
-    if (qmp_exec(q, "human-monitor-command", a, &ret, QMP_TIMEOUT_MS) == 0 && cJSON_IsString(ret)) {
-        const char *colon = strchr(ret->valuestring, ':');
-        if (colon) {
-            unsigned long v = strtoul(colon + 1, NULL, 16);
-            speed = (v & NWCFG_GIGE) ? 1000 : (v & NWCFG_SPEED) ? 100 : 10;
-        }
-    }
-    cJSON_Delete(ret);
-    return speed;
-}
-
-/* Model state and counters from our QEMU's read-only properties (patch
- * 0003); names become results.json "model" members with '-' -> '_'. */
-static const char *const model_props[] = {
-    "link-up", "link-speed", "link-full-duplex", "link-downshifted", "link-changes", "mac-matches-phy",
-    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
-    "stat-tx-mismatch-drops", "stat-tx-partner-fcs-drops", "stat-tx-frames",
-    "stat-tx-wire-sent", "stat-tx-wire-delivered", "stat-tx-wire-dropped-loss", "stat-tx-wire-fcs-errors",
-    "stat-tx-wire-dropped-link-down", "stat-tx-wire-duplicated", "stat-tx-wire-reordered",
-    "stat-rx-wire-sent", "stat-rx-wire-delivered", "stat-rx-wire-dropped-loss", "stat-rx-wire-fcs-errors",
-    "stat-rx-wire-dropped-link-down", "stat-rx-wire-duplicated", "stat-rx-wire-reordered",
-};
-
-static cJSON *collect_model(struct qmp *q, const char *gem, const char *props)
-{
-    cJSON *m = cJSON_CreateObject();
-
-    for (size_t k = 0; k < sizeof(model_props) / sizeof(model_props[0]); k++) {
-        char name[64];
-        cJSON *v = NULL;
-        if (!qemu_has_prop(props, model_props[k]) || qmp_qom_get(q, gem, model_props[k], &v, QMP_TIMEOUT_MS))
-            continue;
-        snprintf(name, sizeof(name), "%s", model_props[k]);
-        for (char *p = name; *p; p++)
-            if (*p == '-')
-                *p = '_';
-        cJSON_AddItemToObject(m, name, v);
-    }
-    return m;
 }
 
 static double jnumber(const cJSON *o, const char *name);
@@ -674,9 +550,9 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (r->netns[0]) {
         /* the host-side peer runs inside the private namespace */
         struct argv_buf b;
-        iperf_client_argv(&r->s, "10.0.2.15", BOARD_PORT, length, &b);
+        iperf_client_argv(&r->s, "10.0.2.15", board_port(&r->s), length, &b);
         av_init(&a);
-        av_add(&a, "%s", ip_path());
+        av_add(&a, "%s", netns_ip_path());
         av_add(&a, "netns");
         av_add(&a, "exec");
         av_add(&a, "%s", r->netns);
@@ -921,7 +797,34 @@ static void build_link_and_counters(struct run *r, double mac_speed)
     cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
     add_num_or_null(l, "mac_speed_mbps", mac_speed);
 
-    if (stats) {
+    if (stats && cJSON_GetObjectItemCaseSensitive(stats, "ethtool")) {
+        /* Linux agent: `ethtool -S eth0` names (macb) and /proc/interrupts */
+        const cJSON *et = cJSON_GetObjectItemCaseSensitive(stats, "ethtool"), *irqs, *q;
+        cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
+        static const char *const lmap[][2] = {
+            { "rx_frames", "rx_frames" }, { "tx_frames", "tx_frames" },
+            { "rx_fcs_errors", "rx_frame_check_sequence_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
+            { "rx_length_errors", "rx_length_field_frame_errors" }, { "rx_resource_errors", "rx_resource_errors" },
+            { "rx_overruns", "rx_overruns" }, { "tx_underruns", "tx_underrun" },
+            { "late_collisions", "tx_late_collisions" },
+        };
+        for (size_t k = 0; k < sizeof(lmap) / sizeof(lmap[0]); k++) {
+            double v = jnumber(et, lmap[k][1]);
+            if (!isnan(v))
+                cJSON_AddNumberToObject(g, lmap[k][0], v);
+        }
+        irqs = cJSON_GetObjectItemCaseSensitive(stats, "irqs");
+        cJSON_ArrayForEach(q, irqs) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(q, "name");
+            const cJSON *pc = cJSON_GetObjectItemCaseSensitive(q, "per_cpu");
+            if (cJSON_IsString(nm) && strcmp(nm->valuestring, "eth0") == 0 && cJSON_IsArray(pc)) {
+                cJSON *irq = cJSON_AddObjectToObject(r->results, "irq");
+                cJSON_AddItemToObject(irq, "gem_per_cpu", cJSON_Duplicate(pc, 1));
+                break;
+            }
+        }
+        cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
+    } else if (stats) {
         const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(stats, "gem"), "hw");
         cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
         static const char *const map[][2] = {
@@ -1085,7 +988,7 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
     qo.tap_ifname = r->tap;
     qo.host_port = r->port;
     qo.board_ip = "10.0.2.15";
-    qo.board_port = BOARD_PORT;
+    qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
     snprintf(path, sizeof(path), "%s/qemu.argv", r->in.run_dir);
@@ -1098,7 +1001,7 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
     if (r->netns[0]) {
         struct argv_buf b;
         av_init(&b);
-        av_add(&b, "%s", ip_path());
+        av_add(&b, "%s", netns_ip_path());
         av_add(&b, "netns");
         av_add(&b, "exec");
         av_add(&b, "%s", r->netns);
@@ -1121,7 +1024,7 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
         return wait_failed(r, rc, "QMP/console connect");
     }
     qmp_set_abort_flag(&inst_stop_signal);
-    if (find_gem(&r->in.qmp, r->gem_path, sizeof(r->gem_path)))
+    if (qom_find_gem(&r->in.qmp, r->gem_path, sizeof(r->gem_path)))
         r->gem_path[0] = '\0';
     return 0;
 }
@@ -1130,7 +1033,7 @@ static void cleanup(struct run *r)
 {
     kill_tool();
     inst_stop(&r->in);
-    tap_destroy(r->netns);      /* after QEMU: it holds the tap */
+    netns_tap_destroy(r->netns);      /* after QEMU: it holds the tap */
     r->netns[0] = '\0';
 }
 
@@ -1186,7 +1089,7 @@ int run_cmd_run(int argc, char **argv)
     if (r.o.net && strcmp(r.o.net, "tap") == 0) {
         snprintf(r.netns, sizeof(r.netns), "gl-run%d", (int)getpid());
         snprintf(r.tap, sizeof(r.tap), "gltap%d", (int)(getpid() % 100000));
-        rc = tap_create(r.netns, r.tap);
+        rc = netns_tap_create(r.netns, r.tap);
         if (rc) {
             fprintf(stderr, "gemlab run: cannot create netns %s with tap %s\n", r.netns, r.tap);
             r.netns[0] = '\0';
@@ -1246,15 +1149,10 @@ int run_cmd_run(int argc, char **argv)
         static const char *const masks[] = { "irq-affinity 3", "irq-affinity 1", "irq-affinity 2" };
         if (r.s.v[SK_BOARD_IRQ_AFFINITY].set)
             inst_send(&r.in, masks[r.s.v[SK_BOARD_IRQ_AFFINITY].e]);
-        inst_send(&r.in, strcmp(scn_board_tool(&r.s), "iperf3") == 0 ? "run iperf3 -s"
-                         : r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u" : "run iperf -s");
-        want[0] = "status";
-        want[1] = (const char *)(intptr_t)count_msgs(&r.in, "status");
-        rc = inst_wait(&r.in, 3000, msg_after, want);
-        if (rc && rc != -ETIMEDOUT) {
-            wait_failed(&r, rc, "server start");
-            goto out;
-        }
+        /* init already runs `iperf3 -s -D` (firmware/linux/initramfs/init);
+         * an iperf 2 board side has to be started */
+        if (strcmp(scn_board_tool(&r.s), "iperf2") == 0)
+            inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u -D" : "run iperf -s -D");
     } else if (strcmp(scn_board_tool(&r.s), "iperf2") == 0) {
         inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u -i 1" : "iperf -s -i 1");
         want[0] = "status";
@@ -1298,9 +1196,9 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         }
     }
-    mac_speed = read_mac_speed(&r.in.qmp);
+    mac_speed = qom_read_mac_speed(&r.in.qmp);
     if (r.gem_path[0] && qemu_has_prop(r.props, "link-up"))
-        cJSON_AddItemToObject(r.results, "model", collect_model(&r.in.qmp, r.gem_path, r.props));
+        cJSON_AddItemToObject(r.results, "model", qom_collect_model(&r.in.qmp, r.gem_path, r.props));
 out:
     build_conditions(&r);
     build_expect(&r);
@@ -1386,129 +1284,3 @@ out:
     return r.exit_code;
 }
 
-/* ---- fault: change a running instance ----------------------------------------- */
-
-/* set_link by netdev id, falling back to the NIC name (a board booted
- * without a netdev still has its GEM NICs). */
-static int set_link_any(struct qmp *q, bool up)
-{
-    int rc = qmp_set_link(q, QEMU_NETDEV_ID, up, QMP_TIMEOUT_MS);
-
-    if (rc == -EPROTO)
-        rc = qmp_set_link(q, QEMU_GEM_DRIVER ".0", up, QMP_TIMEOUT_MS);
-    return rc;
-}
-
-int run_cmd_fault(int argc, char **argv)
-{
-    static struct scenario s;
-    struct qmp q;
-    char sock[PATH_MAX + 16], gem[128], val[SCN_STR_MAX + 32], msg[256];
-    struct scn_val v;
-    int rc, code = RUN_EXIT_PASS;
-
-    if (argc < 2) {
-        fprintf(stderr, "usage: gemlab fault RUN_DIR link up|down | flap DUR | set KEY VALUE | restart-aneg | "
-                        "starve-rx DUR\n");
-        return RUN_EXIT_INPUT;
-    }
-    snprintf(sock, sizeof(sock), "%s/fault.sock", argv[0]);
-    scn_init(&s, NULL);
-    memset(&v, 0, sizeof(v));
-    /* validate before touching QEMU */
-    if (!strcmp(argv[1], "link") && argc == 3 && (!strcmp(argv[2], "up") || !strcmp(argv[2], "down"))) {
-    } else if (!strcmp(argv[1], "restart-aneg") && argc == 2) {
-    } else if ((!strcmp(argv[1], "flap") || !strcmp(argv[1], "starve-rx")) && argc == 3) {
-        if (un_parse_time_ns(argv[2], &v.u) || v.u == 0 || v.u > 60000000000ull) {
-            fprintf(stderr, "gemlab fault: %s: '%s' is not a duration in (0s, 60s]\n", argv[1], argv[2]);
-            return RUN_EXIT_INPUT;
-        }
-    } else if (!strcmp(argv[1], "set") && argc == 4) {
-        int k = scn_key_lookup("link", argv[2]);
-        if (k < 0 || k == SK_LINK_SEED || !qemu_prop_for((enum scn_key)k)) {
-            fprintf(stderr, "gemlab fault: set: '%s' is not a settable [link] key\n", argv[2]);
-            return RUN_EXIT_INPUT;
-        }
-        if (scn_parse_value((enum scn_key)k, argv[3], &v, msg, sizeof(msg))) {
-            fprintf(stderr, "gemlab fault: set %s: %s\n", argv[2], msg);
-            return RUN_EXIT_INPUT;
-        }
-        qemu_prop_value(&s, (enum scn_key)k, &v, val, sizeof(val));
-    } else {
-        fprintf(stderr, "gemlab fault: unknown or malformed action '%s'\n", argv[1]);
-        return RUN_EXIT_INPUT;
-    }
-    rc = qmp_open(&q, sock, 3000);
-    if (rc) {
-        fprintf(stderr, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));
-        return RUN_EXIT_FAIL;
-    }
-    if (!strcmp(argv[1], "link")) {
-        rc = set_link_any(&q, !strcmp(argv[2], "up"));
-    } else if (!strcmp(argv[1], "flap")) {
-        rc = set_link_any(&q, false);
-        if (!rc) {
-            struct timespec ts = { (time_t)(v.u / 1000000000ull), (long)(v.u % 1000000000ull) };
-            nanosleep(&ts, NULL);
-            rc = set_link_any(&q, true);
-        }
-    } else if ((rc = find_gem(&q, gem, sizeof(gem))) == 0) {
-        if (!strcmp(argv[1], "set"))
-            rc = qmp_qom_set(&q, gem, qemu_prop_for((enum scn_key)scn_key_lookup("link", argv[2])),
-                             qemu_prop_json(&s, (enum scn_key)scn_key_lookup("link", argv[2]), &v), QMP_TIMEOUT_MS);
-        else if (!strcmp(argv[1], "restart-aneg"))
-            rc = qmp_qom_set(&q, gem, "restart-aneg", cJSON_CreateBool(1), QMP_TIMEOUT_MS);
-        else
-            rc = qmp_qom_set(&q, gem, "rx-starve-ns", cJSON_CreateNumber((double)v.u), QMP_TIMEOUT_MS);
-    }
-    if (rc) {
-        fprintf(stderr, "gemlab fault: %s\n", rc == -EPROTO ? q.last_error : strerror(-rc));
-        code = RUN_EXIT_FAIL;
-    } else {
-        printf("fault applied: %s\n", argv[1]);
-    }
-    qmp_close(&q);
-    return code;
-}
-
-/* ---- tap: private netns + tap (root) -------------------------------------------- */
-
-int run_cmd_tap(int argc, char **argv)
-{
-    const char *name = argc >= 2 ? argv[1] : "gemlab0";
-    char ns[64];
-
-    if (argc < 1 || argc > 2 || (strcmp(argv[0], "up") && strcmp(argv[0], "down"))) {
-        fprintf(stderr, "usage: gemlab tap up|down [NAME]\n");
-        return RUN_EXIT_INPUT;
-    }
-    for (const char *p = name; *p; p++) {
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || strlen(name) > 10) {
-            fprintf(stderr, "gemlab tap: NAME must be 1..10 of [a-z0-9]\n");
-            return RUN_EXIT_INPUT;
-        }
-    }
-    if (geteuid() != 0) {
-        fprintf(stderr, "gemlab tap: needs root (a private netns and a tap); use --net user for a rootless run\n");
-        return RUN_EXIT_INPUT;
-    }
-    snprintf(ns, sizeof(ns), "gl-%s", name);
-    if (!strcmp(argv[0], "down")) {
-        int rc = ip_cmd("netns", "del", ns, NULL, NULL, NULL, NULL, NULL);
-        printf("tap down: netns %s %s\n", ns, rc == 0 ? "deleted" : "was not there");
-        return 0;
-    }
-    switch (tap_create(ns, name)) {
-    case 0:
-        break;
-    case -EEXIST:
-        fprintf(stderr, "gemlab tap: cannot create netns %s (exists? try `gemlab tap down %s`)\n", ns, name);
-        return RUN_EXIT_FAIL;
-    default:
-        fprintf(stderr, "gemlab tap: configuring %s in %s failed; the netns was removed\n", name, ns);
-        return RUN_EXIT_FAIL;
-    }
-    printf("tap up: netns %s, tap %s 10.0.2.2/24 (board 10.0.2.15); remove with `gemlab tap down %s`\n", ns, name,
-           name);
-    return 0;
-}

@@ -92,6 +92,10 @@ static const struct rcase cases[] = {
     /* same window, but the measured rate is far above what the window explains: not the window */
     { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6},"
       "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":500e6}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* far below window/RTT: the window is not what limits (CPU, loss) */
+    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":28e6,\"rtt_min_us\":11200}}",
+      DG_PROTO_WINDOW_LIMITED, false },
     /* big enough window at low RTT */
     { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
       "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_us\":500}}", DG_PROTO_WINDOW_LIMITED, false },
@@ -124,6 +128,10 @@ static const struct rcase cases[] = {
       "\"link\":{\"up\":true,\"speed_mbps\":1000}}", DG_METHOD_WINDOW_BELOW_BDP, true },
     { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
       "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":500}}", DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* a loaded mean RTT (queueing) must not make a 256K window look small */
+    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":23740,\"rtt_min_us\":900}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
     { "{\"conditions\":{\"tool\":\"iperf3\",\"omit_s\":0},\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6]}}",
       DG_METHOD_NO_OMIT, true },
     { "{\"conditions\":{\"tool\":\"iperf3\",\"omit_s\":0}}", DG_METHOD_NO_OMIT, true },
@@ -253,6 +261,27 @@ static void test_expectations_checked_against_findings(void **state)
     cJSON_Delete(root);
 }
 
+static void test_failed_traffic_fails_unless_expected(void **state)
+{
+    cJSON *bad = cJSON_Parse("{\"expect\":{\"diag\":[]},\"iperf\":{\"ok\":false,\"error\":\"refused\"}}");
+    cJSON *exp = cJSON_Parse("{\"expect\":{\"diag\":[\"METHOD_IPERF_VERSION_MISMATCH\"]},"
+                             "\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"},\"iperf\":{\"ok\":false}}");
+    struct dg_in in;
+    struct dg_report rep;
+    int checks;
+    (void)state;
+    dg_in_from_json(bad, &in);
+    dg_run(&in, &rep);
+    assert_int_equal(dg_check_expect(bad, &rep, NULL, &checks), 1);
+    dg_report_free(&rep);
+    dg_in_from_json(exp, &in);
+    dg_run(&in, &rep);
+    assert_int_equal(dg_check_expect(exp, &rep, NULL, &checks), 0);
+    dg_report_free(&rep);
+    cJSON_Delete(bad);
+    cJSON_Delete(exp);
+}
+
 static void test_diagnose_dir_writes_diagnosis_json(void **state)
 {
     char dir[] = "/tmp/gemlab-dg-XXXXXX", path[256];
@@ -288,7 +317,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 6];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 8];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -303,5 +332,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     return _cmocka_run_group_tests("runner_diagnose", tests, n, NULL, NULL);
 }

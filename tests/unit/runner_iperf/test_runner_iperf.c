@@ -50,6 +50,7 @@ static void test_iperf3_tcp_sums_received_and_skips_omitted(void **state)
     assert_true(fabs(num(o, "throughput_bps") - 3102954800.648583) < 1);
     assert_int_equal((int)num(o, "retransmits"), 5);
     assert_true(num(o, "rtt_us") > 0);
+    assert_true(num(o, "rtt_min_us") > 0 && num(o, "rtt_min_us") <= num(o, "rtt_us"));
     /* three intervals, the first omitted (-O 1) */
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(o, "intervals_bps")), 2);
     assert_true(num(o, "rx_bps") == num(o, "throughput_bps"));

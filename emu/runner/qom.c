@@ -1,0 +1,103 @@
+/*
+ * qom.c - what the runner reads from and finds in a running QEMU over QMP:
+ * the GEM's QOM path, the MAC's programmed speed, the model's read-only
+ * link state and counters (emu/qemu patch 0003).
+ */
+#include "qom.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "qemu.h"
+
+#define QMP_TIMEOUT_MS 3000
+
+/* Find the GEM's QOM path: the first child<cadence_gem> directly under
+ * /machine (our QEMU names them gem0/gem1, patch 0002) or, on stock QEMU,
+ * under /machine/unattached.  Fills @path; -ENOENT if none. */
+int qom_find_gem(struct qmp *q, char *path, size_t len)
+{
+    static const char *const parents[] = { "/machine", "/machine/unattached" };
+
+    for (size_t p = 0; p < sizeof(parents) / sizeof(parents[0]); p++) {
+        cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
+        int rc;
+
+        cJSON_AddStringToObject(a, "path", parents[p]);
+        rc = qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS);
+        if (rc)
+            return rc;
+        cJSON_ArrayForEach(e, ret) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(e, "type");
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+            if (cJSON_IsString(t) && cJSON_IsString(nm) &&
+                strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
+                snprintf(path, len, "%s/%s", parents[p], nm->valuestring);
+                cJSON_Delete(ret);
+                return 0;
+            }
+        }
+        cJSON_Delete(ret);
+    }
+    return -ENOENT;
+}
+
+/* NWCFG (UG585 16.3, GEM offset 0x004): bit 0 SPEED (100), bit 10 GIGE.
+ * Read through the monitor's physical-memory dump, side-effect free. */
+#define GEM0_NWCFG_ADDR 0xE000B004u
+#define NWCFG_SPEED BIT_(0)
+#define NWCFG_GIGE BIT_(10)
+#define BIT_(n) (1u << (n))
+
+double qom_read_mac_speed(struct qmp *q)
+{
+    cJSON *a = cJSON_CreateObject(), *ret = NULL;
+    char cmd[64];
+    double speed = NAN;
+
+    snprintf(cmd, sizeof(cmd), "xp /1wx 0x%08x", GEM0_NWCFG_ADDR);
+    cJSON_AddStringToObject(a, "command-line", cmd);
+    if (qmp_exec(q, "human-monitor-command", a, &ret, QMP_TIMEOUT_MS) == 0 && cJSON_IsString(ret)) {
+        const char *colon = strchr(ret->valuestring, ':');
+        if (colon) {
+            unsigned long v = strtoul(colon + 1, NULL, 16);
+            speed = (v & NWCFG_GIGE) ? 1000 : (v & NWCFG_SPEED) ? 100 : 10;
+        }
+    }
+    cJSON_Delete(ret);
+    return speed;
+}
+
+/* Model state and counters from our QEMU's read-only properties (patch
+ * 0003); names become results.json "model" members with '-' -> '_'. */
+static const char *const model_props[] = {
+    "link-up", "link-speed", "link-full-duplex", "link-downshifted", "link-changes", "mac-matches-phy",
+    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
+    "stat-tx-mismatch-drops", "stat-tx-partner-fcs-drops", "stat-tx-frames",
+    "stat-tx-wire-sent", "stat-tx-wire-delivered", "stat-tx-wire-dropped-loss", "stat-tx-wire-fcs-errors",
+    "stat-tx-wire-dropped-link-down", "stat-tx-wire-duplicated", "stat-tx-wire-reordered",
+    "stat-rx-wire-sent", "stat-rx-wire-delivered", "stat-rx-wire-dropped-loss", "stat-rx-wire-fcs-errors",
+    "stat-rx-wire-dropped-link-down", "stat-rx-wire-duplicated", "stat-rx-wire-reordered",
+};
+
+cJSON *qom_collect_model(struct qmp *q, const char *gem, const char *props)
+{
+    cJSON *m = cJSON_CreateObject();
+
+    for (size_t k = 0; k < sizeof(model_props) / sizeof(model_props[0]); k++) {
+        char name[64];
+        cJSON *v = NULL;
+        if (!qemu_has_prop(props, model_props[k]) || qmp_qom_get(q, gem, model_props[k], &v, QMP_TIMEOUT_MS))
+            continue;
+        snprintf(name, sizeof(name), "%s", model_props[k]);
+        for (char *p = name; *p; p++)
+            if (*p == '-')
+                *p = '_';
+        cJSON_AddItemToObject(m, name, v);
+    }
+    return m;
+}
+
