@@ -1,1 +1,1 @@
-wire_ARGS := -max_len=1024
+wire_ARGS := -max_len=384
