@@ -17,6 +17,7 @@
     X(PHY_RGMII_DELAY,                PHYSICAL)       \
     X(MAC_SPEED_MISMATCH,             MAC)            \
     X(MAC_RX_RESOURCE_ERRORS,         MAC)            \
+    X(MAC_RX_STALL,                   MAC)            \
     X(MAC_IRQ_SINGLE_CPU,             MAC)            \
     X(MAC_TX_RX_ASYMMETRY,            MAC)            \
     X(MAC_PPS_LIMIT,                  MAC)            \

@@ -34,6 +34,7 @@
                                       window (lwIP TCP_WND) may be below -w */
 #define TH_OMIT_DEFICIT     0.8
 #define TH_BASELINE_TOL_PCT 5.0
+#define TH_STALL_INTERVALS  3      /* empty trailing intervals = a stall */
 
 /* ---- JSON access: missing or mistyped gives unknown --------------------- */
 
@@ -389,6 +390,34 @@ static bool r_rx_resource(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* Traffic died while the link stayed up: the last intervals carry nothing
+ * after earlier ones did, and the link never went down. */
+static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
+{
+    int first_zero = -1, zeros = 0;
+    double before = 0;
+
+    if (in->link_up != 1 || (!isnan(in->flaps) && in->flaps > 0) || in->nintervals < 4)
+        return false;
+    for (int i = in->nintervals - 1; i >= 0 && in->intervals[i] < 1e3; i--) {
+        zeros++;
+        first_zero = i;
+    }
+    if (zeros < TH_STALL_INTERVALS || first_zero <= 0)
+        return false;
+    for (int i = 0; i < first_zero; i++)
+        before = fmax(before, in->intervals[i]);
+    if (before < 1e6)
+        return false;
+    ev(f, "stalled_from_interval", first_zero);
+    ev(f, "zero_intervals", zeros);
+    ev(f, "peak_bps_before", before);
+    ev(f, "rx_resource_errors", in->rx_resource_errors);
+    say(f, "traffic stopped after interval %d (peak %.1f Mb/s before, %d empty intervals) with the link up",
+        first_zero, before / 1e6, zeros);
+    return true;
+}
+
 static bool r_irq_one_cpu(const struct dg_in *in, struct dg_finding *f)
 {
     double total = 0, top = 0;
@@ -695,6 +724,10 @@ static const struct dg_rule rules[] = {
       "the RX descriptor ring or pbuf pool runs dry at this packet rate",
       "raise the RX BD count (e.g. 32 -> 128, 256 -> 1024), PBUF_POOL_SIZE, enable descriptor prefetch and interrupt coalescing",
       "seed 003 §2.1, §4.2; seed 000 §3.1" },
+    { DG_MAC_RX_STALL, r_rx_stall,
+      "the data path stopped with the link up: RX descriptors not handed back, an interrupt lost, or a wedged queue",
+      "check the RX ring refill and the 'RX used'/BNA handling in the ISR (re-kick RX after a buffer-not-available); compare GEM frames_rx with the driver's count",
+      "seed 003 §4.2 (case 2: descriptors exhausted, prefetch)" },
     { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
       "all GEM interrupts and their softirq work land on one core; the other idles",
       "check /proc/interrupts; `echo 2 > /proc/irq/N/smp_affinity` (CPU1) or 3 (both), or let irqbalance spread them",
