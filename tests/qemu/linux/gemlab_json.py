@@ -150,8 +150,11 @@ def iperf3(path):
     if o["start"]["test_start"]["protocol"] == "UDP":
         sent = end.get("sum_sent", end["sum"])
         rcvd = end.get("sum_received", end["sum"])
+        # The server's own duration for UDP is unreliable in 3.12 (it can
+        # report more than was sent), so received bytes use the sender's time.
+        secs = sent.get("seconds") or 1.0
         print("sent %.1f received %.1f Mb/s, lost %.2f%%" % (
-            sent["bits_per_second"] / 1e6, rcvd["bits_per_second"] / 1e6,
+            sent["bits_per_second"] / 1e6, rcvd["bytes"] * 8 / secs / 1e6,
             rcvd.get("lost_percent", 0.0)))
     else:
         print("%.1f Mb/s, %d retransmits" % (end["sum_received"]["bits_per_second"] / 1e6,
