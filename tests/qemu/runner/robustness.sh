@@ -33,7 +33,9 @@ leftovers() {
     [ -e "$d/qemu.pid" ] && out="$out qemu.pid"
     echo "$out"
 }
-netns_list() { ip netns list 2>/dev/null | awk '{print $1}' | sort; }
+# only the runner's namespaces (gl-*): other suites on this machine create
+# and delete their own while we run
+netns_list() { ip netns list 2>/dev/null | awk '{print $1}' | grep '^gl-' | sort; }
 qemu_count() { pgrep -c -f -- "$work" 2>/dev/null || true; }
 
 # Wait until FILE exists (max 20 s).
