@@ -87,7 +87,7 @@ PY
 # (UART1, ttyPS0) on a pipe chardev; the console log is $work/NAME.log.
 boot() {
     local name=$1 netdev=$2 extra=$3; shift 3
-    con=$work/$name-con log=$work/$name.log
+    con=$work/$name-con log=$work/$name.log qmp_sock=$work/$name-qmp.sock
     mkfifo "$con.in" "$con.out"
     : > "$log"
     t_start=$(date +%s.%N)
@@ -97,6 +97,7 @@ boot() {
         -append "console=ttyPS0,115200 earlycon $extra" \
         -serial null -chardev pipe,id=con,path="$con" -serial chardev:con \
         -netdev "$netdev" -net nic,netdev=n0 \
+        -qmp "unix:$qmp_sock,server=on,wait=off" \
         > "$work/$name-qemu.log" 2>&1 &
     qpid=$!
     cat "$con.out" >> "$log" &
@@ -137,6 +138,38 @@ agent() {
         sleep 0.2
     done
 }
+# qmp_set_link UP(true|false): QMP set_link on the GEM's netdev.
+qmp_set_link() {
+    $py - "$qmp_sock" "$1" <<'PY'
+import json, socket, sys
+s = socket.socket(socket.AF_UNIX); s.settimeout(5); s.connect(sys.argv[1])
+f = s.makefile("rw")
+f.readline()
+for cmd in ({"execute": "qmp_capabilities"},
+            {"execute": "set_link", "arguments": {"name": "n0", "up": sys.argv[2] == "true"}}):
+    f.write(json.dumps(cmd) + "\n"); f.flush()
+    while True:
+        r = json.loads(f.readline())
+        if "return" in r or "error" in r:
+            break
+    if "error" in r:
+        print(r["error"]); sys.exit(1)
+print("set_link up=" + sys.argv[2])
+PY
+}
+# wait_link_event UP(true|false) FROM_LINE: an agent link line with that state.
+wait_link_event() {
+    local deadline=$(( $(date +%s) + 10 ))
+    while [ "$(date +%s)" -lt "$deadline" ]; do
+        if tail -n +"$2" "$log" | grep -a '@gemlab ' | grep -a '"type":"link"' \
+            | grep -a '"reason":"change"' | grep -aq "\"up\":$1"; then
+            echo "agent reported up=$1"; return 0
+        fi
+        sleep 0.2
+    done
+    echo "no link change event with up=$1 within 10 s"; return 1
+}
+
 expect() { # DESCRIPTION COMMAND...: pass if the command succeeds, show its output
     local what=$1 res; shift
     if res=$("$@" 2>&1); then ok "$what: $res"; else bad "$what: $res"; fi
@@ -206,6 +239,13 @@ hpids="$hpids $!"
 sleep 0.5
 agent "run iperf -c 10.0.2.2 -p $h2port -t $IPERF_TIME -P 2 -i 1" result $((IPERF_TIME + 30)) "$work/run-iperf.json" \
     && expect "agent run iperf (2) -c -P 2" $J check run "$work/run-iperf.json" || bad "agent run iperf: $(head -c 300 "$work/run-iperf.json")"
+# Link down/up from the host (QMP set_link): the agent reports both edges.
+from=$(( $(wc -l < "$log") + 1 ))
+expect "QMP set_link down" qmp_set_link false
+expect "agent link event on carrier loss" wait_link_event false "$from"
+from=$(( $(wc -l < "$log") + 1 ))
+expect "QMP set_link up" qmp_set_link true
+expect "agent link event on carrier return" wait_link_event true "$from"
 agent stats stats 10 "$work/stats2.json" && expect "agent still serving after runs" $J check stats "$work/stats2.json" || bad "agent stats after runs"
 stop_qemu
 
