@@ -620,6 +620,13 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         free(o);
         free(e);
     }
+    if (!v3 && r->s.v[SK_TRAFFIC_REVERSE].b) {
+        /* iperf 2 -R: the host received what the board sent */
+        double b = jnumber(*result, "rx_bps");
+        cJSON_DeleteItemFromObjectCaseSensitive(*result, "rx_bps");
+        if (!isnan(b))
+            cJSON_AddNumberToObject(*result, "tx_bps", b);
+    }
     board_udp_result(r, *result);
     (void)status;
     return 0;
