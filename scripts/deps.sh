@@ -85,7 +85,14 @@ if [ $armhf_ok -eq 0 ]; then
     dpkg --add-architecture armhf
 fi
 echo "deps.sh: installing: ${missing[*]:-(none; refreshing apt lists)}"
-apt-get update -qq
+# A mirror mid-sync answers with index size mismatches now and then: retry,
+# and if one index still fails go on with the lists we have (the install
+# below fails clearly if a package really cannot be found).
+for try in 1 2 3; do
+    if apt-get update -qq; then break; fi
+    echo "deps.sh: apt-get update failed (try $try of 3)" >&2
+    [ $try -lt 3 ] && sleep $((try * 5))
+done
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
