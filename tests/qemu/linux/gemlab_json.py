@@ -11,6 +11,13 @@ host iperf3 -J reports, for tests/qemu/linux/boot.sh.
   gemlab_json.py iperf3 FILE                print the receiver's Mb/s and the
                                             retransmits (TCP) or sent/received/
                                             lost % (UDP) of a host iperf3 -J report
+  gemlab_json.py get FILE PATH              print one value of a JSON file; PATH
+                                            is dotted, list indices are numbers
+                                            (ethtool.rx_frame_check_sequence_errors,
+                                            irqs.0.per_cpu); lists/objects as JSON
+  gemlab_json.py qmp SOCK CMD [ARGS_JSON]   run one QMP command on QEMU's QMP
+                                            unix socket; print its "return" as
+                                            JSON (exit 1 with the error)
 
 Stdlib only.  Exit status 0 = ok, 1 = check failed, 2 = usage.
 """
@@ -162,6 +169,41 @@ def iperf3(path):
     return 0
 
 
+def get(path, key):
+    with open(path) as f:
+        o = json.load(f)
+    for k in key.split("."):
+        try:
+            o = o[int(k)] if isinstance(o, list) else o[k]
+        except (KeyError, IndexError, ValueError, TypeError):
+            fail("%s: no %s" % (path, key))
+    print(o if isinstance(o, str) else json.dumps(o))
+    return 0
+
+
+def qmp(sock, cmd, args):
+    import socket
+    s = socket.socket(socket.AF_UNIX)
+    s.settimeout(10)
+    s.connect(sock)
+    f = s.makefile("rw")
+    f.readline()  # greeting
+    reqs = [{"execute": "qmp_capabilities"}, {"execute": cmd}]
+    if args:
+        reqs[1]["arguments"] = json.loads(args)
+    for req in reqs:
+        f.write(json.dumps(req) + "\n")
+        f.flush()
+        while True:  # skip asynchronous events
+            r = json.loads(f.readline())
+            if "return" in r or "error" in r:
+                break
+        if "error" in r:
+            fail("qmp %s: %s" % (req["execute"], r["error"].get("desc", r["error"])))
+    print(json.dumps(r["return"]))
+    return 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "line":
         return find_line(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 1)
@@ -169,6 +211,10 @@ def main(argv):
         return check(argv[2], argv[3])
     if len(argv) == 3 and argv[1] == "iperf3":
         return iperf3(argv[2])
+    if len(argv) == 4 and argv[1] == "get":
+        return get(argv[2], argv[3])
+    if len(argv) in (4, 5) and argv[1] == "qmp":
+        return qmp(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     print(__doc__)
     return 2
 
