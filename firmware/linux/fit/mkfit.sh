@@ -8,7 +8,16 @@ command -v mkimage >/dev/null || { echo "linux-fit: FAILED: step deps: mkimage m
 for f in zImage zynq-zc702.dtb zynq-zc706.dtb initramfs.cpio.gz; do
     [ -s "$out/$f" ] || { echo "linux-fit: FAILED: step inputs: $out/$f missing" >&2; exit 1; }
 done
+# Rebuild only when an input changed (key over this script, the .its, the
+# kernel, DTBs and initramfs, stored beside image.ub).
+key=$( cd "$out" && cat "$here/mkfit.sh" "$here/image.its" zImage zynq-zc702.dtb zynq-zc706.dtb initramfs.cpio.gz | sha256sum | cut -c1-16)
+if [ -s "$out/image.ub" ] && [ "$(cat "$out/image.ub.key" 2>/dev/null)" = "$key" ]; then
+    echo "linux-fit: $out/image.ub up to date"
+    exit 0
+fi
+rm -f "$out/image.ub.key"
 cp "$here/image.its" "$out/image.its"
 ( cd "$out" && mkimage -f image.its image.ub >mkimage.log 2>&1 ) \
     || { cat "$out/mkimage.log" >&2; echo "linux-fit: FAILED: step mkimage" >&2; exit 1; }
+echo "$key" > "$out/image.ub.key"
 echo "linux-fit: $out/image.ub $(stat -c %s "$out/image.ub") bytes"

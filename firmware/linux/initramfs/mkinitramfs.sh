@@ -16,6 +16,15 @@ max_bytes=$((8 * 1024 * 1024))
 
 die() { echo "linux-initramfs: FAILED: $*" >&2; exit 1; }
 
+# Repack only when an input changed: the key hashes this script, /init, the
+# agent and the userland binaries; it is stored beside the archive.
+key=$(cat "$here/mkinitramfs.sh" "$here/init" "$agent" "$userland"/bin/* | sha256sum | cut -c1-16)
+if [ -s "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
+    echo "linux-initramfs: $out up to date"
+    exit 0
+fi
+rm -f "$out.key"
+
 stage=$(mktemp -d "${out%/*}/.rootfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root}
@@ -48,4 +57,5 @@ newc() { # NAME MODE RDEVMAJOR RDEVMINOR INO
 mv "$out.tmp" "$out"
 size=$(stat -c %s "$out")
 [ "$size" -le "$max_bytes" ] || die "step size: $out is $size bytes (> 8 MiB)"
+echo "$key" > "$out.key"
 echo "linux-initramfs: $out $size bytes"

@@ -33,17 +33,34 @@ command -v $host-gcc >/dev/null || die "step deps: $host-gcc missing (scripts/de
 command -v dpkg-source >/dev/null || die "step deps: dpkg-source missing (dpkg-dev)"
 
 # Versions come from apt's view of the archive, so the key changes with them.
+# The six apt-cache queries take seconds, so their answers are kept per
+# signature of apt's lists and configuration (any apt-get update, source or
+# pin change makes a new signature and a fresh query).
 cand() { apt-cache policy "$1" 2>/dev/null | awk '/Candidate:/ {print $2}'; }
 srcver() { apt-cache showsrc "$1" 2>/dev/null | awk '/^Version:/ {print $2; exit}'; }
-v_busybox=$(cand busybox-static:armhf)
-v_libiperf=$(cand libiperf-dev:armhf)
-v_ssl=$(cand libssl-dev:armhf)
-v_sctp=$(cand libsctp-dev:armhf)
-v_iperf=$(srcver iperf)
-v_ethtool=$(srcver ethtool)
+apt_sig=$( { ls -l --time-style=+%s /var/lib/apt/lists/ /etc/apt/sources.list \
+               /etc/apt/sources.list.d/ /etc/apt/preferences.d/ 2>/dev/null
+             dpkg --print-foreign-architectures; cat "$0"; } | sha256sum | cut -c1-16)
+vcache=$root/userland/apt-versions-$apt_sig
+if [ -s "$vcache" ]; then
+    . "$vcache"
+else
+    v_busybox=$(cand busybox-static:armhf)
+    v_libiperf=$(cand libiperf-dev:armhf)
+    v_ssl=$(cand libssl-dev:armhf)
+    v_sctp=$(cand libsctp-dev:armhf)
+    v_iperf=$(srcver iperf)
+    v_ethtool=$(srcver ethtool)
+fi
 for v in v_busybox v_libiperf v_ssl v_sctp v_iperf v_ethtool; do
     [ -n "${!v}" ] || die "step deps: no version for ${v#v_} (apt-get update; dpkg --add-architecture armhf; deb-src)"
 done
+if [ ! -s "$vcache" ]; then
+    mkdir -p "${vcache%/*}"
+    for v in v_busybox v_libiperf v_ssl v_sctp v_iperf v_ethtool; do
+        printf '%s=%q\n' "$v" "${!v}"
+    done > "$vcache.tmp.$$" && mv "$vcache.tmp.$$" "$vcache"
+fi
 key=$( { cat "$0" "$here/iperf3_main.c"; $host-gcc -dumpfullversion
          echo "$v_busybox $v_libiperf $v_ssl $v_sctp $v_iperf $v_ethtool"; } \
        | sha256sum | cut -c1-16)
