@@ -1,0 +1,357 @@
+/*
+ * results.c - assembling RUN_DIR/results.json (schema: RESULTS.md) from
+ * the scenario, the firmware's @gemlab lines and the model counters, then
+ * the verdict: diagnosis, [expect] checks, diagnosis.json, console tail.
+ */
+#include "run_priv.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "diagnose.h"
+#include "qemu.h"
+#include "run.h"
+
+int rs_count_msgs(const struct inst *i, const char *type)
+{
+    int n = 0;
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, type) == 0)
+            n++;
+    }
+    return n;
+}
+
+void rs_add_num_or_null(cJSON *o, const char *name, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, name);
+    else
+        cJSON_AddNumberToObject(o, name, v);
+}
+
+double rs_jnumber(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    if (cJSON_IsNumber(v))
+        return isfinite(v->valuedouble) ? v->valuedouble : NAN;
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        char *end;
+        double d = strtod(v->valuestring, &end);
+        return *end || !isfinite(d) ? NAN : d;
+    }
+    return NAN;
+}
+
+void rs_build_conditions(struct run *r)
+{
+    const struct scenario *s = &r->s;
+    cJSON *c = cJSON_AddObjectToObject(r->results, "conditions");
+    const cJSON *ready = inst_last_msg(&r->in, "ready");
+    double rxbd = rs_jnumber(ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+
+    cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
+    cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
+    cJSON_AddNumberToObject(c, "rx_bds", isnan(rxbd) ? (double)s->v[SK_BOARD_RX_BDS].u : rxbd);
+    cJSON_AddNumberToObject(c, "tx_bds", isnan(txbd) ? (double)s->v[SK_BOARD_TX_BDS].u : txbd);
+    cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
+    cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
+    cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
+    cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
+    cJSON_AddNumberToObject(c, "board_max_speed_mbps", 1000);
+    cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : "user");
+    cJSON_AddStringToObject(c, "tool", scn_host_tool(s));
+    cJSON_AddStringToObject(c, "board_tool", scn_board_tool(s));
+    cJSON_AddStringToObject(c, "protocol", scn_enum_str(s, SK_TRAFFIC_PROTOCOL));
+    cJSON_AddNumberToObject(c, "parallel", (double)s->v[SK_TRAFFIC_PARALLEL].u);
+    cJSON_AddBoolToObject(c, "reverse", s->v[SK_TRAFFIC_REVERSE].b);
+    cJSON_AddBoolToObject(c, "bidir", s->v[SK_TRAFFIC_BIDIR].b);
+    rs_add_num_or_null(c, "bandwidth_bps", s->v[SK_TRAFFIC_BANDWIDTH].set ? s->v[SK_TRAFFIC_BANDWIDTH].d : NAN);
+    rs_add_num_or_null(c, "window_bytes", s->v[SK_TRAFFIC_WINDOW].set ? (double)s->v[SK_TRAFFIC_WINDOW].u : NAN);
+    rs_add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);
+    cJSON_AddNumberToObject(c, "omit_s", s->v[SK_TRAFFIC_OMIT].u / 1e9);
+    cJSON_AddNumberToObject(c, "duration_s", s->v[SK_TRAFFIC_DURATION].u / 1e9);
+    /* lwIP sends no timestamps by default, Linux does (FACTS.md) */
+    cJSON_AddBoolToObject(c, "tcp_timestamps", s->v[SK_BOARD_FIRMWARE].e == 1);
+    cJSON_AddNumberToObject(c, "latency_ns", (double)s->v[SK_LINK_LATENCY].u);
+    if (r->unapplied[0])
+        cJSON_AddStringToObject(c, "unapplied_link_keys", r->unapplied);
+}
+
+void rs_build_expect(struct run *r)
+{
+    const struct scenario *s = &r->s;
+    cJSON *e = cJSON_AddObjectToObject(r->results, "expect");
+    cJSON *d, *a;
+
+    cJSON_AddStringToObject(e, "link", scn_enum_str(s, SK_EXPECT_LINK));
+    if (s->v[SK_EXPECT_SPEED].set)
+        cJSON_AddNumberToObject(e, "speed_mbps", scn_enum_num(s, SK_EXPECT_SPEED));
+    if (s->v[SK_EXPECT_DUPLEX].set)
+        cJSON_AddStringToObject(e, "duplex", scn_enum_str(s, SK_EXPECT_DUPLEX));
+#define EXP_D(key, name) if (s->v[key].set) cJSON_AddNumberToObject(e, name, s->v[key].d)
+    EXP_D(SK_EXPECT_THROUGHPUT_MIN, "throughput_min_bps");
+    EXP_D(SK_EXPECT_THROUGHPUT_MAX, "throughput_max_bps");
+    EXP_D(SK_EXPECT_REFERENCE, "reference_bps");
+    EXP_D(SK_EXPECT_LOSS_MIN, "loss_min_pct");
+    EXP_D(SK_EXPECT_LOSS_MAX, "loss_max_pct");
+#undef EXP_D
+    if (s->v[SK_EXPECT_RETRANSMITS_MAX].set)
+        cJSON_AddNumberToObject(e, "retransmits_max", (double)s->v[SK_EXPECT_RETRANSMITS_MAX].u);
+    if (s->v[SK_EXPECT_JITTER_MAX].set)
+        cJSON_AddNumberToObject(e, "jitter_max_ms", s->v[SK_EXPECT_JITTER_MAX].u / 1e6);
+    d = cJSON_AddArrayToObject(e, "diag");
+    a = cJSON_AddArrayToObject(e, "diag_absent");
+    for (int i = 0; i < DG_NCODES; i++) {
+        if (s->diag[i])
+            cJSON_AddItemToArray(d, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+        if (s->diag_absent[i])
+            cJSON_AddItemToArray(a, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+    }
+}
+
+/* Link and counters from the firmware's own @gemlab lines. */
+void rs_build_link_and_counters(struct run *r, double mac_speed)
+{
+    cJSON *l = cJSON_AddObjectToObject(r->results, "link");
+    cJSON *ev = cJSON_AddArrayToObject(r->results, "link_events");
+    const cJSON *m, *stats = inst_last_msg(&r->in, "stats");
+    const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy");
+    bool seen_up = false, up = false, downshift = rs_count_msgs(&r->in, "downshift") > 0;
+    double speed = NAN;
+    int flaps = 0, full = -1, autoneg = -1;
+
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "link") != 0)
+            continue;
+        const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "up");
+        const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "duplex");
+        cJSON *e = cJSON_CreateObject();
+        up = cJSON_IsTrue(u);
+        if (up) {
+            seen_up = true;
+            speed = rs_jnumber(m, "speed_mbps");
+            full = cJSON_IsString(d) ? strcmp(d->valuestring, "full") == 0 : -1;
+            autoneg = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "autoneg"))
+                          ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "autoneg")) : -1;
+        } else if (seen_up) {
+            flaps++;
+        }
+        cJSON_AddNumberToObject(e, "t_s", rs_jnumber(m, "t_ms") / 1e3);
+        cJSON_AddBoolToObject(e, "up", up);
+        if (up) {
+            rs_add_num_or_null(e, "speed_mbps", speed);
+            if (full >= 0)
+                cJSON_AddBoolToObject(e, "full_duplex", full);
+        }
+        cJSON_AddItemToArray(ev, e);
+    }
+    if (cJSON_IsObject(phy)) {      /* the final word, if stats answered */
+        const cJSON *pl = cJSON_GetObjectItemCaseSensitive(phy, "link");
+        const cJSON *pd = cJSON_GetObjectItemCaseSensitive(phy, "duplex");
+        const cJSON *ds = cJSON_GetObjectItemCaseSensitive(phy, "downshift");
+        if (cJSON_IsBool(pl))
+            up = cJSON_IsTrue(pl);
+        if (up && !isnan(rs_jnumber(phy, "speed_mbps")))
+            speed = rs_jnumber(phy, "speed_mbps");
+        if (up && cJSON_IsString(pd))
+            full = strcmp(pd->valuestring, "full") == 0;
+        if (cJSON_IsTrue(ds))
+            downshift = true;
+    }
+    {
+        const cJSON *mo = cJSON_GetObjectItemCaseSensitive(r->results, "model");
+        if (!seen_up && !stats && cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(mo, "link_up"))) {
+            up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_up"));
+            seen_up = true;
+            speed = rs_jnumber(mo, "link_speed");
+            full = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_full_duplex"));
+            cJSON_AddStringToObject(l, "source", "model");
+        }
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_downshifted")))
+            downshift = true;
+        if (mo) {
+            double a = rs_jnumber(mo, "stat_rx_wire_fcs_errors"), b = rs_jnumber(mo, "stat_tx_wire_fcs_errors");
+            cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->results, "model"), "wire_fcs_errors",
+                                    (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b));
+        }
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(l, "source"))
+        cJSON_AddStringToObject(l, "source", scn_enum_str(&r->s, SK_BOARD_FIRMWARE));
+    if (seen_up || stats)
+        cJSON_AddBoolToObject(l, "up", up);
+    if (up) {
+        rs_add_num_or_null(l, "speed_mbps", speed);
+        if (full >= 0)
+            cJSON_AddBoolToObject(l, "full_duplex", full);
+        if (autoneg >= 0)
+            cJSON_AddBoolToObject(l, "autoneg", autoneg);
+    }
+    cJSON_AddBoolToObject(l, "downshift", downshift);
+    cJSON_AddNumberToObject(l, "flaps", flaps);
+    cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
+    rs_add_num_or_null(l, "mac_speed_mbps", mac_speed);
+
+    if (stats && cJSON_GetObjectItemCaseSensitive(stats, "ethtool")) {
+        /* Linux agent: `ethtool -S eth0` names (macb) and /proc/interrupts */
+        const cJSON *et = cJSON_GetObjectItemCaseSensitive(stats, "ethtool"), *irqs, *q;
+        cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
+        static const char *const lmap[][2] = {
+            { "rx_frames", "rx_frames" }, { "tx_frames", "tx_frames" },
+            { "rx_fcs_errors", "rx_frame_check_sequence_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
+            { "rx_length_errors", "rx_length_field_frame_errors" }, { "rx_resource_errors", "rx_resource_errors" },
+            { "rx_overruns", "rx_overruns" }, { "tx_underruns", "tx_underrun" },
+            { "late_collisions", "tx_late_collisions" },
+        };
+        for (size_t k = 0; k < sizeof(lmap) / sizeof(lmap[0]); k++) {
+            double v = rs_jnumber(et, lmap[k][1]);
+            if (!isnan(v))
+                cJSON_AddNumberToObject(g, lmap[k][0], v);
+        }
+        irqs = cJSON_GetObjectItemCaseSensitive(stats, "irqs");
+        cJSON_ArrayForEach(q, irqs) {
+            const cJSON *nm = cJSON_GetObjectItemCaseSensitive(q, "name");
+            const cJSON *pc = cJSON_GetObjectItemCaseSensitive(q, "per_cpu");
+            if (cJSON_IsString(nm) && strcmp(nm->valuestring, "eth0") == 0 && cJSON_IsArray(pc)) {
+                cJSON *irq = cJSON_AddObjectToObject(r->results, "irq");
+                cJSON_AddItemToObject(irq, "gem_per_cpu", cJSON_Duplicate(pc, 1));
+                break;
+            }
+        }
+        cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
+    } else if (stats) {
+        const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(stats, "gem"), "hw");
+        cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
+        static const char *const map[][2] = {
+            { "rx_frames", "frames_rx" }, { "tx_frames", "frames_tx" },
+            { "rx_fcs_errors", "fcs_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
+            { "rx_length_errors", "length_field_errors" }, { "rx_resource_errors", "rx_resource_errors" },
+            { "rx_overruns", "rx_overrun_errors" }, { "tx_underruns", "tx_under_runs" },
+            { "late_collisions", "late_collisns" },
+        };
+        for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
+            double v = rs_jnumber(hw, map[k][1]);
+            if (!isnan(v))
+                cJSON_AddNumberToObject(g, map[k][0], v);
+        }
+        double c1 = rs_jnumber(hw, "single_collisn_frames"), c2 = rs_jnumber(hw, "multi_collisn_frames");
+        if (!isnan(c1) || !isnan(c2))
+            cJSON_AddNumberToObject(g, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
+        cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
+    }
+}
+
+void rs_finish(struct run *r)
+{
+    struct dg_in in;
+    struct dg_report rep;
+    char path[PATH_MAX + 32], *text;
+    int failed = 0, checks = 0;
+    cJSON *verdict, *dj;
+    FILE *f;
+
+    dg_in_from_json(r->results, &in);
+    dg_run(&in, &rep);
+    if (r->exit_code == RUN_EXIT_PASS) {
+        failed = dg_check_expect(r->results, &rep, NULL, &checks);
+        if (failed)
+            r->exit_code = RUN_EXIT_FAIL;
+    }
+    verdict = cJSON_AddObjectToObject(r->results, "verdict");
+    cJSON_AddStringToObject(verdict, "result", r->exit_code == RUN_EXIT_PASS ? "PASS"
+                                               : r->reason[0] ? "ERROR" : "FAIL");
+    cJSON_AddStringToObject(verdict, "reason", r->reason);
+    cJSON_AddNumberToObject(verdict, "expectations_checked", checks);
+    cJSON_AddNumberToObject(verdict, "expectations_failed", failed);
+    if (r->exit_code != RUN_EXIT_PASS)
+        cJSON_AddItemToObject(r->results, "console_tail", inst_tail_json(&r->in));
+
+    snprintf(path, sizeof(path), "%s/results.json", r->in.run_dir);
+    text = cJSON_Print(r->results);
+    f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fputc('\n', f);
+        fclose(f);
+    }
+    free(text);
+    dj = dg_to_json(&rep);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", r->in.run_dir);
+    text = cJSON_Print(dj);
+    f = fopen(path, "w");
+    if (f) {
+        fputs(text, f);
+        fputc('\n', f);
+        fclose(f);
+    }
+    free(text);
+    cJSON_Delete(dj);
+
+    dg_print(stdout, &rep);
+    if (r->exit_code == RUN_EXIT_PASS || r->exit_code == RUN_EXIT_FAIL) {
+        if (checks)
+            dg_check_expect(r->results, &rep, stdout, &checks);
+    }
+    if (r->reason[0]) {
+        fprintf(stderr, "gemlab: %s\n", r->reason);
+        if (r->exit_code != RUN_EXIT_INTERRUPTED || r->in.tail_n)
+            inst_print_tail(&r->in, stderr);
+    }
+    printf("%s %s (%d expectation(s) checked, %d failed) - %s\n",
+           r->exit_code == RUN_EXIT_PASS ? "PASS" : r->exit_code == RUN_EXIT_INTERRUPTED ? "INTERRUPTED" : "FAIL",
+           r->s.v[SK_SCENARIO_NAME].s, checks, failed, r->in.run_dir);
+    dg_report_free(&rep);
+}
+
+static uint64_t fnv1a_file(const char *path)
+{
+    uint64_t h = 1469598103934665603ull;
+    FILE *f = fopen(path, "rb");
+    int c;
+
+    if (!f)
+        return 0;
+    while ((c = fgetc(f)) != EOF)
+        h = (h ^ (uint64_t)(unsigned char)c) * 1099511628211ull;
+    fclose(f);
+    return h;
+}
+
+void rs_build_header(struct run *r)
+{
+    cJSON *sc, *v;
+    char buf[256], hash[32];
+    char *argv_q[] = { r->qemu, "--version", NULL };
+    char *argv_i[] = { strcmp(scn_host_tool(&r->s), "iperf3") == 0 ? "iperf3" : "iperf", "--version", NULL };
+
+    cJSON_AddStringToObject(r->results, "schema", "gemlab-results-1");
+    sc = cJSON_AddObjectToObject(r->results, "scenario");
+    cJSON_AddStringToObject(sc, "name", r->s.v[SK_SCENARIO_NAME].s);
+    cJSON_AddStringToObject(sc, "path", r->s.path);
+    snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)fnv1a_file(r->s.path));
+    cJSON_AddStringToObject(sc, "hash", hash);
+    cJSON_AddItemToObject(sc, "resolved", scn_to_json(&r->s));
+    cJSON_AddNumberToObject(r->results, "seed", (double)r->s.v[SK_LINK_SEED].u);
+    v = cJSON_AddObjectToObject(r->results, "versions");
+    cJSON_AddStringToObject(v, "gemlab", GEMLAB_VERSION);
+    buf[0] = '\0';
+    run_capture(argv_q, buf, sizeof(buf), 5000);
+    buf[strcspn(buf, "\n")] = '\0';
+    cJSON_AddStringToObject(v, "qemu", buf);
+    cJSON_AddStringToObject(v, "qemu_path", r->qemu);
+    buf[0] = '\0';
+    run_capture(argv_i, buf, sizeof(buf), 5000);
+    buf[strcspn(buf, "\n")] = '\0';
+    cJSON_AddStringToObject(v, "iperf_host", buf);
+    cJSON_AddStringToObject(v, "firmware_path", r->fw);
+    cJSON_AddArrayToObject(r->results, "timeline_applied");
+}
+
+/* Boot QEMU for @r (scenario may be NULL for `boot`), connect, cont. */

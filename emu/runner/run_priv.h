@@ -1,0 +1,60 @@
+/*
+ * run_priv.h - state shared by run.c (orchestration) and results.c
+ * (results.json assembly, verdict).  Not a public interface.
+ */
+#ifndef GEMLAB_RUNNER_RUN_PRIV_H
+#define GEMLAB_RUNNER_RUN_PRIV_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "inst.h"
+#include "scenario.h"
+
+#define GEMLAB_VERSION "0.1"
+
+struct opts {
+    const char *scenario, *firmware, *net, *out, *qemu, *fw;
+    bool have_seed;
+    uint64_t seed;
+    int timeout_s;      /* watchdog for the whole run; 0 = derived */
+    int hold_s;         /* boot */
+};
+
+struct run {
+    struct opts o;
+    char top[PATH_MAX];
+    struct scenario s;
+    struct inst in;
+    char qemu[PATH_MAX], fw[PATH_MAX];
+    char props[16384];
+    char unapplied[512];
+    char gem_path[128];
+    int port;
+    cJSON *results;
+    cJSON *iperf;
+    cJSON *sweep;
+    int exit_code;
+    char reason[512];
+    bool progress_tty;
+    const char *last_phase;
+    const cJSON *last_udp_result;
+    char netns[32], tap[16];  /* --net tap: ours to delete */
+};
+
+
+/* results.c */
+double rs_jnumber(const cJSON *o, const char *name);
+void rs_add_num_or_null(cJSON *o, const char *name, double v);
+int rs_count_msgs(const struct inst *i, const char *type);
+void rs_build_header(struct run *r);
+void rs_build_conditions(struct run *r);
+void rs_build_expect(struct run *r);
+void rs_build_link_and_counters(struct run *r, double mac_speed);
+/* Diagnose, check [expect], write results.json + diagnosis.json, print. */
+void rs_finish(struct run *r);
+
+#endif
