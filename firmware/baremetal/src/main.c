@@ -78,9 +78,10 @@ static void phy_event(struct phy *p, enum phy_event ev, void *ctx)
     case PHY_EVENT_LINK_DOWN:
         netif_gem_link(&nif, &p->link);
         if (p->link.up) {
-            printf(FW_JSON_HEAD("link") ",\"up\":true,\"speed_mbps\":%u,\"duplex\":\"%s\",\"autoneg\":%s,\"t_ms\":%" PRIu32 "}\n",
+            printf(FW_JSON_HEAD("link") ",\"up\":true,\"speed_mbps\":%u,\"duplex\":\"%s\",\"autoneg\":%s,"
+                   "\"downshift\":%s,\"t_ms\":%" PRIu32 "}\n",
                    p->link.speed_mbps, p->link.full_duplex ? "full" : "half",
-                   p->link.autoneg ? "true" : "false", t);
+                   p->link.autoneg ? "true" : "false", p->link.downshift ? "true" : "false", t);
             printf("link up: %u Mb/s %s duplex%s\n", p->link.speed_mbps,
                    p->link.full_duplex ? "full" : "half", p->link.autoneg ? " (autoneg)" : " (forced)");
         } else {

@@ -237,6 +237,11 @@ static void test_88e1116r_config_enables_downshift_and_rgmii_delays(void **state
     phy_init(&p, 7, on_event, NULL, now);
     run(&p, &now, 20);
     assert_true(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);
+    /* reg 20: downshift enabled with the default counter */
+    assert_true(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
+    assert_int_equal((f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT,
+                     PHY_DOWNSHIFT_ATTEMPTS - 1u);
+    assert_int_equal(p.downshift_attempts, PHY_DOWNSHIFT_ATTEMPTS);
     assert_int_equal(f.regs[MRVL_PSCR] & MRVL_PSCR_MDIX_MASK, MRVL_PSCR_MDIX_AUTO);
     assert_int_equal(f.regs[MRVL_PAGE], 0);                 /* page restored */
     assert_int_equal(f.last_bmcr_write & (BMCR_RESET | BMCR_ANENABLE | BMCR_ANRESTART),
@@ -303,12 +308,67 @@ static void test_no_link_for_5s_restarts_autoneg(void **state)
     (void)state;
     struct phy p;
     uint32_t now = 0;
-    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    fake_stock_qemu();                  /* 88E1111 profile: no downshift */
     f.link = false;
     phy_init(&p, 7, on_event, NULL, now);
     run(&p, &now, 4000);
     assert_int_equal(p.an_restarts, 1);
     run(&p, &now, 2000);
+    assert_int_equal(p.an_restarts, 2);
+}
+
+static void test_88e1116r_power_on_downshift_counter_is_kept(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    /* enabled at power-on with 2 attempts (strap / earlier boot stage) */
+    f.regs[MRVL_ECR] = MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT);
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 20);
+    assert_int_equal(f.regs[MRVL_ECR], MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT));
+    assert_int_equal(p.downshift_attempts, 2);
+}
+
+/* A 2-pair cable: the 88E1116R keeps trying 1000BASE-T, then downshifts by
+ * itself.  The driver must not restart autoneg (which resets the PHY's
+ * attempt counter) while those attempts can still be running. */
+static void test_88e1116r_downshift_no_restart_while_phy_retries(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_100FD | MRVL_PSSR_DOWNSHIFT, 0xCDE1, LPA_1000FULL);
+    f.link = false;
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_int_equal(p.an_restarts, 1);
+    /* 4 attempts x ~2.5 s + the 100 link-up: about 11.5 s without link */
+    run(&p, &now, 11500);
+    assert_int_equal(p.an_restarts, 1);
+    assert_int_equal(p.state, PHY_STATE_AN_WAIT);
+    f.link = true;                      /* downshifted to 100 */
+    run(&p, &now, 200);
+    assert_int_equal(p.state, PHY_STATE_UP);
+    assert_int_equal(p.link.speed_mbps, 100);
+    assert_true(p.link.downshift);
+    assert_true(saw(PHY_EVENT_DOWNSHIFT));
+    assert_int_equal(p.an_restarts, 1);
+}
+
+static void test_88e1116r_no_link_restarts_after_downshift_budget(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    f.link = false;                     /* no partner at all */
+    phy_init(&p, 7, on_event, NULL, now);
+    uint32_t budget = PHY_AN_TIMEOUT_MS + PHY_DOWNSHIFT_ATTEMPTS * PHY_DOWNSHIFT_ATTEMPT_MS;
+    run(&p, &now, budget - 100);
+    assert_int_equal(p.an_restarts, 1);
+    run(&p, &now, 300);
     assert_int_equal(p.an_restarts, 2);
 }
 
@@ -320,8 +380,8 @@ static void test_force_during_slow_autoneg_configure_rewrites_advertisement(void
     fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
     f.latency = 5;
     phy_init(&p, 7, on_event, NULL, now);
-    /* 2 ID reads, 6 vendor accesses, then the ANAR write goes on the bus */
-    while (f.accesses < 9)
+    /* 2 ID reads, 8 vendor accesses, then the ANAR write goes on the bus */
+    while (f.accesses < 11)
         phy_step(&p, now++);
     assert_true(f.open);
     assert_int_equal(f.op_reg, MII_ADVERTISE);
@@ -549,6 +609,9 @@ int main(void)
         T(test_stock_qemu_resolves_1000_full_from_std_regs_and_flags_reg17),
         T(test_88e1116r_trusts_reg17_100_full_over_std_regs),
         T(test_88e1116r_config_enables_downshift_and_rgmii_delays),
+        T(test_88e1116r_power_on_downshift_counter_is_kept),
+        T(test_88e1116r_downshift_no_restart_while_phy_retries),
+        T(test_88e1116r_no_link_restarts_after_downshift_budget),
         T(test_88e1116r_unresolved_reg17_keeps_waiting),
         T(test_latched_link_drop_in_up_reports_down_then_up_again),
         T(test_link_loss_goes_to_an_wait_without_restarting_aneg),

@@ -189,9 +189,13 @@ int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out)
     return 0;
 }
 
-/* 88E1116R: auto MDI-X, downshift after 4 attempts (so a 2-pair cable still
- * links at 100), RGMII RX/TX clock delays in the PHY (ZC702/ZC706 route
- * RGMII without skew).  Takes effect at the soft reset that follows. */
+/* 88E1116R, as Linux's marvell driver configures it: auto MDI-X, downshift
+ * enabled (reg 20 bit 8 + counter, so a 2-pair cable still links at 100;
+ * reg 16's copy of the bits for silicon revisions that use it), RGMII
+ * RX/TX clock delays in the PHY (ZC702/ZC706 route RGMII without skew).
+ * Takes effect at the soft reset that configure() writes next.  A counter
+ * already enabled at power-on (strap, FSBL) is kept; otherwise
+ * PHY_DOWNSHIFT_ATTEMPTS. */
 static int m88e1116r_config(struct phy *phy)
 {
     uint16_t v;
@@ -200,9 +204,20 @@ static int m88e1116r_config(struct phy *phy)
         return err;
     v &= (uint16_t)~(MRVL_PSCR_MDIX_MASK | MRVL_PSCR_DOWNSHIFT_CNT_MASK);
     v |= MRVL_PSCR_MDIX_AUTO | MRVL_PSCR_DOWNSHIFT_EN |
-         (3u << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
+         ((PHY_DOWNSHIFT_ATTEMPTS - 1u) << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
     if ((err = wr(phy, MRVL_PSCR, v)) != 0)
         return err;
+    if ((err = rd(phy, MRVL_ECR, &v)) != 0)
+        return err;
+    if (!(v & MRVL_ECR_DOWNSHIFT_EN)) {
+        v &= (uint16_t)~MRVL_ECR_DOWNSHIFT_CNT_MASK;
+        v |= (uint16_t)(((PHY_DOWNSHIFT_ATTEMPTS - 1u) << MRVL_ECR_DOWNSHIFT_CNT_SHIFT) |
+                        MRVL_ECR_DOWNSHIFT_EN);
+    }
+    if ((err = wr(phy, MRVL_ECR, v)) != 0)
+        return err;
+    phy->downshift_attempts =
+        (uint8_t)(((v & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT) + 1u);
     if ((err = wr(phy, MRVL_PAGE, MRVL_MSCR2_PAGE)) != 0)
         return err;
     if ((err = rd(phy, MRVL_MSCR2, &v)) == 0)
@@ -417,8 +432,11 @@ static int pass(struct phy *phy, uint32_t now)
                 return err;
         }
         if (phy->state == PHY_STATE_AN_WAIT &&
-            time_reached(now, phy->entered_ms + PHY_AN_TIMEOUT_MS)) {
-            /* No result: restart autoneg (the partner may have come back). */
+            time_reached(now, phy->entered_ms + PHY_AN_TIMEOUT_MS +
+                                  phy->downshift_attempts * PHY_DOWNSHIFT_ATTEMPT_MS)) {
+            /* No result: restart autoneg (the partner may have come back).
+             * Not before a downshifting PHY has had time for all its
+             * 1000BASE-T attempts: a restart resets its counter. */
             phy->reconfigure = true;
             phy->deadline_ms = now;
             return 0;

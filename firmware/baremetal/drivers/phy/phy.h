@@ -99,6 +99,8 @@ struct phy {
     bool forced_full;
     bool reconfigure;         /* command pending */
     uint8_t scan_addr;        /* PROBE: next address to try */
+    uint8_t downshift_attempts; /* 1000BASE-T attempts before the PHY
+                                   downshifts by itself; 0 = no downshift */
     /* MDIO transaction log of the pass in progress */
     struct phy_txn txn[PHY_TXN_MAX];
     uint8_t txn_n, txn_pos;
@@ -114,6 +116,17 @@ struct phy {
 #define PHY_PROBE_RETRY_MS 1000u
 #define PHY_RESET_TIMEOUT_MS 500u
 #define PHY_AN_TIMEOUT_MS  5000u
+/* With downshift enabled the PHY retries 1000BASE-T on its own (on a 2-pair
+ * cable each failed attempt is a full FLP exchange plus training, ~2.5 s)
+ * and only then links at 100.  Restarting autoneg meanwhile resets its
+ * attempt counter, so the link never comes up: AN_WAIT waits
+ * PHY_AN_TIMEOUT_MS + attempts * PHY_DOWNSHIFT_ATTEMPT_MS before restarting. */
+#define PHY_DOWNSHIFT_ATTEMPT_MS 3000u
+/* Counter written when the PHY came up with downshift disabled (a counter
+ * already enabled by strap or by an earlier boot stage is kept). */
+#ifndef PHY_DOWNSHIFT_ATTEMPTS
+#define PHY_DOWNSHIFT_ATTEMPTS 4u
+#endif
 
 void phy_init(struct phy *phy, int fixed_addr, phy_event_fn cb, void *ctx, uint32_t now_ms);
 /* Run the state machine; returns the absolute time (ms) of the next step. */

@@ -85,6 +85,15 @@
 #define MRVL_PSSR_LINK        PHY_BIT(10)
 #define MRVL_PSSR_DOWNSHIFT   PHY_BIT(5)
 
+/* Marvell reg 20, page 0: Extended PHY Specific Control (the register
+ * gemlab's 88E1116R model and Linux's m88e1111_set_downshift() use)
+ *  11..9 downshift counter (n+1 attempts at 1000BASE-T) | 8 downshift enable
+ *  Takes effect at the next soft reset. */
+#define MRVL_ECR              20u
+#define MRVL_ECR_DOWNSHIFT_CNT_SHIFT 9
+#define MRVL_ECR_DOWNSHIFT_CNT_MASK  (0x7u << 9)
+#define MRVL_ECR_DOWNSHIFT_EN        PHY_BIT(8)
+
 /* Marvell reg 19: interrupt status (clear on read on silicon) */
 #define MRVL_IEVENT           19u
 /* Marvell reg 22: page address */
