@@ -11,17 +11,17 @@
 include mk/common.mk
 
 # Groups of Debian packages (scripts/deps/GROUP.list) the targets need.
-DEPS_TEST := base qemu baremetal
+DEPS_TEST := base qemu baremetal linux report
 DEPS_RUN  := base qemu baremetal
 
 # The QEMU every firmware test boots: ours.
 QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
 
-.PHONY: all deps help models demo qemu qemu-path firmware baremetal runner \
+.PHONY: all deps help models demo qemu qemu-path firmware baremetal linux runner \
         test test-unit test-san test-fuzz test-device test-baremetal \
-        test-runner bench fuzz run clean
+        test-linux test-runner qemu-test bench fuzz run run-demo clean
 
-all: models qemu baremetal runner
+all: models qemu baremetal linux runner
 
 help:
 	@sed -n '2,11p' Makefile
@@ -43,7 +43,10 @@ qemu-path:
 baremetal:
 	$(Q)$(MAKE) -C firmware/baremetal all
 
-firmware: baremetal
+linux:
+	$(Q)$(MAKE) -C firmware/linux all
+
+firmware: baremetal linux
 
 runner:
 	$(Q)$(MAKE) -C emu/runner all
@@ -56,7 +59,9 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-fuzz
 	$(Q)$(MAKE) --no-print-directory test-device
 	$(Q)$(MAKE) --no-print-directory test-baremetal
+	$(Q)$(MAKE) --no-print-directory test-linux
 	$(Q)$(MAKE) --no-print-directory test-runner
+	$(Q)$(MAKE) --no-print-directory qemu-test
 	@echo "make test: all suites passed"
 
 test-unit: models
@@ -78,8 +83,19 @@ test-baremetal: qemu
 	$(Q)$(MAKE) -C firmware/baremetal all BOARD=zc706
 	$(Q)$(MAKE) -C firmware/baremetal test QEMU="$(QEMU_BIN)"
 
+test-linux: qemu
+	$(Q)$(MAKE) -C firmware/linux test QEMU="$(QEMU_BIN)"
+
 test-runner: runner
 	$(Q)$(MAKE) -C emu/runner robustness
+
+# The scenario matrix (TAP on stdout, JUnit in build/test-results/):
+#   make qemu-test                     every scenario
+#   make qemu-test SCENARIO=clean_1g   one (or several, space-separated)
+#   make qemu-test SHARD=2/4           a stable slice of the matrix
+qemu-test: qemu baremetal linux runner
+	$(Q)QEMU="$(QEMU_BIN)" SHARD="$(or $(SHARD),1/1)" \
+	    $(TOP)/tests/qemu/runner/qemu-test.sh $(SCENARIO)
 
 bench: deps models
 	$(Q)$(MAKE) -C tests/bench run
@@ -87,7 +103,14 @@ bench: deps models
 fuzz: deps
 	$(Q)$(MAKE) -C tests/fuzz fuzz
 
-run: deps models
+# The main job: bare-metal on the clean-1G scenario, TCP both ways and UDP.
+run:
+	$(Q)$(TOP)/scripts/deps.sh $(DEPS_RUN)
+	$(Q)$(MAKE) --no-print-directory qemu baremetal runner
+	$(Q)QEMU="$(QEMU_BIN)" $(TOP)/scripts/run.sh
+
+# The models alone, no emulator: negotiation and wire traces.
+run-demo: models
 	$(Q)$(TOP)/scripts/run-demo.sh
 
 clean:
