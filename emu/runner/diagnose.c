@@ -1029,6 +1029,11 @@ int dg_load_json(const char *path, cJSON **root, FILE *err)
 
 int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed)
 {
+    return dg_diagnose_dir_baseline(run_dir, NULL, out, err, failed);
+}
+
+int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *out, FILE *err, int *failed)
+{
     char path[4096];
     cJSON *root, *dj;
     struct dg_in in;
@@ -1042,6 +1047,10 @@ int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed)
     rc = dg_load_json(path, &root, err);
     if (rc)
         return rc;
+    if (baseline) { /* `gemlab diagnose --baseline`: the stored baseline's median and tolerance */
+        cJSON_DeleteItemFromObjectCaseSensitive(root, "baseline");
+        cJSON_AddItemToObject(root, "baseline", cJSON_Duplicate(baseline, 1));
+    }
     dg_in_from_json(root, &in);
     dg_run(&in, &rep);
     dg_print(out, &rep);

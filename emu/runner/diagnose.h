@@ -111,6 +111,9 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
  * Returns 0, or a negative errno with a message on @err.  *@failed gets
  * the number of failed expectations. */
 int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed);
+/* The same with @baseline ({name, throughput_bps, tolerance_pct}, may be
+ * NULL) in place of results.json's "baseline" member. */
+int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *out, FILE *err, int *failed);
 
 /* Read a whole JSON file (at most 64 MiB) into a cJSON tree. */
 int dg_load_json(const char *path, cJSON **root, FILE *err);

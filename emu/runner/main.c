@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "baseline.h"
 #include "diagnose.h"
 #include "run.h"
 #include "scenario.h"
@@ -25,7 +26,10 @@ static void usage(FILE *out)
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
           "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC]\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
-          "  diagnose RUN_DIR [--strict] layered diagnosis of RUN_DIR/results.json\n"
+          "  diagnose RUN_DIR [--strict] [--baseline NAME [--baseline-dir D]]\n"
+          "                             layered diagnosis of RUN_DIR/results.json\n"
+          "  baseline save|compare RUN_DIR [--name N] [--dir D]\n"
+          "                             noise-aware throughput baselines (baselines/)\n"
           "  fault RUN_DIR ACTION...    change a running instance: link up|down,\n"
           "                             flap DUR, set KEY VALUE, restart-aneg, starve-rx DUR\n"
           "  boot [--qemu PATH] [--fw PATH] [--out DIR] [--hold SEC] [--timeout SEC]\n"
@@ -76,12 +80,19 @@ static int cmd_show(int argc, char **argv)
 static int cmd_diagnose(int argc, char **argv)
 {
     bool strict = false;
-    const char *dir = NULL;
+    const char *dir = NULL, *bname = NULL, *bdir = NULL;
+    cJSON *bl = NULL;
     int failed = 0, rc;
 
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0)
             strict = true;
+        else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
+            if (!strcmp(argv[i], "--baseline"))
+                bname = argv[++i];
+            else
+                bdir = argv[++i];
+        }
         else if (!dir && argv[i][0] != '-')
             dir = argv[i];
         else {
@@ -93,7 +104,10 @@ static int cmd_diagnose(int argc, char **argv)
         fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
         return RUN_EXIT_INPUT;
     }
-    rc = dg_diagnose_dir(dir, stdout, stderr, &failed);
+    if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
+        return RUN_EXIT_INPUT;
+    rc = dg_diagnose_dir_baseline(dir, bl, stdout, stderr, &failed);
+    cJSON_Delete(bl);
     if (rc)
         return RUN_EXIT_INPUT;
     return strict && failed ? RUN_EXIT_FAIL : 0;
@@ -117,6 +131,8 @@ int main(int argc, char **argv)
         return cmd_show(argc - 2, argv + 2);
     if (!strcmp(argv[1], "diagnose"))
         return cmd_diagnose(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "baseline"))
+        return bl_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "run"))
         return run_cmd_run(argc - 2, argv + 2);
     if (!strcmp(argv[1], "boot"))

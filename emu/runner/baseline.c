@@ -1,0 +1,709 @@
+/*
+ * baseline.c - `gemlab baseline save|compare`: noise-aware throughput
+ * baselines stored as JSON under baselines/<board>/<firmware>/<name>.json.
+ * See baseline.h and RESULTS.md (schema gemlab-baseline-1).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "baseline.h"
+#include "diagnose.h"
+
+#define BL_SCHEMA "gemlab-baseline-1"
+#define BL_MAX_RUNS 1024
+
+/* conditions recorded in a baseline: output key, results.json path */
+static const char *const cond_keys[][2] = {
+    { "scenario", "scenario.name" },
+    { "scenario_hash", "scenario.hash" },
+    { "seed", "seed" },
+    { "qemu", "versions.qemu" },
+    { "qemu_patch", "versions.qemu_patch" },
+    { "models", "versions.models" },
+    { "firmware_version", "versions.firmware" },
+    { "firmware_options", "versions.firmware_options" },
+    { "firmware", "conditions.firmware" },
+    { "cpus", "conditions.cpus" },
+    { "rx_bds", "conditions.rx_bds" },
+    { "tx_bds", "conditions.tx_bds" },
+    { "pbufs", "conditions.pbufs" },
+    { "phy_mode", "conditions.phy_mode" },
+    { "irq_affinity", "conditions.irq_affinity" },
+    { "net", "conditions.net" },
+    { "tool", "conditions.tool" },
+    { "board_tool", "conditions.board_tool" },
+    { "protocol", "conditions.protocol" },
+    { "streams", "conditions.parallel" },
+    { "reverse", "conditions.reverse" },
+    { "bidir", "conditions.bidir" },
+    { "bandwidth_bps", "conditions.bandwidth_bps" },
+    { "window_bytes", "conditions.window_bytes" },
+    { "length_bytes", "conditions.length_bytes" },
+    { "duration_s", "conditions.duration_s" },
+    { "omit_s", "conditions.omit_s" },
+    { "latency_ns", "conditions.latency_ns" },
+};
+#define NCOND (sizeof(cond_keys) / sizeof(cond_keys[0]))
+
+static const cJSON *jpath(const cJSON *root, const char *path)
+{
+    char key[64];
+    const cJSON *cur = root;
+
+    while (cur && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof(key))
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        cur = cJSON_GetObjectItemCaseSensitive(cur, key);
+        path += n;
+        if (*path == '.')
+            path++;
+    }
+    return cur;
+}
+
+static double jnum_at(const cJSON *root, const char *path)
+{
+    const cJSON *j = jpath(root, path);
+    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static int cmp_dbl(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+double bl_median(const double *v, size_t n)
+{
+    double *s, m;
+
+    if (n == 0)
+        return NAN;
+    s = malloc(n * sizeof(*s));
+    if (!s)
+        return NAN;
+    memcpy(s, v, n * sizeof(*s));
+    qsort(s, n, sizeof(*s), cmp_dbl);
+    m = n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+    free(s);
+    return m;
+}
+
+double bl_mad(const double *v, size_t n)
+{
+    double med, *d, m;
+
+    if (n == 0)
+        return NAN;
+    med = bl_median(v, n);
+    d = malloc(n * sizeof(*d));
+    if (!d)
+        return NAN;
+    for (size_t i = 0; i < n; i++)
+        d[i] = fabs(v[i] - med);
+    m = bl_median(d, n);
+    free(d);
+    return m;
+}
+
+double bl_tolerance_pct(double median, double mad, double min_pct, double mad_k)
+{
+    double t = min_pct;
+
+    if (median > 0 && !isnan(mad) && mad_k * mad / median * 100 > t)
+        t = mad_k * mad / median * 100;
+    return t;
+}
+
+cJSON *bl_conditions(const cJSON *results)
+{
+    cJSON *c = cJSON_CreateObject();
+
+    for (size_t i = 0; i < NCOND; i++) {
+        const cJSON *v = jpath(results, cond_keys[i][1]);
+        if (v && !cJSON_IsNull(v))
+            cJSON_AddItemToObject(c, cond_keys[i][0], cJSON_Duplicate(v, 1));
+    }
+    return c;
+}
+
+cJSON *bl_conditions_diff(const cJSON *base, const cJSON *run)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *it;
+
+    /* every key of either side; a key only one side has differs */
+    cJSON_ArrayForEach(it, base) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(run, it->string);
+        if (!o || !cJSON_Compare(it, o, true)) {
+            cJSON *d = cJSON_CreateObject();
+            cJSON_AddStringToObject(d, "key", it->string);
+            cJSON_AddItemToObject(d, "baseline", cJSON_Duplicate(it, 1));
+            cJSON_AddItemToObject(d, "run", o ? cJSON_Duplicate(o, 1) : cJSON_CreateNull());
+            cJSON_AddItemToArray(a, d);
+        }
+    }
+    cJSON_ArrayForEach(it, run) {
+        if (cJSON_GetObjectItemCaseSensitive(base, it->string))
+            continue;
+        cJSON *d = cJSON_CreateObject();
+        cJSON_AddStringToObject(d, "key", it->string);
+        cJSON_AddItemToObject(d, "baseline", cJSON_CreateNull());
+        cJSON_AddItemToObject(d, "run", cJSON_Duplicate(it, 1));
+        cJSON_AddItemToArray(a, d);
+    }
+    return a;
+}
+
+static void safe_component(char *s)
+{
+    for (; *s; s++)
+        if (*s == '/' || *s == '\\' || (unsigned char)*s < 0x20)
+            *s = '_';
+}
+
+void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_t flen)
+{
+    const cJSON *b = jpath(results, "scenario.resolved.board.profile");
+    const cJSON *f = jpath(results, "conditions.firmware");
+
+    snprintf(board, blen, "%s", cJSON_IsString(b) && *b->valuestring ? b->valuestring : "zc702");
+    snprintf(fw, flen, "%s", cJSON_IsString(f) && *f->valuestring ? f->valuestring : "baremetal");
+    safe_component(board);
+    safe_component(fw);
+    if (!strcmp(board, ".") || !strcmp(board, ".."))
+        snprintf(board, blen, "_");
+    if (!strcmp(fw, ".") || !strcmp(fw, ".."))
+        snprintf(fw, flen, "_");
+}
+
+static void recompute(cJSON *bl)
+{
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(bl, "runs"), *r;
+    double v[BL_MAX_RUNS], med, mad, lo = NAN, hi = NAN;
+    size_t n = 0;
+    cJSON *st;
+
+    cJSON_ArrayForEach(r, runs) {
+        double x = jnum_at(r, "throughput_bps");
+        if (!isnan(x) && n < BL_MAX_RUNS) {
+            v[n++] = x;
+            if (isnan(lo) || x < lo)
+                lo = x;
+            if (isnan(hi) || x > hi)
+                hi = x;
+        }
+    }
+    med = bl_median(v, n);
+    mad = bl_mad(v, n);
+    cJSON_DeleteItemFromObjectCaseSensitive(bl, "stats");
+    st = cJSON_AddObjectToObject(bl, "stats");
+    cJSON_AddNumberToObject(st, "n", (double)n);
+    if (n) {
+        double minp = jnum_at(bl, "tolerance.min_pct"), k = jnum_at(bl, "tolerance.mad_k");
+        cJSON_AddNumberToObject(st, "median_bps", med);
+        cJSON_AddNumberToObject(st, "mad_bps", mad);
+        cJSON_AddNumberToObject(st, "min_bps", lo);
+        cJSON_AddNumberToObject(st, "max_bps", hi);
+        cJSON_AddNumberToObject(st, "tolerance_pct",
+                                bl_tolerance_pct(med, mad, isnan(minp) ? BL_DEFAULT_MIN_PCT : minp,
+                                                 isnan(k) ? BL_DEFAULT_MAD_K : k));
+    }
+}
+
+cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k)
+{
+    cJSON *bl = cJSON_CreateObject(), *t;
+    char board[64], fw[64];
+
+    bl_board_fw(results, board, sizeof(board), fw, sizeof(fw));
+    cJSON_AddStringToObject(bl, "schema", BL_SCHEMA);
+    cJSON_AddStringToObject(bl, "name", name);
+    cJSON_AddStringToObject(bl, "board", board);
+    cJSON_AddStringToObject(bl, "firmware", fw);
+    cJSON_AddStringToObject(bl, "metric", "iperf.throughput_bps");
+    t = cJSON_AddObjectToObject(bl, "tolerance");
+    cJSON_AddNumberToObject(t, "min_pct", min_pct);
+    cJSON_AddNumberToObject(t, "mad_k", mad_k);
+    cJSON_AddItemToObject(bl, "conditions", bl_conditions(results));
+    cJSON_AddArrayToObject(bl, "runs");
+    recompute(bl);
+    return bl;
+}
+
+int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
+{
+    double bps = jnum_at(results, "iperf.throughput_bps");
+    cJSON *cond, *diff, *runs, *r;
+    const cJSON *v;
+    char stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+
+    if (isnan(bps)) {
+        fprintf(err, "%s: results.json has no iperf.throughput_bps to save\n", run_dir);
+        return -EINVAL;
+    }
+    cond = bl_conditions(results);
+    diff = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "conditions"), cond);
+    cJSON_Delete(cond);
+    if (cJSON_GetArraySize(diff) > 0) {
+        const cJSON *d;
+        fprintf(err, "%s: conditions differ from the baseline's:\n", run_dir);
+        cJSON_ArrayForEach(d, diff) {
+            char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
+            char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
+            fprintf(err, "  %s: baseline %s, run %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
+                    b ? b : "?", o ? o : "?");
+            free(b);
+            free(o);
+        }
+        cJSON_Delete(diff);
+        return -EXDEV;
+    }
+    cJSON_Delete(diff);
+    runs = cJSON_GetObjectItemCaseSensitive(bl, "runs");
+    if (!cJSON_IsArray(runs)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(bl, "runs");
+        runs = cJSON_AddArrayToObject(bl, "runs");
+    }
+    r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "run_dir", run_dir);
+    gmtime_r(&now, &tm);
+    strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON_AddStringToObject(r, "saved", stamp);
+    cJSON_AddNumberToObject(r, "throughput_bps", bps);
+    if (cJSON_IsString(v = jpath(results, "verdict.result")))
+        cJSON_AddStringToObject(r, "verdict", v->valuestring);
+    if (!isnan(jnum_at(results, "iperf.retransmits")))
+        cJSON_AddNumberToObject(r, "retransmits", jnum_at(results, "iperf.retransmits"));
+    if (!isnan(jnum_at(results, "iperf.udp_lost_pct")))
+        cJSON_AddNumberToObject(r, "udp_lost_pct", jnum_at(results, "iperf.udp_lost_pct"));
+    cJSON_AddItemToArray(runs, r);
+    recompute(bl);
+    return 0;
+}
+
+const char *bl_verdict_str(enum bl_verdict v)
+{
+    switch (v) {
+    case BL_OK: return "ok";
+    case BL_REGRESSION: return "regression";
+    case BL_IMPROVEMENT: return "improvement";
+    case BL_CONDITIONS_DIFFER: return "conditions_differ";
+    case BL_NO_DATA: return "no_data";
+    }
+    return "?";
+}
+
+void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c)
+{
+    cJSON *cond = bl_conditions(results);
+
+    memset(c, 0, sizeof(*c));
+    c->differ = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "conditions"), cond);
+    cJSON_Delete(cond);
+    c->run_bps = jnum_at(results, "iperf.throughput_bps");
+    c->median_bps = jnum_at(bl, "stats.median_bps");
+    c->mad_bps = jnum_at(bl, "stats.mad_bps");
+    c->min_bps = jnum_at(bl, "stats.min_bps");
+    c->max_bps = jnum_at(bl, "stats.max_bps");
+    c->tolerance_pct = jnum_at(bl, "stats.tolerance_pct");
+    c->nruns = (int)jnum_at(bl, "stats.n");
+    if (isnan(c->tolerance_pct))
+        c->tolerance_pct = BL_DEFAULT_MIN_PCT;
+    c->delta_pct = c->median_bps > 0 ? (c->run_bps - c->median_bps) / c->median_bps * 100 : NAN;
+    if (cJSON_GetArraySize(c->differ) > 0)
+        c->verdict = BL_CONDITIONS_DIFFER;
+    else if (isnan(c->run_bps) || isnan(c->median_bps) || c->median_bps <= 0)
+        c->verdict = BL_NO_DATA;
+    else if (c->run_bps < c->median_bps * (1 - c->tolerance_pct / 100))
+        c->verdict = BL_REGRESSION;
+    else if (c->run_bps > c->median_bps * (1 + c->tolerance_pct / 100))
+        c->verdict = BL_IMPROVEMENT;
+    else
+        c->verdict = BL_OK;
+}
+
+void bl_cmp_free(struct bl_cmp *c)
+{
+    cJSON_Delete(c->differ);
+    c->differ = NULL;
+}
+
+static void add_num(cJSON *o, const char *k, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, k);
+    else
+        cJSON_AddNumberToObject(o, k, v);
+}
+
+cJSON *bl_cmp_json(const struct bl_cmp *c, const char *name, const char *path)
+{
+    cJSON *j = cJSON_CreateObject();
+
+    cJSON_AddStringToObject(j, "schema", "gemlab-baseline-compare-1");
+    cJSON_AddStringToObject(j, "name", name);
+    cJSON_AddStringToObject(j, "path", path);
+    cJSON_AddStringToObject(j, "verdict", bl_verdict_str(c->verdict));
+    add_num(j, "throughput_bps", c->run_bps);
+    add_num(j, "median_bps", c->median_bps);
+    add_num(j, "mad_bps", c->mad_bps);
+    add_num(j, "min_bps", c->min_bps);
+    add_num(j, "max_bps", c->max_bps);
+    add_num(j, "tolerance_pct", c->tolerance_pct);
+    add_num(j, "delta_pct", c->delta_pct);
+    cJSON_AddNumberToObject(j, "runs", c->nruns);
+    cJSON_AddItemToObject(j, "conditions_differ", cJSON_Duplicate(c->differ, 1));
+    return j;
+}
+
+/* GEMLAB_TOP, else TOP from TOP/build/host.../bin/gemlab, else "." */
+static void find_top(char *top, size_t len)
+{
+    char exe[PATH_MAX], probe[PATH_MAX + 32];
+    const char *env = getenv("GEMLAB_TOP");
+    ssize_t n;
+
+    if (env && *env) {
+        snprintf(top, len, "%s", env);
+        return;
+    }
+    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+    if (n > 0) {
+        exe[n] = '\0';
+        for (int up = 0; up < 4; up++) {
+            char *slash = strrchr(exe, '/');
+            if (!slash)
+                break;
+            *slash = '\0';
+            snprintf(probe, sizeof(probe), "%s/emu/runner", exe);
+            if (access(probe, F_OK) == 0) {
+                snprintf(top, len, "%s", exe);
+                return;
+            }
+        }
+    }
+    snprintf(top, len, ".");
+}
+
+static bool name_ok(const char *name)
+{
+    if (!*name || strlen(name) > 100 || name[0] == '.')
+        return false;
+    for (const char *p = name; *p; p++)
+        if (!(((*p | 32) >= 'a' && (*p | 32) <= 'z') || (*p >= '0' && *p <= '9') || strchr("-_.+", *p)))
+            return false;
+    return true;
+}
+
+int bl_path(const cJSON *results, const char *dir, const char *name, char *out, size_t len)
+{
+    char top[PATH_MAX], board[64], fw[64];
+    int n;
+
+    bl_board_fw(results, board, sizeof(board), fw, sizeof(fw));
+    if (dir)
+        n = snprintf(out, len, "%s/%s/%s/%s.json", dir, board, fw, name);
+    else {
+        find_top(top, sizeof(top));
+        n = snprintf(out, len, "%s/baselines/%s/%s/%s.json", top, board, fw, name);
+    }
+    return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+static int mkdir_p(char *path)
+{
+    for (char *p = path + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(path, 0755) && errno != EEXIST) {
+            *p = '/';
+            return -errno;
+        }
+        *p = '/';
+    }
+    return 0;
+}
+
+static int write_json(const char *path, const cJSON *j, FILE *err)
+{
+    char tmp[PATH_MAX + 8], dir[PATH_MAX];
+    char *text = cJSON_Print(j);
+    FILE *f;
+    int rc = 0;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    if (strrchr(dir, '/')) {
+        strrchr(dir, '/')[1] = '\0';
+        if (mkdir_p(dir)) {
+            fprintf(err, "%s: cannot create directory: %s\n", dir, strerror(errno));
+            free(text);
+            return -EIO;
+        }
+    }
+    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+    f = fopen(tmp, "w");
+    if (!f || !text || fputs(text, f) < 0 || fputc('\n', f) < 0)
+        rc = -EIO;
+    if (f && fclose(f))
+        rc = -EIO;
+    if (!rc && rename(tmp, path))
+        rc = -EIO;
+    if (rc) {
+        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(text);
+    return rc;
+}
+
+static int load_results(const char *run_dir, cJSON **root, FILE *err)
+{
+    char path[PATH_MAX];
+    struct stat st;
+
+    if (stat(run_dir, &st) || !S_ISDIR(st.st_mode)) {
+        fprintf(err, "%s: not a run directory\n", run_dir);
+        return -ENOENT;
+    }
+    snprintf(path, sizeof(path), "%s/results.json", run_dir);
+    return dg_load_json(path, root, err);
+}
+
+static int load_baseline(const char *path, cJSON **bl, FILE *err)
+{
+    const cJSON *s;
+    int rc = dg_load_json(path, bl, err);
+
+    if (rc)
+        return rc;
+    s = cJSON_GetObjectItemCaseSensitive(*bl, "schema");
+    if (!cJSON_IsString(s) || strcmp(s->valuestring, BL_SCHEMA)) {
+        fprintf(err, "%s: not a baseline (schema is not %s)\n", path, BL_SCHEMA);
+        cJSON_Delete(*bl);
+        *bl = NULL;
+        return -EINVAL;
+    }
+    return 0;
+}
+
+int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err)
+{
+    cJSON *res, *bl;
+    char path[PATH_MAX];
+    struct bl_cmp c;
+    int rc;
+
+    *diag_in = NULL;
+    if ((rc = load_results(run_dir, &res, err)))
+        return rc;
+    if ((rc = bl_path(res, dir, name, path, sizeof(path))) || (rc = load_baseline(path, &bl, err))) {
+        cJSON_Delete(res);
+        return rc ? rc : -EINVAL;
+    }
+    bl_compare(bl, res, &c);
+    if (c.verdict == BL_CONDITIONS_DIFFER)
+        fprintf(err, "%s: conditions differ from the run's; the baseline rule is not applied\n", path);
+    else if (!isnan(c.median_bps)) {
+        *diag_in = cJSON_CreateObject();
+        cJSON_AddStringToObject(*diag_in, "name", name);
+        cJSON_AddNumberToObject(*diag_in, "throughput_bps", c.median_bps);
+        cJSON_AddNumberToObject(*diag_in, "tolerance_pct", c.tolerance_pct);
+        cJSON_AddNumberToObject(*diag_in, "runs", c.nruns);
+    }
+    bl_cmp_free(&c);
+    cJSON_Delete(bl);
+    cJSON_Delete(res);
+    return 0;
+}
+
+static void usage(FILE *out)
+{
+    fputs("usage: gemlab baseline save RUN_DIR [--name N] [--dir D] [--tolerance PCT] [--mad-k K] [--replace]\n"
+          "       gemlab baseline compare RUN_DIR [--name N] [--dir D] [--json]\n"
+          "  baselines live in D/<board>/<firmware>/<name>.json (D: the repository's baselines/,\n"
+          "  name: default).  save appends the run (same conditions only; --replace starts over).\n"
+          "  compare exit: 0 within tolerance (or better), 1 regression, 2 bad input,\n"
+          "  4 conditions differ (not compared)\n",
+          out);
+}
+
+static int parse_pos_double(const char *flag, const char *s, double *out)
+{
+    char *end;
+    double v;
+
+    errno = 0;
+    v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0) || v > 1000) {
+        fprintf(stderr, "gemlab baseline: %s wants a number 0..1000, got '%s'\n", flag, s);
+        return -EINVAL;
+    }
+    *out = v;
+    return 0;
+}
+
+int bl_cmd(int argc, char **argv)
+{
+    const char *sub, *run_dir = NULL, *name = "default", *dir = NULL;
+    double min_pct = NAN, mad_k = NAN;
+    bool replace = false, json = false;
+    char path[PATH_MAX];
+    cJSON *res = NULL, *bl = NULL;
+    int rc = 2;
+
+    if (argc < 1) {
+        usage(stderr);
+        return 2;
+    }
+    sub = argv[0];
+    if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (strcmp(sub, "save") && strcmp(sub, "compare")) {
+        fprintf(stderr, "gemlab baseline: unknown subcommand '%s' (save, compare)\n", sub);
+        return 2;
+    }
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        bool has_val = i + 1 < argc;
+        if (!strcmp(a, "--name") || !strcmp(a, "--dir") || !strcmp(a, "--tolerance") || !strcmp(a, "--mad-k")) {
+            if (!has_val) {
+                fprintf(stderr, "gemlab baseline: %s needs a value\n", a);
+                return 2;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(a, "--name")) {
+                if (!name_ok(v)) {
+                    fprintf(stderr, "gemlab baseline: --name '%s': use letters, digits, - _ . + (no leading dot)\n", v);
+                    return 2;
+                }
+                name = v;
+            } else if (!strcmp(a, "--dir"))
+                dir = v;
+            else if (!strcmp(a, "--tolerance")) {
+                if (parse_pos_double(a, v, &min_pct))
+                    return 2;
+            } else if (parse_pos_double(a, v, &mad_k))
+                return 2;
+        } else if (!strcmp(a, "--replace"))
+            replace = true;
+        else if (!strcmp(a, "--json"))
+            json = true;
+        else if (a[0] != '-' && !run_dir)
+            run_dir = a;
+        else {
+            fprintf(stderr, "gemlab baseline %s: unexpected argument '%s'\n", sub, a);
+            return 2;
+        }
+    }
+    if (!run_dir) {
+        fprintf(stderr, "gemlab baseline %s: no RUN_DIR given\n", sub);
+        return 2;
+    }
+    if (load_results(run_dir, &res, stderr))
+        return 2;
+    if (bl_path(res, dir, name, path, sizeof(path))) {
+        fprintf(stderr, "gemlab baseline: path too long\n");
+        goto out;
+    }
+
+    if (!strcmp(sub, "save")) {
+        bool exists = access(path, F_OK) == 0;
+        int arc;
+
+        if (exists && !replace) {
+            if (load_baseline(path, &bl, stderr))
+                goto out;
+            if (!isnan(min_pct) || !isnan(mad_k)) {
+                cJSON *t = cJSON_GetObjectItemCaseSensitive(bl, "tolerance");
+                if (!cJSON_IsObject(t)) {
+                    cJSON_DeleteItemFromObjectCaseSensitive(bl, "tolerance");
+                    t = cJSON_AddObjectToObject(bl, "tolerance");
+                }
+                if (!isnan(min_pct)) {
+                    cJSON_DeleteItemFromObjectCaseSensitive(t, "min_pct");
+                    cJSON_AddNumberToObject(t, "min_pct", min_pct);
+                }
+                if (!isnan(mad_k)) {
+                    cJSON_DeleteItemFromObjectCaseSensitive(t, "mad_k");
+                    cJSON_AddNumberToObject(t, "mad_k", mad_k);
+                }
+            }
+        } else
+            bl = bl_new(res, name, isnan(min_pct) ? BL_DEFAULT_MIN_PCT : min_pct,
+                        isnan(mad_k) ? BL_DEFAULT_MAD_K : mad_k);
+        arc = bl_append(bl, res, run_dir, stderr);
+        if (arc == -EXDEV) {
+            fprintf(stderr, "%s: not saved (use --replace to start a new baseline, or another --name)\n", path);
+            rc = BL_EXIT_CONDITIONS;
+            goto out;
+        }
+        if (arc || write_json(path, bl, stderr))
+            goto out;
+        printf("%s: %d run(s), median %.2f Mb/s, MAD %.2f Mb/s, tolerance %.1f%%\n", path,
+               (int)jnum_at(bl, "stats.n"), jnum_at(bl, "stats.median_bps") / 1e6,
+               jnum_at(bl, "stats.mad_bps") / 1e6, jnum_at(bl, "stats.tolerance_pct"));
+        rc = 0;
+    } else {
+        struct bl_cmp c;
+        cJSON *cj;
+        char out[PATH_MAX + 32];
+
+        if (access(path, F_OK)) {
+            fprintf(stderr, "%s: no such baseline (gemlab baseline save %s --name %s)\n", path, run_dir, name);
+            goto out;
+        }
+        if (load_baseline(path, &bl, stderr))
+            goto out;
+        bl_compare(bl, res, &c);
+        cj = bl_cmp_json(&c, name, path);
+        snprintf(out, sizeof(out), "%s/baseline-compare.json", run_dir);
+        write_json(out, cj, stderr);
+        if (json) {
+            char *t = cJSON_Print(cj);
+            puts(t ? t : "{}");
+            free(t);
+        } else if (c.verdict == BL_CONDITIONS_DIFFER) {
+            const cJSON *d;
+            printf("baseline %s: CONDITIONS DIFFER, not compared:\n", path);
+            cJSON_ArrayForEach(d, c.differ) {
+                char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
+                char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
+                printf("  %s: baseline %s, run %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
+                       b ? b : "?", o ? o : "?");
+                free(b);
+                free(o);
+            }
+        } else if (c.verdict == BL_NO_DATA)
+            printf("baseline %s: no throughput to compare\n", path);
+        else
+            printf("baseline %s: %s: %.2f Mb/s vs median %.2f Mb/s of %d run(s) (%+.1f%%, tolerance %.1f%%, "
+                   "spread %.2f..%.2f Mb/s)\n",
+                   path, bl_verdict_str(c.verdict), c.run_bps / 1e6, c.median_bps / 1e6, c.nruns, c.delta_pct,
+                   c.tolerance_pct, c.min_bps / 1e6, c.max_bps / 1e6);
+        rc = c.verdict == BL_REGRESSION ? 1 : c.verdict == BL_CONDITIONS_DIFFER ? BL_EXIT_CONDITIONS
+             : c.verdict == BL_NO_DATA ? 2 : 0;
+        cJSON_Delete(cj);
+        bl_cmp_free(&c);
+    }
+out:
+    cJSON_Delete(bl);
+    cJSON_Delete(res);
+    return rc;
+}

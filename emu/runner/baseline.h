@@ -1,0 +1,81 @@
+/*
+ * baseline.h - noise-aware throughput baselines (`gemlab baseline`).
+ *
+ * A baseline is a JSON file (schema `gemlab-baseline-1`, see RESULTS.md)
+ * at BASEDIR/<board>/<firmware>/<name>.json, BASEDIR defaulting to the
+ * repository's baselines/.  It records the conditions the runs were taken
+ * under and every saved run's throughput; compare uses the median and the
+ * median absolute deviation (MAD) with a tolerance stored in the file:
+ *
+ *     tolerance_pct = max(tolerance.min_pct, tolerance.mad_k * MAD / median * 100)
+ *
+ * and calls a run a regression only when it is below
+ * median * (1 - tolerance_pct/100).  When the run's conditions differ
+ * from the baseline's, compare reports the differing keys instead of a
+ * verdict.
+ */
+#ifndef GEMLAB_RUNNER_BASELINE_H
+#define GEMLAB_RUNNER_BASELINE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+/* exit status of `gemlab baseline compare` when conditions differ */
+#define BL_EXIT_CONDITIONS 4
+
+#define BL_DEFAULT_MIN_PCT 5.0
+#define BL_DEFAULT_MAD_K 3.0
+
+enum bl_verdict { BL_OK, BL_REGRESSION, BL_IMPROVEMENT, BL_CONDITIONS_DIFFER, BL_NO_DATA };
+
+struct bl_cmp {
+    enum bl_verdict verdict;
+    double run_bps, median_bps, mad_bps, min_bps, max_bps;
+    double tolerance_pct;   /* effective */
+    double delta_pct;       /* (run - median) / median * 100 */
+    int nruns;
+    cJSON *differ;          /* array of {key, baseline, run} (owned) */
+};
+
+/* math on @n values (the arrays are not modified); NAN when n == 0 */
+double bl_median(const double *v, size_t n);
+double bl_mad(const double *v, size_t n);
+double bl_tolerance_pct(double median, double mad, double min_pct, double mad_k);
+
+/* The conditions object of a results.json tree (new object, caller frees). */
+cJSON *bl_conditions(const cJSON *results);
+/* Keys whose values differ between two conditions objects (new array). */
+cJSON *bl_conditions_diff(const cJSON *base, const cJSON *run);
+
+/* Board and firmware of a results.json ("zc702"/"baremetal" if unknown). */
+void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_t flen);
+
+/* A new baseline from one results tree, with the given tolerance. */
+cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k);
+/* Append a run to @bl (recomputes the statistics).  Returns 0, or
+ * -EINVAL when the run has no throughput, or -EXDEV when conditions
+ * differ (@err gets the keys). */
+int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err);
+/* Compare a run against a baseline.  Free @c with bl_cmp_free. */
+void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c);
+void bl_cmp_free(struct bl_cmp *c);
+const char *bl_verdict_str(enum bl_verdict v);
+/* The comparison as JSON (RUN_DIR/baseline-compare.json). */
+cJSON *bl_cmp_json(const struct bl_cmp *c, const char *name, const char *path);
+
+/* Path of the baseline for @results: DIR/<board>/<fw>/<name>.json, DIR
+ * defaulting to <repo top>/baselines. */
+int bl_path(const cJSON *results, const char *dir, const char *name, char *out, size_t len);
+
+/* Read RUN_DIR/<name>.json's baseline for RUN_DIR's results and fill
+ * @diag_in with the "baseline" object the diagnosis's BASELINE_REGRESSION
+ * rule reads ({name, throughput_bps, tolerance_pct}); NULL in *@diag_in
+ * when conditions differ.  0 or a negative errno (message on @err). */
+int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err);
+
+/* `gemlab baseline save|compare ...` */
+int bl_cmd(int argc, char **argv);
+
+#endif

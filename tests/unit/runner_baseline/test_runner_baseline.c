@@ -1,0 +1,183 @@
+/* test_runner_baseline.c - baseline statistics, tolerance, conditions and
+ * the regression verdict (emu/runner/baseline.c). */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "baseline.h"
+#include "diagnose.h"
+
+static cJSON *results(double bps, int streams, const char *hash)
+{
+    char buf[1024];
+    snprintf(buf, sizeof(buf),
+             "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"clean_1g\",\"hash\":\"%s\","
+             "\"resolved\":{\"board\":{\"profile\":\"zc702\"}}},\"seed\":7,"
+             "\"versions\":{\"qemu\":\"QEMU emulator version 9.2.0\"},"
+             "\"conditions\":{\"firmware\":\"baremetal\",\"parallel\":%d,\"protocol\":\"tcp\",\"window_bytes\":262144},"
+             "\"iperf\":{\"throughput_bps\":%.17g},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true}}",
+             hash, streams, bps);
+    cJSON *j = cJSON_Parse(buf);
+    assert_non_null(j);
+    return j;
+}
+
+static cJSON *baseline_of(const double *bps, int n, double min_pct, double mad_k)
+{
+    cJSON *r = results(bps[0], 4, "h1");
+    cJSON *bl = bl_new(r, "default", min_pct, mad_k);
+    cJSON_Delete(r);
+    for (int i = 0; i < n; i++) {
+        r = results(bps[i], 4, "h1");
+        assert_int_equal(bl_append(bl, r, "run", stderr), 0);
+        cJSON_Delete(r);
+    }
+    return bl;
+}
+
+static enum bl_verdict verdict(const cJSON *bl, double bps, int streams, const char *hash)
+{
+    struct bl_cmp c;
+    cJSON *r = results(bps, streams, hash);
+    bl_compare(bl, r, &c);
+    enum bl_verdict v = c.verdict;
+    bl_cmp_free(&c);
+    cJSON_Delete(r);
+    return v;
+}
+
+static void test_median_mad(void **state)
+{
+    (void)state;
+    const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 42 };
+    const double spread[] = { 100, 102, 98, 150, 99 };
+    assert_true(isnan(bl_median(odd, 0)));
+    assert_float_equal(bl_median(odd, 3), 3, 1e-12);
+    assert_float_equal(bl_median(even, 4), 2.5, 1e-12);
+    assert_float_equal(bl_median(one, 1), 42, 1e-12);
+    assert_float_equal(bl_mad(one, 1), 0, 1e-12);
+    /* |x - 100| = 0 2 2 50 1 -> median 2: the outlier does not move it */
+    assert_float_equal(bl_median(spread, 5), 100, 1e-12);
+    assert_float_equal(bl_mad(spread, 5), 2, 1e-12);
+    /* input is not reordered */
+    assert_float_equal(odd[0], 5, 0);
+}
+
+static void test_tolerance(void **state)
+{
+    (void)state;
+    assert_float_equal(bl_tolerance_pct(100, 1, 5, 3), 5, 1e-12);   /* 3 % < 5 % floor */
+    assert_float_equal(bl_tolerance_pct(100, 4, 5, 3), 12, 1e-12);  /* 3 x MAD wins */
+    assert_float_equal(bl_tolerance_pct(100, NAN, 5, 3), 5, 1e-12);
+    assert_float_equal(bl_tolerance_pct(0, 4, 5, 3), 5, 1e-12);
+}
+
+static void test_regression_outside_tolerance_only(void **state)
+{
+    (void)state;
+    const double runs[] = { 100e6, 101e6, 99e6, 100e6, 102e6 };
+    cJSON *bl = baseline_of(runs, 5, 5, 3);
+    assert_float_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(bl, "stats"), "median_bps")->valuedouble, 100e6, 1);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(bl, "stats"), "n")->valueint, 5);
+    assert_int_equal(verdict(bl, 100e6, 4, "h1"), BL_OK);
+    assert_int_equal(verdict(bl, 95.5e6, 4, "h1"), BL_OK);        /* -4.5 % inside 5 % */
+    assert_int_equal(verdict(bl, 94.5e6, 4, "h1"), BL_REGRESSION); /* -5.5 % */
+    assert_int_equal(verdict(bl, 50e6, 4, "h1"), BL_REGRESSION);
+    assert_int_equal(verdict(bl, 110e6, 4, "h1"), BL_IMPROVEMENT);
+    cJSON_Delete(bl);
+}
+
+static void test_noisy_baseline_widens(void **state)
+{
+    (void)state;
+    /* MAD 10 Mb/s on 100: tolerance 30 %, so -20 % is noise */
+    const double runs[] = { 90e6, 100e6, 110e6, 100e6, 80e6, 120e6 };
+    cJSON *bl = baseline_of(runs, 6, 5, 3);
+    assert_float_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(bl, "stats"), "tolerance_pct")->valuedouble, 30, 1e-9);
+    assert_int_equal(verdict(bl, 80e6, 4, "h1"), BL_OK);
+    assert_int_equal(verdict(bl, 65e6, 4, "h1"), BL_REGRESSION);
+    cJSON_Delete(bl);
+}
+
+static void test_conditions_differ(void **state)
+{
+    (void)state;
+    const double runs[] = { 100e6 };
+    cJSON *bl = baseline_of(runs, 1, 5, 3);
+    struct bl_cmp c;
+    cJSON *r = results(10e6, 1, "h2");
+
+    assert_int_equal(verdict(bl, 10e6, 1, "h1"), BL_CONDITIONS_DIFFER);  /* streams */
+    assert_int_equal(verdict(bl, 10e6, 4, "h2"), BL_CONDITIONS_DIFFER);  /* scenario hash */
+    bl_compare(bl, r, &c);
+    assert_int_equal(cJSON_GetArraySize(c.differ), 2);
+    bl_cmp_free(&c);
+    /* save refuses to mix conditions */
+    assert_int_equal(bl_append(bl, r, "run", stderr), -EXDEV);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetObjectItem(bl, "stats"), "n")->valueint, 1);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+}
+
+static void test_missing_throughput(void **state)
+{
+    (void)state;
+    const double runs[] = { 100e6 };
+    cJSON *bl = baseline_of(runs, 1, 5, 3);
+    cJSON *r = results(1, 4, "h1");
+    struct bl_cmp c;
+    cJSON_DeleteItemFromObject(r, "iperf");
+    assert_int_equal(bl_append(bl, r, "run", stderr), -EINVAL);
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.verdict, BL_NO_DATA);
+    bl_cmp_free(&c);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+}
+
+static void test_path_and_diagnosis_rule(void **state)
+{
+    (void)state;
+    char path[512];
+    cJSON *r = results(80e6, 4, "h1"), *b;
+    struct dg_in in;
+    struct dg_report rep;
+
+    assert_int_equal(bl_path(r, "/x", "nightly", path, sizeof(path)), 0);
+    assert_string_equal(path, "/x/zc702/baremetal/nightly.json");
+    /* the diagnosis rule fires on the baseline object compare feeds it */
+    b = cJSON_AddObjectToObject(r, "baseline");
+    cJSON_AddNumberToObject(b, "throughput_bps", 100e6);
+    cJSON_AddNumberToObject(b, "tolerance_pct", 5);
+    dg_in_from_json(r, &in);
+    dg_run(&in, &rep);
+    assert_true(dg_report_has(&rep, DG_BASELINE_REGRESSION));
+    dg_report_free(&rep);
+    cJSON_GetObjectItem(b, "tolerance_pct")->valuedouble = 25;
+    dg_in_from_json(r, &in);
+    dg_run(&in, &rep);
+    assert_false(dg_report_has(&rep, DG_BASELINE_REGRESSION));
+    dg_report_free(&rep);
+    cJSON_Delete(r);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_median_mad),
+        cmocka_unit_test(test_tolerance),
+        cmocka_unit_test(test_regression_outside_tolerance_only),
+        cmocka_unit_test(test_noisy_baseline_widens),
+        cmocka_unit_test(test_conditions_differ),
+        cmocka_unit_test(test_missing_throughput),
+        cmocka_unit_test(test_path_and_diagnosis_rule),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
