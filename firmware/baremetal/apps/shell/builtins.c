@@ -140,6 +140,68 @@ static int cmd_phy(int argc, char **argv)
     return -1;
 }
 
+static const char *mac_mode_str(int mode)
+{
+    switch (mode) {
+    case GEM_MAC_SPEED_AUTO:         return "auto";
+    case GEM_MAC_SPEED_UNPROGRAMMED: return "unprogrammed";
+    case 10:                         return "10";
+    case 100:                        return "100";
+    default:                         return "1000";
+    }
+}
+
+static void gem_config_print(void)
+{
+    printf(FW_JSON_HEAD("gem_config") ",\"rxbd\":%u,\"rxbd_max\":%u,\"txbd\":%u,"
+           "\"mac_speed\":\"%s\",\"nwcfg_speed_mbps\":%u,\"nwcfg_duplex\":\"%s\",\"t_ms\":%" PRIu32 "}\n",
+           gem_rx_bds(), (unsigned)GEM_RXBD, (unsigned)GEM_TXBD, mac_mode_str(gem_mac_speed_mode()),
+           gem_link_speed(), gem_link_full_duplex() ? "full" : "half", timer_now_ms());
+    printf("gem: %u of %u RX descriptors armed, %u TX; MAC speed %s (NWCFG %u/%s)\n",
+           gem_rx_bds(), (unsigned)GEM_RXBD, (unsigned)GEM_TXBD, mac_mode_str(gem_mac_speed_mode()),
+           gem_link_speed(), gem_link_full_duplex() ? "full" : "half");
+}
+
+/* gem                       show the runtime configuration
+ * gem rxbd N                arm only N (2..GEM_RXBD) RX descriptors
+ * gem macspeed MODE         auto | off | unprogrammed | 10 | 100 | 1000 */
+static int cmd_gem(int argc, char **argv)
+{
+    if (argc == 1) {
+        gem_config_print();
+        return 0;
+    }
+    if (argc != 3)
+        return -1;
+    char *end;
+    if (strcmp(argv[1], "rxbd") == 0) {
+        unsigned long n = strtoul(argv[2], &end, 10);
+        if (end == argv[2] || *end != '\0' || argv[2][0] == '-' || n < 2 || n > GEM_RXBD)
+            return -1;
+        if (gem_set_rx_bds((unsigned)n) != 0)
+            return -1;
+        gem_config_print();
+        return 0;
+    }
+    if (strcmp(argv[1], "macspeed") == 0) {
+        int mode;
+        if (strcmp(argv[2], "auto") == 0)
+            mode = GEM_MAC_SPEED_AUTO;
+        else if (strcmp(argv[2], "off") == 0 || strcmp(argv[2], "unprogrammed") == 0)
+            mode = GEM_MAC_SPEED_UNPROGRAMMED;
+        else if (strcmp(argv[2], "10") == 0 || strcmp(argv[2], "100") == 0 ||
+                 strcmp(argv[2], "1000") == 0)
+            mode = atoi(argv[2]);
+        else
+            return -1;
+        if (gem_set_mac_speed_mode(mode) != 0)
+            return -1;
+        gem_config_print();
+        return 0;
+    }
+    return -1;
+}
+
 static void json_mem(const char *name, const struct stats_mem *m, bool *first)
 {
     printf("%s{\"name\":\"%s\",\"avail\":%u,\"used\":%u,\"max\":%u,\"err\":%u,\"illegal\":%u}",
@@ -204,13 +266,15 @@ static int cmd_stats(int argc, char **argv)
            ",\"rx_overrun\":%" PRIu32 ",\"rx_kicks\":%" PRIu32 ",\"max_rx_batch\":%" PRIu32
            ",\"tx_frames\":%" PRIu32 ",\"tx_bytes\":%" PRIu32 ",\"tx_ring_full\":%" PRIu32
            ",\"tx_errors\":%" PRIu32 ",\"tx_underrun\":%" PRIu32 ",\"tx_ahb_err\":%" PRIu32
-           ",\"hresp_not_ok\":%" PRIu32 ",\"tx_restarts\":%" PRIu32 ",\"tx_inflight\":%u,\"rxbd\":%u,\"txbd\":%u,"
+           ",\"hresp_not_ok\":%" PRIu32 ",\"tx_restarts\":%" PRIu32 ",\"tx_inflight\":%u,\"rxbd\":%u,\"rxbd_max\":%u,\"rx_reinit_drops\":%" PRIu32 ",\"txbd\":%u,"
+           "\"mac_speed\":\"%s\",\"nwcfg_speed_mbps\":%u,"
            "\"csum_offload\":%s,\"jumbo\":%s,\"mdio_timeouts\":%" PRIu32 ",\"mdio_max_wait_us\":%" PRIu32 ",\"imr\":%" PRIu32 "}},",
            s->irqs, s->rx_frames, s->rx_bytes, s->rx_bad_bd, s->rx_dropped, s->rx_used_read,
            s->rx_overrun, s->rx_kicks, s->max_rx_batch, s->tx_frames, s->tx_bytes,
            s->tx_ring_full, s->tx_errors, s->tx_underrun, s->tx_ahb_err, s->hresp_not_ok,
            s->tx_restarts,
-           gem_tx_inflight(), (unsigned)GEM_RXBD, (unsigned)GEM_TXBD,
+           gem_tx_inflight(), gem_rx_bds(), (unsigned)GEM_RXBD, s->rx_reinit_drops, (unsigned)GEM_TXBD,
+           mac_mode_str(gem_mac_speed_mode()), gem_link_speed(),
            GEM_CSUM_OFFLOAD ? "true" : "false", GEM_JUMBO ? "true" : "false", mdio_timeouts(), mdio_max_wait_us(),
            gem_reg_read(GEM_IMR));
 
@@ -274,6 +338,7 @@ static const struct shell_cmd builtins[] = {
     { "ip",     "ip [ADDR NETMASK GW]       show or set the static IPv4 address", cmd_ip },
     { "dhcp",   "dhcp                       get an address by DHCP", cmd_dhcp },
     { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half]", cmd_phy },
+    { "gem",    "gem [rxbd N|macspeed auto|off|10|100|1000] (RX BDs armed; MAC speed debug)", cmd_gem },
     { "stats",  "stats                      lwIP, GEM and PHY counters", cmd_stats },
     { "reboot", "reboot                     soft-reset the PS", cmd_reboot },
 };

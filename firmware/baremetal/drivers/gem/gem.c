@@ -50,7 +50,12 @@ static struct gem_tx_ring txr;
 static struct gem_sw_stats st;
 static volatile uint32_t isr_pending;
 static uint32_t nwctrl;          /* shadow: MDEN | RX_EN | TX_EN */
-static unsigned link_speed = 1000;
+static unsigned link_speed = 1000;  /* what NWCFG is programmed for */
+static bool link_full = true;
+static unsigned phy_speed;          /* last PHY result (0: none yet) */
+static bool phy_full;
+static int mac_mode = GEM_MAC_SPEED_AUTO;
+static unsigned rx_armed = GEM_RXBD; /* RX descriptors in the ring */
 
 /* Statistics registers, UG585 B.18 names. */
 const struct gem_counter gem_counters[] = {
@@ -116,9 +121,23 @@ bool gem_work_pending(void)
     return isr_pending != 0 || (rxr.bd && (rxr.bd[rxr.head].word0 & GEM_RXBD_OWN_SW));
 }
 
-int gem_init(const uint8_t mac[6])
+/* Build the RX ring from the first @n descriptors and buffers (the wrap
+ * bit on descriptor n-1; the rest are never reached). */
+static int rx_ring_setup(unsigned n)
 {
     uint32_t rx_addrs[GEM_RXBD];
+    for (unsigned i = 0; i < n; i++) {
+        rx_addrs[i] = (uint32_t)(uintptr_t)rx_buf[i];
+        dcache_invalidate_range(rx_buf[i], GEM_BUF_SIZE);
+    }
+    int err = gem_rx_ring_init(&rxr, rx_bd, n, rx_addrs);
+    if (err == 0)
+        rx_armed = n;
+    return err;
+}
+
+int gem_init(const uint8_t mac[6])
+{
     int err;
 
     gic_disable(BOARD_GEM_IRQ);
@@ -158,11 +177,7 @@ int gem_init(const uint8_t mac[6])
 #endif
     wr(GEM_DMACFG, dma);
 
-    for (unsigned i = 0; i < GEM_RXBD; i++) {
-        rx_addrs[i] = (uint32_t)(uintptr_t)rx_buf[i];
-        dcache_invalidate_range(rx_buf[i], GEM_BUF_SIZE);
-    }
-    if ((err = gem_rx_ring_init(&rxr, rx_bd, GEM_RXBD, rx_addrs)) != 0)
+    if ((err = rx_ring_setup(rx_armed)) != 0)
         return err;
     if ((err = gem_tx_ring_init(&txr, tx_bd, GEM_TXBD)) != 0)
         return err;
@@ -183,7 +198,8 @@ int gem_init(const uint8_t mac[6])
     return 0;
 }
 
-int gem_set_link(unsigned speed_mbps, bool full_duplex)
+/* Write NWCFG speed/duplex/gigabit and the reference clock. */
+static int program_link(unsigned speed_mbps, bool full_duplex)
 {
     uint32_t cfg = rd(GEM_NWCFG) & ~(GEM_NWCFG_SPEED100 | GEM_NWCFG_GIGE_EN | GEM_NWCFG_FDEN);
     switch (speed_mbps) {
@@ -207,8 +223,74 @@ int gem_set_link(unsigned speed_mbps, bool full_duplex)
     wr(GEM_NWCFG, cfg);
     wr(GEM_NWCTRL, nwctrl);
     link_speed = speed_mbps;
+    link_full = full_duplex;
     return err;
 }
+
+/* What NWCFG should say for the PHY's result under the current mode. */
+static int apply_mac_mode(void)
+{
+    if (mac_mode == GEM_MAC_SPEED_UNPROGRAMMED) {
+        /* the bring-up bug: NWCFG keeps what gem_init() wrote */
+        if (link_speed == 1000 && link_full)
+            return 0;
+        return program_link(1000, true);
+    }
+    if (mac_mode == GEM_MAC_SPEED_AUTO) {
+        if (!phy_speed)
+            return 0;
+        return program_link(phy_speed, phy_full);
+    }
+    return program_link((unsigned)mac_mode, phy_speed ? phy_full : true);
+}
+
+int gem_set_link(unsigned speed_mbps, bool full_duplex)
+{
+    if (speed_mbps != 10 && speed_mbps != 100 && speed_mbps != 1000)
+        return -EINVAL;
+    phy_speed = speed_mbps;
+    phy_full = full_duplex;
+    if (mac_mode != GEM_MAC_SPEED_AUTO)
+        return 0;               /* debug switch: NWCFG does not follow the PHY */
+    return program_link(speed_mbps, full_duplex);
+}
+
+int gem_set_mac_speed_mode(int mode)
+{
+    if (mode != GEM_MAC_SPEED_AUTO && mode != GEM_MAC_SPEED_UNPROGRAMMED &&
+        mode != 10 && mode != 100 && mode != 1000)
+        return -EINVAL;
+    mac_mode = mode;
+    return apply_mac_mode();
+}
+
+int gem_mac_speed_mode(void) { return mac_mode; }
+bool gem_link_full_duplex(void) { return link_full; }
+
+int gem_set_rx_bds(unsigned n)
+{
+    if (n < 2 || n > GEM_RXBD)
+        return -EINVAL;
+    /* Stop the receiver: on silicon and in QEMU the RX queue pointer goes
+     * back to RXQBASE while RX is disabled.  Frames already in the ring
+     * and not yet passed up are discarded (counted in rx_reinit_drops). */
+    wr(GEM_IDR, GEM_IRQ_RX);
+    wr(GEM_NWCTRL, nwctrl & ~GEM_NWCTRL_RX_EN);
+    dsb();
+    for (unsigned i = 0; i < rx_armed; i++)
+        if (rx_bd[i].word0 & GEM_RXBD_OWN_SW)
+            st.rx_reinit_drops++;
+    int err = rx_ring_setup(n);
+    dsb();
+    wr(GEM_RXQBASE, (uint32_t)(uintptr_t)rx_bd);
+    wr(GEM_RXSR, GEM_RXSR_CLEAR_ALL);
+    isr_pending &= ~(GEM_IXR_RX_COMPLETE | GEM_IXR_RX_USED_READ | GEM_IXR_RX_OVERRUN);
+    wr(GEM_NWCTRL, nwctrl);
+    wr(GEM_IER, GEM_IRQ_RX);
+    return err;
+}
+
+unsigned gem_rx_bds(void) { return rx_armed; }
 
 unsigned gem_link_speed(void) { return link_speed; }
 

@@ -61,6 +61,7 @@ struct gem_sw_stats {
     uint32_t tx_underrun, tx_ahb_err, hresp_not_ok;
     uint32_t tx_restarts;       /* START_TX re-issued for an idle transmitter */
     uint32_t max_rx_batch;
+    uint32_t rx_reinit_drops;   /* frames discarded by gem_set_rx_bds() */
 };
 
 /* One hardware statistics register (UG585 B.18). */
@@ -74,8 +75,29 @@ extern const unsigned gem_counter_count;
 /* Reset and start the MAC with `mac`, rings empty, link assumed 1000FD.
  * Returns 0 or a negative errno. */
 int gem_init(const uint8_t mac[6]);
-/* Program NWCFG speed/duplex/gigabit and the reference clock. */
+/* The PHY's result: program NWCFG speed/duplex/gigabit and the reference
+ * clock (unless the MAC speed mode below says otherwise).  0 or -EINVAL. */
 int gem_set_link(unsigned speed_mbps, bool full_duplex);
+
+/* Debug switch (shell `gem macspeed`): what NWCFG follows.
+ *  GEM_MAC_SPEED_AUTO          the PHY result (normal operation);
+ *  GEM_MAC_SPEED_UNPROGRAMMED  nothing: NWCFG keeps gem_init()'s 1000/full,
+ *                              the classic bring-up bug of a driver that
+ *                              never updates the MAC after autoneg;
+ *  10, 100, 1000               that speed, whatever the PHY resolved.
+ * Takes effect at once.  0 or -EINVAL. */
+#define GEM_MAC_SPEED_AUTO          0
+#define GEM_MAC_SPEED_UNPROGRAMMED  (-1)
+int gem_set_mac_speed_mode(int mode);
+int gem_mac_speed_mode(void);
+bool gem_link_full_duplex(void);      /* NWCFG duplex */
+
+/* Arm only the first @n (2..GEM_RXBD) RX descriptors: the runtime
+ * equivalent of a smaller GEM_RXBD (XEMACPS_RXBUFCNT).  Stops the receiver,
+ * rebuilds the ring and restarts it; frames received but not yet passed up
+ * are dropped, so use it while traffic is stopped.  0 or -EINVAL. */
+int gem_set_rx_bds(unsigned n);
+unsigned gem_rx_bds(void);
 /* True when the ISR has latched work for the main loop. */
 bool gem_work_pending(void);
 
