@@ -15,6 +15,7 @@
 
 #include "baseline.h"
 #include "diagnose.h"
+#include "merge.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -30,6 +31,8 @@ static void usage(FILE *out)
           "                             layered diagnosis of RUN_DIR/results.json\n"
           "  baseline save|compare RUN_DIR [--name N] [--dir D]\n"
           "                             noise-aware throughput baselines (baselines/)\n"
+          "  merge [--out DIR] [--expect-shards N] INPUT...\n"
+          "                             merge qemu-test shard outputs: JUnit, report.md, index\n"
           "  fault RUN_DIR ACTION...    change a running instance: link up|down,\n"
           "                             flap DUR, set KEY VALUE, restart-aneg, starve-rx DUR\n"
           "  boot [--qemu PATH] [--fw PATH] [--out DIR] [--hold SEC] [--timeout SEC]\n"
@@ -131,6 +134,8 @@ int main(int argc, char **argv)
         return cmd_show(argc - 2, argv + 2);
     if (!strcmp(argv[1], "diagnose"))
         return cmd_diagnose(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "merge"))
+        return mg_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "baseline"))
         return bl_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "run"))

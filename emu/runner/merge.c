@@ -1,0 +1,756 @@
+/*
+ * merge.c - `gemlab merge`: one verdict, JUnit file, report.md, index.html
+ * and index.json from the outputs of N qemu-test.sh shards.  See merge.h.
+ *
+ * The JUnit reader knows the shape qemu-test.sh writes (and common JUnit):
+ * <testsuite name=.. time=..> with <testcase classname= name= time=> that
+ * are self-closing or hold <failure>/<error>/<skipped>.
+ */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+#include "merge.h"
+
+/* value of attribute @name in the tag [tag, end) (raw, not unescaped) */
+static bool attr(const char *tag, const char *end, const char *name, char *out, size_t len)
+{
+    size_t nl = strlen(name);
+
+    for (const char *p = tag + 1; p + nl + 2 < end; p++) {
+        if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p, name, nl) && p[nl] == '=' &&
+            (p[nl + 1] == '"' || p[nl + 1] == '\'')) {
+            const char *v = p + nl + 2, *q = memchr(v, p[nl + 1], (size_t)(end - v));
+            size_t n;
+            if (!q)
+                return false;
+            n = (size_t)(q - v) < len - 1 ? (size_t)(q - v) : len - 1;
+            memcpy(out, v, n);
+            out[n] = '\0';
+            return true;
+        }
+    }
+    return false;
+}
+
+static double attr_num(const char *tag, const char *end, const char *name)
+{
+    char buf[64], *e;
+    double v;
+
+    if (!attr(tag, end, name, buf, sizeof(buf)))
+        return NAN;
+    v = strtod(buf, &e);
+    return e == buf ? NAN : v;
+}
+
+/* "...-K-of-N" at the end of @s (an optional ".xml" after it) */
+static bool shard_of(const char *s, int *k, int *n)
+{
+    const char *p = strstr(s, "-of-");
+    int a, b, used = 0;
+
+    if (!p)
+        return false;
+    while (p > s && p[-1] >= '0' && p[-1] <= '9')
+        p--;
+    if (p == s || p[-1] != '-')
+        return false;
+    if (sscanf(p, "%d-of-%d%n", &a, &b, &used) != 2 || (p[used] && strcmp(p + used, ".xml")))
+        return false;
+    if (a < 1 || b < 1 || a > b || b > MG_MAX_SHARDS)
+        return false;
+    *k = a;
+    *n = b;
+    return true;
+}
+
+static void *grow(void *p, int n, size_t sz)
+{
+    /* capacity doubles at powers of two */
+    if (n && (n & (n - 1)))
+        return p;
+    return realloc(p, (size_t)(n ? 2 * n : 8) * sz);
+}
+
+int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
+{
+    const char *p = text;
+    int found = 0;
+
+    while ((p = strstr(p, "<testsuite"))) {
+        const char *tagend, *close, *c;
+        struct mg_suite *s;
+        void *ns;
+
+        if (p[10] != ' ' && p[10] != '>' && p[10] != '\n' && p[10] != '/') {
+            p += 10; /* <testsuites> */
+            continue;
+        }
+        tagend = strchr(p, '>');
+        if (!tagend) {
+            fprintf(err, "%s: unterminated <testsuite> tag\n", file);
+            return -EINVAL;
+        }
+        if (tagend[-1] == '/')
+            close = tagend + 1;
+        else {
+            close = strstr(tagend, "</testsuite>");
+            if (!close) {
+                fprintf(err, "%s: <testsuite> without </testsuite>\n", file);
+                return -EINVAL;
+            }
+            close += strlen("</testsuite>");
+        }
+        if (!(ns = grow(m->suites, m->nsuites, sizeof(*m->suites))))
+            return -ENOMEM;
+        m->suites = ns;
+        s = &m->suites[m->nsuites++];
+        memset(s, 0, sizeof(*s));
+        snprintf(s->file, sizeof(s->file), "%s", file);
+        if (!attr(p, tagend, "name", s->name, sizeof(s->name)))
+            snprintf(s->name, sizeof(s->name), "%s", file);
+        s->time = attr_num(p, tagend, "time");
+        if (!shard_of(s->name, &s->k, &s->n)) {
+            const char *base = strrchr(file, '/');
+            if (!shard_of(base ? base + 1 : file, &s->k, &s->n))
+                s->k = s->n = 1;
+        }
+        s->xml = strndup(p, (size_t)(close - p));
+        if (!s->xml)
+            return -ENOMEM;
+        /* its testcases */
+        for (c = tagend; (c = strstr(c, "<testcase")) && c < close;) {
+            const char *te = strchr(c, '>'), *ce;
+            struct mg_case *tc;
+
+            if (!te || te > close) {
+                fprintf(err, "%s: unterminated <testcase>\n", file);
+                return -EINVAL;
+            }
+            if (te[-1] == '/')
+                ce = te + 1;
+            else {
+                ce = strstr(te, "</testcase>");
+                if (!ce || ce > close) {
+                    fprintf(err, "%s: <testcase> without </testcase>\n", file);
+                    return -EINVAL;
+                }
+            }
+            if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))
+                return -ENOMEM;
+            m->cases = ns;
+            tc = &m->cases[m->ncases++];
+            memset(tc, 0, sizeof(*tc));
+            attr(c, te, "classname", tc->classname, sizeof(tc->classname));
+            attr(c, te, "name", tc->name, sizeof(tc->name));
+            tc->time = attr_num(c, te, "time");
+            tc->shard = m->nsuites - 1;
+            tc->status = MG_PASS;
+            if (ce > te + 1) {
+                char *body = strndup(te, (size_t)(ce - te));
+                if (!body)
+                    return -ENOMEM;
+                if (strstr(body, "<failure") || strstr(body, "<error"))
+                    tc->status = MG_FAIL;
+                else if (strstr(body, "<skipped"))
+                    tc->status = MG_SKIP;
+                free(body);
+            }
+            c = ce;
+        }
+        found++;
+        p = close;
+    }
+    if (!found) {
+        fprintf(err, "%s: no <testsuite> in this file\n", file);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static void problem(struct mg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void problem(struct mg *m, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof(buf), fmt, ap);
+    va_end(ap);
+    cJSON_AddItemToArray(m->problems, cJSON_CreateString(buf));
+}
+
+void mg_evaluate(struct mg *m)
+{
+    int seen[MG_MAX_SHARDS + 1] = { 0 };
+
+    cJSON_Delete(m->problems);
+    m->problems = cJSON_CreateArray();
+    m->n = m->expect_n;
+    m->tests = m->passed = m->failed = m->skipped = 0;
+    m->time = 0;
+    for (int i = 0; i < m->nsuites; i++) {
+        const struct mg_suite *s = &m->suites[i];
+        if (!m->expect_n && s->n > m->n)
+            m->n = s->n;
+        if (!isnan(s->time))
+            m->time += s->time;
+    }
+    if (m->nsuites == 0)
+        problem(m, "no shard results");
+    for (int i = 0; i < m->nsuites; i++) {
+        const struct mg_suite *s = &m->suites[i];
+        if (s->n != m->n)
+            problem(m, "%s (%s) is shard %d of %d, expected N=%d", s->name, s->file, s->k, s->n, m->n);
+        else if (seen[s->k]++)
+            problem(m, "shard %d of %d given more than once (%s)", s->k, s->n, s->file);
+    }
+    for (int k = 1; k <= m->n && k <= MG_MAX_SHARDS; k++)
+        if (!seen[k])
+            problem(m, "shard %d of %d is missing", k, m->n);
+    for (int i = 0; i < m->ncases; i++) {
+        const struct mg_case *c = &m->cases[i];
+        m->tests++;
+        if (c->status == MG_FAIL)
+            m->failed++;
+        else if (c->status == MG_SKIP)
+            m->skipped++;
+        else
+            m->passed++;
+        for (int j = 0; j < i; j++)
+            if (!strcmp(m->cases[j].name, c->name) && !strcmp(m->cases[j].classname, c->classname) &&
+                m->cases[j].shard != c->shard) {
+                problem(m, "%s (%s) ran in %s and in %s", c->name, c->classname, m->suites[m->cases[j].shard].name,
+                        m->suites[c->shard].name);
+                break;
+            }
+    }
+    m->pass = m->failed == 0 && cJSON_GetArraySize(m->problems) == 0;
+}
+
+void mg_free(struct mg *m)
+{
+    for (int i = 0; i < m->nsuites; i++)
+        free(m->suites[i].xml);
+    free(m->suites);
+    free(m->cases);
+    cJSON_Delete(m->problems);
+    memset(m, 0, sizeof(*m));
+}
+
+/* ---- the command: inputs, run directories, outputs ---- */
+
+static struct mg *walk_m;
+static cJSON *walk_runs;
+static int walk_rc;
+
+static char *slurp(const char *path, FILE *err)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    long n;
+
+    if (!f) {
+        fprintf(err, "%s: %s\n", path, strerror(errno));
+        return NULL;
+    }
+    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (64L << 20) || fseek(f, 0, SEEK_SET)) {
+        fprintf(err, "%s: cannot read (or larger than 64 MiB)\n", path);
+        fclose(f);
+        return NULL;
+    }
+    buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+        fprintf(err, "%s: short read\n", path);
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static const char *jstr_at(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(o, a);
+    if (b)
+        j = cJSON_GetObjectItemCaseSensitive(j, b);
+    return cJSON_IsString(j) ? j->valuestring : "";
+}
+
+static double jnum2(const cJSON *o, const char *a, const char *b)
+{
+    const cJSON *j = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(o, a), b);
+    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+/* one run directory's summary for the index */
+static void add_run(const char *dir)
+{
+    char path[PATH_MAX + 32];
+    cJSON *res = NULL, *dg = NULL, *r, *codes;
+    const cJSON *f;
+
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    if (dg_load_json(path, &res, stderr))
+        return; /* reported; a broken run dir is listed by its JUnit case */
+    r = cJSON_CreateObject();
+    cJSON_AddStringToObject(r, "dir", dir);
+    cJSON_AddStringToObject(r, "scenario", jstr_at(res, "scenario", "name"));
+    cJSON_AddStringToObject(r, "firmware", jstr_at(res, "conditions", "firmware"));
+    cJSON_AddStringToObject(r, "verdict", jstr_at(res, "verdict", "result"));
+    cJSON_AddStringToObject(r, "reason", jstr_at(res, "verdict", "reason"));
+    if (!isnan(jnum2(res, "iperf", "throughput_bps")))
+        cJSON_AddNumberToObject(r, "throughput_bps", jnum2(res, "iperf", "throughput_bps"));
+    codes = cJSON_AddArrayToObject(r, "findings");
+    snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+    if (access(path, R_OK) == 0 && dg_load_json(path, &dg, stderr) == 0)
+        cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(dg, "findings"))
+            if (*jstr_at(f, "code", NULL))
+                cJSON_AddItemToArray(codes, cJSON_CreateString(jstr_at(f, "code", NULL)));
+    snprintf(path, sizeof(path), "%s/report.html", dir);
+    cJSON_AddBoolToObject(r, "has_report_html", access(path, R_OK) == 0);
+    cJSON_AddItemToArray(walk_runs, r);
+    cJSON_Delete(dg);
+    cJSON_Delete(res);
+}
+
+static int visit(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+    size_t n = strlen(path);
+    const char *base = path + ftw->base;
+
+    (void)st;
+    if (type == FTW_F && n > 4 && !strcmp(path + n - 4, ".xml") && strncmp(base, "merged", 6)) {
+        char *text = slurp(path, stderr);
+        if (!text) {
+            walk_rc = -EIO;
+            return 0;
+        }
+        if (strstr(text, "<testsuite") && mg_add_junit(walk_m, text, path, stderr))
+            walk_rc = -EINVAL;
+        free(text);
+    } else if (type == FTW_F && !strcmp(base, "results.json")) {
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%.*s", (int)ftw->base - 1, path);
+        add_run(dir);
+    }
+    return 0;
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+static void md_esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("|*_`[]<>\\", *s))
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+}
+
+/* @to relative to directory @from (both made absolute) */
+static void relpath(const char *from, const char *to, char *out, size_t len)
+{
+    char a[PATH_MAX], b[PATH_MAX];
+    size_t i = 0, common = 0;
+    int ups = 0;
+
+    if (!realpath(from, a) || !realpath(to, b)) {
+        snprintf(out, len, "%s", to);
+        return;
+    }
+    strcat(a, "/");
+    strcat(b, "/");
+    for (; a[i] && a[i] == b[i]; i++)
+        if (a[i] == '/')
+            common = i + 1;
+    for (i = common; a[i]; i++)
+        if (a[i] == '/')
+            ups++;
+    out[0] = '\0';
+    for (int u = 0; u < ups && strlen(out) + 3 < len; u++)
+        strcat(out, "../");
+    b[strlen(b) - 1] = '\0';
+    snprintf(out + strlen(out), len - strlen(out), "%s", b + common);
+    if (!out[0])
+        snprintf(out, len, ".");
+}
+
+static int cmp_run(const void *x, const void *y)
+{
+    const cJSON *a = *(const cJSON *const *)x, *b = *(const cJSON *const *)y;
+    return strcmp(jstr_at(a, "scenario", NULL), jstr_at(b, "scenario", NULL));
+}
+
+static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+{
+    FILE *f;
+
+    snprintf(path, len, "%s/%s", dir, name);
+    f = fopen(path, "w");
+    if (!f)
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+    return f;
+}
+
+static int close_out(FILE *f, const char *path)
+{
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return -EIO;
+    }
+    return 0;
+}
+
+static int write_outputs(struct mg *m, cJSON *runs, const char *out)
+{
+    char path[PATH_MAX + 64], rel[PATH_MAX];
+    const char *verdict = m->pass ? "PASS" : "FAIL";
+    const cJSON *p, *r;
+    cJSON *idx, *sh;
+    FILE *f;
+    int rc = 0;
+    char *text;
+
+    /* JUnit: the shards' suites verbatim, plus one failing case per problem */
+    if (!(f = open_out(out, "junit.xml", path, sizeof(path))))
+        return -EIO;
+    fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+    fprintf(f, "<testsuites name=\"qemu-test-merged\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.0f\">\n",
+            m->tests + cJSON_GetArraySize(m->problems), m->failed + cJSON_GetArraySize(m->problems), m->skipped,
+            m->time);
+    for (int i = 0; i < m->nsuites; i++)
+        fprintf(f, "%s\n", m->suites[i].xml);
+    if (cJSON_GetArraySize(m->problems)) {
+        fprintf(f, "<testsuite name=\"qemu-test-merge\" tests=\"%d\" failures=\"%d\" skipped=\"0\" time=\"0\">\n",
+                cJSON_GetArraySize(m->problems), cJSON_GetArraySize(m->problems));
+        int i = 0;
+        cJSON_ArrayForEach(p, m->problems) {
+            fprintf(f, "  <testcase classname=\"qemu-test.merge\" name=\"shards-%d\"><failure message=\"", ++i);
+            html_esc(f, p->valuestring);
+            fprintf(f, "\"/></testcase>\n");
+        }
+        fprintf(f, "</testsuite>\n");
+    }
+    fprintf(f, "</testsuites>\n");
+    rc |= close_out(f, path);
+
+    /* index.json */
+    idx = cJSON_CreateObject();
+    cJSON_AddStringToObject(idx, "schema", "gemlab-merge-1");
+    cJSON_AddStringToObject(idx, "verdict", verdict);
+    cJSON_AddNumberToObject(idx, "shards_expected", m->n);
+    cJSON_AddNumberToObject(idx, "tests", m->tests);
+    cJSON_AddNumberToObject(idx, "passed", m->passed);
+    cJSON_AddNumberToObject(idx, "failed", m->failed);
+    cJSON_AddNumberToObject(idx, "skipped", m->skipped);
+    cJSON_AddNumberToObject(idx, "time_s", m->time);
+    cJSON_AddItemToObject(idx, "problems", cJSON_Duplicate(m->problems, 1));
+    sh = cJSON_AddArrayToObject(idx, "shards");
+    for (int i = 0; i < m->nsuites; i++) {
+        cJSON *s = cJSON_CreateObject();
+        int t = 0, fl = 0, sk = 0;
+        for (int c = 0; c < m->ncases; c++)
+            if (m->cases[c].shard == i) {
+                t++;
+                fl += m->cases[c].status == MG_FAIL;
+                sk += m->cases[c].status == MG_SKIP;
+            }
+        cJSON_AddStringToObject(s, "name", m->suites[i].name);
+        cJSON_AddStringToObject(s, "file", m->suites[i].file);
+        cJSON_AddNumberToObject(s, "k", m->suites[i].k);
+        cJSON_AddNumberToObject(s, "n", m->suites[i].n);
+        cJSON_AddNumberToObject(s, "tests", t);
+        cJSON_AddNumberToObject(s, "failed", fl);
+        cJSON_AddNumberToObject(s, "skipped", sk);
+        if (!isnan(m->suites[i].time))
+            cJSON_AddNumberToObject(s, "time_s", m->suites[i].time);
+        cJSON_AddItemToArray(sh, s);
+    }
+    cJSON_AddItemToObject(idx, "runs", cJSON_Duplicate(runs, 1));
+    text = cJSON_Print(idx);
+    if ((f = open_out(out, "index.json", path, sizeof(path)))) {
+        fprintf(f, "%s\n", text ? text : "{}");
+        rc |= close_out(f, path);
+    } else
+        rc = -EIO;
+    free(text);
+    cJSON_Delete(idx);
+
+    /* report.md */
+    if (!(f = open_out(out, "report.md", path, sizeof(path))))
+        return -EIO;
+    fprintf(f, "# qemu-test: %s %s\n\n", m->pass ? "\u2705" : "\u274c", verdict);
+    fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped**, %.0f s of shard time.\n\n",
+            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->time);
+    if (cJSON_GetArraySize(m->problems)) {
+        fprintf(f, "## Shard problems\n\n");
+        cJSON_ArrayForEach(p, m->problems) {
+            fputs("- ", f);
+            md_esc(f, p->valuestring);
+            fputc('\n', f);
+        }
+        fputc('\n', f);
+    }
+    fprintf(f, "| shard | tests | failed | skipped | time (s) |\n|---|---:|---:|---:|---:|\n");
+    for (int i = 0; i < m->nsuites; i++) {
+        int t = 0, fl = 0, sk = 0;
+        for (int c = 0; c < m->ncases; c++)
+            if (m->cases[c].shard == i) {
+                t++;
+                fl += m->cases[c].status == MG_FAIL;
+                sk += m->cases[c].status == MG_SKIP;
+            }
+        fprintf(f, "| %d/%d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, t, fl, sk,
+                isnan(m->suites[i].time) ? 0 : m->suites[i].time);
+    }
+    if (m->failed) {
+        fprintf(f, "\n## Failed\n\n");
+        for (int c = 0; c < m->ncases; c++)
+            if (m->cases[c].status == MG_FAIL) {
+                fputs("- ", f);
+                md_esc(f, m->cases[c].name);
+                fprintf(f, " (");
+                md_esc(f, m->cases[c].classname);
+                fprintf(f, ", shard %d/%d)\n", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
+            }
+    }
+    if (cJSON_GetArraySize(runs)) {
+        fprintf(f, "\n## Runs\n\n| scenario | firmware | verdict | Mb/s | findings | run |\n"
+                   "|---|---|---|---:|---|---|\n");
+        cJSON_ArrayForEach(r, runs) {
+            const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
+            fputs("| ", f);
+            md_esc(f, jstr_at(r, "scenario", NULL));
+            fputs(" | ", f);
+            md_esc(f, jstr_at(r, "firmware", NULL));
+            fprintf(f, " | %s | ", jstr_at(r, "verdict", NULL));
+            if (cJSON_IsNumber(bps))
+                fprintf(f, "%.1f", bps->valuedouble / 1e6);
+            fputs(" | ", f);
+            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
+                md_esc(f, c->valuestring);
+                fputc(' ', f);
+            }
+            relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
+            fprintf(f, " | [%s](%s/%s) |\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
+                    ? "report" : "results", rel,
+                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html")) ? "report.html"
+                                                                                         : "results.json");
+        }
+    }
+    rc |= close_out(f, path);
+
+    /* index.html */
+    if (!(f = open_out(out, "index.html", path, sizeof(path))))
+        return -EIO;
+    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>qemu-test %s</title>\n"
+               "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
+               "td,th{border:1px solid #ccc;padding:.3em .6em}.PASS{color:#080}.FAIL,.ERROR{color:#c00}"
+               "</style></head><body>\n",
+            verdict);
+    fprintf(f, "<h1>qemu-test: <span class=\"%s\">%s</span></h1>\n", verdict, verdict);
+    fprintf(f, "<p>%d scenarios in %d of %d shards: %d passed, %d failed, %d skipped, %.0f s of shard time.</p>\n",
+            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->time);
+    if (cJSON_GetArraySize(m->problems)) {
+        fprintf(f, "<h2>Shard problems</h2><ul>\n");
+        cJSON_ArrayForEach(p, m->problems) {
+            fputs("<li>", f);
+            html_esc(f, p->valuestring);
+            fputs("</li>\n", f);
+        }
+        fputs("</ul>\n", f);
+    }
+    fprintf(f, "<h2>Testcases</h2><table><tr><th>scenario</th><th>class</th><th>shard</th><th>result</th>"
+               "<th>time (s)</th></tr>\n");
+    for (int c = 0; c < m->ncases; c++) {
+        const char *st = m->cases[c].status == MG_FAIL ? "FAIL" : m->cases[c].status == MG_SKIP ? "SKIP" : "PASS";
+        fputs("<tr><td>", f);
+        html_esc(f, m->cases[c].name);
+        fputs("</td><td>", f);
+        html_esc(f, m->cases[c].classname);
+        fprintf(f, "</td><td>%d/%d</td><td class=\"%s\">%s</td><td>%.0f</td></tr>\n",
+                m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n, st, st,
+                isnan(m->cases[c].time) ? 0 : m->cases[c].time);
+    }
+    fputs("</table>\n", f);
+    if (cJSON_GetArraySize(runs)) {
+        fprintf(f, "<h2>Runs</h2><table><tr><th>scenario</th><th>firmware</th><th>verdict</th><th>Mb/s</th>"
+                   "<th>findings</th><th>run</th></tr>\n");
+        cJSON_ArrayForEach(r, runs) {
+            const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
+            bool html = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"));
+            fputs("<tr><td>", f);
+            html_esc(f, jstr_at(r, "scenario", NULL));
+            fputs("</td><td>", f);
+            html_esc(f, jstr_at(r, "firmware", NULL));
+            fprintf(f, "</td><td class=\"%s\">", jstr_at(r, "verdict", NULL));
+            html_esc(f, jstr_at(r, "verdict", NULL));
+            fputs("</td><td>", f);
+            if (cJSON_IsNumber(bps))
+                fprintf(f, "%.1f", bps->valuedouble / 1e6);
+            fputs("</td><td>", f);
+            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
+                html_esc(f, c->valuestring);
+                fputc(' ', f);
+            }
+            relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
+            fputs("</td><td><a href=\"", f);
+            html_esc(f, rel);
+            fprintf(f, "/%s\">%s</a></td></tr>\n", html ? "report.html" : "results.json", html ? "report" : "results");
+        }
+        fputs("</table>\n", f);
+    }
+    fputs("</body></html>\n", f);
+    rc |= close_out(f, path);
+    return rc ? -EIO : 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[PATH_MAX];
+
+    snprintf(buf, sizeof(buf), "%s/", dir);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    return 0;
+}
+
+int mg_cmd(int argc, char **argv)
+{
+    const char *out = "build/qemu-test-merged";
+    struct mg m;
+    cJSON *runs;
+    int ninputs = 0, rc;
+
+    memset(&m, 0, sizeof(m));
+    for (int i = 0; i < argc; i++)
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            puts("usage: gemlab merge [--out DIR] [--expect-shards N] INPUT...\n"
+                 "  INPUT: a shard's output directory (searched for JUnit *.xml and run directories\n"
+                 "  with results.json) or a JUnit file.  Writes DIR/junit.xml, report.md, index.html,\n"
+                 "  index.json (DIR default build/qemu-test-merged).\n"
+                 "  exit: 0 every shard present and passed, 1 a shard failed or is missing, 2 bad input");
+            return 0;
+        }
+    runs = cJSON_CreateArray();
+    walk_m = &m;
+    walk_runs = runs;
+    walk_rc = 0;
+    for (int i = 0; i < argc; i++) {
+        struct stat st;
+        if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--expect-shards")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gemlab merge: %s needs a value\n", argv[i]);
+                goto bad;
+            }
+            if (!strcmp(argv[i], "--out"))
+                out = argv[++i];
+            else {
+                char *e;
+                long n = strtol(argv[++i], &e, 10);
+                if (e == argv[i] || *e || n < 1 || n > MG_MAX_SHARDS) {
+                    fprintf(stderr, "gemlab merge: --expect-shards wants 1..%d, got '%s'\n", MG_MAX_SHARDS, argv[i]);
+                    goto bad;
+                }
+                m.expect_n = (int)n;
+            }
+            continue;
+        }
+        if (argv[i][0] == '-') {
+            fprintf(stderr, "gemlab merge: unexpected argument '%s'\n", argv[i]);
+            goto bad;
+        }
+        if (stat(argv[i], &st)) {
+            fprintf(stderr, "gemlab merge: %s: %s\n", argv[i], strerror(errno));
+            goto bad;
+        }
+        ninputs++;
+        if (S_ISDIR(st.st_mode)) {
+            int before = m.nsuites, rb = cJSON_GetArraySize(runs);
+            if (nftw(argv[i], visit, 16, FTW_PHYS)) {
+                fprintf(stderr, "gemlab merge: %s: cannot walk: %s\n", argv[i], strerror(errno));
+                goto bad;
+            }
+            if (m.nsuites == before && cJSON_GetArraySize(runs) == rb) {
+                fprintf(stderr, "gemlab merge: %s: no JUnit file and no run directory in it\n", argv[i]);
+                goto bad;
+            }
+        } else {
+            char *text = slurp(argv[i], stderr);
+            if (!text || mg_add_junit(&m, text, argv[i], stderr)) {
+                free(text);
+                goto bad;
+            }
+            free(text);
+        }
+        if (walk_rc)
+            goto bad;
+    }
+    if (!ninputs) {
+        fprintf(stderr, "gemlab merge: no INPUT given (shard output directories or JUnit files)\n");
+        goto bad;
+    }
+    {
+        int n = cJSON_GetArraySize(runs), j = 0;
+        cJSON **v = calloc((size_t)n + 1, sizeof(*v)), *sorted = cJSON_CreateArray(), *it;
+        if (!v)
+            goto bad;
+        cJSON_ArrayForEach(it, runs) v[j++] = it;
+        qsort(v, (size_t)n, sizeof(*v), cmp_run);
+        for (j = 0; j < n; j++)
+            cJSON_AddItemToArray(sorted, cJSON_Duplicate(v[j], 1));
+        free(v);
+        cJSON_Delete(runs);
+        runs = sorted;
+    }
+    mg_evaluate(&m);
+    if (mkdir_p(out)) {
+        fprintf(stderr, "gemlab merge: --out %s: cannot create: %s\n", out, strerror(errno));
+        goto bad;
+    }
+    if (write_outputs(&m, runs, out))
+        goto bad;
+    {
+        const cJSON *p;
+        cJSON_ArrayForEach(p, m.problems) fprintf(stderr, "gemlab merge: %s\n", p->valuestring);
+    }
+    printf("merge: %s: %d scenarios in %d of %d shards, %d passed, %d failed, %d skipped; %s/report.md\n",
+           m.pass ? "PASS" : "FAIL", m.tests, m.nsuites, m.n, m.passed, m.failed, m.skipped, out);
+    rc = m.pass ? 0 : 1;
+    cJSON_Delete(runs);
+    mg_free(&m);
+    return rc;
+bad:
+    cJSON_Delete(runs);
+    mg_free(&m);
+    return 2;
+}

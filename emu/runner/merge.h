@@ -1,0 +1,60 @@
+/*
+ * merge.h - `gemlab merge`: merge the outputs of `qemu-test.sh SHARD=k/N`
+ * (JUnit files and run directories) into one JUnit file, one report.md,
+ * one index.html and index.json, with one verdict.
+ *
+ * A shard is identified by its JUnit testsuite name qemu-test-K-of-N (or
+ * the file name qemu-test-K-of-N.xml; a plain qemu-test suite is 1/1).
+ * The merged verdict is FAIL when any testcase failed, when a shard of
+ * 1..N is missing or given twice, when suites disagree on N, or when a
+ * scenario ran in two shards.
+ */
+#ifndef GEMLAB_RUNNER_MERGE_H
+#define GEMLAB_RUNNER_MERGE_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#define MG_MAX_SHARDS 256
+
+enum mg_status { MG_PASS, MG_FAIL, MG_SKIP };
+
+struct mg_case {
+    char classname[128], name[128];
+    enum mg_status status;
+    double time;
+    int shard;
+};
+
+struct mg_suite {
+    char name[128], file[512];
+    int k, n;               /* shard k of n */
+    double time;
+    char *xml;              /* "<testsuite ...>...</testsuite>" verbatim (owned) */
+};
+
+struct mg {
+    struct mg_suite *suites;
+    int nsuites;
+    struct mg_case *cases;
+    int ncases;
+    int expect_n;           /* --expect-shards, 0 = from the suites */
+    /* results of mg_evaluate */
+    int n, tests, passed, failed, skipped;
+    double time;
+    cJSON *problems;        /* array of strings: missing shards, duplicates */
+    bool pass;
+};
+
+/* Parse every <testsuite> in @text (a JUnit file read from @file). */
+int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err);
+/* Totals, missing/duplicate shards and cases, the verdict. */
+void mg_evaluate(struct mg *m);
+void mg_free(struct mg *m);
+
+/* `gemlab merge [--out DIR] [--expect-shards N] INPUT...` */
+int mg_cmd(int argc, char **argv);
+
+#endif

@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# merge.sh [GEMLAB] - `gemlab merge` on synthetic shard outputs (issue 9):
+# the right totals, FAIL when a shard failed, is missing, is given twice or
+# a scenario ran in two shards, exit 2 on bad input.  No QEMU needed.
+# The shard coverage test (union of SHARD=k/N = the full list, no
+# duplicates) is robustness.sh #15.
+# Ends with "merge: N passed, M failed"; exit status non-zero on failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+G=${1:-$top/build/host/bin/gemlab}
+work=$(mktemp -d /tmp/gemlab-merge.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+ok()  { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+
+# shard K of N with the given cases: "name:pass|fail|skip"
+shard() {
+    local dir=$1 k=$2 n=$3; shift 3
+    local f=0 s=0 cases=""
+    mkdir -p "$dir/test-results" "$dir/qemu-test"
+    for c in "$@"; do
+        name=${c%%:*}; st=${c#*:}
+        case $st in
+        pass) cases+="  <testcase classname=\"qemu-test.baremetal\" name=\"$name\" time=\"3\"/>"$'\n'; v=PASS;;
+        fail) cases+="  <testcase classname=\"qemu-test.baremetal\" name=\"$name\" time=\"3\"><failure message=\"exit 1\">x &lt; y</failure></testcase>"$'\n'; f=$((f+1)); v=FAIL;;
+        skip) cases+="  <testcase classname=\"qemu-test.baremetal\" name=\"$name\" time=\"0\"><skipped message=\"missing build\"/></testcase>"$'\n'; s=$((s+1)); v=;;
+        esac
+        if [ -n "$v" ]; then
+            mkdir -p "$dir/qemu-test/$name-baremetal"
+            cat >"$dir/qemu-test/$name-baremetal/results.json" <<J
+{"schema":"gemlab-results-1","scenario":{"name":"$name","hash":"0"},"seed":1,
+ "conditions":{"firmware":"baremetal"},"verdict":{"result":"$v","reason":""},
+ "iperf":{"throughput_bps":123400000}}
+J
+            echo '{"schema":"gemlab-diagnosis-1","findings":[{"code":"PROTO_RETRANSMITS"}]}' \
+                >"$dir/qemu-test/$name-baremetal/diagnosis.json"
+        fi
+    done
+    { echo '<?xml version="1.0" encoding="UTF-8"?>'
+      echo "<testsuite name=\"qemu-test-$k-of-$n\" tests=\"$#\" failures=\"$f\" skipped=\"$s\" time=\"9\">"
+      printf '%s' "$cases"
+      echo '</testsuite>'; } >"$dir/test-results/qemu-test-$k-of-$n.xml"
+}
+
+# 1. three good shards: totals, outputs, exit 0
+shard "$work/a1" 1 3 s1:pass s2:pass
+shard "$work/a2" 2 3 s3:pass s4:skip
+shard "$work/a3" 3 3 s5:pass
+out=$("$G" merge --out "$work/m1" --expect-shards 3 "$work/a1" "$work/a2" "$work/a3" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"PASS: 5 scenarios in 3 of 3 shards, 4 passed, 0 failed, 1 skipped"* ]] \
+   && grep -q 'tests="5" failures="0" skipped="1"' "$work/m1/junit.xml" \
+   && [ "$(grep -c '<testcase' "$work/m1/junit.xml")" = 5 ] \
+   && grep -q '| s1 | baremetal | PASS | 123.4 | PROTO\\_RETRANSMITS' "$work/m1/report.md" \
+   && grep -q '../a1/qemu-test/s1-baremetal/results.json' "$work/m1/index.html" \
+   && grep -q '"verdict":	"PASS"' "$work/m1/index.json"; then
+    ok "three shards merge: 5 scenarios, 4 passed, 1 skipped, PASS"
+else bad "good merge" "rc=$rc $out"; fi
+if command -v xmllint >/dev/null; then
+    if xmllint --noout "$work/m1/junit.xml" && xmllint --html --noout "$work/m1/index.html"; then ok "merged JUnit and index are well-formed XML"
+    else bad "merged JUnit/index not well-formed"; fi
+fi
+
+# 2. a failed case in one shard fails the merge
+shard "$work/b2" 2 3 s3:fail s4:skip
+out=$("$G" merge --out "$work/m2" "$work/a1" "$work/b2" "$work/a3" 2>&1); rc=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"FAIL: 5 scenarios in 3 of 3 shards, 3 passed, 1 failed, 1 skipped"* ]] \
+   && grep -q 's3 (qemu-test.baremetal, shard 2/3)' "$work/m2/report.md"; then
+    ok "a failed scenario in shard 2 fails the merge"
+else bad "failed shard" "rc=$rc $out"; fi
+
+# 3. a missing shard fails the merge (N from the suites, and from --expect-shards)
+out=$("$G" merge --out "$work/m3" "$work/a1" "$work/a3" 2>&1); rc=$?
+out2=$("$G" merge --out "$work/m3b" --expect-shards 4 "$work/a1" "$work/a2" "$work/a3" 2>&1); rc2=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"shard 2 of 3 is missing"* ]] && grep -q 'shard 2 of 3 is missing' "$work/m3/junit.xml" \
+   && [ $rc2 -eq 1 ] && [[ "$out2" == *"shard 4 of 4 is missing"* ]]; then
+    ok "a missing shard fails the merge (and shows as a failing JUnit case)"
+else bad "missing shard" "rc=$rc rc2=$rc2 $out $out2"; fi
+
+# 4. the same shard twice, or a scenario in two shards, fails
+shard "$work/c2" 2 3 s1:pass s4:skip
+out=$("$G" merge --out "$work/m4" "$work/a1" "$work/a2" "$work/a2" "$work/a3" 2>&1); rc=$?
+out2=$("$G" merge --out "$work/m4b" "$work/a1" "$work/c2" "$work/a3" 2>&1); rc2=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"given more than once"* ]] && [ $rc2 -eq 1 ] && [[ "$out2" == *"s1 (qemu-test.baremetal) ran in"* ]]; then
+    ok "a duplicated shard or scenario fails the merge"
+else bad "duplicates" "rc=$rc rc2=$rc2 $out $out2"; fi
+
+# 5. JUnit files as inputs; bad input exits 2 naming it
+out=$("$G" merge --out "$work/m5" "$work"/a?/test-results/*.xml 2>&1); rc=$?
+echo '<testsuite name="x"><testcase name="y">' >"$work/broken.xml"
+e1=$("$G" merge --out "$work/m6" "$work/broken.xml" 2>&1); r1=$?
+e2=$("$G" merge --out "$work/m6" "$work/nonexistent" 2>&1); r2=$?
+e3=$("$G" merge --out "$work/m6" --expect-shards 0 "$work/a1" 2>&1); r3=$?
+mkdir -p "$work/empty"; e4=$("$G" merge --out "$work/m6" "$work/empty" 2>&1); r4=$?
+e5=$("$G" merge 2>&1); r5=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"5 scenarios in 3 of 3 shards"* ]] \
+   && [ $r1 -eq 2 ] && [[ "$e1" == *broken.xml* ]] && [ $r2 -eq 2 ] && [[ "$e2" == *nonexistent* ]] \
+   && [ $r3 -eq 2 ] && [[ "$e3" == *--expect-shards* ]] && [ $r4 -eq 2 ] && [[ "$e4" == *empty* ]] && [ $r5 -eq 2 ]; then
+    ok "JUnit files as input; bad input exits 2 naming the file or flag"
+else bad "inputs" "rc=$rc r=$r1$r2$r3$r4$r5 $e1 $e2 $e3 $e4"; fi
+
+echo "merge: $passed passed, $failed failed"
+[ $failed -eq 0 ]
