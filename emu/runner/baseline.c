@@ -20,36 +20,43 @@
 #define BL_SCHEMA "gemlab-baseline-1"
 #define BL_MAX_RUNS 1024
 
-/* conditions recorded in a baseline: output key, results.json path */
-static const char *const cond_keys[][2] = {
-    { "scenario", "scenario.name" },
-    { "scenario_hash", "scenario.hash" },
-    { "seed", "seed" },
-    { "qemu", "versions.qemu" },
-    { "qemu_patch", "versions.qemu_patch" },
-    { "models", "versions.models" },
-    { "firmware_version", "versions.firmware" },
-    { "firmware_options", "versions.firmware_options" },
-    { "firmware", "conditions.firmware" },
-    { "cpus", "conditions.cpus" },
-    { "rx_bds", "conditions.rx_bds" },
-    { "tx_bds", "conditions.tx_bds" },
-    { "pbufs", "conditions.pbufs" },
-    { "phy_mode", "conditions.phy_mode" },
-    { "irq_affinity", "conditions.irq_affinity" },
-    { "net", "conditions.net" },
-    { "tool", "conditions.tool" },
-    { "board_tool", "conditions.board_tool" },
-    { "protocol", "conditions.protocol" },
-    { "streams", "conditions.parallel" },
-    { "reverse", "conditions.reverse" },
-    { "bidir", "conditions.bidir" },
-    { "bandwidth_bps", "conditions.bandwidth_bps" },
-    { "window_bytes", "conditions.window_bytes" },
-    { "length_bytes", "conditions.length_bytes" },
-    { "duration_s", "conditions.duration_s" },
-    { "omit_s", "conditions.omit_s" },
-    { "latency_ns", "conditions.latency_ns" },
+/* Recorded in a baseline: output key, results.json path, and whether a
+ * difference makes runs incomparable (the measurement: scenario, seed,
+ * traffic shape) or is what is under test (the "subject": QEMU patch set,
+ * models, firmware build and options, BD counts), which compare reports as
+ * changed and still compares. */
+static const struct {
+    const char *key, *path;
+    bool subject;
+} cond_keys[] = {
+    { "scenario", "scenario.name", false },
+    { "seed", "seed", false },
+    { "firmware", "conditions.firmware", false },
+    { "cpus", "conditions.cpus", false },
+    { "net", "conditions.net", false },
+    { "tool", "conditions.tool", false },
+    { "board_tool", "conditions.board_tool", false },
+    { "protocol", "conditions.protocol", false },
+    { "streams", "conditions.parallel", false },
+    { "reverse", "conditions.reverse", false },
+    { "bidir", "conditions.bidir", false },
+    { "bandwidth_bps", "conditions.bandwidth_bps", false },
+    { "window_bytes", "conditions.window_bytes", false },
+    { "length_bytes", "conditions.length_bytes", false },
+    { "duration_s", "conditions.duration_s", false },
+    { "omit_s", "conditions.omit_s", false },
+    { "latency_ns", "conditions.latency_ns", false },
+    { "scenario_hash", "scenario.hash", true },
+    { "qemu", "versions.qemu", true },
+    { "qemu_patch", "versions.qemu_patch", true },
+    { "models", "versions.models", true },
+    { "firmware_version", "versions.firmware", true },
+    { "firmware_options", "versions.firmware_options", true },
+    { "rx_bds", "conditions.rx_bds", true },
+    { "tx_bds", "conditions.tx_bds", true },
+    { "pbufs", "conditions.pbufs", true },
+    { "phy_mode", "conditions.phy_mode", true },
+    { "irq_affinity", "conditions.irq_affinity", true },
 };
 #define NCOND (sizeof(cond_keys) / sizeof(cond_keys[0]))
 
@@ -126,16 +133,26 @@ double bl_tolerance_pct(double median, double mad, double min_pct, double mad_k)
     return t;
 }
 
-cJSON *bl_conditions(const cJSON *results)
+static cJSON *pick(const cJSON *results, bool subject)
 {
     cJSON *c = cJSON_CreateObject();
 
     for (size_t i = 0; i < NCOND; i++) {
-        const cJSON *v = jpath(results, cond_keys[i][1]);
-        if (v && !cJSON_IsNull(v))
-            cJSON_AddItemToObject(c, cond_keys[i][0], cJSON_Duplicate(v, 1));
+        const cJSON *v = jpath(results, cond_keys[i].path);
+        if (cond_keys[i].subject == subject && v && !cJSON_IsNull(v))
+            cJSON_AddItemToObject(c, cond_keys[i].key, cJSON_Duplicate(v, 1));
     }
     return c;
+}
+
+cJSON *bl_conditions(const cJSON *results)
+{
+    return pick(results, false);
+}
+
+cJSON *bl_subject(const cJSON *results)
+{
+    return pick(results, true);
 }
 
 cJSON *bl_conditions_diff(const cJSON *base, const cJSON *run)
@@ -237,6 +254,7 @@ cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad
     cJSON_AddNumberToObject(t, "min_pct", min_pct);
     cJSON_AddNumberToObject(t, "mad_k", mad_k);
     cJSON_AddItemToObject(bl, "conditions", bl_conditions(results));
+    cJSON_AddItemToObject(bl, "subject", bl_subject(results));
     cJSON_AddArrayToObject(bl, "runs");
     recompute(bl);
     return bl;
@@ -258,9 +276,18 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
     cond = bl_conditions(results);
     diff = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "conditions"), cond);
     cJSON_Delete(cond);
+    /* one baseline = one build under one measurement: the subject too */
+    cond = bl_subject(results);
+    {
+        cJSON *sd = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "subject"), cond), *it;
+        while ((it = cJSON_DetachItemFromArray(sd, 0)))
+            cJSON_AddItemToArray(diff, it);
+        cJSON_Delete(sd);
+    }
+    cJSON_Delete(cond);
     if (cJSON_GetArraySize(diff) > 0) {
         const cJSON *d;
-        fprintf(err, "%s: conditions differ from the baseline's:\n", run_dir);
+        fprintf(err, "%s: conditions or build differ from the baseline's:\n", run_dir);
         cJSON_ArrayForEach(d, diff) {
             char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
             char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
@@ -314,6 +341,9 @@ void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c)
     memset(c, 0, sizeof(*c));
     c->differ = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "conditions"), cond);
     cJSON_Delete(cond);
+    cond = bl_subject(results);
+    c->changed = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "subject"), cond);
+    cJSON_Delete(cond);
     c->run_bps = jnum_at(results, "iperf.throughput_bps");
     c->median_bps = jnum_at(bl, "stats.median_bps");
     c->mad_bps = jnum_at(bl, "stats.mad_bps");
@@ -339,7 +369,8 @@ void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c)
 void bl_cmp_free(struct bl_cmp *c)
 {
     cJSON_Delete(c->differ);
-    c->differ = NULL;
+    cJSON_Delete(c->changed);
+    c->differ = c->changed = NULL;
 }
 
 static void add_num(cJSON *o, const char *k, double v)
@@ -367,6 +398,7 @@ cJSON *bl_cmp_json(const struct bl_cmp *c, const char *name, const char *path)
     add_num(j, "delta_pct", c->delta_pct);
     cJSON_AddNumberToObject(j, "runs", c->nruns);
     cJSON_AddItemToObject(j, "conditions_differ", cJSON_Duplicate(c->differ, 1));
+    cJSON_AddItemToObject(j, "changed", cJSON_Duplicate(c->changed, 1));
     return j;
 }
 
@@ -692,11 +724,21 @@ int bl_cmd(int argc, char **argv)
             }
         } else if (c.verdict == BL_NO_DATA)
             printf("baseline %s: no throughput to compare\n", path);
-        else
+        else {
+            const cJSON *d;
+            cJSON_ArrayForEach(d, c.changed) {
+                char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
+                char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
+                printf("  changed %s: %s -> %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
+                       b ? b : "?", o ? o : "?");
+                free(b);
+                free(o);
+            }
             printf("baseline %s: %s: %.2f Mb/s vs median %.2f Mb/s of %d run(s) (%+.1f%%, tolerance %.1f%%, "
                    "spread %.2f..%.2f Mb/s)\n",
                    path, bl_verdict_str(c.verdict), c.run_bps / 1e6, c.median_bps / 1e6, c.nruns, c.delta_pct,
                    c.tolerance_pct, c.min_bps / 1e6, c.max_bps / 1e6);
+        }
         rc = c.verdict == BL_REGRESSION ? 1 : c.verdict == BL_CONDITIONS_DIFFER ? BL_EXIT_CONDITIONS
              : c.verdict == BL_NO_DATA ? 2 : 0;
         cJSON_Delete(cj);

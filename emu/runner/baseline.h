@@ -10,9 +10,10 @@
  *     tolerance_pct = max(tolerance.min_pct, tolerance.mad_k * MAD / median * 100)
  *
  * and calls a run a regression only when it is below
- * median * (1 - tolerance_pct/100).  When the run's conditions differ
- * from the baseline's, compare reports the differing keys instead of a
- * verdict.
+ * median * (1 - tolerance_pct/100).  When the run's measurement
+ * conditions differ from the baseline's, compare reports the differing
+ * keys instead of a verdict; differences in the subject (the build under
+ * test) are listed as changed and compared.
  */
 #ifndef GEMLAB_RUNNER_BASELINE_H
 #define GEMLAB_RUNNER_BASELINE_H
@@ -36,7 +37,8 @@ struct bl_cmp {
     double tolerance_pct;   /* effective */
     double delta_pct;       /* (run - median) / median * 100 */
     int nruns;
-    cJSON *differ;          /* array of {key, baseline, run} (owned) */
+    cJSON *differ;          /* measurement conditions that differ: [{key, baseline, run}] (owned) */
+    cJSON *changed;         /* subject keys that differ (build, options, BDs): reported, still compared */
 };
 
 /* math on @n values (the arrays are not modified); NAN when n == 0 */
@@ -44,8 +46,12 @@ double bl_median(const double *v, size_t n);
 double bl_mad(const double *v, size_t n);
 double bl_tolerance_pct(double median, double mad, double min_pct, double mad_k);
 
-/* The conditions object of a results.json tree (new object, caller frees). */
+/* The measurement conditions of a results.json tree (scenario, seed,
+ * traffic shape; must match to compare) and its subject (QEMU patch set,
+ * models, firmware version and build options, BD counts, PHY mode: what a
+ * change under test alters).  New objects, caller frees. */
 cJSON *bl_conditions(const cJSON *results);
+cJSON *bl_subject(const cJSON *results);
 /* Keys whose values differ between two conditions objects (new array). */
 cJSON *bl_conditions_diff(const cJSON *base, const cJSON *run);
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "diagnose.h"
+#include "provenance.h"
 #include "qemu.h"
 #include "run.h"
 
@@ -54,7 +55,10 @@ void rs_build_conditions(struct run *r)
     const struct scenario *s = &r->s;
     cJSON *c = cJSON_AddObjectToObject(r->results, "conditions");
     const cJSON *ready = inst_last_msg(&r->in, "ready");
-    double rxbd = rs_jnumber(ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+    /* bare-metal `gem rxbd N` (run.c apply_board_keys) arms fewer RX BDs
+     * than the ELF was built with; its gem_config answer has the count */
+    const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
+    double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
 
     cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
@@ -351,6 +355,7 @@ void rs_build_header(struct run *r)
     buf[strcspn(buf, "\n")] = '\0';
     cJSON_AddStringToObject(v, "iperf_host", buf);
     cJSON_AddStringToObject(v, "firmware_path", r->fw);
+    prov_add(v, r->top, r->qemu, r->fw); /* qemu_patch, models, firmware, firmware_options */
     cJSON_AddArrayToObject(r->results, "timeline_applied");
 }
 

@@ -1,0 +1,23 @@
+/*
+ * provenance.h - what a run was built from, for results.json "versions"
+ * (issue 9: reproducible runs, and the baseline's conditions).
+ */
+#ifndef GEMLAB_RUNNER_PROVENANCE_H
+#define GEMLAB_RUNNER_PROVENANCE_H
+
+#include <cjson/cJSON.h>
+
+/* Add to @versions (an object):
+ *   qemu_build        the QEMU cache directory VER-KEY (emu/qemu/build.sh)
+ *                     when @qemu lives in one, else ""
+ *   qemu_patch        its KEY: the hash of the patch series + configure options
+ *   models            git tree id of TOP/models at HEAD, "-dirty" when the
+ *                     work tree differs ("" without git)
+ *   firmware          the image's version.txt (bare-metal: git describe)
+ *   firmware_options  bare-metal: config.txt next to the ELF (board, -D
+ *                     options, lwIP overrides); Linux: kernel and
+ *                     initramfs keys next to the image
+ * Values that cannot be found are "". */
+void prov_add(cJSON *versions, const char *top, const char *qemu, const char *fw);
+
+#endif
