@@ -55,7 +55,10 @@ void rs_build_conditions(struct run *r)
     const struct scenario *s = &r->s;
     cJSON *c = cJSON_AddObjectToObject(r->results, "conditions");
     const cJSON *ready = inst_last_msg(&r->in, "ready");
-    double rxbd = rs_jnumber(ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+    /* bare-metal `gem rxbd N` (run.c apply_board_keys) arms fewer RX BDs
+     * than the ELF was built with; its gem_config answer has the count */
+    const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
+    double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
 
     cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);

@@ -13,9 +13,10 @@
  *  - --net pair is not implemented (exit 2 with a message).
  *  - The host is always the iperf client; -R/--bidir are passed to the
  *    host tool and need a board server that supports them.
- *  - Board keys that are firmware build options (rx_bds, tx_bds, pbufs)
- *    are recorded as asked; the firmware's ready line reports what it was
- *    built with, and results.json's conditions use that.
+ *  - Board keys that are firmware build options (tx_bds, pbufs) are
+ *    recorded as asked; the firmware's ready line reports what it was
+ *    built with, and results.json's conditions use that.  On bare-metal,
+ *    rx_bds and mac_speed are applied at runtime (apply_board_keys()).
  */
 #define _GNU_SOURCE /* strsignal, vasprintf (through qemu.h users) */
 #include "run.h"
@@ -391,6 +392,47 @@ static int wait_failed(struct run *r, int rc, const char *phase)
         break;
     }
     return rc;
+}
+
+/* Bare-metal runtime board knobs, applied over the console after link-up
+ * (firmware/baremetal `gem` command; each answers with a gem_config line):
+ * [board] rx_bds -> `gem rxbd N` (arms N of the GEM_RXBD descriptors the
+ * ELF was built with), mac_speed -> `gem macspeed off|10|100|1000`.  Values
+ * come from the validated scenario (a count, an enum), never a shell.
+ * Returns non-zero when the run must stop (QEMU gone, signal). */
+static int apply_board_keys(struct run *r)
+{
+    const struct scenario *s = &r->s;
+    char cmd[64];
+    const char *want[2];
+    int rc;
+
+    if (s->v[SK_BOARD_FIRMWARE].e != 0)
+        return 0;
+    for (int k = 0; k < 2; k++) {
+        if (k == 0) {
+            if (!s->v[SK_BOARD_RX_BDS].set)
+                continue;
+            snprintf(cmd, sizeof(cmd), "gem rxbd %llu", (unsigned long long)s->v[SK_BOARD_RX_BDS].u);
+        } else {
+            const char *m = scn_enum_str(s, SK_BOARD_MAC_SPEED);
+            if (!s->v[SK_BOARD_MAC_SPEED].set || strcmp(m, "auto") == 0)
+                continue;
+            snprintf(cmd, sizeof(cmd), "gem macspeed %s", strcmp(m, "unprogrammed") == 0 ? "off" : m);
+        }
+        want[0] = "gem_config";
+        want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "gem_config");
+        inst_send(&r->in, cmd);
+        rc = inst_wait(&r->in, 3000, msg_after, want);
+        if (rc == -ETIMEDOUT) {
+            fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (built with fewer RX BDs, "
+                            "or an older ELF without the gem command?)\n", cmd);
+        } else if (rc) {
+            wait_failed(r, rc, "board settings");
+            return rc;
+        }
+    }
+    return 0;
 }
 
 static void apply_step(struct run *r, const struct step *st, cJSON *log)
@@ -777,6 +819,8 @@ int run_cmd_run(int argc, char **argv)
         wait_failed(&r, rc, "link-up");
         goto out;
     }
+    if (apply_board_keys(&r))
+        goto out;
     for (unsigned k = 0; k < r.s.nfw_cmds; k++)
         inst_send(&r.in, r.s.fw_cmds[k]);
     if (r.s.v[SK_BOARD_FIRMWARE].e == 1) {
