@@ -115,6 +115,44 @@ static void test_rx_frames_out_of_order_ownership_waits_for_head(void **state)
     assert_false(gem_rx_ring_peek(&r, &idx, &w1));
 }
 
+/* `gem rxbd N`: the driver rebuilds the ring over the first n of its
+ * descriptors while RX is stopped.  Frames pending in the old ring are gone,
+ * the wrap moves to n-1 and the head restarts at 0, so the GEM (whose queue
+ * pointer went back to RXQBASE) and the driver agree again. */
+static void test_rx_reinit_with_fewer_descriptors_moves_wrap_and_resets_head(void **state)
+{
+    (void)state;
+    struct gem_rx_ring r;
+    uint32_t idx, w1, bufs[N];
+    rx_init(&r);
+    for (uint32_t i = 0; i < 5; i++) {          /* head at 5, frames at 5, 6 pending */
+        hw_rx_frame(i, 60);
+        assert_true(gem_rx_ring_peek(&r, &idx, &w1));
+        gem_rx_ring_rearm(&r);
+    }
+    hw_rx_frame(5, 60);
+    hw_rx_frame(6, 60);
+    for (uint32_t i = 0; i < N; i++)
+        bufs[i] = BUF(i);
+    assert_int_equal(gem_rx_ring_init(&r, bd, 4, bufs), 0);
+    assert_int_equal(r.n, 4);
+    assert_int_equal(r.head, 0);
+    for (uint32_t i = 0; i < 4; i++) {
+        assert_int_equal(bd[i].word0 & GEM_RXBD_OWN_SW, 0);
+        assert_int_equal(!!(bd[i].word0 & GEM_RXBD_WRAP), i == 3);
+    }
+    assert_false(gem_rx_ring_peek(&r, &idx, &w1));
+    /* the GEM fills 0..3 and wraps to 0; the driver follows */
+    for (uint32_t k = 0; k < 6; k++) {
+        hw_rx_frame(k % 4, 100 + k);
+        assert_true(gem_rx_ring_peek(&r, &idx, &w1));
+        assert_int_equal(idx, k % 4);
+        assert_int_equal(w1 & GEM_RXBD_LEN_MASK, 100 + k);
+        gem_rx_ring_rearm(&r);
+    }
+    assert_int_equal(r.head, 2);
+}
+
 static void test_tx_init_all_free_used_with_wrap_on_last(void **state)
 {
     (void)state;
@@ -233,6 +271,7 @@ int main(void)
         cmocka_unit_test(test_rx_frame_is_seen_then_rearm_returns_it_to_gem),
         cmocka_unit_test(test_rx_head_wraps_after_last_and_keeps_wrap_bit),
         cmocka_unit_test(test_rx_frames_out_of_order_ownership_waits_for_head),
+        cmocka_unit_test(test_rx_reinit_with_fewer_descriptors_moves_wrap_and_resets_head),
         cmocka_unit_test(test_tx_init_all_free_used_with_wrap_on_last),
         cmocka_unit_test(test_tx_enqueue_clears_used_sets_last_and_length),
         cmocka_unit_test(test_tx_full_ring_returns_enospc),
