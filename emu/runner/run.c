@@ -524,6 +524,51 @@ static void board_udp_result(struct run *r, cJSON *res)
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
 }
 
+/* iperf 2 dual test (-d): the board connects back to the host's -L port,
+ * so the CSV holds both directions.  Lines whose destination port (field 4)
+ * is @lport are the board's stream (board TX); the rest are the host's
+ * (board RX).  Each half goes through iperf2_parse(); the result is the RX
+ * half plus tx_bps and the sum as throughput_bps (as iperf3 --bidir). */
+static cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, int lport)
+{
+    size_t n = csv ? strlen(csv) : 0;
+    char *rx = calloc(1, n + 1), *tx = calloc(1, n + 1), *copy = strdup(csv ? csv : ""), *save = NULL, *line;
+    cJSON *res, *txr;
+    double rxb, txb;
+
+    if (!rx || !tx || !copy) {
+        free(rx);
+        free(tx);
+        free(copy);
+        return iperf2_parse(csv, err, udp, dur);
+    }
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        const char *p = line;
+        for (int k = 0; k < 4 && p; k++) {
+            p = strchr(p, ',');
+            if (p)
+                p++;
+        }
+        char *dst = p && atoi(p) == lport ? tx : rx;
+        strcat(dst, line);
+        strcat(dst, "\n");
+    }
+    res = iperf2_parse(rx, err, udp, dur);
+    txr = iperf2_parse(tx, "", udp, dur);
+    rxb = rs_jnumber(res, "throughput_bps");
+    txb = rs_jnumber(txr, "throughput_bps");
+    if (!isnan(txb)) {
+        cJSON_AddNumberToObject(res, "tx_bps", txb);
+        if (!isnan(rxb))
+            cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
+    }
+    cJSON_Delete(txr);
+    free(rx);
+    free(tx);
+    free(copy);
+    return res;
+}
+
 /* One iperf invocation with the timeline running alongside. */
 static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
@@ -533,7 +578,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     bool v3 = strcmp(scn_host_tool(&r->s), "iperf3") == 0;
     double dur = r->s.v[SK_TRAFFIC_DURATION].u / 1e9 + r->s.v[SK_TRAFFIC_OMIT].u / 1e9;
     cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
-    int nsteps, next = 0, status = 0, rc;
+    int nsteps, next = 0, status = 0, rc, lport = 0;
     long long t0, deadline;
     bool timed_out = false;
 
@@ -559,6 +604,16 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         av_free(&b);
     } else {
         iperf_client_argv(&r->s, "127.0.0.1", r->port, length, &a);
+    }
+    if (!v3 && r->s.v[SK_TRAFFIC_BIDIR].b) {
+        /* iperf 2 -d: the host listens for the board's stream; on slirp the
+         * board reaches it at 10.0.2.2:PORT = host loopback, so take a free
+         * port rather than 5001 (busy under parallel runs) */
+        lport = free_port();
+        if (lport > 0) {
+            av_add(&a, "-L");
+            av_add(&a, "%d", lport);
+        }
     }
     rc = spawn_tool(a.v, out, err);
     av_free(&a);
@@ -599,6 +654,9 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         char *o = slurp(out, 32 << 20), *e = slurp(err, 64 << 10);
         if (v3)
             *result = iperf3_parse(o);
+        else if (lport > 0)
+            *result = iperf2_parse_dual(o, e, r->s.v[SK_TRAFFIC_PROTOCOL].e == 1,
+                                        r->s.v[SK_TRAFFIC_DURATION].u / 1e9, lport);
         else
             *result = iperf2_parse(o, e, r->s.v[SK_TRAFFIC_PROTOCOL].e == 1,
                                    r->s.v[SK_TRAFFIC_DURATION].u / 1e9);
