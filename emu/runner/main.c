@@ -16,6 +16,7 @@
 #include "baseline.h"
 #include "diagnose.h"
 #include "merge.h"
+#include "report.h"
 #include "run.h"
 #include "scenario.h"
 
@@ -33,6 +34,8 @@ static void usage(FILE *out)
           "                             noise-aware throughput baselines (baselines/)\n"
           "  merge [--out DIR] [--expect-shards N] INPUT...\n"
           "                             merge qemu-test shard outputs: JUnit, report.md, index\n"
+          "  report RUN_DIR... [--out DIR] report.md + report.html (gnuplot charts) per run;\n"
+          "                             several runs side by side in DIR\n"
           "  fault RUN_DIR ACTION...    change a running instance: link up|down,\n"
           "                             flap DUR, set KEY VALUE, restart-aneg, starve-rx DUR\n"
           "  boot [--qemu PATH] [--fw PATH] [--out DIR] [--hold SEC] [--timeout SEC]\n"
@@ -134,6 +137,8 @@ int main(int argc, char **argv)
         return cmd_show(argc - 2, argv + 2);
     if (!strcmp(argv[1], "diagnose"))
         return cmd_diagnose(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "report"))
+        return rp_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "merge"))
         return mg_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "baseline"))

@@ -1,0 +1,1155 @@
+/*
+ * report.c - `gemlab report`: report.md and a self-contained report.html
+ * with gnuplot SVG charts, per run and side by side.  See report.h.
+ */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "diagnose.h"
+#include "report.h"
+
+#define RP_MAX_RUNS 32
+
+/* ---- small helpers ---- */
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf;
+    long n;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (64L << 20) || fseek(f, 0, SEEK_SET)) {
+        fclose(f);
+        return NULL;
+    }
+    buf = malloc((size_t)n + 1);
+    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf)
+        buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+static const cJSON *jget(const cJSON *root, const char *path)
+{
+    char key[64];
+    const cJSON *cur = root;
+
+    while (cur && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof(key))
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        cur = cJSON_GetObjectItemCaseSensitive(cur, key);
+        path += n + (path[n] == '.');
+    }
+    return cur;
+}
+
+static double jnum(const cJSON *root, const char *path)
+{
+    const cJSON *j = jget(root, path);
+    return cJSON_IsNumber(j) ? j->valuedouble : NAN;
+}
+
+static const char *js(const cJSON *root, const char *path)
+{
+    const cJSON *j = jget(root, path);
+    return cJSON_IsString(j) ? j->valuestring : "";
+}
+
+static void html_esc(FILE *f, const char *s)
+{
+    for (; *s; s++)
+        switch (*s) {
+        case '&': fputs("&amp;", f); break;
+        case '<': fputs("&lt;", f); break;
+        case '>': fputs("&gt;", f); break;
+        case '"': fputs("&quot;", f); break;
+        default: fputc(*s, f);
+        }
+}
+
+static void md_esc(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        if (strchr("|*_`[]<>\\#", *s))
+            fputc('\\', f);
+        fputc(*s == '\n' ? ' ' : *s, f);
+    }
+}
+
+/* value as short text: numbers %g, strings as-is, others JSON */
+static void jtext(const cJSON *v, char *out, size_t len)
+{
+    if (cJSON_IsNumber(v))
+        snprintf(out, len, "%.6g", v->valuedouble);
+    else if (cJSON_IsString(v))
+        snprintf(out, len, "%s", v->valuestring);
+    else if (cJSON_IsBool(v))
+        snprintf(out, len, "%s", cJSON_IsTrue(v) ? "true" : "false");
+    else if (!v || cJSON_IsNull(v))
+        snprintf(out, len, "-");
+    else {
+        char *t = cJSON_PrintUnformatted(v);
+        snprintf(out, len, "%s", t ? t : "?");
+        free(t);
+    }
+}
+
+static void mbps(char *out, size_t len, double bps)
+{
+    if (isnan(bps))
+        snprintf(out, len, "-");
+    else
+        snprintf(out, len, "%.1f", bps / 1e6);
+}
+
+/* a label gnuplot can quote: [A-Za-z0-9 ._#/+-] */
+static void plot_label(char *s)
+{
+    for (; *s; s++)
+        if (!(((*s | 32) >= 'a' && (*s | 32) <= 'z') || (*s >= '0' && *s <= '9') || strchr(" ._#/+-", *s)))
+            *s = '_';
+}
+
+/* ---- iperf interval parsing ---- */
+
+static struct rp_series *series(struct rp_streams *st, const char *label)
+{
+    for (int i = 0; i < st->n; i++)
+        if (!strcmp(st->s[i].label, label))
+            return &st->s[i];
+    if (st->n >= RP_MAX_STREAMS)
+        return NULL;
+    struct rp_series *s = &st->s[st->n++];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->label, sizeof(s->label), "%s", label);
+    plot_label(s->label);
+    return s;
+}
+
+static void point(struct rp_series *s, double t, double bps, double jit, double lost)
+{
+    if (!s || s->n >= RP_MAX_POINTS)
+        return;
+    s->t[s->n] = t;
+    s->bps[s->n] = bps;
+    s->jitter_ms[s->n] = jit;
+    s->lost_pct[s->n] = lost;
+    s->n++;
+}
+
+static const char *base_of(const char *file)
+{
+    const char *b = strrchr(file, '/');
+    return b ? b + 1 : file;
+}
+
+void rp_parse_iperf2_csv(const char *text, const char *file, struct rp_streams *st)
+{
+    const char *line = text;
+
+    while (line && *line) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        char buf[512], *fld[16], *save = NULL, *tok;
+        int nf = 0;
+
+        if (len < sizeof(buf)) {
+            memcpy(buf, line, len);
+            buf[len] = '\0';
+            for (tok = strtok_r(buf, ",\r", &save); tok && nf < 16; tok = strtok_r(NULL, ",\r", &save))
+                fld[nf++] = tok;
+            if (nf >= 9) {
+                double a, b;
+                int id = atoi(fld[5]);
+                if (sscanf(fld[6], "%lf-%lf", &a, &b) == 2 && b > a && b - a <= 1.5) {
+                    char label[48];
+                    double jit = NAN, lost = NAN;
+                    if (nf >= 13) {
+                        jit = strtod(fld[9], NULL);
+                        lost = strtod(fld[12], NULL);
+                    }
+                    if (id < 0)
+                        snprintf(label, sizeof(label), "%s sum", base_of(file));
+                    else
+                        snprintf(label, sizeof(label), "%s #%d", base_of(file), id);
+                    point(series(st, label), b, strtod(fld[8], NULL), jit, lost);
+                }
+            }
+        }
+        line = end ? end + 1 : NULL;
+    }
+}
+
+void rp_parse_iperf3_json(const char *text, const char *file, struct rp_streams *st)
+{
+    cJSON *root = cJSON_Parse(text);
+    const cJSON *iv, *s;
+
+    if (!root)
+        return;
+    cJSON_ArrayForEach(iv, cJSON_GetObjectItemCaseSensitive(root, "intervals")) {
+        const cJSON *sum = cJSON_GetObjectItemCaseSensitive(iv, "sum");
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(sum, "omitted")))
+            continue;
+        cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(iv, "streams")) {
+            char label[48];
+            snprintf(label, sizeof(label), "%s #%d", base_of(file), (int)jnum(s, "socket"));
+            point(series(st, label), jnum(s, "end"), jnum(s, "bits_per_second"), jnum(s, "jitter_ms"),
+                  jnum(s, "lost_percent"));
+        }
+    }
+    cJSON_Delete(root);
+}
+
+static void load_streams(const char *dir, struct rp_streams *st)
+{
+    struct dirent **ents;
+    int n = scandir(dir, &ents, NULL, alphasort);
+
+    memset(st, 0, sizeof(*st));
+    for (int i = 0; i < n; i++) {
+        const char *name = ents[i]->d_name;
+        size_t l = strlen(name);
+        if (!strncmp(name, "iperf", 5) && l > 4 && (!strcmp(name + l - 4, ".csv") || !strcmp(name + l - 5, ".json"))) {
+            char path[PATH_MAX];
+            snprintf(path, sizeof(path), "%s/%s", dir, name);
+            char *text = slurp(path);
+            if (text) {
+                if (!strcmp(name + l - 4, ".csv"))
+                    rp_parse_iperf2_csv(text, name, st);
+                else
+                    rp_parse_iperf3_json(text, name, st);
+            }
+            free(text);
+        }
+        free(ents[i]);
+    }
+    if (n >= 0)
+        free(ents);
+}
+
+/* the firmware's latency result from console.log (docs/schema.md) */
+static cJSON *load_latency(const char *dir)
+{
+    char path[PATH_MAX];
+    char *text, *p;
+    cJSON *found = NULL;
+
+    snprintf(path, sizeof(path), "%s/console.log", dir);
+    if (!(text = slurp(path)))
+        return NULL;
+    for (p = text; (p = strstr(p, "@gemlab {"));) {
+        char *end = strchr(p, '\n');
+        if (end)
+            *end = '\0';
+        if (strstr(p, "\"test\":\"latency\"") && strstr(p, "\"type\":\"result\"")) {
+            cJSON *j = cJSON_Parse(p + 8);
+            if (j) {
+                cJSON_Delete(found);
+                found = j;
+            }
+        }
+        if (!end)
+            break;
+        p = end + 1;
+    }
+    free(text);
+    return found;
+}
+
+/* ---- gnuplot ---- */
+
+/* Run gnuplot on @script in @dir: 0, -ENOENT (not installed), -EIO. */
+static int gnuplot(const char *dir, const char *script)
+{
+    pid_t pid = fork();
+    int status;
+
+    if (pid < 0)
+        return -EIO;
+    if (pid == 0) {
+        int fd;
+        if (chdir(dir))
+            _exit(126);
+        fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        if (fd >= 0) {
+            dup2(fd, 1);
+            dup2(fd, 2);
+        }
+        fd = open("/dev/null", O_RDONLY);
+        if (fd >= 0)
+            dup2(fd, 0);
+        execlp("gnuplot", "gnuplot", script, (char *)NULL);
+        _exit(127);
+    }
+    for (int ms = 0; ms < 60000; ms += 10) {
+        pid_t w = waitpid(pid, &status, WNOHANG);
+        if (w == pid) {
+            if (WIFEXITED(status) && WEXITSTATUS(status) == 127)
+                return -ENOENT;
+            return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EIO;
+        }
+        if (w < 0)
+            return -EIO;
+        nanosleep(&(struct timespec){ 0, 10000000 }, NULL);
+    }
+    kill(pid, SIGKILL);
+    waitpid(pid, &status, 0);
+    return -EIO;
+}
+
+struct charts {
+    char dir[PATH_MAX + 16];
+    int made, failed;
+    bool missing;           /* gnuplot not installed */
+    char names[8][64], titles[8][96];
+    int n;
+};
+
+static FILE *chart_file(struct charts *c, const char *name, const char *mode)
+{
+    char path[PATH_MAX + 64];
+    snprintf(path, sizeof(path), "%s/%s", c->dir, name);
+    return fopen(path, mode);
+}
+
+static const char *PREAMBLE =
+    "set terminal svg size 860,320 dynamic noenhanced font 'sans,11' background '#ffffff'\n"
+    "set grid\nset key outside right top\nset datafile missing 'NaN'\nset border 3\nset tics nomirror\n";
+
+/* write NAME.gp (@body after the preamble and output) and run it */
+static void chart(struct charts *c, const char *name, const char *title, const char *body)
+{
+    char gp[64], svg[64];
+    FILE *f;
+
+    if (c->missing || c->n >= 8)
+        return;
+    snprintf(gp, sizeof(gp), "%s.gp", name);
+    snprintf(svg, sizeof(svg), "%s.svg", name);
+    if (!(f = chart_file(c, gp, "w"))) {
+        c->failed++;
+        return;
+    }
+    fprintf(f, "%sset output '%s'\nset title '%s'\n%s", PREAMBLE, svg, title, body);
+    if (fclose(f)) {
+        c->failed++;
+        return;
+    }
+    switch (gnuplot(c->dir, gp)) {
+    case 0:
+        snprintf(c->names[c->n], sizeof(c->names[0]), "%s", svg);
+        snprintf(c->titles[c->n], sizeof(c->titles[0]), "%s", title);
+        c->n++;
+        c->made++;
+        break;
+    case -ENOENT:
+        c->missing = true;
+        break;
+    default:
+        c->failed++;
+    }
+}
+
+/* inline one SVG (from "<svg" on) */
+static void inline_svg(FILE *out, const char *dir, const char *name)
+{
+    char path[PATH_MAX + 64];
+    char *text, *p;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    if (!(text = slurp(path)))
+        return;
+    p = strstr(text, "<svg");
+    if (p)
+        fputs(p, out);
+    free(text);
+}
+
+static void html_head(FILE *f, const char *title)
+{
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
+    html_esc(f, title);
+    fputs("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
+          "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
+          "vertical-align:top}th{background:#f4f4f4}.PASS,.ok{color:#080}.FAIL,.ERROR,.regression{color:#c00}"
+          ".improvement{color:#06c}.chart svg{width:100%;height:auto}code{font-size:90%}</style></head><body>\n",
+          f);
+}
+
+/* ---- one run ---- */
+
+struct run_data {
+    char dir[PATH_MAX];
+    cJSON *res, *dg, *cmp, *lat;
+    struct rp_streams st;
+};
+
+static int load_run(const char *dir, struct run_data *r)
+{
+    char path[PATH_MAX + 32];
+    struct stat sb;
+
+    memset(r, 0, sizeof(*r));
+    snprintf(r->dir, sizeof(r->dir), "%s", dir);
+    if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
+        fprintf(stderr, "gemlab report: %s: not a run directory\n", dir);
+        return -ENOENT;
+    }
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    if (dg_load_json(path, &r->res, stderr))
+        return -EINVAL;
+    snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+    if (access(path, R_OK) == 0 && dg_load_json(path, &r->dg, stderr))
+        r->dg = NULL;
+    snprintf(path, sizeof(path), "%s/baseline-compare.json", dir);
+    if (access(path, R_OK) == 0 && dg_load_json(path, &r->cmp, stderr))
+        r->cmp = NULL;
+    r->lat = load_latency(dir);
+    load_streams(dir, &r->st);
+    return 0;
+}
+
+static void free_run(struct run_data *r)
+{
+    cJSON_Delete(r->res);
+    cJSON_Delete(r->dg);
+    cJSON_Delete(r->cmp);
+    cJSON_Delete(r->lat);
+    r->res = r->dg = r->cmp = r->lat = NULL;
+}
+
+static void run_charts(struct run_data *r, struct charts *c)
+{
+    const cJSON *iv = jget(r->res, "iperf.intervals_bps"), *e, *sw = jget(r->res, "sweep");
+    char body[8192];
+    size_t o = 0;
+    FILE *f;
+    int k;
+    bool any_udp = false;
+
+    /* throughput over time: per stream and the summed series */
+    if (cJSON_GetArraySize(iv) > 0 || r->st.n > 0) {
+        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
+        if (cJSON_GetArraySize(iv) > 0 && (f = chart_file(c, "tput_sum.dat", "w"))) {
+            double omit = jnum(r->res, "conditions.omit_s");
+            k = 0;
+            fprintf(f, "# t_s Mb/s (summed, results.json iperf.intervals_bps)\n");
+            cJSON_ArrayForEach(e, iv) {
+                k++;
+                if (cJSON_IsNumber(e))
+                    fprintf(f, "%g %.6g\n", (isnan(omit) ? 0 : omit) + k, e->valuedouble / 1e6);
+            }
+            fclose(f);
+            o += (size_t)snprintf(body + o, sizeof(body) - o,
+                                  "'tput_sum.dat' using 1:2 with linespoints lw 3 pt 7 title 'sum', ");
+        }
+        for (int i = 0; i < r->st.n && o < sizeof(body) - 200; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "tput_%d.dat", i);
+            if (!(f = chart_file(c, name, "w")))
+                continue;
+            /* a size sweep runs one test per size, in order: label by size */
+            if (cJSON_GetArraySize(sw) == r->st.n) {
+                snprintf(r->st.s[i].label, sizeof(r->st.s[i].label), "%g-byte test",
+                         jnum(cJSON_GetArrayItem(sw, i), "length_bytes"));
+                plot_label(r->st.s[i].label);
+            }
+            fprintf(f, "# t_s Mb/s jitter_ms lost_pct (%s)\n", r->st.s[i].label);
+            for (int p = 0; p < r->st.s[i].n; p++) {
+                fprintf(f, "%g %.6g %.6g %.6g\n", r->st.s[i].t[p], r->st.s[i].bps[p] / 1e6, r->st.s[i].jitter_ms[p],
+                        r->st.s[i].lost_pct[p]);
+                if (r->st.s[i].jitter_ms[p] > 0 || r->st.s[i].lost_pct[p] > 0)
+                    any_udp = true;
+            }
+            fclose(f);
+            o += (size_t)snprintf(body + o, sizeof(body) - o, "'%s' using 1:2 with lines lw 1.5 title '%s', ", name,
+                                  r->st.s[i].label);
+        }
+        if (o > 2 && body[o - 2] == ',') {
+            body[o - 2] = '\n';
+            body[o - 1] = '\0';
+            chart(c, "throughput", "Throughput over time (per stream and summed)", body);
+        }
+    }
+    /* UDP loss and jitter over time (receiver-side intervals only) */
+    if (any_udp) {
+        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'lost %%'\nset y2label "
+                                                 "'jitter (ms)'\nset y2tics\nset yrange [0:*]\nset y2range [0:*]\nplot ");
+        for (int i = 0; i < r->st.n && o < sizeof(body) - 300; i++)
+            o += (size_t)snprintf(body + o, sizeof(body) - o,
+                                  "'tput_%d.dat' using 1:4 with linespoints title 'lost %% %s', "
+                                  "'tput_%d.dat' using 1:3 axes x1y2 with linespoints dt 2 title 'jitter %s', ",
+                                  i, r->st.s[i].label, i, r->st.s[i].label);
+        body[o - 2] = '\n';
+        body[o - 1] = '\0';
+        chart(c, "udp", "UDP loss and jitter over time", body);
+    }
+    /* link timeline: speed (0 = down), flaps marked */
+    if (cJSON_GetArraySize(jget(r->res, "link_events")) > 0 && (f = chart_file(c, "link.dat", "w"))) {
+        FILE *fl = chart_file(c, "flaps.dat", "w");
+        double last_t = 0, last_v = 0, dur = jnum(r->res, "conditions.duration_s");
+        bool was_up = false;
+        int nflaps = 0;
+        fprintf(f, "# t_s speed_mbps (0: link down)\n0 0\n");
+        if (fl)
+            fprintf(fl, "# t_s of each link-down after the first link-up\n");
+        cJSON_ArrayForEach(e, jget(r->res, "link_events")) {
+            double t = jnum(e, "t_s"), sp = jnum(e, "speed_mbps");
+            bool up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "up"));
+            if (isnan(t))
+                continue;
+            last_v = up ? (isnan(sp) ? 1 : sp) : 0;
+            fprintf(f, "%g %g\n", t, last_v);
+            if (!up && was_up && fl) {
+                fprintf(fl, "%g 0\n", t);
+                nflaps++;
+            }
+            was_up = was_up || up;
+            last_t = t;
+        }
+        fprintf(f, "%g %g\n", last_t + (isnan(dur) ? 5 : dur), last_v);
+        fclose(f);
+        if (fl)
+            fclose(fl);
+        snprintf(body, sizeof(body),
+                 "set xlabel 'time since boot (s)'\nset ylabel 'negotiated Mb/s'\nset yrange [-60:1100]\n"
+                 "set ytics ('down' 0, '100' 100, '1000' 1000)\n"
+                 "plot 'link.dat' using 1:2 with steps lw 2 title 'link speed (0 = down)'%s\n",
+                 nflaps ? ", 'flaps.dat' using 1:2 with points pt 7 ps 1.5 lc rgb '#cc0000' title 'flap (link down)', "
+                          "'flaps.dat' using 1:(1050):(sprintf('flap %.1fs', $1)) with labels tc rgb '#cc0000' "
+                          "notitle, 'flaps.dat' using 1:(-60):(0):(1110) with vectors nohead dt 2 lc rgb '#cc0000' "
+                          "notitle"
+                        : "");
+        chart(c, "link", "Negotiated link timeline", body);
+    }
+    /* latency histogram */
+    if (r->lat && cJSON_GetArraySize(jget(r->lat, "hist.buckets")) > 0 && (f = chart_file(c, "latency.dat", "w"))) {
+        fprintf(f, "# bucket_lower_us count (log2 buckets)\n");
+        cJSON_ArrayForEach(e, jget(r->lat, "hist.buckets"))
+            if (cJSON_GetArraySize(e) == 2)
+                fprintf(f, "%g %g\n", cJSON_GetArrayItem(e, 0)->valuedouble, cJSON_GetArrayItem(e, 1)->valuedouble);
+        fclose(f);
+        chart(c, "latency", "Round-trip latency histogram",
+              "set xlabel 'RTT (us, log2 buckets)'\nset ylabel 'probes'\nset logscale x 2\nset style fill solid 0.6\n"
+              "set yrange [0:*]\nplot 'latency.dat' using ($1*1.41421):2:($1*0.9) with boxes title 'probes'\n");
+    }
+    /* packet-size sweep */
+    if (cJSON_GetArraySize(sw) > 0 && (f = chart_file(c, "sweep.dat", "w"))) {
+        fprintf(f, "# length_bytes Mb/s lost_pct\n");
+        cJSON_ArrayForEach(e, sw)
+            fprintf(f, "%g %.6g %.6g\n", jnum(e, "length_bytes"), jnum(e, "throughput_bps") / 1e6, jnum(e, "udp_lost_pct"));
+        fclose(f);
+        chart(c, "sweep", "Packet-size sweep",
+              "set xlabel 'payload (bytes)'\nset ylabel 'Mb/s'\nset logscale x 2\nset yrange [0:*]\n"
+              "plot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'goodput'\n");
+    }
+}
+
+static void findings_md(FILE *f, const cJSON *dg)
+{
+    const cJSON *fd, *ev;
+    int n = cJSON_GetArraySize(jget(dg, "findings"));
+
+    fprintf(f, "\n## Findings (%d)\n\n", n);
+    if (!n) {
+        fputs("No findings.\n", f);
+        return;
+    }
+    fputs("| code | layer | summary | evidence | remedy |\n|---|---|---|---|---|\n", f);
+    cJSON_ArrayForEach(fd, jget(dg, "findings")) {
+        fputs("| ", f);
+        md_esc(f, js(fd, "code"));
+        fputs(" | ", f);
+        md_esc(f, js(fd, "layer"));
+        fputs(" | ", f);
+        md_esc(f, js(fd, "summary"));
+        fputs(" | ", f);
+        cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
+            char v[128];
+            jtext(ev, v, sizeof(v));
+            md_esc(f, ev->string);
+            fputc('=', f);
+            md_esc(f, v);
+            fputc(' ', f);
+        }
+        fputs(" | ", f);
+        md_esc(f, js(fd, "remedy"));
+        fputs(" |\n", f);
+    }
+}
+
+static void findings_html(FILE *f, const cJSON *dg)
+{
+    const cJSON *fd, *ev;
+    int n = cJSON_GetArraySize(jget(dg, "findings"));
+
+    fprintf(f, "<h2>Findings (%d)</h2>\n", n);
+    if (!n) {
+        fputs("<p>No findings.</p>\n", f);
+        return;
+    }
+    fputs("<table><tr><th>code</th><th>layer</th><th>summary</th><th>evidence</th><th>cause</th><th>remedy</th></tr>\n",
+          f);
+    cJSON_ArrayForEach(fd, jget(dg, "findings")) {
+        fputs("<tr><td><code>", f);
+        html_esc(f, js(fd, "code"));
+        fputs("</code></td><td>", f);
+        html_esc(f, js(fd, "layer"));
+        fputs("</td><td>", f);
+        html_esc(f, js(fd, "summary"));
+        fputs("</td><td>", f);
+        cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
+            char v[128];
+            jtext(ev, v, sizeof(v));
+            html_esc(f, ev->string);
+            fputs(" = ", f);
+            html_esc(f, v);
+            fputs("<br>", f);
+        }
+        fputs("</td><td>", f);
+        html_esc(f, js(fd, "cause"));
+        fputs("</td><td>", f);
+        html_esc(f, js(fd, "remedy"));
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n", f);
+}
+
+static const char *const KV[][2] = {
+    { "scenario", "scenario.name" }, { "scenario hash", "scenario.hash" }, { "seed", "seed" },
+    { "firmware", "conditions.firmware" }, { "protocol", "conditions.protocol" },
+    { "streams (-P)", "conditions.parallel" }, { "window (bytes)", "conditions.window_bytes" },
+    { "duration (s)", "conditions.duration_s" }, { "RX/TX BDs", "conditions.rx_bds" },
+    { "net", "conditions.net" }, { "QEMU", "versions.qemu" }, { "QEMU patch set", "versions.qemu_patch" },
+    { "models", "versions.models" }, { "firmware version", "versions.firmware" },
+    { "firmware options", "versions.firmware_options" },
+};
+
+static void kv_text(const cJSON *res, int i, char *v, size_t len)
+{
+    jtext(jget(res, KV[i][1]), v, len);
+    if (!strcmp(KV[i][0], "RX/TX BDs")) {
+        char t[32];
+        jtext(jget(res, "conditions.tx_bds"), t, sizeof(t));
+        strncat(v, " / ", len - strlen(v) - 1);
+        strncat(v, t, len - strlen(v) - 1);
+    }
+}
+
+static void summary_numbers(const cJSON *res, char *out, size_t len)
+{
+    char t[32], l[160];
+    double lost = jnum(res, "iperf.udp_lost_pct"), jit = jnum(res, "iperf.udp_jitter_ms"), rtx = jnum(res, "iperf.retransmits");
+    int o;
+
+    mbps(t, sizeof(t), jnum(res, "iperf.throughput_bps"));
+    if (cJSON_IsTrue(jget(res, "link.up")))
+        snprintf(l, sizeof(l), "link %g Mb/s %s duplex, %g flap(s)", jnum(res, "link.speed_mbps"),
+                 cJSON_IsTrue(jget(res, "link.full_duplex")) ? "full" : "half", jnum(res, "link.flaps"));
+    else
+        snprintf(l, sizeof(l), "%s", jget(res, "link.up") ? "link down" : "link unknown");
+    o = snprintf(out, len, "%s Mb/s; %s", t, l);
+    if (!isnan(rtx) && o > 0 && (size_t)o < len)
+        o += snprintf(out + o, len - (size_t)o, "; %g retransmits", rtx);
+    if (!isnan(lost) && o > 0 && (size_t)o < len)
+        o += snprintf(out + o, len - (size_t)o, "; UDP lost %.3g%%", lost);
+    if (!isnan(jit) && o > 0 && (size_t)o < len)
+        snprintf(out + o, len - (size_t)o, ", jitter %.3g ms", jit);
+}
+
+static int write_run_md(const struct run_data *r)
+{
+    char path[PATH_MAX + 32], sum[512], v[512];
+    const char *verdict = js(r->res, "verdict.result");
+    FILE *f;
+    const cJSON *e;
+
+    snprintf(path, sizeof(path), "%s/report.md", r->dir);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        return -EIO;
+    }
+    fprintf(f, "# %s %s: ", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c", *verdict ? verdict : "UNKNOWN");
+    md_esc(f, js(r->res, "scenario.name"));
+    fprintf(f, " (");
+    md_esc(f, js(r->res, "conditions.firmware"));
+    fprintf(f, ")\n\n");
+    if (*js(r->res, "verdict.reason")) {
+        md_esc(f, js(r->res, "verdict.reason"));
+        fputs("\n\n", f);
+    }
+    summary_numbers(r->res, sum, sizeof(sum));
+    fprintf(f, "**%s**\n\n", sum);
+    fprintf(f, "Run directory: `%s` ([report.html](report.html), [results.json](results.json))\n", r->dir);
+    if (r->cmp) {
+        fprintf(f, "\n## Baseline\n\n**%s** against `", js(r->cmp, "verdict"));
+        md_esc(f, js(r->cmp, "name"));
+        fprintf(f, "`: %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
+                jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
+                jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
+        cJSON_ArrayForEach(e, jget(r->cmp, "conditions_differ")) {
+            char b[160], o[160];
+            jtext(jget(e, "baseline"), b, sizeof(b));
+            jtext(jget(e, "run"), o, sizeof(o));
+            fprintf(f, "- conditions differ: %s: ", js(e, "key"));
+            md_esc(f, b);
+            fputs(" \u2192 ", f);
+            md_esc(f, o);
+            fputc('\n', f);
+        }
+        cJSON_ArrayForEach(e, jget(r->cmp, "changed")) {
+            char b[160], o[160];
+            jtext(jget(e, "baseline"), b, sizeof(b));
+            jtext(jget(e, "run"), o, sizeof(o));
+            fprintf(f, "- changed: %s: ", js(e, "key"));
+            md_esc(f, b);
+            fputs(" \u2192 ", f);
+            md_esc(f, o);
+            fputc('\n', f);
+        }
+    }
+    findings_md(f, r->dg);
+    if (cJSON_GetArraySize(jget(r->res, "sweep")) > 0) {
+        fputs("\n## Packet-size sweep\n\n| payload (bytes) | Mb/s | lost % |\n|---:|---:|---:|\n", f);
+        cJSON_ArrayForEach(e, jget(r->res, "sweep")) {
+            char t[32];
+            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
+            fprintf(f, "| %g | %s | %.3g |\n", jnum(e, "length_bytes"), t, jnum(e, "udp_lost_pct"));
+        }
+    }
+    if (r->lat)
+        fprintf(f, "\n## Latency\n\n%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us\n",
+                jnum(r->lat, "sent"), jnum(r->lat, "lost"), jnum(r->lat, "min_us"), jnum(r->lat, "p50_us"),
+                jnum(r->lat, "p90_us"), jnum(r->lat, "p99_us"), jnum(r->lat, "max_us"));
+    fputs("\n<details><summary>Conditions and versions</summary>\n\n| | |\n|---|---|\n", f);
+    for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
+        kv_text(r->res, (int)i, v, sizeof(v));
+        fprintf(f, "| %s | ", KV[i][0]);
+        md_esc(f, v);
+        fputs(" |\n", f);
+    }
+    fputs("\n</details>\n", f);
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return -EIO;
+    }
+    return 0;
+}
+
+static int write_run_html(const struct run_data *r, const struct charts *c)
+{
+    char path[PATH_MAX + 32], sum[512], v[512], title[256];
+    const char *verdict = js(r->res, "verdict.result");
+    FILE *f;
+    const cJSON *e;
+
+    snprintf(path, sizeof(path), "%s/report.html", r->dir);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        return -EIO;
+    }
+    snprintf(title, sizeof(title), "%s %s", js(r->res, "scenario.name"), verdict);
+    html_head(f, title);
+    fprintf(f, "<h1><span class=\"%s\">", verdict);
+    html_esc(f, *verdict ? verdict : "UNKNOWN");
+    fputs("</span> ", f);
+    html_esc(f, js(r->res, "scenario.name"));
+    fputs(" (", f);
+    html_esc(f, js(r->res, "conditions.firmware"));
+    fputs(")</h1>\n<p>", f);
+    html_esc(f, js(r->res, "verdict.reason"));
+    summary_numbers(r->res, sum, sizeof(sum));
+    fputs("</p>\n<p><b>", f);
+    html_esc(f, sum);
+    fputs("</b></p>\n", f);
+    if (r->cmp) {
+        fprintf(f, "<h2>Baseline</h2><p class=\"%s\"><b>", js(r->cmp, "verdict"));
+        html_esc(f, js(r->cmp, "verdict"));
+        fputs("</b> against ", f);
+        html_esc(f, js(r->cmp, "name"));
+        fprintf(f, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)</p><ul>\n",
+                jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
+                jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
+        for (int pass = 0; pass < 2; pass++)
+            cJSON_ArrayForEach(e, jget(r->cmp, pass ? "changed" : "conditions_differ")) {
+                char b[160], o[160];
+                jtext(jget(e, "baseline"), b, sizeof(b));
+                jtext(jget(e, "run"), o, sizeof(o));
+                fprintf(f, "<li>%s ", pass ? "changed" : "conditions differ:");
+                html_esc(f, js(e, "key"));
+                fputs(": ", f);
+                html_esc(f, b);
+                fputs(" &rarr; ", f);
+                html_esc(f, o);
+                fputs("</li>\n", f);
+            }
+        fputs("</ul>\n", f);
+    }
+    fputs("<h2>Charts</h2>\n", f);
+    if (c->missing)
+        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox; scripts/deps/report.list).</p>\n", f);
+    for (int i = 0; i < c->n; i++) {
+        fprintf(f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c->names[i]) - 4), c->names[i]);
+        inline_svg(f, c->dir, c->names[i]);
+        fputs("</div>\n", f);
+    }
+    findings_html(f, r->dg);
+    if (cJSON_GetArraySize(jget(r->res, "sweep")) > 0) {
+        fputs("<h2>Packet-size sweep</h2><table><tr><th>payload (bytes)</th><th>Mb/s</th><th>lost %</th></tr>\n", f);
+        cJSON_ArrayForEach(e, jget(r->res, "sweep")) {
+            char t[32];
+            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
+            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%.3g</td></tr>\n", jnum(e, "length_bytes"), t,
+                    jnum(e, "udp_lost_pct"));
+        }
+        fputs("</table>\n", f);
+    }
+    fputs("<h2>Conditions and versions</h2><table>\n", f);
+    for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
+        kv_text(r->res, (int)i, v, sizeof(v));
+        fprintf(f, "<tr><th>%s</th><td>", KV[i][0]);
+        html_esc(f, v);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n</body></html>\n", f);
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return -EIO;
+    }
+    return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[PATH_MAX];
+
+    snprintf(buf, sizeof(buf), "%s/", dir);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, 0755) && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    return 0;
+}
+
+/* 0, 3 without gnuplot, 2 bad input / cannot write */
+static int run_report(struct run_data *r, bool html)
+{
+    struct charts c;
+    int rc = 0;
+
+    memset(&c, 0, sizeof(c));
+    if (write_run_md(r))
+        return 2;
+    if (!html)
+        return 0;
+    snprintf(c.dir, sizeof(c.dir), "%s/report", r->dir);
+    if (mkdir_p(c.dir)) {
+        fprintf(stderr, "%s: cannot create: %s\n", c.dir, strerror(errno));
+        return 2;
+    }
+    run_charts(r, &c);
+    if (write_run_html(r, &c))
+        return 2;
+    if (c.missing) {
+        fprintf(stderr, "gemlab report: gnuplot not found (apt-get install gnuplot-nox): %s/report.html has no charts\n",
+                r->dir);
+        rc = 3;
+    } else if (c.failed)
+        fprintf(stderr, "gemlab report: %d chart(s) failed, see %s/gnuplot.log\n", c.failed, c.dir);
+    return rc;
+}
+
+int rp_run_report(const char *run_dir)
+{
+    struct run_data *r = calloc(1, sizeof(*r));
+    int rc;
+
+    if (!r)
+        return 2;
+    rc = load_run(run_dir, r) ? 2 : run_report(r, true);
+    free_run(r);
+    free(r);
+    return rc;
+}
+
+/* ---- several runs side by side ---- */
+
+/* keys shown when they differ between runs */
+static const char *const CMP_KEYS[][2] = {
+    { "scenario", "scenario.name" }, { "firmware", "conditions.firmware" },
+    { "protocol", "conditions.protocol" }, { "-P", "conditions.parallel" },
+    { "reverse", "conditions.reverse" }, { "window", "conditions.window_bytes" },
+    { "rx_bds", "conditions.rx_bds" }, { "tx_bds", "conditions.tx_bds" },
+    { "pbufs", "conditions.pbufs" }, { "cpus", "conditions.cpus" }, { "seed", "seed" },
+    { "fw options", "versions.firmware_options" }, { "fw version", "versions.firmware" },
+    { "QEMU patch", "versions.qemu_patch" }, { "models", "versions.models" },
+};
+#define NCMP (sizeof(CMP_KEYS) / sizeof(CMP_KEYS[0]))
+
+/* "#N scenario" (the table maps N to the run directory) */
+static void run_label(const struct run_data *r, int i, char *out, size_t len)
+{
+    snprintf(out, len, "#%d %.40s", i + 1, js(r->res, "scenario.name"));
+    plot_label(out);
+}
+
+static int side_by_side(struct run_data *runs, int n, const char *out, bool html)
+{
+    bool differs[NCMP] = { false };
+    char path[PATH_MAX + 32], v[256], label[96];
+    double base = jnum(runs[0].res, "iperf.throughput_bps");
+    struct charts c;
+    FILE *f, *d;
+    int rc = 0;
+
+    for (size_t k = 0; k < NCMP; k++)
+        for (int i = 1; i < n; i++)
+            if ((jget(runs[0].res, CMP_KEYS[k][1]) || jget(runs[i].res, CMP_KEYS[k][1])) &&
+                !cJSON_Compare(jget(runs[0].res, CMP_KEYS[k][1]), jget(runs[i].res, CMP_KEYS[k][1]), true))
+                differs[k] = true;
+    memset(&c, 0, sizeof(c));
+    snprintf(c.dir, sizeof(c.dir), "%s", out);
+    if (html) {
+        /* throughput per run (bars) and summed throughput over time */
+        char body[8192];
+        size_t o;
+        if ((d = chart_file(&c, "runs.dat", "w"))) {
+            fprintf(d, "# index Mb/s label\n");
+            for (int i = 0; i < n; i++) {
+                run_label(&runs[i], i, label, sizeof(label));
+                fprintf(d, "%d %.6g \"%s\"\n", i, jnum(runs[i].res, "iperf.throughput_bps") / 1e6, label);
+            }
+            fclose(d);
+            chart(&c, "runs", "Throughput per run",
+                  "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\nset xrange [-0.6:*]\n"
+                  "set offsets 0,0.6,0,0\nset key off\nplot 'runs.dat' using 1:2:xtic(3) with boxes title 'Mb/s', "
+                  "'' using 1:2:(sprintf('%.1f',$2)) with labels offset 0,0.7 notitle\n");
+        }
+        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'interval (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
+        for (int i = 0; i < n && o < sizeof(body) - 200; i++) {
+            char name[32];
+            const cJSON *e;
+            int k = 0;
+            snprintf(name, sizeof(name), "run_%d.dat", i);
+            if (cJSON_GetArraySize(jget(runs[i].res, "iperf.intervals_bps")) == 0 || !(d = chart_file(&c, name, "w")))
+                continue;
+            cJSON_ArrayForEach(e, jget(runs[i].res, "iperf.intervals_bps"))
+                if (cJSON_IsNumber(e))
+                    fprintf(d, "%d %.6g\n", ++k, e->valuedouble / 1e6);
+            fclose(d);
+            run_label(&runs[i], i, label, sizeof(label));
+            o += (size_t)snprintf(body + o, sizeof(body) - o, "'%s' using 1:2 with linespoints lw 2 title '%s', ",
+                                  name, label);
+        }
+        if (o > 2 && body[o - 2] == ',') {
+            body[o - 2] = '\n';
+            body[o - 1] = '\0';
+            chart(&c, "overtime", "Summed throughput over time", body);
+        }
+    }
+
+    snprintf(path, sizeof(path), "%s/report.md", out);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        return 2;
+    }
+    fprintf(f, "# %d runs side by side\n\n| # | verdict | Mb/s | vs #1 |", n);
+    for (size_t k = 0; k < NCMP; k++)
+        if (differs[k])
+            fprintf(f, " %s |", CMP_KEYS[k][0]);
+    fputs(" retransmits | UDP lost % | findings | baseline | run |\n|---|---|---:|---:|", f);
+    for (size_t k = 0; k < NCMP; k++)
+        if (differs[k])
+            fputs("---|", f);
+    fputs("---:|---:|---|---|---|\n", f);
+    for (int i = 0; i < n; i++) {
+        const cJSON *res = runs[i].res, *fd;
+        double bps = jnum(res, "iperf.throughput_bps");
+        char t[32];
+        mbps(t, sizeof(t), bps);
+        fprintf(f, "| %d | %s | %s | ", i + 1, js(res, "verdict.result"), t);
+        if (base > 0 && !isnan(bps))
+            fprintf(f, "%.3f", bps / base);
+        fputs(" |", f);
+        for (size_t k = 0; k < NCMP; k++)
+            if (differs[k]) {
+                jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
+                fputc(' ', f);
+                md_esc(f, v);
+                fputs(" |", f);
+            }
+        jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
+        fprintf(f, " %s |", v);
+        jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        fprintf(f, " %s | ", v);
+        cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
+            md_esc(f, js(fd, "code"));
+            fputc(' ', f);
+        }
+        fprintf(f, "| %s | `", runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        md_esc(f, runs[i].dir);
+        fputs("` |\n", f);
+    }
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return 2;
+    }
+    if (!html)
+        return 0;
+
+    snprintf(path, sizeof(path), "%s/report.html", out);
+    if (!(f = fopen(path, "w"))) {
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        return 2;
+    }
+    html_head(f, "gemlab runs side by side");
+    fprintf(f, "<h1>%d runs side by side</h1>\n<table><tr><th>#</th><th>verdict</th><th>Mb/s</th><th>vs #1</th>", n);
+    for (size_t k = 0; k < NCMP; k++)
+        if (differs[k])
+            fprintf(f, "<th>%s</th>", CMP_KEYS[k][0]);
+    fputs("<th>retransmits</th><th>UDP lost %</th><th>findings</th><th>baseline</th><th>run</th></tr>\n", f);
+    for (int i = 0; i < n; i++) {
+        const cJSON *res = runs[i].res, *fd;
+        double bps = jnum(res, "iperf.throughput_bps");
+        char t[32];
+        mbps(t, sizeof(t), bps);
+        fprintf(f, "<tr><td>%d</td><td class=\"%s\">%s</td><td>%s</td><td>", i + 1, js(res, "verdict.result"),
+                js(res, "verdict.result"), t);
+        if (base > 0 && !isnan(bps))
+            fprintf(f, "%.3f", bps / base);
+        fputs("</td>", f);
+        for (size_t k = 0; k < NCMP; k++)
+            if (differs[k]) {
+                jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
+                fputs("<td>", f);
+                html_esc(f, v);
+                fputs("</td>", f);
+            }
+        jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
+        fprintf(f, "<td>%s</td>", v);
+        jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        fprintf(f, "<td>%s</td><td>", v);
+        cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
+            html_esc(f, js(fd, "code"));
+            fputs(" ", f);
+        }
+        fprintf(f, "</td><td class=\"%s\">%s</td><td>", runs[i].cmp ? js(runs[i].cmp, "verdict") : "",
+                runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        html_esc(f, runs[i].dir);
+        fputs("</td></tr>\n", f);
+    }
+    fputs("</table>\n<h2>Charts</h2>\n", f);
+    if (c.missing)
+        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox).</p>\n", f);
+    for (int i = 0; i < c.n; i++) {
+        fprintf(f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c.names[i]) - 4), c.names[i]);
+        inline_svg(f, c.dir, c.names[i]);
+        fputs("</div>\n", f);
+    }
+    fputs("</body></html>\n", f);
+    if (ferror(f) | fclose(f)) {
+        fprintf(stderr, "%s: cannot write\n", path);
+        return 2;
+    }
+    if (c.missing)
+        rc = 3;
+    return rc;
+}
+
+int rp_cmd(int argc, char **argv)
+{
+    const char *out = NULL, *dirs[RP_MAX_RUNS];
+    struct run_data *runs;
+    bool html = true;
+    int n = 0, rc = 0, worst = 0;
+
+    for (int i = 0; i < argc; i++) {
+        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+            puts("usage: gemlab report RUN_DIR... [--out DIR] [--no-html]\n"
+                 "  each RUN_DIR gets report.md and report.html (charts by gnuplot, inlined SVG);\n"
+                 "  with several, DIR/report.md and DIR/report.html put them side by side\n"
+                 "  (DIR default build/report).  exit: 0, 2 bad input, 3 gnuplot missing (no charts)");
+            return 0;
+        }
+        if (!strcmp(argv[i], "--out")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "gemlab report: --out needs a directory\n");
+                return 2;
+            }
+            out = argv[++i];
+        } else if (!strcmp(argv[i], "--no-html"))
+            html = false;
+        else if (argv[i][0] == '-') {
+            fprintf(stderr, "gemlab report: unexpected argument '%s'\n", argv[i]);
+            return 2;
+        } else if (n >= RP_MAX_RUNS) {
+            fprintf(stderr, "gemlab report: at most %d run directories\n", RP_MAX_RUNS);
+            return 2;
+        } else
+            dirs[n++] = argv[i];
+    }
+    if (!n) {
+        fprintf(stderr, "gemlab report: no RUN_DIR given\n");
+        return 2;
+    }
+    runs = calloc((size_t)n, sizeof(*runs));
+    if (!runs)
+        return 2;
+    for (int i = 0; i < n; i++)
+        if (load_run(dirs[i], &runs[i])) {
+            rc = 2;
+            goto done;
+        }
+    for (int i = 0; i < n; i++) {
+        int r = run_report(&runs[i], html);
+        if (r > worst)
+            worst = r;
+        printf("%s/report.md%s\n", runs[i].dir, html ? " report.html" : "");
+    }
+    if (n > 1) {
+        if (!out)
+            out = "build/report";
+        if (mkdir_p(out)) {
+            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", out, strerror(errno));
+            rc = 2;
+            goto done;
+        }
+        int r = side_by_side(runs, n, out, html);
+        if (r > worst)
+            worst = r;
+        printf("%s/report.md%s\n", out, html ? " report.html" : "");
+    }
+    rc = worst;
+done:
+    for (int i = 0; i < n; i++)
+        free_run(&runs[i]);
+    free(runs);
+    return rc;
+}

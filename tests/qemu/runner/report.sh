@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# report.sh [GEMLAB] - `gemlab report` on a synthetic run directory (no
+# QEMU): report.md and report.html are written, every chart is an inlined
+# SVG with plotted data, and - when Debian's chromium is installed - the
+# page rendered headless still holds non-empty charts (path elements with
+# data points).  Without gnuplot the test is skipped (exit 0, "# SKIP").
+# Ends with "report: N passed, M failed"; exit status non-zero on failure.
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+G=${1:-$top/build/host/bin/gemlab}
+work=$(mktemp -d /tmp/gemlab-report.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+passed=0; failed=0
+ok()  { passed=$((passed + 1)); echo "ok   $1"; }
+bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+if ! command -v gnuplot >/dev/null; then
+    echo "# SKIP report: gnuplot not installed (apt-get install gnuplot-nox)"; exit 0
+fi
+
+# a run with two TCP streams, a link flap, a latency result and a size sweep
+r="$work/run1"; mkdir -p "$r"
+cat >"$r/results.json" <<'J'
+{"schema":"gemlab-results-1","scenario":{"name":"synthetic","hash":"0123456789abcdef"},"seed":3,
+ "versions":{"qemu":"QEMU emulator version 7.2.22","qemu_patch":"500351a9ae1f","models":"abc","firmware":"v1",
+             "firmware_options":"qemu-zynq -DGEM_RXBD=64"},
+ "verdict":{"result":"FAIL","reason":"throughput below 200 Mb/s"},
+ "conditions":{"firmware":"baremetal","protocol":"tcp","parallel":2,"duration_s":4,"omit_s":0,"rx_bds":64,"tx_bds":64},
+ "link":{"up":true,"speed_mbps":1000,"full_duplex":true,"flaps":1},
+ "link_events":[{"t_s":1.5,"up":true,"speed_mbps":1000},{"t_s":4.0,"up":false},{"t_s":6.5,"up":true,"speed_mbps":1000}],
+ "iperf":{"ok":true,"throughput_bps":150000000,"retransmits":12,"intervals_bps":[140e6,160e6,0,150e6]},
+ "sweep":[{"length_bytes":64,"throughput_bps":20e6,"udp_lost_pct":0},{"length_bytes":512,"throughput_bps":120e6,"udp_lost_pct":0.1},
+          {"length_bytes":1470,"throughput_bps":300e6,"udp_lost_pct":0.5},{"length_bytes":9000,"throughput_bps":310e6,"udp_lost_pct":0.5}]}
+J
+cat >"$r/diagnosis.json" <<'J'
+{"schema":"gemlab-diagnosis-1","findings":[{"code":"PHY_LINK_FLAPS","layer":"physical",
+ "summary":"link went down 1 time(s) during the run","evidence":{"flaps":1},"cause":"cable <b>","remedy":"reseat"}]}
+J
+for id in 3 4; do for t in 1 2 3 4; do
+    echo "2026113015123$t,127.0.0.1,5210$id,127.0.0.1,5001,$id,$((t-1)).0-$t.0,1000,$((id * 20 + t))000000"
+done; done >"$r/iperf.csv"
+echo '@gemlab {"v":1,"src":"baremetal","type":"result","test":"latency","proto":"udp","sent":200,"received":200,"lost":0,"min_us":211,"p50_us":371,"p90_us":684,"p99_us":3430,"max_us":6052,"hist":{"scale":"log2_us","buckets":[[128,3],[256,156],[512,31],[1024,5],[2048,3],[4096,2]]}}' >"$r/console.log"
+cp -r "$r" "$work/run2"
+sed -i 's/"throughput_bps":150000000/"throughput_bps":250000000/; s/"rx_bds":64/"rx_bds":128/' "$work/run2/results.json"
+
+out=$("$G" report "$r" 2>&1); rc=$?
+charts="throughput link latency sweep"
+if [ $rc -eq 0 ] && [ -s "$r/report.md" ] && [ -s "$r/report.html" ] && grep -q 'PHY\\_LINK\\_FLAPS' "$r/report.md" \
+   && grep -q 'flaps=1' "$r/report.md" && grep -q '150.0 Mb/s' "$r/report.md" && grep -q 'cable &lt;b&gt;' "$r/report.html"; then
+    ok "report.md and report.html written (verdict, throughput, findings with evidence, escaped)"
+else bad "report files" "rc=$rc $out"; fi
+
+# every chart: an inlined <svg> with at least one plotted path of >= 3 points
+svg_ok=1; why=""
+for c in $charts; do
+    seg=$(awk -v id="chart-$c" 'index($0, "id=\"" id "\"") {on=1} on {print} on && /<\/svg>/ {exit}' "$r/report.html")
+    pts=$(printf '%s\n' "$seg" | grep -o "d=['\"]M[^'\"]*['\"]" | awk '{n = gsub(/L/, "L"); if (n > m) m = n} END {print m + 0}')
+    if [ -z "$seg" ] || [ "${pts:-0}" -lt 3 ]; then svg_ok=0; why+=" $c(points=$pts)"; fi
+    [ -s "$r/report/$c.svg" ] && [ -s "$r/report/$c.gp" ] || { svg_ok=0; why+=" $c(files)"; }
+done
+if [ $svg_ok = 1 ] && ! grep -q '<?xml' "$r/report.html"; then ok "charts inlined with data: $charts"
+else bad "charts" "$why"; fi
+if grep -q 'flap 4.0s' "$r/report/link.svg" 2>/dev/null || grep -q 'flap 4.0s' "$r/report.html"; then ok "link timeline marks the flap at 4.0 s"
+else bad "flap mark"; fi
+
+# side by side
+out=$("$G" report "$r" "$work/run2" --out "$work/cmp" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q '| 2 | FAIL | 250.0 | 1.667 | 128 |' "$work/cmp/report.md" && grep -q 'rx_bds' "$work/cmp/report.md" \
+   && grep -q 'id="chart-runs"' "$work/cmp/report.html" && grep -q 'id="chart-overtime"' "$work/cmp/report.html"; then
+    ok "two runs side by side: ratio 1.667, the differing rx_bds column, bar and time charts"
+else bad "side by side" "rc=$rc $out $(cat "$work/cmp/report.md" 2>/dev/null)"; fi
+
+# bad input
+e1=$("$G" report "$work/nope" 2>&1); r1=$?
+mkdir -p "$work/empty"; e2=$("$G" report "$work/empty" 2>&1); r2=$?
+e3=$("$G" report "$r" --bogus 2>&1); r3=$?
+if [ $r1 -eq 2 ] && [[ "$e1" == *nope* ]] && [ $r2 -eq 2 ] && [[ "$e2" == *results.json* ]] && [ $r3 -eq 2 ] && [[ "$e3" == *--bogus* ]]; then
+    ok "bad input exits 2 naming the directory, file or flag"
+else bad "bad input" "$r1 $r2 $r3: $e1 | $e2 | $e3"; fi
+
+# headless Chromium: the rendered DOM still holds the charts with data
+chrome=$(command -v chromium || command -v chromium-browser || true)
+if [ -z "$chrome" ]; then
+    echo "# SKIP headless render: chromium not installed (apt-get install chromium)"
+else
+    prof=$(mktemp -d "$work/chrome.XXXXXX")
+    dom=$(timeout 90 "$chrome" --headless --no-sandbox --disable-gpu --disable-background-networking \
+          --user-data-dir="$prof" --dump-dom "file://$r/report.html" 2>/dev/null); rc=$?
+    dom_ok=1; why=""
+    for c in $charts; do
+        seg=$(printf '%s\n' "$dom" | awk -v id="chart-$c" 'index($0, "id=\"" id "\"") {on=1} on {print} on && /<\/svg>/ {exit}')
+        n_svg=$(printf '%s\n' "$seg" | grep -c '<svg')
+        pts=$(printf '%s\n' "$seg" | grep -o 'd="M[^"]*"' | awk '{n = gsub(/L/, "L"); if (n > m) m = n} END {print m + 0}')
+        if [ "$n_svg" -lt 1 ] || [ "${pts:-0}" -lt 3 ]; then dom_ok=0; why+=" $c(svg=$n_svg points=$pts)"; fi
+    done
+    if [ $rc -eq 0 ] && [ $dom_ok = 1 ]; then ok "headless chromium: $charts rendered as SVG with data paths"
+    else bad "headless chromium" "rc=$rc$why"; fi
+fi
+
+echo "report: $passed passed, $failed failed"
+[ $failed -eq 0 ]
