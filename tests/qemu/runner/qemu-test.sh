@@ -14,6 +14,7 @@
 #   SEED=n           pass --seed
 #   FW=elf, LINUX_FW=image   pass --fw for bare-metal / Linux scenarios
 #   LIST=1           only print this shard's scenario names
+#   REPORT=0         skip `gemlab report` (report.md/html) in each run dir
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -69,6 +70,8 @@ for f in "${mine[@]}"; do
     [ -n "${LINUX_FW:-}" ] && [ "$fw" = linux ] && args+=(--fw "$LINUX_FW")
     log=$("$G" "${args[@]}" 2>&1); rc=$?
     dt=$(( $(date +%s) - t0 ))
+    # report.md + report.html in the run dir (CI summaries, gemlab merge's links)
+    [ "${REPORT:-1}" != 0 ] && [ -f "$d/results.json" ] && "$G" report "$d" >/dev/null 2>&1
     esc=$(printf '%s' "$log" | tail -60 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
     if [ -n "$todo" ] && [ $rc -ne 3 ]; then
         # a known gap ([scenario] todo): reported, not counted (TAP TODO)
