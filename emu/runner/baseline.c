@@ -306,7 +306,10 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
         runs = cJSON_AddArrayToObject(bl, "runs");
     }
     r = cJSON_CreateObject();
-    cJSON_AddStringToObject(r, "run_dir", run_dir);
+    {
+        char abs[PATH_MAX];
+        cJSON_AddStringToObject(r, "run_dir", realpath(run_dir, abs) ? abs : run_dir);
+    }
     gmtime_r(&now, &tm);
     strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
     cJSON_AddStringToObject(r, "saved", stamp);
@@ -680,6 +683,9 @@ int bl_cmd(int argc, char **argv)
         } else
             bl = bl_new(res, name, isnan(min_pct) ? BL_DEFAULT_MIN_PCT : min_pct,
                         isnan(mad_k) ? BL_DEFAULT_MAD_K : mad_k);
+        if (strcmp(jpath(res, "verdict.result") && cJSON_IsString(jpath(res, "verdict.result"))
+                       ? jpath(res, "verdict.result")->valuestring : "", "PASS"))
+            fprintf(stderr, "gemlab baseline: warning: %s did not PASS; saving it anyway\n", run_dir);
         arc = bl_append(bl, res, run_dir, stderr);
         if (arc == -EXDEV) {
             fprintf(stderr, "%s: not saved (use --replace to start a new baseline, or another --name)\n", path);
