@@ -453,7 +453,8 @@ static void run_charts(struct run_data *r, struct charts *c)
     /* throughput over time: per stream and the summed series */
     if (cJSON_GetArraySize(iv) > 0 || r->st.n > 0) {
         o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
-        if (cJSON_GetArraySize(iv) > 0 && (f = chart_file(c, "tput_sum.dat", "w"))) {
+        /* a sweep's tests ran one after another: their sum is no rate */
+        if (cJSON_GetArraySize(iv) > 0 && cJSON_GetArraySize(sw) == 0 && (f = chart_file(c, "tput_sum.dat", "w"))) {
             double omit = jnum(r->res, "conditions.omit_s");
             k = 0;
             fprintf(f, "# t_s Mb/s (summed, results.json iperf.intervals_bps)\n");
