@@ -53,10 +53,14 @@ run_one() {
         execs=$(sed -n 's/^#\([0-9]*\).*/\1/p' "$log" | tail -1)
     fi
     status=ok
-    [ $rc -ne 0 ] && status=crash
+    if grep -q 'libFuzzer: run interrupted' "$log"; then
+        status=interrupted      # SIGINT: stopped early, nothing found
+    elif [ $rc -ne 0 ]; then
+        status=crash
+    fi
     printf '  %-16s %-6s %12s execs %9s exec/s %6ss  %s\n' "$name" "$status" \
         "${execs:-0}" "${eps:-0}" "$secs" "${crash:+artifact $crash}"
-    if [ $rc -ne 0 ]; then
+    if [ "$status" = crash ]; then
         echo "  --- $log (tail) ---"
         grep -v '^#[0-9]' "$log" | tail -25 | sed 's/^/  | /'
     fi
