@@ -45,6 +45,7 @@
 #define GEM_RXSR_FRAMERX   BITU(1)
 
 #define GEM_ISR            0x024u
+#define GEM_IER            0x028u   /* interrupt enable (write 1s) */
 #define GEM_ISR_MGMT_DONE  BITU(0)
 #define GEM_ISR_RX_USED    BITU(2)
 #define GEM_ISR_TX_COMPLETE BITU(7)

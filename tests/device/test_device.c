@@ -603,6 +603,124 @@ static int test_rx_starved_ring_drops_and_counts_resource_errors(void)
     return 0;
 }
 
+/*
+ * Refill an 8-descriptor ring and offer @n frames in batches of 8, each
+ * batch received before the next; returns the frames the GEM stored.
+ */
+static unsigned rx_batches(struct qt *q, struct partner *p, unsigned n,
+                           unsigned len)
+{
+    uint32_t before = gem_rd(q, GEM_FRAMES_RX);
+    uint64_t offered = qom_u64(q, "stat-rx-wire-sent");
+
+    for (unsigned done = 0; done < n; done += 8) {
+        unsigned k = n - done < 8 ? n - done : 8;
+
+        rx_ring(q, 8);
+        gem_wr(q, GEM_RXQBASE, RXD_BASE);
+        gem_enable(q, 0);
+        partner_send(p, k, len);
+        offered += k;
+        if (wait_rx_offered(q, offered) != 0) {
+            break;
+        }
+        qt_step(q, NS_PER_MS);
+    }
+    return gem_rd(q, GEM_FRAMES_RX) - before;
+}
+
+/*
+ * Loss changed while frames flow (gemlab fault set loss): frames keep
+ * arriving, about the configured fraction is lost, and setting it back
+ * to none restores every frame.
+ */
+static int test_rx_loss_changed_at_runtime_keeps_frames_flowing(void)
+{
+    struct qt q;
+    struct partner p;
+    char resp[1024];
+    unsigned got0, got50, got_after;
+    uint64_t sent, deliv, lost;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    got0 = rx_batches(&q, &p, 40, 300);
+    CHECK(qt_qom_set(&q, GEM0_QOM, "wire-loss", "\"50\"", resp,
+                     sizeof(resp)) == 0, "qom-set wire-loss: %.200s", resp);
+    got50 = rx_batches(&q, &p, 400, 300);
+    sent = qom_u64(&q, "stat-rx-wire-sent");
+    deliv = qom_u64(&q, "stat-rx-wire-delivered");
+    lost = qom_u64(&q, "stat-rx-wire-dropped-loss");
+    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-loss-pct", "0", resp,
+                     sizeof(resp)) == 0, "qom-set rx-loss-pct: %.200s", resp);
+    CHECK(qt_qom_set(&q, GEM0_QOM, "wire-loss", "\"none\"", resp,
+                     sizeof(resp)) == 0, "qom-set wire-loss none: %.200s", resp);
+    got_after = rx_batches(&q, &p, 40, 300);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(got0, 40);
+    CHECK_EQ(sent, 440);
+    CHECK_EQ(deliv + lost, 440);
+    /* 400 frames at 50 %: 200 +- 5 sigma (sigma 10) */
+    CHECK(lost >= 150 && lost <= 250, "lost %" PRIu64 " of 400 at 50%%",
+          lost);
+    CHECK_EQ(got50, 400 - lost);
+    CHECK_EQ(got_after, 40);
+    return 0;
+}
+
+/*
+ * rx-starve-ns at run time: during the burst every frame is dropped as
+ * with an exhausted ring (0x1A0, RXSTATUS BNA) although the ring has
+ * free descriptors; after it frames are stored again.
+ */
+static int test_rx_starve_ns_burst_drops_then_recovers(void)
+{
+    struct qt q;
+    struct partner p;
+    char resp[1024];
+    unsigned before, during, after;
+    uint32_t res, rxsr, isr;
+    uint64_t left, starve_drops, res_drops;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    gem_wr(&q, GEM_IER, GEM_ISR_RX_USED);
+    before = rx_batches(&q, &p, 8, 200);
+    gem_rd(&q, GEM_ISR);                         /* clear on read */
+    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-starve-ns", "10000000", resp,
+                     sizeof(resp)) == 0, "qom-set rx-starve-ns: %.200s",
+          resp);
+    left = qom_u64(&q, "rx-starve-ns");
+    during = rx_batches(&q, &p, 16, 200);        /* 2 ms of the 10 */
+    res = gem_rd(&q, GEM_RX_RESOURCE_ERRORS);
+    rxsr = gem_rd(&q, GEM_RXSR);
+    isr = gem_rd(&q, GEM_ISR);
+    starve_drops = qom_u64(&q, "stat-rx-starve-drops");
+    res_drops = qom_u64(&q, "stat-rx-resource-drops");
+    qt_step(&q, 10 * NS_PER_MS);                 /* the burst ends */
+    CHECK_EQ(qom_u64(&q, "rx-starve-ns"), 0);
+    after = rx_batches(&q, &p, 8, 200);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(before, 8);
+    CHECK_EQ(left, 10000000);
+    CHECK_EQ(during, 0);
+    CHECK_EQ(res, 16);
+    CHECK_EQ(starve_drops, 16);
+    CHECK_EQ(res_drops, 16);
+    CHECK(rxsr & GEM_RXSR_BNA, "RXSTATUS buffer-not-available clear");
+    CHECK(isr & GEM_ISR_RX_USED, "ISR RX used not raised");
+    CHECK_EQ(after, 8);
+    return 0;
+}
+
 static int test_rx_backpressure_on_holds_frames_like_stock(void)
 {
     struct qt q;
@@ -1169,6 +1287,8 @@ static const struct test tests[] = {
     T(test_rx_matching_mac_config_receives),
     T(test_rx_starved_ring_drops_and_counts_resource_errors),
     T(test_rx_backpressure_on_holds_frames_like_stock),
+    T(test_rx_loss_changed_at_runtime_keeps_frames_flowing),
+    T(test_rx_starve_ns_burst_drops_then_recovers),
     T(test_rx_corruption_counts_fcs_errors_and_discards),
     T(test_mac_100_on_phy_1000_fails_and_counts),
     T(test_qmp_set_link_off_forces_phy_link_down),
