@@ -70,6 +70,7 @@ test-unit: models
 # The same unit tests under ASan + UBSan (their own output tree).
 test-san:
 	$(Q)$(MAKE) -C tests/unit run SAN=1
+	$(Q)$(MAKE) -C emu/runner all SAN=1
 
 test-fuzz:
 	$(Q)$(MAKE) -C tests/fuzz smoke

@@ -114,8 +114,14 @@ int agent_parse_bytes(const char *s, unsigned long *bytes)
     return 0;
 }
 
+#define AGENT_JSON_DEPTH_MAX 64
+
 bool agent_json_object_flatten(char *text, size_t *start, size_t *end)
 {
+    /* Brackets must match by kind: a ']' never closes a '{' (found by
+     * tests/fuzz/agent).  The stack bounds nesting; deeper text is not
+     * something iperf3 -J prints, so it is refused. */
+    char stack[AGENT_JSON_DEPTH_MAX];
     char *open = strchr(text, '{');
     int depth = 0;
     bool in_str = false, esc = false;
@@ -139,8 +145,12 @@ bool agent_json_object_flatten(char *text, size_t *start, size_t *end)
         if (c == '"') {
             in_str = true;
         } else if (c == '{' || c == '[') {
-            depth++;
+            if (depth == AGENT_JSON_DEPTH_MAX)
+                return false;
+            stack[depth++] = (char)(c == '{' ? '}' : ']');
         } else if (c == '}' || c == ']') {
+            if (depth == 0 || stack[depth - 1] != (char)c)
+                return false;
             if (--depth == 0) {
                 *start = (size_t)(open - text);
                 *end = (size_t)(p - text) + 1;

@@ -10,7 +10,7 @@
  *    agent_parse_bytes on each word: success only inside the documented
  *    ranges, the output untouched on failure.
  *  - JSON flattening: when it reports a span, the span starts with '{',
- *    ends with '}' (or ']', a known bug: crashes-found/), lies inside the text and holds no raw CR/LF/TAB; if the
+ *    ends with '}' (a ']' there was a bug, fixed: crashes-found/), lies inside the text and holds no raw CR/LF/TAB; if the
  *    original span was one JSON value (cJSON), the flattened one is the
  *    same value; nothing outside the span changes.
  */
@@ -85,9 +85,9 @@ static void flatten(char *text, size_t len)
         free(orig);
         return;
     }
-    /* ']' is tolerated: crashes-found/repro_flatten_bracket.c */
+    /* Regression: a ']' closing the object (crashes-found/) is fixed. */
     if (start >= end || end > len || text[start] != '{' ||
-        (text[end - 1] != '}' && text[end - 1] != ']')) {
+        text[end - 1] != '}') {
         fz_fail("flatten: span [%zu, %zu) of %zu: '%c'..'%c'", start, end,
                 len, start < len ? text[start] : '?',
                 end && end <= len ? text[end - 1] : '?');

@@ -15,7 +15,7 @@
  *    built from the bytes (rates below 2^56, which the 2.1 layout carries);
  *  - udpstats over the decoded datagrams, driven the way iperf_udp.c does
  *    (FIN skipped, sender time tv_sec * 1e6 + tv_usec): lost <= expected,
- *    loss in [0, 100] % (up to double rounding, see crashes-found/),
+ *    loss in [0, 100] % (rounding past 100 was a bug, fixed: crashes-found/),
  *    jitter finite and >= 0, counts add up.
  */
 #include <errno.h>
@@ -214,9 +214,9 @@ static void udp_session(struct fz *f, bool seq64)
                 (unsigned long long)s.received, (unsigned long long)accepted,
                 (unsigned long long)s.malformed, (unsigned long long)bad);
     }
-    /* <= 100 up to rounding: above 2^53 ids the division rounds past 100
-     * (reported in crashes-found/repro_udpstats_loss_pct.c). */
-    if (lost > exp || !(pct >= 0.0 && pct <= 100.0 * (1.0 + 1e-12)) ||
+    /* Regression: above 2^53 ids the loss used to round past 100 %
+     * (crashes-found/repro_udpstats_loss_pct.c); it is fixed. */
+    if (lost > exp || !(pct >= 0.0 && pct <= 100.0) ||
         !isfinite(s.jitter_us) || s.jitter_us < 0.0) {
         fz_fail("udpstats: lost %llu of %llu (%g %%), jitter %g",
                 (unsigned long long)lost, (unsigned long long)exp, pct,

@@ -161,6 +161,20 @@ static void test_json_flatten_finds_object_and_joins_lines(void **state)
         assert_true(out[i] != '\n' && out[i] != '\t');
 }
 
+/* Brackets match by kind: a ']' does not close a '{' (found by fuzzing). */
+static void test_json_flatten_rejects_mismatched_bracket(void **state)
+{
+    char bad[] = "x {\"a\": [1, 2} ] tail";
+    char good[] = "x {\"a\": [1, {\"b\": 2}]} tail";
+    size_t s, e;
+    (void)state;
+    assert_false(agent_json_object_flatten(bad, &s, &e));
+    assert_true(agent_json_object_flatten(good, &s, &e));
+    assert_int_equal(s, 2);
+    assert_int_equal(good[e - 1], '}');
+    assert_int_equal(e, strlen(good) - 5);
+}
+
 static void test_json_flatten_rejects_truncated_or_raw_newline_in_string(void **state)
 {
     char truncated[] = "{\"a\": {\"b\": 1}";
@@ -188,6 +202,7 @@ int main(void)
         cmocka_unit_test(test_bytes_suffixes_and_bounds),
         cmocka_unit_test(test_json_flatten_finds_object_and_joins_lines),
         cmocka_unit_test(test_json_flatten_rejects_truncated_or_raw_newline_in_string),
+        cmocka_unit_test(test_json_flatten_rejects_mismatched_bracket),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -121,6 +121,20 @@ static void test_jitter_tolerates_clock_offset_between_sender_and_receiver(void 
     assert_true(s.jitter_us == 0.0);
 }
 
+/* Ids above 2^53: the ratio 100 * lost / max used to round past 100 %. */
+static void test_loss_pct_never_exceeds_100_for_huge_sequence_ids(void **state)
+{
+    struct udpstats s;
+    (void)state;
+    udpstats_init(&s);
+    udpstats_rx(&s, 1, 1000, 0, 0);
+    udpstats_rx(&s, (1ULL << 62) + 12345, 1000, 0, 0);
+    double pct = udpstats_loss_pct(&s);
+    assert_true(udpstats_lost(&s) < udpstats_expected(&s));
+    assert_true(pct <= 100.0);
+    assert_true(pct > 99.999);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -133,6 +147,7 @@ int main(void)
         cmocka_unit_test(test_constant_transit_gives_zero_jitter),
         cmocka_unit_test(test_jitter_follows_rfc1889_recurrence),
         cmocka_unit_test(test_jitter_tolerates_clock_offset_between_sender_and_receiver),
+        cmocka_unit_test(test_loss_pct_never_exceeds_100_for_huge_sequence_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
