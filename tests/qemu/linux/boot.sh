@@ -269,6 +269,24 @@ sys.exit(0 if len(d) == 2 and d[0] == 0 and d[1] > 0 else 1)
 PY
 }
 
+# clock_mark FILE: an agent 'link' answer plus the host time (ms) half-way
+# between sending the command and seeing the answer; prints "HOST_MS T_MS".
+clock_mark() {
+    local h0 h1
+    h0=$(date +%s%3N)
+    agent link link 10 "$1" || return 1
+    h1=$(date +%s%3N)
+    echo "$(( (h0 + h1) / 2 )) $($J get "$1" t_ms)"
+}
+# clock_ratio "H0 G0" "H1 G1": guest time must track host time within 5 %
+# (QEMU's timers count at fixed rates; the QEMU DTB's fixed clocks must match).
+clock_ratio() {
+    set -- $1 $2
+    awk -v h=$(( $3 - $1 )) -v g=$(( $4 - $2 )) 'BEGIN {
+        r = g / h; printf "guest %d ms over host %d ms (ratio %.3f)\n", g, h, r
+        exit !(r > 0.95 && r < 1.05) }'
+}
+
 # --- case main: slirp -------------------------------------------------------
 echo "linux-boot: QEMU=$QEMU ($([ "$STOCK" = 1 ] && echo stock || echo ours): -M $MACHINE -smp $SMP) board=$BOARD case=$CASE out=$out"
 if want main; then
@@ -288,11 +306,14 @@ grep -aq "smp: Brought up 1 node, $want_cpus\$" <(tr -d '\r' < "$log") \
 expect "agent ready reports $SMP CPU(s)" json_eq "$work/slirp-ready.json" cpus "$SMP"
 
 # Host -> guest, guest -> host (-R), 4 streams, UDP: guest iperf3 -s from /init.
+mark0=$(clock_mark "$work/clock0.json") || bad "agent link (clock mark)"
 for t in "p1 -P 1" "p4 -P 4" "p1R -P 1 -R" "p4R -P 4 -R"; do
     set -- $t; name=$1; shift
     expect "iperf3 $* over slirp" host_iperf3 "slirp-$name" iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" "$@"
 done
 expect "iperf3 -u -b $UDP_RATE over slirp" host_iperf3 slirp-udp iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" -u -b "$UDP_RATE" -l 1400
+mark1=$(clock_mark "$work/clock1.json") || bad "agent link (clock mark)"
+[ -n "$mark0" ] && [ -n "$mark1" ] && expect "guest clock tracks host clock under load" clock_ratio "$mark0" "$mark1"
 
 # FCS errors: corrupt netdev->GEM frames (rx- = towards the GEM) during a
 # host->guest run, stop corrupting, let the wire drain, then the kernel's
