@@ -199,9 +199,17 @@ expect() { # DESCRIPTION COMMAND...: pass if the command succeeds, show its outp
 }
 
 # host_iperf3 NAME ARGS...: host client against the guest server; prints Mb/s.
+# iperf3 3.12's server closes its listening socket while it finishes a test,
+# so a connect right after the previous run can be refused: up to 3 tries.
 host_iperf3() {
-    local name=$1; shift
-    if timeout $((IPERF_TIME + 30)) "$@" -J > "$work/$name.json" 2>"$work/$name.err"; then
+    local name=$1 try rc; shift
+    for try in 1 2 3; do
+        timeout $((IPERF_TIME + 30)) "$@" -J > "$work/$name.json" 2>"$work/$name.err"; rc=$?
+        [ $rc -ne 0 ] && grep -q 'unable to connect to server' "$work/$name.json" && [ $try -lt 3 ] || break
+        echo "  (iperf3 $name: connection refused, retry $try)" >&2
+        sleep 1
+    done
+    if [ $rc -eq 0 ]; then
         $J iperf3 "$work/$name.json"
     else
         echo "iperf3 failed: $(head -c 300 "$work/$name.json") $(cat "$work/$name.err")"
