@@ -32,6 +32,9 @@ struct qt {
     bool failed;           /* a protocol error happened */
     char events[QT_RESP_MAX]; /* QMP events seen since the last check */
     char last_err[512];
+    /* Running totals of the GEM statistics registers (0x100..0x1B0),
+     * which clear on read: tests read them the way a driver does. */
+    uint64_t gem_stats[0x60];
 };
 
 /* QEMU binary (from $QEMU, set by the Makefile). */

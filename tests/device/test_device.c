@@ -67,9 +67,24 @@ static char g_fail_msg[512];
 
 /* ---- GEM helpers ---------------------------------------------------- */
 
+/* Statistics block (UG585 B.18: 0x100 octets_tx_lo .. 0x1B0 udp checksum
+ * errors), clear on read. */
+#define GEM_STATS_FIRST 0x100u
+#define GEM_STATS_LAST  0x1B0u
+
+/* Read a GEM register.  A statistics register clears on read, so like
+ * Linux's gem_update_stats() this returns the running total of every read
+ * of it since the machine started, kept in q->gem_stats. */
 static uint32_t gem_rd(struct qt *q, uint32_t off)
 {
-    return qt_readl(q, GEM0_BASE + off);
+    uint32_t v = qt_readl(q, GEM0_BASE + off);
+
+    if (off >= GEM_STATS_FIRST && off <= GEM_STATS_LAST) {
+        uint64_t *acc = &q->gem_stats[(off - GEM_STATS_FIRST) / 4];
+        *acc += v;
+        return (uint32_t)*acc;
+    }
+    return v;
 }
 
 static void gem_wr(struct qt *q, uint32_t off, uint32_t v)
@@ -489,6 +504,31 @@ static int test_link_flap_via_qom_set_renegotiates(void)
     qt_stop(&q);
     CHECK(down, "link still up after link=false");
     CHECK(!early, "link back before autonegotiation could finish");
+    return 0;
+}
+
+/* UG585 B.18: the statistics registers clear when read, so a driver
+ * accumulates them (Linux gem_update_stats); a second read returns 0. */
+static int test_stats_registers_clear_on_read(void)
+{
+    enum { N = 4 };
+    const uint64_t t = (uint64_t)FULL_FRAME_WIRE_BYTES * 80;
+    struct qt q;
+    uint32_t first, second;
+
+    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 100, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, N, FULL_FRAME_LEN);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, (N + 2) * t);
+    first = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    second = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    qt_stop(&q);
+    CHECK_EQ(first, N);
+    CHECK_EQ(second, 0);
     return 0;
 }
 
@@ -1283,6 +1323,7 @@ static const struct test tests[] = {
     T(test_bmsr_link_latches_low_until_read),
     T(test_link_flap_via_qom_set_renegotiates),
     T(test_tx_100m_frames_leave_at_line_rate),
+    T(test_stats_registers_clear_on_read),
     T(test_tx_link_down_frames_lost_but_completed),
     T(test_rx_matching_mac_config_receives),
     T(test_rx_starved_ring_drops_and_counts_resource_errors),
