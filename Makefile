@@ -19,7 +19,7 @@ QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
 
 .PHONY: all deps help models demo qemu qemu-path firmware baremetal linux runner \
         test test-unit test-san test-fuzz test-device test-baremetal \
-        test-linux test-runner qemu-test bench fuzz run run-demo clean
+        test-linux test-runner qemu-test qemu-test-merge bench fuzz run run-demo clean
 
 all: models qemu baremetal linux runner
 
@@ -89,6 +89,8 @@ test-linux: qemu
 
 test-runner: runner
 	$(Q)$(MAKE) -C emu/runner robustness
+	$(Q)$(TOP)/tests/qemu/runner/merge.sh
+	$(Q)$(TOP)/tests/qemu/runner/report.sh
 
 # The scenario matrix (TAP on stdout, JUnit in build/test-results/):
 #   make qemu-test                     every scenario
@@ -103,6 +105,13 @@ bench: deps models
 
 fuzz: deps
 	$(Q)$(MAKE) -C tests/fuzz fuzz
+
+# Merge the outputs of `make qemu-test SHARD=k/N` (k = 1..N) into one
+# verdict, JUnit file, report.md and index.html in build/qemu-test-merged.
+qemu-test-merge: runner
+	$(Q)$(HOSTO)/bin/gemlab merge --expect-shards $(or $(N),$(error N=number of shards)) \
+	    --out $(O)/qemu-test-merged \
+	    $(wildcard $(O)/test-results/qemu-test-*-of-$(N).xml) $(O)/qemu-test
 
 # The main job: bare-metal on the clean-1G scenario, TCP both ways and UDP.
 run:

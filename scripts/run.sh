@@ -18,6 +18,11 @@ rc=0
 for s in clean_1g clean_1g_reverse clean_1g_udp; do
     printf '\n=== %s (scenarios/%s.ini) ===\n' "$s" "$s"
     "$G" run "$top/scenarios/$s.ini" --firmware baremetal --out "$OUT/$s" "${args[@]}" || rc=1
+    # report.md + report.html with gnuplot charts (exit 3: no gnuplot, the
+    # reports are still written without charts).
+    if [ -f "$OUT/$s/results.json" ]; then
+        "$G" report "$OUT/$s" >/dev/null || [ $? -eq 3 ] || echo "run.sh: gemlab report $OUT/$s failed" >&2
+    fi
 done
 
 printf '\n=== summary ===\n'
