@@ -16,6 +16,7 @@
 
 #include "baseline.h"
 #include "diagnose.h"
+#include "util.h"
 
 #define BL_SCHEMA "gemlab-baseline-1"
 #define BL_MAX_RUNS 1024
@@ -405,35 +406,6 @@ cJSON *bl_cmp_json(const struct bl_cmp *c, const char *name, const char *path)
     return j;
 }
 
-/* GEMLAB_TOP, else TOP from TOP/build/host.../bin/gemlab, else "." */
-static void find_top(char *top, size_t len)
-{
-    char exe[PATH_MAX], probe[PATH_MAX + 32];
-    const char *env = getenv("GEMLAB_TOP");
-    ssize_t n;
-
-    if (env && *env) {
-        snprintf(top, len, "%s", env);
-        return;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        for (int up = 0; up < 4; up++) {
-            char *slash = strrchr(exe, '/');
-            if (!slash)
-                break;
-            *slash = '\0';
-            snprintf(probe, sizeof(probe), "%s/emu/runner", exe);
-            if (access(probe, F_OK) == 0) {
-                snprintf(top, len, "%s", exe);
-                return;
-            }
-        }
-    }
-    snprintf(top, len, ".");
-}
-
 static bool name_ok(const char *name)
 {
     if (!*name || strlen(name) > 100 || name[0] == '.')
@@ -453,7 +425,7 @@ int bl_path(const cJSON *results, const char *dir, const char *name, char *out, 
     if (dir)
         n = snprintf(out, len, "%s/%s/%s/%s.json", dir, board, fw, name);
     else {
-        find_top(top, sizeof(top));
+        runner_find_top(top, sizeof(top));
         n = snprintf(out, len, "%s/baselines/%s/%s/%s.json", top, board, fw, name);
     }
     return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;

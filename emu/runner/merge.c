@@ -20,6 +20,7 @@
 
 #include "diagnose.h"
 #include "merge.h"
+#include "util.h"
 
 /* value of attribute @name in the tag [tag, end) (raw, not unescaped) */
 static bool attr(const char *tag, const char *end, const char *name, char *out, size_t len)
@@ -349,27 +350,6 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
     return 0;
 }
 
-static void html_esc(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
-
-static void md_esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("|*_`[]<>\\", *s))
-            fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
-    }
-}
-
 /* @to relative to directory @from (both made absolute) */
 static void relpath(const char *from, const char *to, char *out, size_t len)
 {
@@ -449,7 +429,7 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         int i = 0;
         cJSON_ArrayForEach(p, m->problems) {
             fprintf(f, "  <testcase classname=\"qemu-test.merge\" name=\"shards-%d\"><failure message=\"", ++i);
-            html_esc(f, p->valuestring);
+            runner_html_esc(f, p->valuestring);
             fprintf(f, "\"/></testcase>\n");
         }
         fprintf(f, "</testsuite>\n");
@@ -509,7 +489,7 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         fprintf(f, "## Shard problems\n\n");
         cJSON_ArrayForEach(p, m->problems) {
             fputs("- ", f);
-            md_esc(f, p->valuestring);
+            runner_md_esc(f, p->valuestring);
             fputc('\n', f);
         }
         fputc('\n', f);
@@ -531,9 +511,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         for (int c = 0; c < m->ncases; c++)
             if (m->cases[c].status == MG_FAIL) {
                 fputs("- ", f);
-                md_esc(f, m->cases[c].name);
+                runner_md_esc(f, m->cases[c].name);
                 fprintf(f, " (");
-                md_esc(f, m->cases[c].classname);
+                runner_md_esc(f, m->cases[c].classname);
                 fprintf(f, ", shard %d/%d)\n", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
             }
     }
@@ -543,15 +523,15 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         cJSON_ArrayForEach(r, runs) {
             const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
             fputs("| ", f);
-            md_esc(f, jstr_at(r, "scenario", NULL));
+            runner_md_esc(f, jstr_at(r, "scenario", NULL));
             fputs(" | ", f);
-            md_esc(f, jstr_at(r, "firmware", NULL));
+            runner_md_esc(f, jstr_at(r, "firmware", NULL));
             fprintf(f, " | %s | ", jstr_at(r, "verdict", NULL));
             if (cJSON_IsNumber(bps))
                 fprintf(f, "%.1f", bps->valuedouble / 1e6);
             fputs(" | ", f);
             cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
-                md_esc(f, c->valuestring);
+                runner_md_esc(f, c->valuestring);
                 fputc(' ', f);
             }
             relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
@@ -578,7 +558,7 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         fprintf(f, "<h2>Shard problems</h2><ul>\n");
         cJSON_ArrayForEach(p, m->problems) {
             fputs("<li>", f);
-            html_esc(f, p->valuestring);
+            runner_html_esc(f, p->valuestring);
             fputs("</li>\n", f);
         }
         fputs("</ul>\n", f);
@@ -588,9 +568,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     for (int c = 0; c < m->ncases; c++) {
         const char *st = m->cases[c].status == MG_FAIL ? "FAIL" : m->cases[c].status == MG_SKIP ? "SKIP" : "PASS";
         fputs("<tr><td>", f);
-        html_esc(f, m->cases[c].name);
+        runner_html_esc(f, m->cases[c].name);
         fputs("</td><td>", f);
-        html_esc(f, m->cases[c].classname);
+        runner_html_esc(f, m->cases[c].classname);
         fprintf(f, "</td><td>%d/%d</td><td class=\"%s\">%s</td><td>%.0f</td></tr>\n",
                 m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n, st, st,
                 isnan(m->cases[c].time) ? 0 : m->cases[c].time);
@@ -603,22 +583,22 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
             const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
             bool html = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"));
             fputs("<tr><td>", f);
-            html_esc(f, jstr_at(r, "scenario", NULL));
+            runner_html_esc(f, jstr_at(r, "scenario", NULL));
             fputs("</td><td>", f);
-            html_esc(f, jstr_at(r, "firmware", NULL));
+            runner_html_esc(f, jstr_at(r, "firmware", NULL));
             fprintf(f, "</td><td class=\"%s\">", jstr_at(r, "verdict", NULL));
-            html_esc(f, jstr_at(r, "verdict", NULL));
+            runner_html_esc(f, jstr_at(r, "verdict", NULL));
             fputs("</td><td>", f);
             if (cJSON_IsNumber(bps))
                 fprintf(f, "%.1f", bps->valuedouble / 1e6);
             fputs("</td><td>", f);
             cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
-                html_esc(f, c->valuestring);
+                runner_html_esc(f, c->valuestring);
                 fputc(' ', f);
             }
             relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
             fputs("</td><td><a href=\"", f);
-            html_esc(f, rel);
+            runner_html_esc(f, rel);
             fprintf(f, "/%s\">%s</a></td></tr>\n", html ? "report.html" : "results.json", html ? "report" : "results");
         }
         fputs("</table>\n", f);

@@ -20,6 +20,7 @@
 
 #include "diagnose.h"
 #include "report.h"
+#include "util.h"
 
 #define RP_MAX_RUNS 32
 
@@ -75,27 +76,6 @@ static const char *js(const cJSON *root, const char *path)
 {
     const cJSON *j = jget(root, path);
     return cJSON_IsString(j) ? j->valuestring : "";
-}
-
-static void html_esc(FILE *f, const char *s)
-{
-    for (; *s; s++)
-        switch (*s) {
-        case '&': fputs("&amp;", f); break;
-        case '<': fputs("&lt;", f); break;
-        case '>': fputs("&gt;", f); break;
-        case '"': fputs("&quot;", f); break;
-        default: fputc(*s, f);
-        }
-}
-
-static void md_esc(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        if (strchr("|*_`[]<>\\#", *s))
-            fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
-    }
 }
 
 /* value as short text: numbers %g, strings as-is, others JSON */
@@ -391,7 +371,7 @@ static void inline_svg(FILE *out, const char *dir, const char *name)
 static void html_head(FILE *f, const char *title)
 {
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
-    html_esc(f, title);
+    runner_html_esc(f, title);
     fputs("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
           "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
           "vertical-align:top}th{background:#f4f4f4}.PASS,.ok{color:#080}.FAIL,.ERROR,.regression{color:#c00}"
@@ -582,22 +562,22 @@ static void findings_md(FILE *f, const cJSON *dg)
     fputs("| code | layer | summary | evidence | remedy |\n|---|---|---|---|---|\n", f);
     cJSON_ArrayForEach(fd, jget(dg, "findings")) {
         fputs("| ", f);
-        md_esc(f, js(fd, "code"));
+        runner_md_esc(f, js(fd, "code"));
         fputs(" | ", f);
-        md_esc(f, js(fd, "layer"));
+        runner_md_esc(f, js(fd, "layer"));
         fputs(" | ", f);
-        md_esc(f, js(fd, "summary"));
+        runner_md_esc(f, js(fd, "summary"));
         fputs(" | ", f);
         cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
             char v[128];
             jtext(ev, v, sizeof(v));
-            md_esc(f, ev->string);
+            runner_md_esc(f, ev->string);
             fputc('=', f);
-            md_esc(f, v);
+            runner_md_esc(f, v);
             fputc(' ', f);
         }
         fputs(" | ", f);
-        md_esc(f, js(fd, "remedy"));
+        runner_md_esc(f, js(fd, "remedy"));
         fputs(" |\n", f);
     }
 }
@@ -616,24 +596,24 @@ static void findings_html(FILE *f, const cJSON *dg)
           f);
     cJSON_ArrayForEach(fd, jget(dg, "findings")) {
         fputs("<tr><td><code>", f);
-        html_esc(f, js(fd, "code"));
+        runner_html_esc(f, js(fd, "code"));
         fputs("</code></td><td>", f);
-        html_esc(f, js(fd, "layer"));
+        runner_html_esc(f, js(fd, "layer"));
         fputs("</td><td>", f);
-        html_esc(f, js(fd, "summary"));
+        runner_html_esc(f, js(fd, "summary"));
         fputs("</td><td>", f);
         cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
             char v[128];
             jtext(ev, v, sizeof(v));
-            html_esc(f, ev->string);
+            runner_html_esc(f, ev->string);
             fputs(" = ", f);
-            html_esc(f, v);
+            runner_html_esc(f, v);
             fputs("<br>", f);
         }
         fputs("</td><td>", f);
-        html_esc(f, js(fd, "cause"));
+        runner_html_esc(f, js(fd, "cause"));
         fputs("</td><td>", f);
-        html_esc(f, js(fd, "remedy"));
+        runner_html_esc(f, js(fd, "remedy"));
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n", f);
@@ -694,12 +674,12 @@ static int write_run_md(const struct run_data *r)
         return -EIO;
     }
     fprintf(f, "# %s %s: ", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c", *verdict ? verdict : "UNKNOWN");
-    md_esc(f, js(r->res, "scenario.name"));
+    runner_md_esc(f, js(r->res, "scenario.name"));
     fprintf(f, " (");
-    md_esc(f, js(r->res, "conditions.firmware"));
+    runner_md_esc(f, js(r->res, "conditions.firmware"));
     fprintf(f, ")\n\n");
     if (*js(r->res, "verdict.reason")) {
-        md_esc(f, js(r->res, "verdict.reason"));
+        runner_md_esc(f, js(r->res, "verdict.reason"));
         fputs("\n\n", f);
     }
     summary_numbers(r->res, sum, sizeof(sum));
@@ -707,7 +687,7 @@ static int write_run_md(const struct run_data *r)
     fprintf(f, "Run directory: `%s` ([report.html](report.html), [results.json](results.json))\n", r->dir);
     if (r->cmp) {
         fprintf(f, "\n## Baseline\n\n**%s** against `", js(r->cmp, "verdict"));
-        md_esc(f, js(r->cmp, "name"));
+        runner_md_esc(f, js(r->cmp, "name"));
         fprintf(f, "`: %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
                 jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
                 jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
@@ -716,9 +696,9 @@ static int write_run_md(const struct run_data *r)
             jtext(jget(e, "baseline"), b, sizeof(b));
             jtext(jget(e, "run"), o, sizeof(o));
             fprintf(f, "- conditions differ: %s: ", js(e, "key"));
-            md_esc(f, b);
+            runner_md_esc(f, b);
             fputs(" \u2192 ", f);
-            md_esc(f, o);
+            runner_md_esc(f, o);
             fputc('\n', f);
         }
         cJSON_ArrayForEach(e, jget(r->cmp, "changed")) {
@@ -726,9 +706,9 @@ static int write_run_md(const struct run_data *r)
             jtext(jget(e, "baseline"), b, sizeof(b));
             jtext(jget(e, "run"), o, sizeof(o));
             fprintf(f, "- changed: %s: ", js(e, "key"));
-            md_esc(f, b);
+            runner_md_esc(f, b);
             fputs(" \u2192 ", f);
-            md_esc(f, o);
+            runner_md_esc(f, o);
             fputc('\n', f);
         }
     }
@@ -749,7 +729,7 @@ static int write_run_md(const struct run_data *r)
     for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
         kv_text(r->res, (int)i, v, sizeof(v));
         fprintf(f, "| %s | ", KV[i][0]);
-        md_esc(f, v);
+        runner_md_esc(f, v);
         fputs(" |\n", f);
     }
     fputs("\n</details>\n", f);
@@ -775,22 +755,22 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
     snprintf(title, sizeof(title), "%s %s", js(r->res, "scenario.name"), verdict);
     html_head(f, title);
     fprintf(f, "<h1><span class=\"%s\">", verdict);
-    html_esc(f, *verdict ? verdict : "UNKNOWN");
+    runner_html_esc(f, *verdict ? verdict : "UNKNOWN");
     fputs("</span> ", f);
-    html_esc(f, js(r->res, "scenario.name"));
+    runner_html_esc(f, js(r->res, "scenario.name"));
     fputs(" (", f);
-    html_esc(f, js(r->res, "conditions.firmware"));
+    runner_html_esc(f, js(r->res, "conditions.firmware"));
     fputs(")</h1>\n<p>", f);
-    html_esc(f, js(r->res, "verdict.reason"));
+    runner_html_esc(f, js(r->res, "verdict.reason"));
     summary_numbers(r->res, sum, sizeof(sum));
     fputs("</p>\n<p><b>", f);
-    html_esc(f, sum);
+    runner_html_esc(f, sum);
     fputs("</b></p>\n", f);
     if (r->cmp) {
         fprintf(f, "<h2>Baseline</h2><p class=\"%s\"><b>", js(r->cmp, "verdict"));
-        html_esc(f, js(r->cmp, "verdict"));
+        runner_html_esc(f, js(r->cmp, "verdict"));
         fputs("</b> against ", f);
-        html_esc(f, js(r->cmp, "name"));
+        runner_html_esc(f, js(r->cmp, "name"));
         fprintf(f, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)</p><ul>\n",
                 jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
                 jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
@@ -800,11 +780,11 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
                 jtext(jget(e, "baseline"), b, sizeof(b));
                 jtext(jget(e, "run"), o, sizeof(o));
                 fprintf(f, "<li>%s ", pass ? "changed" : "conditions differ:");
-                html_esc(f, js(e, "key"));
+                runner_html_esc(f, js(e, "key"));
                 fputs(": ", f);
-                html_esc(f, b);
+                runner_html_esc(f, b);
                 fputs(" &rarr; ", f);
-                html_esc(f, o);
+                runner_html_esc(f, o);
                 fputs("</li>\n", f);
             }
         fputs("</ul>\n", f);
@@ -832,7 +812,7 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
     for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
         kv_text(r->res, (int)i, v, sizeof(v));
         fprintf(f, "<tr><th>%s</th><td>", KV[i][0]);
-        html_esc(f, v);
+        runner_html_esc(f, v);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n</body></html>\n", f);
@@ -1003,7 +983,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
             if (differs[k]) {
                 jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputc(' ', f);
-                md_esc(f, v);
+                runner_md_esc(f, v);
                 fputs(" |", f);
             }
         jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
@@ -1011,11 +991,11 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
         fprintf(f, " %s | ", v);
         cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
-            md_esc(f, js(fd, "code"));
+            runner_md_esc(f, js(fd, "code"));
             fputc(' ', f);
         }
         fprintf(f, "| %s | `", runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        md_esc(f, runs[i].dir);
+        runner_md_esc(f, runs[i].dir);
         fputs("` |\n", f);
     }
     if (ferror(f) | fclose(f)) {
@@ -1050,7 +1030,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
             if (differs[k]) {
                 jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputs("<td>", f);
-                html_esc(f, v);
+                runner_html_esc(f, v);
                 fputs("</td>", f);
             }
         jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
@@ -1058,12 +1038,12 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
         fprintf(f, "<td>%s</td><td>", v);
         cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
-            html_esc(f, js(fd, "code"));
+            runner_html_esc(f, js(fd, "code"));
             fputs(" ", f);
         }
         fprintf(f, "</td><td class=\"%s\">%s</td><td>", runs[i].cmp ? js(runs[i].cmp, "verdict") : "",
                 runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        html_esc(f, runs[i].dir);
+        runner_html_esc(f, runs[i].dir);
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n<h2>Charts</h2>\n", f);

@@ -44,6 +44,7 @@
 #include "qom.h"
 #include "run_priv.h"
 #include "units.h"
+#include "util.h"
 
 extern char **environ;
 
@@ -122,37 +123,6 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o
         }
     }
     return 0;
-}
-
-/* The repository top: GEMLAB_TOP, else derived from the binary
- * (TOP/build/host/bin/gemlab), else the working directory. */
-static void find_top(char *top, size_t len)
-{
-    char exe[PATH_MAX], probe[PATH_MAX + 32];
-    const char *env = getenv("GEMLAB_TOP");
-    ssize_t n;
-
-    if (env && *env) {
-        snprintf(top, len, "%s", env);
-        return;
-    }
-    n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-    if (n > 0) {
-        exe[n] = '\0';
-        for (int up = 0; up < 4; up++) {
-            char *slash = strrchr(exe, '/');
-            if (!slash)
-                break;
-            *slash = '\0';
-            snprintf(probe, sizeof(probe), "%s/emu/runner", exe);
-            if (access(probe, F_OK) == 0) {
-                snprintf(top, len, "%s", exe);
-                return;
-            }
-        }
-    }
-    if (!getcwd(top, len))
-        snprintf(top, len, ".");
 }
 
 /* ---- child processes (iperf) ---------------------------------------------- */
@@ -811,7 +781,7 @@ int run_cmd_run(int argc, char **argv)
             return RUN_EXIT_INPUT;
         }
     }
-    find_top(r.top, sizeof(r.top));
+    runner_find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
         return RUN_EXIT_MISSING;
     if (fw_find(r.top, scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.o.fw, r.fw, sizeof(r.fw)))
@@ -962,7 +932,7 @@ int run_cmd_boot(int argc, char **argv)
     r.exit_code = RUN_EXIT_PASS;
     if (parse_opts(argc, argv, "--qemu --fw --out --hold --timeout", &r.o, false))
         return RUN_EXIT_INPUT;
-    find_top(r.top, sizeof(r.top));
+    runner_find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
         return RUN_EXIT_MISSING;
     if (r.o.fw && fw_find(r.top, "baremetal", r.o.fw, r.fw, sizeof(r.fw)))
