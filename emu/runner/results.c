@@ -120,6 +120,34 @@ void rs_build_expect(struct run *r)
     }
 }
 
+/* One GEM counter in results.json and its name in each firmware's stats:
+ * the Linux agent reports `ethtool -S eth0` (macb's names), the bare-metal
+ * firmware its own register names (docs/schema.md). */
+enum { GEM_SRC_LINUX, GEM_SRC_BAREMETAL };
+static const char *const gem_counter_names[][3] = {
+    /* results.json          Linux (macb)                      bare-metal */
+    { "rx_frames",          "rx_frames",                      "frames_rx" },
+    { "tx_frames",          "tx_frames",                      "frames_tx" },
+    { "rx_fcs_errors",      "rx_frame_check_sequence_errors", "fcs_errors" },
+    { "rx_symbol_errors",   "rx_symbol_errors",               "rx_symbol_errors" },
+    { "rx_length_errors",   "rx_length_field_frame_errors",   "length_field_errors" },
+    { "rx_resource_errors", "rx_resource_errors",             "rx_resource_errors" },
+    { "rx_overruns",        "rx_overruns",                    "rx_overrun_errors" },
+    { "tx_underruns",       "tx_underrun",                    "tx_under_runs" },
+    { "late_collisions",    "tx_late_collisions",             "late_collisns" },
+};
+
+/* Copy every counter @src reports from @stats into @gem under its
+ * results.json name; counters the firmware did not report are left out. */
+static void gem_counters_copy(cJSON *gem, const cJSON *stats, int src)
+{
+    for (size_t k = 0; k < sizeof(gem_counter_names) / sizeof(gem_counter_names[0]); k++) {
+        double v = rs_jnumber(stats, gem_counter_names[k][1 + src]);
+        if (!isnan(v))
+            cJSON_AddNumberToObject(gem, gem_counter_names[k][0], v);
+    }
+}
+
 /* Link and counters from the firmware's own @gemlab lines. */
 void rs_build_link_and_counters(struct run *r, double mac_speed)
 {
@@ -207,18 +235,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         /* Linux agent: `ethtool -S eth0` names (macb) and /proc/interrupts */
         const cJSON *et = cJSON_GetObjectItemCaseSensitive(stats, "ethtool"), *irqs, *q;
         cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
-        static const char *const lmap[][2] = {
-            { "rx_frames", "rx_frames" }, { "tx_frames", "tx_frames" },
-            { "rx_fcs_errors", "rx_frame_check_sequence_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
-            { "rx_length_errors", "rx_length_field_frame_errors" }, { "rx_resource_errors", "rx_resource_errors" },
-            { "rx_overruns", "rx_overruns" }, { "tx_underruns", "tx_underrun" },
-            { "late_collisions", "tx_late_collisions" },
-        };
-        for (size_t k = 0; k < sizeof(lmap) / sizeof(lmap[0]); k++) {
-            double v = rs_jnumber(et, lmap[k][1]);
-            if (!isnan(v))
-                cJSON_AddNumberToObject(g, lmap[k][0], v);
-        }
+        gem_counters_copy(g, et, GEM_SRC_LINUX);
         irqs = cJSON_GetObjectItemCaseSensitive(stats, "irqs");
         cJSON_ArrayForEach(q, irqs) {
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(q, "name");
@@ -233,18 +250,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     } else if (stats) {
         const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(stats, "gem"), "hw");
         cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
-        static const char *const map[][2] = {
-            { "rx_frames", "frames_rx" }, { "tx_frames", "frames_tx" },
-            { "rx_fcs_errors", "fcs_errors" }, { "rx_symbol_errors", "rx_symbol_errors" },
-            { "rx_length_errors", "length_field_errors" }, { "rx_resource_errors", "rx_resource_errors" },
-            { "rx_overruns", "rx_overrun_errors" }, { "tx_underruns", "tx_under_runs" },
-            { "late_collisions", "late_collisns" },
-        };
-        for (size_t k = 0; k < sizeof(map) / sizeof(map[0]); k++) {
-            double v = rs_jnumber(hw, map[k][1]);
-            if (!isnan(v))
-                cJSON_AddNumberToObject(g, map[k][0], v);
-        }
+        gem_counters_copy(g, hw, GEM_SRC_BAREMETAL);
         double c1 = rs_jnumber(hw, "single_collisn_frames"), c2 = rs_jnumber(hw, "multi_collisn_frames");
         if (!isnan(c1) || !isnan(c2))
             cJSON_AddNumberToObject(g, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
