@@ -186,9 +186,12 @@ else bad "bad flags" "$out / $out2"; fi
 # 12. Tap mode: without root a clear message suggesting --net user; as root
 #     up/down leaves no namespace behind.
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
-    cp "$G" "$work/gemlab-copy" && chmod 755 "$work" "$work/gemlab-copy"
+    # The unprivileged user gets its own copies: the checkout may sit in a
+    # directory only root can enter (a mktemp -d clone is mode 0700).
+    cp "$G" "$work/gemlab-copy" && cp "$top/scenarios/clean_1g.ini" "$work/clean_1g.ini" &&
+        chmod 755 "$work" "$work/gemlab-copy" && chmod 644 "$work/clean_1g.ini"
     out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" tap up t1 2>&1); rc=$?
-    out2=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" run "$top/scenarios/clean_1g.ini" --net tap 2>&1); rc2=$?
+    out2=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" run "$work/clean_1g.ini" --net tap 2>&1); rc2=$?
     chmod 700 "$work"
     if [ $rc -eq 2 ] && [[ "$out" == *"--net user"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--net user"* ]]; then
         ok "tap without root: clear message suggesting --net user"
