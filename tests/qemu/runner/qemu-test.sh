@@ -15,6 +15,8 @@
 #   FW=elf, LINUX_FW=image   pass --fw for bare-metal / Linux scenarios
 #   LIST=1           only print this shard's scenario names
 #   REPORT=0         skip `gemlab report` (report.md/html) in each run dir
+#   JOBS=N           run N scenarios at once (default: make's -jN, else 1);
+#                    TAP and JUnit stay in scenario order
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -50,11 +52,40 @@ if [ -n "${LIST:-}" ]; then
     for f in "${mine[@]}"; do basename "$f" .ini; done
     exit 0
 fi
-echo "1..${#mine[@]}"
-i=0; fails=0; skips=0; cases=""
-t_all=$(date +%s)
-for f in "${mine[@]}"; do
-    i=$((i + 1))
+# Parallel jobs: JOBS=N, else make's -jN (MAKEFLAGS), else 1.  Each run
+# picks its own free ports and run dir, so runs do not clash; results are
+# printed and written to JUnit in scenario order whatever order they end in.
+jobs=${JOBS:-}
+if [ -z "$jobs" ]; then
+    jobs=1
+    for w in ${MAKEFLAGS:-}; do
+        case $w in
+            -j) jobs=$(nproc);;
+            -j[0-9]*) jobs=${w#-j};;
+            --jobs=[0-9]*) jobs=${w#--jobs=};;
+        esac
+    done
+fi
+if ! [[ "$jobs" =~ ^[0-9]+$ ]] || [ "$jobs" -lt 1 ]; then
+    echo "qemu-test: JOBS must be a positive number, got '$jobs'" >&2; exit 2
+fi
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/gemlab-qt.XXXXXX")
+on_exit() {
+    local p
+    for p in "$tmp"/*.pid; do [ -f "$p" ] && kill -TERM "$(cat "$p")" 2>/dev/null; done
+    wait 2>/dev/null
+    rm -rf "$tmp"
+}
+trap on_exit EXIT
+trap 'exit 130' INT TERM
+
+xesc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+
+# run_one I FILE: writes $tmp/I.tap (TAP line + comments), $tmp/I.xml (the
+# JUnit testcase) and $tmp/I.st (pass|fail|skip) last, as the done marker.
+run_one() {
+    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why
     name=$(basename "$f" .ini)
     shown=$("$G" show "$f" 2>/dev/null)
     fw=$(printf '%s\n' "$shown" | awk -F'"' '/"firmware":/ {print $4; exit}')
@@ -68,31 +99,78 @@ for f in "${mine[@]}"; do
     [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
     [ -n "${FW:-}" ] && [ "$fw" = baremetal ] && args+=(--fw "$FW")
     [ -n "${LINUX_FW:-}" ] && [ "$fw" = linux ] && args+=(--fw "$LINUX_FW")
-    log=$("$G" "${args[@]}" 2>&1); rc=$?
+    # gemlab runs as its own job so an interrupted qemu-test can TERM it
+    # (gemlab then stops its QEMU and removes its sockets/netns)
+    "$G" "${args[@]}" >"$tmp/$i.log" 2>&1 </dev/null &
+    echo $! >"$tmp/$i.pid"
+    wait $!; rc=$?
+    rm -f "$tmp/$i.pid"
+    log=$(cat "$tmp/$i.log")
     dt=$(( $(date +%s) - t0 ))
     # report.md + report.html in the run dir (CI summaries, gemlab merge's links)
     [ "${REPORT:-1}" != 0 ] && [ -f "$d/results.json" ] && "$G" report "$d" >/dev/null 2>&1
-    esc=$(printf '%s' "$log" | tail -60 | sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g')
+    esc=$(printf '%s' "$log" | tail -60 | xesc)
     if [ -n "$todo" ] && [ $rc -ne 3 ]; then
         # a known gap ([scenario] todo): reported, not counted (TAP TODO)
         [ $rc -eq 0 ] && st="ok" || st="not ok"
-        echo "$st $i - $name ($fw) ${dt}s # TODO $todo"
-        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"TODO: $(printf '%s' "$todo" | sed 's/&/\&amp;/g; s/</\&lt;/g; s/"/\&quot;/g')\"/></testcase>"$'\n'
-        skips=$((skips + 1))
+        echo "$st $i - $name ($fw) ${dt}s # TODO $todo" >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"TODO: $(printf '%s' "$todo" | xesc)\"/></testcase>" >"$tmp/$i.xml"
+        echo skip >"$tmp/$i.st"
     elif [ $rc -eq 0 ]; then
-        echo "ok $i - $name ($fw) ${dt}s"
-        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>"$'\n'
+        echo "ok $i - $name ($fw) ${dt}s" >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>" >"$tmp/$i.xml"
+        echo pass >"$tmp/$i.st"
     elif [ $rc -eq 3 ]; then
-        skips=$((skips + 1))
         why=$(printf '%s' "$log" | grep -m1 'make -C' | sed 's/^gemlab: //')
-        echo "ok $i - $name ($fw) # SKIP ${why:-missing build}"
-        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"missing build\"/></testcase>"$'\n'
+        echo "ok $i - $name ($fw) # SKIP ${why:-missing build}" >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"missing build\"/></testcase>" >"$tmp/$i.xml"
+        echo skip >"$tmp/$i.st"
     else
-        fails=$((fails + 1))
-        echo "not ok $i - $name ($fw) ${dt}s exit $rc"
-        printf '%s\n' "$log" | tail -25 | sed 's/^/# /'
-        cases+="  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"exit $rc\">$esc</failure></testcase>"$'\n'
+        { echo "not ok $i - $name ($fw) ${dt}s exit $rc"
+          printf '%s\n' "$log" | tail -25 | sed 's/^/# /'; } >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"exit $rc\">$esc</failure></testcase>" >"$tmp/$i.xml"
+        echo fail >"$tmp/$i.st"
     fi
+}
+
+echo "1..${#mine[@]}"
+[ "$jobs" -gt 1 ] && echo "# qemu-test: $jobs jobs in parallel"
+t_all=$(date +%s)
+shown_upto=0   # results 1..shown_upto are printed
+flush() {
+    while [ $shown_upto -lt ${#mine[@]} ] && [ -f "$tmp/$((shown_upto + 1)).st" ]; do
+        shown_upto=$((shown_upto + 1))
+        cat "$tmp/$shown_upto.tap"
+    done
+}
+i=0
+for f in "${mine[@]}"; do
+    i=$((i + 1))
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n 2>/dev/null
+        flush
+    done
+    if [ "$jobs" -eq 1 ]; then
+        run_one "$i" "$f"
+    else
+        run_one "$i" "$f" &
+    fi
+    flush
+done
+while [ -n "$(jobs -rp)" ]; do wait -n 2>/dev/null; flush; done
+wait
+flush
+fails=0; skips=0; cases=""
+for ((j = 1; j <= ${#mine[@]}; j++)); do
+    if [ ! -f "$tmp/$j.st" ]; then      # a job that died without a result
+        fails=$((fails + 1))
+        name=$(basename "${mine[j-1]}" .ini)
+        echo "not ok $j - $name # no result (job died)"
+        cases+="  <testcase classname=\"qemu-test\" name=\"$name\"><failure message=\"no result\"/></testcase>"$'\n'
+        continue
+    fi
+    case $(cat "$tmp/$j.st") in fail) fails=$((fails + 1));; skip) skips=$((skips + 1));; esac
+    cases+="$(cat "$tmp/$j.xml")"$'\n'
 done
 t_total=$(( $(date +%s) - t_all ))
 {
