@@ -10,6 +10,17 @@
 
 #include "scenario.h"
 
+/* The models prefix their messages with the field they checked ("loss:
+ * ...", "abilities: ...", "wire.mm4: ...").  The scenario reader already
+ * names the key, so the label is dropped: each error reads once as
+ * FILE:LINE: [section] key: message. */
+static const char *drop_label(const char *m)
+{
+    size_t n = strspn(m, "abcdefghijklmnopqrstuvwxyz0123456789._[] ");
+
+    return n > 0 && n <= 32 && m[n] == ':' && m[n + 1] == ' ' ? m + n + 2 : m;
+}
+
 int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len)
 {
     struct gl_err err = { { 0 } };
@@ -47,7 +58,7 @@ int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len)
     if (rc && !err.msg[0])
         snprintf(err.msg, sizeof(err.msg), "'%.40s' is not accepted by the model", text);
     if (rc)
-        snprintf(msg, len, "%s", err.msg);
+        snprintf(msg, len, "%s", drop_label(err.msg));
     return rc;
 }
 

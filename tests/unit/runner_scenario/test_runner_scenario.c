@@ -149,6 +149,25 @@ static void test_bad_values_name_key_and_range(void **state)
     assert_non_null(strstr(errbuf, "t.ini:10: [traffic] window: '-4K' is not a byte count"));
 }
 
+/* Model-checked values: the model's own label ("loss:", "abilities:",
+ * "cable:") is not repeated after the key. */
+static void test_model_errors_name_the_key_once(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[link]\nloss = bogus\ncable = xx\npartner = weird\n"
+                          "jitter_dist = zzz\n[traffic]\nduration = 10s\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] loss: unknown model 'bogus'"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] cable: unknown value \"xx\""));
+    assert_non_null(strstr(errbuf, "t.ini:4: [link] partner: unknown token \"weird\""));
+    assert_non_null(strstr(errbuf, "t.ini:5: [link] jitter_dist: 'zzz' is not one of"));
+    assert_int_equal(load("[link]\nloss = state 80 10 10 10 40\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] loss: p13 + p14 = 1.2 exceeds 1"));
+    assert_int_equal(load("[traffic]\nduration = 10s\n[timeline]\nat = 1s set loss bogus\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: set loss: unknown model 'bogus'"));
+    assert_null(strstr(errbuf, "loss: loss:"));
+    assert_null(strstr(errbuf, "abilities:"));
+}
+
 static void test_duplicate_key_names_first_line(void **state)
 {
     (void)state;
@@ -364,6 +383,7 @@ int main(void)
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
         cmocka_unit_test_teardown(test_unknown_section_reported_once_keys_skipped, teardown),
         cmocka_unit_test_teardown(test_bad_values_name_key_and_range, teardown),
+        cmocka_unit_test_teardown(test_model_errors_name_the_key_once, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
         cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
         cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),
