@@ -1,0 +1,377 @@
+#!/usr/bin/env python3
+"""bench_linux.py - the Linux benchmark image (firmware/linux) on our QEMU.
+
+1. Build time.  Warm: `make -C firmware/linux` timed WARM_N times (the
+   kernel and userland caches hit, nothing is rebuilt).  Cold: not rebuilt
+   here (15-50 min); reported from what the kernel build recorded when it
+   missed its cache ($GEMLAB_CACHE/linux/<key>/build-time.txt, the slowest
+   one, i.e. the build with the least reuse), labelled as recorded.
+2. Image sizes: zImage, initramfs.cpio.gz (goal <= 8 MiB), image.ub, and
+   each static tool in the initramfs.
+3. Boot to iperf3-ready: host wall clock from starting QEMU to the agent's
+   ready line (/init starts `iperf3 -s -D` before it), BOOTS boots
+   (default 5) on our QEMU (-smp 2) and, side by side, on Debian's stock
+   qemu-system-arm (-smp 1).  Goal <= 6 s warm.
+4. iperf3 TCP throughput, host client against the guest's iperf3 -s, both
+   directions (-R = guest->host), ROUNDS x SECS s each, over slirp (hostfwd
+   on 127.0.0.1) and over a tap in a private netns (root only; skipped
+   otherwise).  Goal via tap: >= 400 Mb/s host->guest, >= 200 guest->host.
+   The QEMU process's host CPU use over each run is recorded too (2 host
+   cores run 2 vCPUs plus the host-side iperf3).
+
+A benchmark, never a pass/fail test: it exits non-zero only when it could
+not measure (no image, no ready line).  Prints a table; JSON to $BENCH_JSON.
+Environment: QEMU (ours; default `make -s -C emu/qemu path`), STOCK_QEMU
+(default /usr/bin/qemu-system-arm; STOCK_QEMU= to skip), LINUX_OUT (default
+build/linux), BOOTS (5), ROUNDS (3), SECS (5), WARM_N (3), NETNS (auto|0|1),
+BUILD (1: run make -C firmware/linux first; 0: use LINUX_OUT as it is).
+"""
+import glob, json, os, re, select, signal, socket, statistics, subprocess, sys, time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+CLK_TCK = os.sysconf("SC_CLK_TCK")
+MIB = 1024 * 1024
+TAP_NET = ("192.168.77.1", "192.168.77.2", 24)
+LABEL = {"host_to_guest": "host->guest", "guest_to_host": "guest->host"}
+
+live = []       # Popen objects to kill on exit
+netns = []      # netns names to delete on exit
+
+
+def cleanup():
+    for p in live:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    live.clear()
+    for ns in netns:
+        subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
+    netns.clear()
+
+
+def on_signal(sig, _frame):
+    cleanup()
+    sys.exit(128 + sig)
+
+
+def mmm(xs):
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None
+    return {"min": round(min(xs), 3), "median": round(statistics.median(xs), 3),
+            "max": round(max(xs), 3), "n": len(xs)}
+
+
+def free_port():
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    p = s.getsockname()[1]
+    s.close()
+    return p
+
+
+def cpu_s(pid):
+    with open("/proc/%d/stat" % pid) as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK_TCK   # utime, stime
+
+
+# --- build -------------------------------------------------------------------
+def make_linux(out):
+    t0 = time.monotonic()
+    r = subprocess.run(["make", "-s", "--no-print-directory", "-C",
+                        os.path.join(TOP, "firmware", "linux"), "O=" + os.path.dirname(out)],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    dt = time.monotonic() - t0
+    if r.returncode != 0:
+        sys.stderr.write(r.stdout[-3000:])
+        raise RuntimeError("make -C firmware/linux failed (exit %d)" % r.returncode)
+    return dt, r.stdout
+
+
+def recorded_cold():
+    """The kernel build's own records of cache-miss builds (build.sh writes
+    build-time.txt next to each cached kernel).  The slowest is the one
+    with the least object reuse: the closest recorded figure to cold."""
+    root = os.path.join(os.environ.get("GEMLAB_CACHE", os.path.expanduser("~/.cache/gemlab")), "linux")
+    recs = []
+    for f in glob.glob(os.path.join(root, "*", "build-time.txt")):
+        txt = open(f).read().strip()
+        m = re.search(r"(\d+) s", txt)
+        if m:
+            recs.append({"seconds": int(m.group(1)), "record": txt, "file": f,
+                         "when": time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.path.getmtime(f)))})
+    recs.sort(key=lambda r: -r["seconds"])
+    return recs
+
+
+# --- QEMU --------------------------------------------------------------------
+def qemu_cmd(qemu, stock, out, netdev, append, board="zc702"):
+    machine, smp = ("xilinx-zynq-a9", "1") if stock else ("xilinx-zynq-a9,flash=off", "2")
+    return [qemu, "-M", machine, "-smp", smp, "-m", "512M", "-display", "none",
+            "-monitor", "none", "-kernel", os.path.join(out, "zImage"),
+            "-dtb", os.path.join(out, "zynq-%s-qemu.dtb" % board),
+            "-initrd", os.path.join(out, "initramfs.cpio.gz"),
+            "-append", "console=ttyPS0,115200 earlycon " + append,
+            "-serial", "null", "-serial", "stdio",
+            "-netdev", netdev, "-net", "nic,netdev=n0"]
+
+
+def start_until_ready(cmd, timeout=90):
+    """Start QEMU; return (Popen, seconds to the agent's ready line)."""
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                         stderr=subprocess.DEVNULL)
+    live.append(p)
+    buf = b""
+    while time.monotonic() - t0 < timeout:
+        r, _, _ = select.select([p.stdout], [], [], 0.2)
+        if not r:
+            if p.poll() is not None:
+                break
+            continue
+        chunk = os.read(p.stdout.fileno(), 65536)
+        if not chunk:
+            break
+        buf += chunk
+        if b'"type":"ready"' in buf:
+            # keep draining the console so the guest never blocks on it
+            return p, time.monotonic() - t0
+    stop(p)
+    raise RuntimeError("no ready line within %d s; console tail:\n%s" %
+                       (timeout, buf[-1500:].decode(errors="replace")))
+
+
+def drain(p):
+    """Read whatever the console has (the agent prints link events)."""
+    while True:
+        r, _, _ = select.select([p.stdout], [], [], 0)
+        if not r or not os.read(p.stdout.fileno(), 65536):
+            return
+
+
+def stop(p):
+    if p.poll() is None:
+        p.kill()
+    p.wait()
+    if p in live:
+        live.remove(p)
+
+
+# --- iperf3 ------------------------------------------------------------------
+def host_iperf3(prefix, args, secs):
+    """Host iperf3 client; returns (Mb/s at the receiver, retransmits)."""
+    for attempt in range(3):
+        r = subprocess.run(prefix + ["iperf3", "-J", "-t", str(secs)] + args,
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           timeout=secs + 40)
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            j = {"error": r.stdout[-300:] + r.stderr[-300:]}
+        # 3.12's server closes its listener while it finishes a test and
+        # re-opens it: a client right after the previous run can be refused
+        # or reset.  Retry (the table shows any error that persists).
+        if "error" in j and attempt < 2:
+            time.sleep(1.5)
+            continue
+        break
+    if "error" in j:
+        return None, None, j["error"]
+    end = j["end"]
+    mbps = end["sum_received"]["bits_per_second"] / 1e6
+    return mbps, end.get("sum_sent", {}).get("retransmits"), None
+
+
+def throughput(qemu, out, kind, rounds, secs):
+    """kind slirp|tap: one boot, then ROUNDS x (host->guest, guest->host)."""
+    prefix = []
+    if kind == "slirp":
+        port = free_port()
+        netdev = "user,id=n0,hostfwd=tcp:127.0.0.1:%d-:5201" % port
+        append = "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"
+        target = ["-c", "127.0.0.1", "-p", str(port)]
+    else:
+        ns = "gemlab-bench-%d" % os.getpid()
+        host, guest, plen = TAP_NET
+        for c in (["ip", "netns", "add", ns],):
+            subprocess.run(c, check=True)
+        netns.append(ns)
+        for c in (["ip", "-n", ns, "link", "set", "lo", "up"],
+                  ["ip", "-n", ns, "tuntap", "add", "dev", "gl0", "mode", "tap"],
+                  ["ip", "-n", ns, "addr", "add", "%s/%d" % (host, plen), "dev", "gl0"],
+                  ["ip", "-n", ns, "link", "set", "gl0", "up"]):
+            subprocess.run(c, check=True)
+        prefix = ["ip", "netns", "exec", ns]
+        netdev = "tap,id=n0,ifname=gl0,script=no,downscript=no"
+        append = "gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host)
+        target = ["-c", guest]
+    p, _ = start_until_ready(prefix + qemu_cmd(qemu, False, out, netdev, append))
+    res = {"host_to_guest": [], "guest_to_host": []}
+    try:
+        time.sleep(1.0)   # let the agent's start-up link event pass
+        for r in range(rounds):
+            for d, extra in (("host_to_guest", []), ("guest_to_host", ["-R"])):
+                drain(p)
+                time.sleep(1.0)
+                c0, t0 = cpu_s(p.pid), time.monotonic()
+                mbps, retr, err = host_iperf3(prefix, target + extra, secs)
+                cpu = (cpu_s(p.pid) - c0) / (time.monotonic() - t0)
+                res[d].append({"mbps": round(mbps, 1) if mbps else None, "retransmits": retr,
+                               "qemu_cpu_cores": round(cpu, 2), "error": err})
+                print("  %-5s round %d %-13s %8s Mb/s  retr %-6s QEMU %.2f host cores%s" % (
+                    kind, r + 1, LABEL[d], "%.1f" % mbps if mbps else "-",
+                    retr, cpu, ("  (" + err + ")") if err else ""))
+                sys.stdout.flush()
+    finally:
+        stop(p)
+        if kind == "tap":
+            subprocess.run(["ip", "netns", "del", netns.pop()], stderr=subprocess.DEVNULL)
+    return {d: {"mbps": mmm([x["mbps"] for x in v]),
+                "qemu_cpu_cores": mmm([x["qemu_cpu_cores"] for x in v]), "runs": v}
+            for d, v in res.items()}
+
+
+def main():
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    qemu = os.environ.get("QEMU") or subprocess.run(
+        ["make", "-s", "--no-print-directory", "-C", os.path.join(TOP, "emu", "qemu"), "path"],
+        capture_output=True, text=True).stdout.strip()
+    stock = os.environ.get("STOCK_QEMU", "/usr/bin/qemu-system-arm")
+    out = os.path.abspath(os.environ.get("LINUX_OUT", os.path.join(TOP, "build", "linux")))
+    boots = int(os.environ.get("BOOTS", "5"))
+    rounds = int(os.environ.get("ROUNDS", "3"))
+    secs = int(os.environ.get("SECS", "5"))
+    warm_n = int(os.environ.get("WARM_N", "3"))
+    use_ns = os.environ.get("NETNS", "auto")
+    use_ns = (os.geteuid() == 0) if use_ns == "auto" else use_ns == "1"
+    if not os.environ.get("QEMU") and qemu and not os.path.exists(qemu):
+        subprocess.run(["make", "-C", os.path.join(TOP, "emu", "qemu")], check=False)
+    if not qemu or not os.path.exists(qemu):
+        print("bench linux: no QEMU at '%s' (make -C emu/qemu)" % qemu, file=sys.stderr)
+        return 3
+    if stock and not os.path.exists(stock):
+        stock = ""
+
+    result = {"schema": "gemlab-bench-linux-1", "qemu": qemu, "stock_qemu": stock or None,
+              "linux_out": out, "secs": secs, "rounds": rounds}
+
+    # 1. build
+    warm = []
+    if os.environ.get("BUILD", "1") == "1" and os.path.basename(out) != "linux":
+        print("bench linux: LINUX_OUT must be O/linux to build (or BUILD=0)", file=sys.stderr)
+        return 3
+    if os.environ.get("BUILD", "1") == "1":
+        first, _ = make_linux(out)   # may build; not a warm figure unless the caches hit
+        for _ in range(warm_n):
+            warm.append(make_linux(out)[0])
+        result["build"] = {"first_make_s": round(first, 2), "warm_make_s": mmm(warm)}
+    else:
+        result["build"] = {}
+    cold = recorded_cold()
+    result["build"]["cold_kernel_recorded"] = cold[0] if cold else None
+    result["build"]["cold_kernel_reference"] = (
+        "not rebuilt by this benchmark; shared/FACTS.md: a cold make -j2 zImage dtbs "
+        "takes 15 min on an idle 2-core host")
+    for f in ("zImage", "initramfs.cpio.gz", "image.ub"):
+        if not os.path.isfile(os.path.join(out, f)):
+            print("bench linux: %s/%s missing (make -C firmware/linux)" % (out, f), file=sys.stderr)
+            return 3
+
+    # 2. sizes
+    sizes = {f: os.path.getsize(os.path.join(out, f))
+             for f in ("zImage", "initramfs.cpio.gz", "image.ub")}
+    tools = {}
+    for f in sorted(glob.glob(os.path.join(out, "userland", "bin", "*"))):
+        tools[os.path.basename(f)] = os.path.getsize(f)
+    agent = os.path.join(out, "agent", "gemlab-agent")
+    if os.path.isfile(agent):
+        tools["gemlab-agent"] = os.path.getsize(agent)
+    result["sizes_bytes"] = sizes
+    result["initramfs_tools_bytes"] = tools
+    result["initramfs_goal_met"] = sizes["initramfs.cpio.gz"] <= 8 * MIB
+
+    # 3. boot to ready
+    boot = {}
+    for name, q, is_stock in (("ours", qemu, False), ("stock", stock, True)):
+        if not q:
+            continue
+        ts = []
+        for i in range(boots):
+            p, t = start_until_ready(qemu_cmd(q, is_stock, out, "user,id=n0",
+                                              "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"))
+            stop(p)
+            ts.append(t)
+            print("  boot %-5s %d: %.2f s to ready" % (name, i + 1, t))
+            sys.stdout.flush()
+        boot[name] = mmm(ts)
+        boot[name]["runs"] = [round(t, 3) for t in ts]
+    result["boot_to_ready_s"] = boot
+    result["boot_goal_met"] = boot["ours"]["median"] <= 6.0 and boot["ours"]["max"] <= 6.0
+    if "stock" in boot:
+        result["boot_ratio_ours_over_stock"] = round(boot["ours"]["median"] / boot["stock"]["median"], 3)
+
+    # 4. throughput
+    thr = {"slirp": throughput(qemu, out, "slirp", rounds, secs)}
+    if use_ns:
+        thr["tap"] = throughput(qemu, out, "tap", rounds, secs)
+    result["iperf3_tcp"] = thr
+    if "tap" in thr:
+        h2g, g2h = thr["tap"]["host_to_guest"]["mbps"], thr["tap"]["guest_to_host"]["mbps"]
+        result["tap_goal"] = ">= 400 Mb/s host->guest and >= 200 Mb/s guest->host (median)"
+        result["tap_goal_met"] = bool(h2g and g2h and h2g["median"] >= 400 and g2h["median"] >= 200)
+
+    # table
+    b = result["build"]
+    print()
+    print("Linux image benchmark (QEMU %s)" % qemu)
+    print("%-40s %10s %10s %10s" % ("", "min", "median", "max"))
+    if b.get("warm_make_s"):
+        w = b["warm_make_s"]
+        print("%-40s %10.2f %10.2f %10.2f" % ("warm make -C firmware/linux (s)", w["min"], w["median"], w["max"]))
+    if b.get("cold_kernel_recorded"):
+        c = b["cold_kernel_recorded"]
+        print("cold kernel build: recorded %d s (%s, %s), not re-measured; FACTS.md: 15 min idle"
+              % (c["seconds"], c["when"], c["record"]))
+    for name, m in boot.items():
+        print("%-40s %10.2f %10.2f %10.2f" % ("boot to iperf3-ready, %s (s)" % name, m["min"], m["median"], m["max"]))
+    if "boot_ratio_ours_over_stock" in result:
+        print("boot median ours/stock: %.3f (goal: ours <= 6 s: %s)" % (
+            result["boot_ratio_ours_over_stock"], "met" if result["boot_goal_met"] else "NOT met"))
+    for k, v in thr.items():
+        for d in ("host_to_guest", "guest_to_host"):
+            m = v[d]["mbps"]
+            c = v[d]["qemu_cpu_cores"]
+            if m:
+                print("%-40s %10.1f %10.1f %10.1f   QEMU %.2f cores" % (
+                    "iperf3 %s %s (Mb/s)" % (k, LABEL[d]), m["min"], m["median"], m["max"],
+                    c["median"] if c else 0))
+            else:
+                print("%-40s %10s" % ("iperf3 %s %s (Mb/s)" % (k, LABEL[d]), "failed"))
+    if "tap_goal_met" in result:
+        print("tap goal (%s): %s" % (result["tap_goal"], "met" if result["tap_goal_met"] else "NOT met"))
+    print("sizes: zImage %d, initramfs.cpio.gz %d (%.2f MiB, goal <= 8 MiB: %s), image.ub %d bytes" % (
+        sizes["zImage"], sizes["initramfs.cpio.gz"], sizes["initramfs.cpio.gz"] / MIB,
+        "met" if result["initramfs_goal_met"] else "NOT met", sizes["image.ub"]))
+    print("initramfs tools: " + ", ".join("%s %d" % kv for kv in tools.items()))
+
+    path = os.environ.get("BENCH_JSON")
+    if path:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(result, f, indent=1)
+        print("wrote %s" % path)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        rc = main()
+    except (RuntimeError, subprocess.CalledProcessError) as e:
+        print("bench linux: %s" % e, file=sys.stderr)
+        rc = 1
+    finally:
+        cleanup()
+    sys.exit(rc)
