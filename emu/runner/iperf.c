@@ -241,9 +241,12 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
         }
     }
     free(copy);
+    /* Per-stream rates are finite, but their sum can overflow to inf
+     * (found by tests/fuzz/runner_iperf): an infinite sum is unknown. */
     for (int k = 0; k < niv; k++)
-        cJSON_AddItemToArray(ivs, cJSON_CreateNumber(iv_bps[k]));
-    if (isnan(final_sum) && nfinal)
+        if (isfinite(iv_bps[k]))
+            cJSON_AddItemToArray(ivs, cJSON_CreateNumber(iv_bps[k]));
+    if (isnan(final_sum) && nfinal && isfinite(final_streams))
         final_sum = final_streams;
     cJSON_AddBoolToObject(out, "ok", !isnan(final_sum));
     if (isnan(final_sum)) {

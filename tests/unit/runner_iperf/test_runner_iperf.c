@@ -153,6 +153,30 @@ static void test_infinities_are_unknown(void **state)
     cJSON_Delete(j);
 }
 
+/* found by tests/fuzz/runner_iperf: two finite per-stream rates of 1e308
+ * sum to inf; the summed summary and interval are unknown, never inf */
+static void test_iperf2_stream_sum_overflow_is_unknown(void **state)
+{
+    const char *csv = "1,a,1,b,2,3,0.0-10.0,100,1e308\n"
+                      "1,a,1,b,2,4,0.0-10.0,100,1e308\n"
+                      "1,a,1,b,2,3,0.0-1.0,100,1e308\n"
+                      "1,a,1,b,2,4,0.0-1.0,100,1e308\n"
+                      "1,a,1,b,2,3,1.0-2.0,100,5\n";
+    cJSON *o = iperf2_parse(csv, "", 0, 10.0), *iv;
+    char *text;
+    (void)state;
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+    assert_true(isnan(num(o, "throughput_bps")));
+    iv = cJSON_GetObjectItem(o, "intervals_bps");
+    assert_int_equal(cJSON_GetArraySize(iv), 1);
+    assert_true(cJSON_GetArrayItem(iv, 0)->valuedouble == 5.0);
+    text = cJSON_PrintUnformatted(o);
+    assert_null(strstr(text, "inf"));
+    assert_null(strstr(text, "null"));
+    free(text);
+    cJSON_Delete(o);
+}
+
 static void test_iperf2_no_summary_keeps_stderr(void **state)
 {
     cJSON *o = iperf2_parse("garbage\n,,,\n1,2,3\n", "connect failed: Connection refused\nmore", 0, 10.0);
@@ -242,6 +266,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
         cmocka_unit_test(test_infinities_are_unknown),
+        cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
         cmocka_unit_test(test_free_port_is_bindable),
