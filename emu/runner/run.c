@@ -815,7 +815,7 @@ int run_cmd_run(int argc, char **argv)
         (r.o.timeout_s ? r.o.timeout_s * 1000LL
                        : ready_timeout_ms + 60000LL +
                          (long long)((r.s.v[SK_TRAFFIC_DURATION].u + r.s.v[SK_TRAFFIC_OMIT].u) / 1000000ull) *
-                             (r.s.nsweep ? r.s.nsweep : 1));
+                             (r.s.nsweep ? r.s.nsweep : r.s.npsweep ? r.s.npsweep : 1));
 
     progress(&r, "boot", 0, 0);
     if (start_qemu(&r, &r.s, true, scn_enum_str(&r.s, SK_BOARD_FIRMWARE)))
@@ -882,6 +882,26 @@ int run_cmd_run(int argc, char **argv)
             rs_add_num_or_null(e, "udp_lost_pct", rs_jnumber(res, "udp_lost_pct"));
             cJSON_AddItemToArray(r.sweep, e);
             if (k + 1 == r.s.nsweep)
+                cJSON_AddItemToObject(r.results, "iperf", res);
+            else
+                cJSON_Delete(res);
+        }
+    } else if (r.s.npsweep) {
+        /* -P sweep: one test per parallel count; conditions and "iperf"
+         * describe the last one */
+        cJSON *ps = cJSON_AddArrayToObject(r.results, "parallel_sweep");
+        for (unsigned k = 0; k < r.s.npsweep; k++) {
+            cJSON *res = NULL, *e;
+            r.s.v[SK_TRAFFIC_PARALLEL].u = r.s.psweep[k];
+            if (run_traffic(&r, 0, (int)k + 1, &res))
+                goto out;
+            e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "parallel", r.s.psweep[k]);
+            rs_add_num_or_null(e, "throughput_bps", rs_jnumber(res, "throughput_bps"));
+            rs_add_num_or_null(e, "retransmits", rs_jnumber(res, "retransmits"));
+            rs_add_num_or_null(e, "udp_lost_pct", rs_jnumber(res, "udp_lost_pct"));
+            cJSON_AddItemToArray(ps, e);
+            if (k + 1 == r.s.npsweep)
                 cJSON_AddItemToObject(r.results, "iperf", res);
             else
                 cJSON_Delete(res);

@@ -49,6 +49,7 @@ enum scn_type {
     T_JDIST,    /* model: jitter distribution name */
     T_MS,       /* model: MASTER-SLAVE preference */
     T_BYTELIST, /* comma list of byte counts */
+    T_COUNTLIST, /* comma list of counts (parallel_sweep) */
     T_CODES,    /* comma list of diagnosis codes */
     T_EVENT,    /* timeline event */
     T_CMD,      /* firmware command line */
@@ -126,6 +127,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_TRAFFIC_DURATION] = { "traffic", "duration", T_TIME, NS(1), NS(3600), NULL, "10s", false },
     [SK_TRAFFIC_INTERVAL] = { "traffic", "interval", T_TIME, NS(0.1), NS(60), NULL, "1s", false },
     [SK_TRAFFIC_SWEEP] = { "traffic", "sweep", T_BYTELIST, 16, 65507, NULL, NULL, false },
+    [SK_TRAFFIC_PARALLEL_SWEEP] = { "traffic", "parallel_sweep", T_COUNTLIST, 1, 128, NULL, NULL, false },
     [SK_TRAFFIC_FW_CMD] = { "traffic", "fw_cmd", T_CMD, 1, 120, NULL, NULL, true },
     [SK_EXPECT_LINK] = { "expect", "link", T_ENUM, 0, 0, e_updown, "up", false },
     [SK_EXPECT_SPEED] = { "expect", "speed", T_ENUM, 0, 0, e_speed, NULL, false },
@@ -253,6 +255,9 @@ static void fmt_range(const struct scn_keydef *d, char *buf, size_t len)
     case T_BYTES:
     case T_BYTELIST:
         snprintf(buf, len, "[%.0f, %.0f] bytes", d->min, d->max);
+        break;
+    case T_COUNTLIST:
+        snprintf(buf, len, "[%.0f, %.0f]", d->min, d->max);
         break;
     case T_PCT:
         snprintf(buf, len, "[%g, %g] %%", d->min, d->max);
@@ -402,6 +407,8 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
 static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
 {
     const struct scn_keydef *d = &keydefs[k];
+    bool counts = d->type == T_COUNTLIST;
+    unsigned *n = counts ? &c->s->npsweep : &c->s->nsweep;
     char buf[SCN_STR_MAX], *save = NULL, *tok;
 
     if (strlen(value) >= sizeof(buf)) {
@@ -409,22 +416,34 @@ static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
         return;
     }
     strcpy(buf, value);
-    c->s->nsweep = 0;
+    *n = 0;
     for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
-        uint64_t b;
-        int rc = un_parse_bytes(tok, &b);
+        uint64_t b = 0;
+        char *end = NULL;
+        int rc = 0;
+        if (counts) {
+            errno = 0;
+            b = strtoull(tok, &end, 10);
+            rc = errno || end == tok || *end || *tok == '-' ? -EINVAL : 0;
+        } else {
+            rc = un_parse_bytes(tok, &b);
+        }
         if (rc || b < d->min || b > d->max) {
-            scn_error(c, c->line, "[%s] %s: '%.40s' is not a byte count in [%.0f, %.0f]",
-                      d->section, d->name, tok, d->min, d->max);
+            scn_error(c, c->line, "[%s] %s: '%.40s' is not a %s in [%.0f, %.0f]", d->section, d->name, tok,
+                      counts ? "count" : "byte count", d->min, d->max);
             return;
         }
-        if (c->s->nsweep == SCN_MAX_SWEEP) {
-            scn_error(c, c->line, "[%s] %s: more than %d sizes", d->section, d->name, SCN_MAX_SWEEP);
+        if (*n == SCN_MAX_SWEEP) {
+            scn_error(c, c->line, "[%s] %s: more than %d %s", d->section, d->name, SCN_MAX_SWEEP,
+                      counts ? "values" : "sizes");
             return;
         }
-        c->s->sweep[c->s->nsweep++] = b;
+        if (counts)
+            c->s->psweep[(*n)++] = (unsigned)b;
+        else
+            c->s->sweep[(*n)++] = b;
     }
-    if (!c->s->nsweep)
+    if (!*n)
         scn_error(c, c->line, "[%s] %s: empty list", d->section, d->name);
 }
 
@@ -604,6 +623,7 @@ static int scn_handler(void *user, const char *section, const char *name, const 
         parse_codes(c, (enum scn_key)k, value);
         return 1;
     case T_BYTELIST:
+    case T_COUNTLIST:
         parse_bytelist(c, (enum scn_key)k, value);
         break;
     case T_CMD:
@@ -806,6 +826,12 @@ static void scn_cross_check(struct scn_ctx *c)
     if (V(TRAFFIC_SWEEP)->set && V(TRAFFIC_LENGTH)->set)
         scn_error(c, V(TRAFFIC_SWEEP)->line, "[traffic] sweep: conflicts with length (line %d)",
                   V(TRAFFIC_LENGTH)->line);
+    if (V(TRAFFIC_PARALLEL_SWEEP)->set && V(TRAFFIC_PARALLEL)->set)
+        scn_error(c, V(TRAFFIC_PARALLEL_SWEEP)->line, "[traffic] parallel_sweep: conflicts with parallel (line %d)",
+                  V(TRAFFIC_PARALLEL)->line);
+    if (V(TRAFFIC_PARALLEL_SWEEP)->set && V(TRAFFIC_SWEEP)->set)
+        scn_error(c, V(TRAFFIC_PARALLEL_SWEEP)->line, "[traffic] parallel_sweep: conflicts with sweep (line %d)",
+                  V(TRAFFIC_SWEEP)->line);
     if (V(TRAFFIC_BIDIR)->b && V(TRAFFIC_REVERSE)->b)
         scn_error(c, V(TRAFFIC_BIDIR)->line, "[traffic] bidir: conflicts with reverse");
     if (V(EXPECT_THROUGHPUT_MIN)->set && V(EXPECT_THROUGHPUT_MAX)->set &&
@@ -998,7 +1024,7 @@ cJSON *scn_to_json(const struct scenario *s)
     for (int k = 0; k < SK_COUNT; k++) {
         const struct scn_keydef *d = &keydefs[k];
         cJSON *sec = cJSON_GetObjectItemCaseSensitive(root, d->section);
-        if (!sec || d->repeat || d->type == T_BYTELIST)
+        if (!sec || d->repeat || d->type == T_BYTELIST || d->type == T_COUNTLIST)
             continue;
         if (!s->v[k].set && !d->def && d->type != T_STR)
             continue;
@@ -1012,6 +1038,11 @@ cJSON *scn_to_json(const struct scenario *s)
             cJSON *a = cJSON_AddArrayToObject(tr, "sweep");
             for (unsigned i = 0; i < s->nsweep; i++)
                 cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->sweep[i]));
+        }
+        if (s->npsweep) {
+            cJSON *a = cJSON_AddArrayToObject(tr, "parallel_sweep");
+            for (unsigned i = 0; i < s->npsweep; i++)
+                cJSON_AddItemToArray(a, cJSON_CreateNumber((double)s->psweep[i]));
         }
         if (s->nfw_cmds) {
             cJSON *a = cJSON_AddArrayToObject(tr, "fw_cmd");

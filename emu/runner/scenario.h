@@ -77,6 +77,7 @@
     X(TRAFFIC_DURATION, "traffic", "duration")       \
     X(TRAFFIC_INTERVAL, "traffic", "interval")       \
     X(TRAFFIC_SWEEP, "traffic", "sweep")             \
+    X(TRAFFIC_PARALLEL_SWEEP, "traffic", "parallel_sweep") \
     X(TRAFFIC_FW_CMD, "traffic", "fw_cmd")           \
     X(EXPECT_LINK, "expect", "link")                 \
     X(EXPECT_SPEED, "expect", "speed")               \
@@ -142,6 +143,8 @@ struct scenario {
     unsigned nfw_cmds;
     uint64_t sweep[SCN_MAX_SWEEP];
     unsigned nsweep;
+    unsigned psweep[SCN_MAX_SWEEP]; /* parallel_sweep: -P of each test */
+    unsigned npsweep;
     bool diag[DG_NCODES];        /* must appear */
     bool diag_absent[DG_NCODES]; /* must not appear */
 };
