@@ -6,7 +6,9 @@
 #
 # CASE (default all): main (slirp boot: kernel, SMP, link, iperf3/iperf,
 # agent, IRQ affinity, carrier edges, FCS counters), partner100 (a partner
-# that offers only 100 Mb/s), tap (a tap in a private netns), or all.
+# that offers only 100 Mb/s), tap (a tap in a private netns), fit (image.ub:
+# `dumpimage -l` types, load address, compression, hashes, then a boot from
+# the kernel, board DTB and ramdisk extracted from it), or all.
 #
 # Two kinds of QEMU:
 #   stock  Debian's /usr/bin/qemu-system-arm (or STOCK=1): -M xilinx-zynq-a9
@@ -49,10 +51,10 @@ while [ $# -gt 0 ]; do
     case "$1" in
     --case) CASE=${2:-}; shift 2 || true ;;
     --case=*) CASE=${1#--case=}; shift ;;
-    *) echo "usage: boot.sh [--case all|main|partner100|tap]" >&2; exit 2 ;;
+    *) echo "usage: boot.sh [--case all|main|partner100|tap|fit]" >&2; exit 2 ;;
     esac
 done
-case "$CASE" in all|main|partner100|tap) ;; *) echo "linux-boot: unknown case '$CASE'" >&2; exit 2 ;; esac
+case "$CASE" in all|main|partner100|tap|fit) ;; *) echo "linux-boot: unknown case '$CASE'" >&2; exit 2 ;; esac
 want() { [ "$CASE" = all ] || [ "$CASE" = "$1" ]; }
 QEMU=${QEMU:-qemu-system-arm}
 BOARD=${BOARD:-zc702}
@@ -119,7 +121,9 @@ PY
 # --- QEMU control -----------------------------------------------------------
 # boot NAME NETDEV_OPTS CMDLINE_EXTRA [PREFIX...]: start QEMU with the console
 # (UART1, ttyPS0) on a pipe chardev; the console log is $work/NAME.log.
-# Extra QEMU arguments (e.g. -global ...) come from the array qextra.
+# Extra QEMU arguments (e.g. -global ...) come from the array qextra; the
+# images from k_img, k_dtb and k_initrd (default: the build's files).
+k_img=$out/zImage k_dtb=$out/zynq-$BOARD-qemu.dtb k_initrd=$out/initramfs.cpio.gz
 boot() {
     local name=$1 netdev=$2 extra=$3; shift 3
     con=$work/$name-con log=$work/$name.log qmp_sock=$work/$name-qmp.sock
@@ -127,8 +131,7 @@ boot() {
     : > "$log"
     t_start=$(date +%s.%N)
     "$@" "$QEMU" -M "$MACHINE" -smp "$SMP" -m 512M -display none -monitor none \
-        -kernel "$out/zImage" -dtb "$out/zynq-$BOARD-qemu.dtb" \
-        -initrd "$out/initramfs.cpio.gz" \
+        -kernel "$k_img" -dtb "$k_dtb" -initrd "$k_initrd" \
         -append "console=ttyPS0,115200 earlycon $extra" \
         -serial null -chardev pipe,id=con,path="$con" -serial chardev:con \
         -netdev "$netdev" -net nic,netdev=n0 \
@@ -465,6 +468,91 @@ if want tap && [ "$NETNS" = 1 ]; then
     ip netns del "$ns" 2>/dev/null; ns=""
 elif want tap; then
     echo "  skip  tap: needs root (NETNS=1)"
+fi
+
+# --- case fit: image.ub, listed and booted from its own bytes --------------
+# fit_list: `dumpimage -l` shows the four images with the types, compression
+# and load/entry addresses image.its asks for, and the default config zc702.
+fit_list() {
+    $py - "$1" <<'PY'
+import re, sys
+txt = open(sys.argv[1]).read()
+imgs = {}
+for m in re.finditer(r"^ Image (\d+) \((\S+)\)\n((?:  .*\n?)*)", txt, re.M):
+    f = dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(3), re.M))
+    imgs[m.group(2)] = (int(m.group(1)), f)
+want = {"kernel-1": {"Type": "Kernel Image", "Compression": "uncompressed", "OS": "Linux",
+                     "Architecture": "ARM", "Load Address": "0x00200000", "Entry Point": "0x00200000"},
+        "fdt-zc702": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
+        "fdt-zc706": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
+        "ramdisk-1": {"Type": "RAMDisk Image", "Compression": "uncompressed", "OS": "Linux",
+                      "Architecture": "ARM"}}
+bad = []
+for name, fields in want.items():
+    if name not in imgs:
+        bad.append("no image %s" % name); continue
+    for k, v in fields.items():
+        got = imgs[name][1].get(k)
+        if got != v:
+            bad.append("%s %s = %r, expected %r" % (name, k, got, v))
+    if imgs[name][1].get("Hash algo") != "sha256":
+        bad.append("%s has no sha256 hash" % name)
+if not re.search(r"^ Default Configuration: 'zc702'$", txt, re.M):
+    bad.append("default configuration is not zc702")
+for c, fdt in (("zc702", "fdt-zc702"), ("zc706", "fdt-zc706")):
+    m = re.search(r"^ Configuration \d+ \(%s\)\n((?:  .*\n?)*)" % c, txt, re.M)
+    f = dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(1), re.M)) if m else {}
+    if (f.get("Kernel"), f.get("FDT"), f.get("Init Ramdisk")) != ("kernel-1", fdt, "ramdisk-1"):
+        bad.append("configuration %s is %s" % (c, f or "missing"))
+# index, sha256 per image for the extraction step
+with open(sys.argv[1] + ".idx", "w") as o:
+    for name, (i, f) in imgs.items():
+        o.write("%s %d %s\n" % (name, i, f.get("Hash value", "")))
+if bad:
+    print("; ".join(bad)); sys.exit(1)
+print("4 images, kernel load/entry 0x00200000, all uncompressed, sha256, default zc702")
+PY
+}
+# fit_extract NAME BUILD_FILE: dumpimage -p INDEX to $work/fit-NAME; the
+# bytes must hash to the value stored in the FIT and equal the build's own
+# file (then $work/fit-NAME.ok exists: expect runs this in a subshell).
+fit_extract() {
+    local idx sum got
+    read -r _ idx sum < <(grep "^$1 " "$work/fit-list.txt.idx")
+    [ -n "$idx" ] || { echo "$1 not listed"; return 1; }
+    dumpimage -T flat_dt -p "$idx" -o "$work/fit-$1" "$out/image.ub" > /dev/null || { echo "dumpimage -p $idx failed"; return 1; }
+    got=$(sha256sum < "$work/fit-$1" | cut -d' ' -f1)
+    [ "$got" = "$sum" ] || { echo "$1: sha256 $got != FIT hash $sum"; return 1; }
+    cmp -s "$work/fit-$1" "$2" || { echo "$1: extracted bytes differ from $2"; return 1; }
+    touch "$work/fit-$1.ok"
+    echo "$1 (image $idx): $(stat -c %s "$work/fit-$1") bytes, sha256 matches the FIT, same as $(basename "$2")"
+}
+if want fit; then
+    if ! command -v dumpimage > /dev/null; then
+        bad "fit: dumpimage missing (u-boot-tools)"
+    elif [ ! -s "$out/image.ub" ]; then
+        bad "fit: $out/image.ub missing (make -C firmware/linux fit)"
+    else
+        dumpimage -l "$out/image.ub" > "$work/fit-list.txt" 2>&1
+        expect "fit: dumpimage -l image.ub" fit_list "$work/fit-list.txt"
+        expect "fit: extract kernel-1" fit_extract kernel-1 "$out/zImage"
+        expect "fit: extract fdt-$BOARD" fit_extract "fdt-$BOARD" "$out/zynq-$BOARD.dtb"
+        expect "fit: extract ramdisk-1" fit_extract ramdisk-1 "$out/initramfs.cpio.gz"
+        fit_img=$work/fit-kernel-1 fit_dtb=$work/fit-fdt-$BOARD fit_rd=$work/fit-ramdisk-1
+        if [ -f "$fit_img.ok" ] && [ -f "$fit_dtb.ok" ] && [ -f "$fit_rd.ok" ]; then
+            # The board DTB as on the SD card (no QEMU overlay): its clocks
+            # make guest time drift, which only this boot tolerates.
+            k_img=$fit_img k_dtb=$fit_dtb k_initrd=$fit_rd
+            boot fit "user,id=n0" "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"
+            if boot_ready fit; then
+                kernel_link fit "$EXPECT_LINK"
+                expect "fit: ready reports the board model" bash -c \
+                    "m=\$($J get '$work/fit-ready.json' model); echo \"model \$m\"; case \"\$m\" in *${BOARD^^}*) ;; *) exit 1;; esac"
+            fi
+            stop_qemu
+            k_img=$out/zImage k_dtb=$out/zynq-$BOARD-qemu.dtb k_initrd=$out/initramfs.cpio.gz
+        fi
+    fi
 fi
 
 echo "linux-boot: $pass passed, $fail failed ($(( $(date +%s) - t_script )) s)"
