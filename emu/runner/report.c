@@ -424,6 +424,7 @@ static void free_run(struct run_data *r)
 static void run_charts(struct run_data *r, struct charts *c)
 {
     const cJSON *iv = jget(r->res, "iperf.intervals_bps"), *e, *sw = jget(r->res, "sweep");
+    const cJSON *ps = jget(r->res, "parallel_sweep");
     char body[8192];
     size_t o = 0;
     FILE *f;
@@ -434,7 +435,8 @@ static void run_charts(struct run_data *r, struct charts *c)
     if (cJSON_GetArraySize(iv) > 0 || r->st.n > 0) {
         o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
         /* a sweep's tests ran one after another: their sum is no rate */
-        if (cJSON_GetArraySize(iv) > 0 && cJSON_GetArraySize(sw) == 0 && (f = chart_file(c, "tput_sum.dat", "w"))) {
+        if (cJSON_GetArraySize(iv) > 0 && cJSON_GetArraySize(sw) == 0 && cJSON_GetArraySize(ps) == 0 &&
+            (f = chart_file(c, "tput_sum.dat", "w"))) {
             double omit = jnum(r->res, "conditions.omit_s");
             k = 0;
             fprintf(f, "# t_s Mb/s (summed, results.json iperf.intervals_bps)\n");
@@ -546,6 +548,23 @@ static void run_charts(struct run_data *r, struct charts *c)
         chart(c, "sweep", "Packet-size sweep",
               "set xlabel 'payload (bytes)'\nset ylabel 'Mb/s'\nset logscale x 2\nset yrange [0:*]\n"
               "plot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'goodput'\n");
+    }
+    /* -P sweep: one bar per parallel count (summed goodput of that test) */
+    if (cJSON_GetArraySize(ps) > 0 && (f = chart_file(c, "psweep.dat", "w"))) {
+        fprintf(f, "# index Mb/s label (results.json parallel_sweep)\n");
+        k = 0;
+        cJSON_ArrayForEach(e, ps) {
+            double b = jnum(e, "throughput_bps");
+            if (isnan(b))
+                fprintf(f, "%d NaN \"-P %g\"\n", k++, jnum(e, "parallel"));
+            else
+                fprintf(f, "%d %.6g \"-P %g\"\n", k++, b / 1e6, jnum(e, "parallel"));
+        }
+        fclose(f);
+        chart(c, "psweep", "-P sweep: summed goodput per stream count",
+              "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\nset xrange [-0.6:*]\n"
+              "set offsets 0,0.6,0,0\nset key off\nplot 'psweep.dat' using 1:2:xtic(3) with boxes title 'Mb/s', "
+              "'' using 1:2:(sprintf('%.1f',$2)) with labels offset 0,0.7 notitle\n");
     }
 }
 
@@ -721,6 +740,14 @@ static int write_run_md(const struct run_data *r)
             fprintf(f, "| %g | %s | %.3g |\n", jnum(e, "length_bytes"), t, jnum(e, "udp_lost_pct"));
         }
     }
+    if (cJSON_GetArraySize(jget(r->res, "parallel_sweep")) > 0) {
+        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits |\n|---:|---:|---:|\n", f);
+        cJSON_ArrayForEach(e, jget(r->res, "parallel_sweep")) {
+            char t[32];
+            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
+            fprintf(f, "| %g | %s | %g |\n", jnum(e, "parallel"), t, jnum(e, "retransmits"));
+        }
+    }
     if (r->lat)
         fprintf(f, "\n## Latency\n\n%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us\n",
                 jnum(r->lat, "sent"), jnum(r->lat, "lost"), jnum(r->lat, "min_us"), jnum(r->lat, "p50_us"),
@@ -805,6 +832,16 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "<tr><td>%g</td><td>%s</td><td>%.3g</td></tr>\n", jnum(e, "length_bytes"), t,
                     jnum(e, "udp_lost_pct"));
+        }
+        fputs("</table>\n", f);
+    }
+    if (cJSON_GetArraySize(jget(r->res, "parallel_sweep")) > 0) {
+        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th></tr>\n", f);
+        cJSON_ArrayForEach(e, jget(r->res, "parallel_sweep")) {
+            char t[32];
+            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
+            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%g</td></tr>\n", jnum(e, "parallel"), t,
+                    jnum(e, "retransmits"));
         }
         fputs("</table>\n", f);
     }

@@ -18,7 +18,8 @@ if ! command -v gnuplot >/dev/null; then
     echo "# SKIP report: gnuplot not installed (apt-get install gnuplot-nox)"; exit 0
 fi
 
-# a run with two TCP streams, a link flap, a latency result and a size sweep
+# a run with two TCP streams, a link flap, a latency result, a size sweep
+# and a -P sweep
 r="$work/run1"; mkdir -p "$r"
 cat >"$r/results.json" <<'J'
 {"schema":"gemlab-results-1","scenario":{"name":"synthetic","hash":"0123456789abcdef"},"seed":3,
@@ -30,7 +31,9 @@ cat >"$r/results.json" <<'J'
  "link_events":[{"t_s":1.5,"up":true,"speed_mbps":1000},{"t_s":4.0,"up":false},{"t_s":6.5,"up":true,"speed_mbps":1000}],
  "iperf":{"ok":true,"throughput_bps":150000000,"retransmits":12,"intervals_bps":[140e6,160e6,0,150e6]},
  "sweep":[{"length_bytes":64,"throughput_bps":20e6,"udp_lost_pct":0},{"length_bytes":512,"throughput_bps":120e6,"udp_lost_pct":0.1},
-          {"length_bytes":1470,"throughput_bps":300e6,"udp_lost_pct":0.5},{"length_bytes":9000,"throughput_bps":310e6,"udp_lost_pct":0.5}]}
+          {"length_bytes":1470,"throughput_bps":300e6,"udp_lost_pct":0.5},{"length_bytes":9000,"throughput_bps":310e6,"udp_lost_pct":0.5}],
+ "parallel_sweep":[{"parallel":1,"throughput_bps":40e6,"retransmits":0},{"parallel":2,"throughput_bps":70e6,"retransmits":3},
+                   {"parallel":4,"throughput_bps":110e6,"retransmits":9},{"parallel":8,"throughput_bps":120e6,"retransmits":30}]}
 J
 cat >"$r/diagnosis.json" <<'J'
 {"schema":"gemlab-diagnosis-1","findings":[{"code":"PHY_LINK_FLAPS","layer":"physical",
@@ -44,7 +47,19 @@ cp -r "$r" "$work/run2"
 sed -i 's/"throughput_bps":150000000/"throughput_bps":250000000/; s/"rx_bds":64/"rx_bds":128/' "$work/run2/results.json"
 
 out=$("$G" report "$r" 2>&1); rc=$?
-charts="throughput link latency sweep"
+charts="throughput link latency sweep psweep"
+# the -P sweep bar chart: one closed bar path per parallel count with a
+# height, and each bar's value label ($1 = chart id, stdin = the page)
+psweep_ok() {
+    local seg bars
+    seg=$(awk -v id="chart-$1" 'index($0, "id=\"" id "\"") {on=1} on {print} on && /<\/svg>/ {exit}')
+    bars=$(printf '%s\n' "$seg" | grep -o "d=['\"]M[0-9.]*,[0-9.]* L[^'\"]*Z" |
+           awk '{split($1, a, /[=,]/); split($2, b, /[L,]/); if (a[3] + 0 != b[3] + 0) n++} END {print n + 0}')
+    for v in 40.0 70.0 110.0 120.0; do
+        printf '%s\n' "$seg" | grep -q ">$v</text>" || { echo "no label $v"; return 1; }
+    done
+    [ "$bars" -eq 4 ] || { echo "bars=$bars"; return 1; }
+}
 if [ $rc -eq 0 ] && [ -s "$r/report.md" ] && [ -s "$r/report.html" ] && grep -q 'PHY\\_LINK\\_FLAPS' "$r/report.md" \
    && grep -q 'flaps=1' "$r/report.md" && grep -q '150.0 Mb/s' "$r/report.md" && grep -q 'cable &lt;b&gt;' "$r/report.html"; then
     ok "report.md and report.html written (verdict, throughput, findings with evidence, escaped)"
@@ -60,6 +75,9 @@ for c in $charts; do
 done
 if [ $svg_ok = 1 ] && ! grep -q '<?xml' "$r/report.html"; then ok "charts inlined with data: $charts"
 else bad "charts" "$why"; fi
+if why=$(psweep_ok psweep <"$r/report.html") && grep -q '| 8 | 120.0 | 30 |' "$r/report.md"; then
+    ok "-P sweep: 4 bars with heights and value labels, and the Markdown table"
+else bad "-P sweep chart" "$why"; fi
 if grep -q 'flap 4.0s' "$r/report/link.svg" 2>/dev/null || grep -q 'flap 4.0s' "$r/report.html"; then ok "link timeline marks the flap at 4.0 s"
 else bad "flap mark"; fi
 
@@ -93,7 +111,8 @@ else
         pts=$(printf '%s\n' "$seg" | grep -o 'd="M[^"]*"' | awk '{n = gsub(/L/, "L"); if (n > m) m = n} END {print m + 0}')
         if [ "$n_svg" -lt 1 ] || [ "${pts:-0}" -lt 3 ]; then dom_ok=0; why+=" $c(svg=$n_svg points=$pts)"; fi
     done
-    if [ $rc -eq 0 ] && [ $dom_ok = 1 ]; then ok "headless chromium: $charts rendered as SVG with data paths"
+    pwhy=$(printf '%s\n' "$dom" | psweep_ok psweep) || { dom_ok=0; why+=" psweep($pwhy)"; }
+    if [ $rc -eq 0 ] && [ $dom_ok = 1 ]; then ok "headless chromium: $charts rendered as SVG with data paths, 4 -P bars"
     else bad "headless chromium" "rc=$rc$why"; fi
 fi
 
