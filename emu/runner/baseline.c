@@ -3,6 +3,7 @@
  * baselines stored as JSON under baselines/<board>/<firmware>/<name>.json.
  * See baseline.h and RESULTS.md (schema gemlab-baseline-1).
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
@@ -422,6 +423,8 @@ int bl_path(const cJSON *results, const char *dir, const char *name, char *out, 
     int n;
 
     bl_board_fw(results, board, sizeof(board), fw, sizeof(fw));
+    if (!dir && getenv("GEMLAB_BASELINE_DIR") && *getenv("GEMLAB_BASELINE_DIR"))
+        dir = getenv("GEMLAB_BASELINE_DIR");
     if (dir)
         n = snprintf(out, len, "%s/%s/%s/%s.json", dir, board, fw, name);
     else {
@@ -508,6 +511,105 @@ static int load_baseline(const char *path, cJSON **bl, FILE *err)
     return 0;
 }
 
+/* the "baseline" object BASELINE_REGRESSION reads, or NULL when the run
+ * cannot be compared */
+static cJSON *diag_input(const struct bl_cmp *c, const char *name)
+{
+    cJSON *d;
+
+    if (c->verdict == BL_CONDITIONS_DIFFER || isnan(c->median_bps))
+        return NULL;
+    d = cJSON_CreateObject();
+    cJSON_AddStringToObject(d, "name", name);
+    cJSON_AddNumberToObject(d, "throughput_bps", c->median_bps);
+    cJSON_AddNumberToObject(d, "tolerance_pct", c->tolerance_pct);
+    cJSON_AddNumberToObject(d, "runs", c->nruns);
+    return d;
+}
+
+static void print_kv_list(FILE *out, const cJSON *list, const char *prefix, const char *sep)
+{
+    const cJSON *d;
+
+    cJSON_ArrayForEach(d, list) {
+        const cJSON *k = cJSON_GetObjectItemCaseSensitive(d, "key");
+        char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
+        char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
+        fprintf(out, "  %s%s: %s%s%s\n", prefix, cJSON_IsString(k) ? k->valuestring : "?", b ? b : "?", sep,
+                o ? o : "?");
+        free(b);
+        free(o);
+    }
+}
+
+/* the human lines of a comparison (compare, run and diagnose print them) */
+static void print_cmp(FILE *out, const struct bl_cmp *c, const char *path)
+{
+    if (c->verdict == BL_CONDITIONS_DIFFER) {
+        fprintf(out, "baseline %s: CONDITIONS DIFFER, not compared:\n", path);
+        print_kv_list(out, c->differ, "", ", run ");
+    } else if (c->verdict == BL_NO_DATA)
+        fprintf(out, "baseline %s: no throughput to compare\n", path);
+    else {
+        char v[32];
+        size_t i;
+        for (i = 0; i + 1 < sizeof(v) && bl_verdict_str(c->verdict)[i]; i++)
+            v[i] = (char)toupper((unsigned char)bl_verdict_str(c->verdict)[i]);
+        v[i] = '\0';
+        print_kv_list(out, c->changed, "changed ", " -> ");
+        fprintf(out, "baseline %s: %s: %.2f Mb/s vs median %.2f Mb/s of %d run(s) (%+.1f%%, tolerance %.1f%%, "
+                     "spread %.2f..%.2f Mb/s)\n",
+                path, v, c->run_bps / 1e6, c->median_bps / 1e6, c->nruns, c->delta_pct,
+                c->tolerance_pct, c->min_bps / 1e6, c->max_bps / 1e6);
+    }
+}
+
+void bl_default_name(const cJSON *results, char *out, size_t len)
+{
+    const cJSON *n = jpath(results, "scenario.name");
+
+    snprintf(out, len, "%s", cJSON_IsString(n) && name_ok(n->valuestring) ? n->valuestring : "default");
+}
+
+int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out)
+{
+    char name[128], path[PATH_MAX], cpath[PATH_MAX + 32];
+    cJSON *bl, *cj;
+    struct bl_cmp c;
+
+    *diag_in = NULL;
+    bl_default_name(results, name, sizeof(name));
+    if (bl_path(results, dir, name, path, sizeof(path)) || access(path, F_OK))
+        return 0;
+    if (load_baseline(path, &bl, out))
+        return -EINVAL;
+    bl_compare(bl, results, &c);
+    if (run_dir) {
+        cj = bl_cmp_json(&c, name, path);
+        snprintf(cpath, sizeof(cpath), "%s/baseline-compare.json", run_dir);
+        write_json(cpath, cj, out);
+        cJSON_Delete(cj);
+    }
+    print_cmp(out, &c, path);
+    *diag_in = diag_input(&c, name);
+    bl_cmp_free(&c);
+    cJSON_Delete(bl);
+    return 1;
+}
+
+int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out, FILE *err)
+{
+    cJSON *res;
+    int rc;
+
+    *diag_in = NULL;
+    if ((rc = load_results(run_dir, &res, err)))
+        return rc;
+    rc = bl_auto(res, dir, run_dir, diag_in, out);
+    cJSON_Delete(res);
+    return rc;
+}
+
 int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err)
 {
     cJSON *res, *bl;
@@ -525,13 +627,7 @@ int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJS
     bl_compare(bl, res, &c);
     if (c.verdict == BL_CONDITIONS_DIFFER)
         fprintf(err, "%s: conditions differ from the run's; the baseline rule is not applied\n", path);
-    else if (!isnan(c.median_bps)) {
-        *diag_in = cJSON_CreateObject();
-        cJSON_AddStringToObject(*diag_in, "name", name);
-        cJSON_AddNumberToObject(*diag_in, "throughput_bps", c.median_bps);
-        cJSON_AddNumberToObject(*diag_in, "tolerance_pct", c.tolerance_pct);
-        cJSON_AddNumberToObject(*diag_in, "runs", c.nruns);
-    }
+    *diag_in = diag_input(&c, name);
     bl_cmp_free(&c);
     cJSON_Delete(bl);
     cJSON_Delete(res);
@@ -542,8 +638,10 @@ static void usage(FILE *out)
 {
     fputs("usage: gemlab baseline save RUN_DIR [--name N] [--dir D] [--tolerance PCT] [--mad-k K] [--replace]\n"
           "       gemlab baseline compare RUN_DIR [--name N] [--dir D] [--json]\n"
-          "  baselines live in D/<board>/<firmware>/<name>.json (D: the repository's baselines/,\n"
-          "  name: default).  save appends the run (same conditions only; --replace starts over).\n"
+          "  baselines live in D/<board>/<firmware>/<name>.json (D: $GEMLAB_BASELINE_DIR, else the\n"
+          "  repository's baselines/; name: the run's scenario, which `gemlab run` and `gemlab diagnose`\n"
+          "  then compare against automatically).  save appends the run (same conditions only;\n"
+          "  --replace starts over).\n"
           "  compare exit: 0 within tolerance (or better), 1 regression, 2 bad input,\n"
           "  4 conditions differ (not compared)\n",
           out);
@@ -566,7 +664,8 @@ static int parse_pos_double(const char *flag, const char *s, double *out)
 
 int bl_cmd(int argc, char **argv)
 {
-    const char *sub, *run_dir = NULL, *name = "default", *dir = NULL;
+    const char *sub, *run_dir = NULL, *name = NULL, *dir = NULL;
+    char auto_name[128];
     double min_pct = NAN, mad_k = NAN;
     bool replace = false, json = false;
     char path[PATH_MAX];
@@ -625,6 +724,10 @@ int bl_cmd(int argc, char **argv)
     }
     if (load_results(run_dir, &res, stderr))
         return 2;
+    if (!name) {
+        bl_default_name(res, auto_name, sizeof(auto_name));
+        name = auto_name;
+    }
     if (bl_path(res, dir, name, path, sizeof(path))) {
         fprintf(stderr, "gemlab baseline: path too long\n");
         goto out;
@@ -689,34 +792,8 @@ int bl_cmd(int argc, char **argv)
             char *t = cJSON_Print(cj);
             puts(t ? t : "{}");
             free(t);
-        } else if (c.verdict == BL_CONDITIONS_DIFFER) {
-            const cJSON *d;
-            printf("baseline %s: CONDITIONS DIFFER, not compared:\n", path);
-            cJSON_ArrayForEach(d, c.differ) {
-                char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
-                char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
-                printf("  %s: baseline %s, run %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
-                       b ? b : "?", o ? o : "?");
-                free(b);
-                free(o);
-            }
-        } else if (c.verdict == BL_NO_DATA)
-            printf("baseline %s: no throughput to compare\n", path);
-        else {
-            const cJSON *d;
-            cJSON_ArrayForEach(d, c.changed) {
-                char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
-                char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
-                printf("  changed %s: %s -> %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
-                       b ? b : "?", o ? o : "?");
-                free(b);
-                free(o);
-            }
-            printf("baseline %s: %s: %.2f Mb/s vs median %.2f Mb/s of %d run(s) (%+.1f%%, tolerance %.1f%%, "
-                   "spread %.2f..%.2f Mb/s)\n",
-                   path, bl_verdict_str(c.verdict), c.run_bps / 1e6, c.median_bps / 1e6, c.nruns, c.delta_pct,
-                   c.tolerance_pct, c.min_bps / 1e6, c.max_bps / 1e6);
-        }
+        } else
+            print_cmp(stdout, &c, path);
         rc = c.verdict == BL_REGRESSION ? 1 : c.verdict == BL_CONDITIONS_DIFFER ? BL_EXIT_CONDITIONS
              : c.verdict == BL_NO_DATA ? 2 : 0;
         cJSON_Delete(cj);

@@ -81,6 +81,21 @@ int bl_path(const cJSON *results, const char *dir, const char *name, char *out, 
  * when conditions differ.  0 or a negative errno (message on @err). */
 int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err);
 
+/* The default baseline name of a run: its scenario's name ("default" when
+ * it has none). */
+void bl_default_name(const cJSON *results, char *out, size_t len);
+
+/* Automatic lookup: when DIR/<board>/<fw>/<scenario>.json exists (DIR:
+ * @dir, else $GEMLAB_BASELINE_DIR, else the repository's baselines/),
+ * compare @results against it, write RUN_DIR/baseline-compare.json (when
+ * @run_dir), print the verdict - or "CONDITIONS DIFFER" with the keys - on
+ * @out, and set *@diag_in as bl_for_diagnosis does (NULL when conditions
+ * differ).  Returns 1 when compared, 0 when there is no such baseline,
+ * -EINVAL when the baseline file is unreadable (message on @out). */
+int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out);
+/* The same for RUN_DIR/results.json (errors reading it on @err). */
+int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out, FILE *err);
+
 /* `gemlab baseline save|compare ...` */
 int bl_cmd(int argc, char **argv);
 

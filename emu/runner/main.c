@@ -28,7 +28,8 @@ static void usage(FILE *out)
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
           "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC]\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
-          "  diagnose RUN_DIR [--strict] [--baseline NAME [--baseline-dir D]]\n"
+          "  diagnose RUN_DIR [--strict] [--baseline NAME | --no-baseline] [--baseline-dir D]\n"
+          "                             (default: baselines/<board>/<fw>/<scenario>.json if stored)\n"
           "                             layered diagnosis of RUN_DIR/results.json\n"
           "  baseline save|compare RUN_DIR [--name N] [--dir D]\n"
           "                             noise-aware throughput baselines (baselines/)\n"
@@ -85,7 +86,7 @@ static int cmd_show(int argc, char **argv)
 
 static int cmd_diagnose(int argc, char **argv)
 {
-    bool strict = false;
+    bool strict = false, auto_bl = true;
     const char *dir = NULL, *bname = NULL, *bdir = NULL;
     cJSON *bl = NULL;
     int failed = 0, rc;
@@ -93,6 +94,8 @@ static int cmd_diagnose(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (strcmp(argv[i], "--strict") == 0)
             strict = true;
+        else if (strcmp(argv[i], "--no-baseline") == 0)
+            auto_bl = false;
         else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
             if (!strcmp(argv[i], "--baseline"))
                 bname = argv[++i];
@@ -111,6 +114,9 @@ static int cmd_diagnose(int argc, char **argv)
         return RUN_EXIT_INPUT;
     }
     if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
+        return RUN_EXIT_INPUT;
+    /* no --baseline: the scenario's own baseline when one is stored */
+    if (!bname && auto_bl && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
         return RUN_EXIT_INPUT;
     rc = dg_diagnose_dir_baseline(dir, bl, stdout, stderr, &failed);
     cJSON_Delete(bl);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "baseline.h"
 #include "diagnose.h"
 #include "provenance.h"
 #include "qemu.h"
@@ -266,7 +267,14 @@ void rs_finish(struct run *r)
     int failed = 0, checks = 0;
     cJSON *verdict, *dj;
     FILE *f;
+    cJSON *bl = NULL;
 
+    /* baselines/<board>/<fw>/<scenario>.json when stored: verdict on
+     * stdout, RUN_DIR/baseline-compare.json, BASELINE_REGRESSION's input */
+    if (bl_auto(r->results, NULL, r->in.run_dir, &bl, stdout) > 0 && bl) {
+        cJSON_DeleteItemFromObjectCaseSensitive(r->results, "baseline");
+        cJSON_AddItemToObject(r->results, "baseline", bl);
+    }
     dg_in_from_json(r->results, &in);
     dg_run(&in, &rep);
     if (r->exit_code == RUN_EXIT_PASS) {

@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -192,6 +194,168 @@ static void test_path_and_diagnosis_rule(void **state)
     cJSON_Delete(r);
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    assert_true(fputs(text, f) >= 0);
+    assert_int_equal(fclose(f), 0);
+}
+
+static char *slurp_file(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = calloc(1, 1 << 16);
+    assert_non_null(buf);
+    if (!f) {
+        free(buf);
+        return NULL;
+    }
+    buf[fread(buf, 1, (1 << 16) - 1, f)] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* run bl_auto; its printed lines in *text (caller frees) */
+static int auto_lookup(const cJSON *r, const char *dir, const char *run_dir, cJSON **d, char **text)
+{
+    /* a tmpfile, not open_memstream: cmocka's free() checks its own guard
+     * blocks and would trip on libc's buffer */
+    FILE *out = tmpfile();
+    size_t n;
+    assert_non_null(out);
+    int rc = bl_auto(r, dir, run_dir, d, out);
+    *text = calloc(1, 1 << 16);
+    assert_non_null(*text);
+    rewind(out);
+    n = fread(*text, 1, (1 << 16) - 1, out);
+    (*text)[n] = '\0';
+    fclose(out);
+    return rc;
+}
+
+static void test_auto_lookup(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gemlab-bl-auto.XXXXXX", path[512], rundir[600], cmp[700], *text, *j;
+    const double runs[] = { 100e6, 101e6, 99e6 };
+    cJSON *bl = baseline_of(runs, 3, 5, 3), *r, *d;
+    struct dg_in in;
+    struct dg_report rep;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(rundir, sizeof(rundir), "%s/run", dir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    snprintf(cmp, sizeof(cmp), "%s/baseline-compare.json", rundir);
+
+    /* nothing stored: no comparison, no output, no file */
+    r = results(80e6, 4, "h1");
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), 0);
+    assert_null(d);
+    assert_string_equal(text, "");
+    free(text);
+    assert_int_not_equal(access(cmp, F_OK), 0);
+
+    /* stored under the scenario's name: found without being named */
+    {
+        char name[64];
+        bl_default_name(r, name, sizeof(name));
+        assert_string_equal(name, "clean_1g");
+    }
+    snprintf(path, sizeof(path), "%s/zc702", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal/clean_1g.json", dir);
+    j = cJSON_Print(bl);
+    write_file(path, j);
+    cJSON_free(j);      /* libcjson's allocation, not cmocka's */
+
+    /* 20 % below: regression printed, compare file written, rule fed */
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), 1);
+    assert_non_null(strstr(text, "REGRESSION"));
+    assert_non_null(strstr(text, "clean_1g.json"));
+    free(text);
+    assert_non_null(d);
+    assert_float_equal(cJSON_GetObjectItem(d, "throughput_bps")->valuedouble, 100e6, 1);
+    j = slurp_file(cmp);
+    assert_non_null(j);
+    assert_non_null(strstr(j, "\"regression\""));
+    free(j);
+    cJSON_AddItemToObject(r, "baseline", d);
+    dg_in_from_json(r, &in);
+    dg_run(&in, &rep);
+    assert_true(dg_report_has(&rep, DG_BASELINE_REGRESSION));
+    dg_report_free(&rep);
+    cJSON_Delete(r);
+
+    /* within tolerance: ok, and the rule stays quiet */
+    r = results(98e6, 4, "h1");
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), 1);
+    assert_non_null(strstr(text, ": OK:"));
+    free(text);
+    assert_non_null(d);
+    cJSON_AddItemToObject(r, "baseline", d);
+    dg_in_from_json(r, &in);
+    dg_run(&in, &rep);
+    assert_false(dg_report_has(&rep, DG_BASELINE_REGRESSION));
+    dg_report_free(&rep);
+    cJSON_Delete(r);
+
+    /* other conditions (1 stream): said so, not compared, rule not fed */
+    r = results(10e6, 1, "h1");
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), 1);
+    assert_non_null(strstr(text, "CONDITIONS DIFFER"));
+    assert_non_null(strstr(text, "streams"));
+    free(text);
+    assert_null(d);
+    j = slurp_file(cmp);
+    assert_non_null(strstr(j, "\"conditions_differ\""));
+    free(j);
+    cJSON_Delete(r);
+
+    /* $GEMLAB_BASELINE_DIR stands in for the repository's baselines/ */
+    r = results(80e6, 4, "h1");
+    setenv("GEMLAB_BASELINE_DIR", dir, 1);
+    assert_int_equal(auto_lookup(r, NULL, NULL, &d, &text), 1);
+    unsetenv("GEMLAB_BASELINE_DIR");
+    free(text);
+    assert_non_null(d);
+    cJSON_Delete(d);
+
+    /* another scenario has no baseline of its own */
+    cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "scenario"), "name"), "udp_jitter");
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), 0);
+    free(text);
+    assert_null(d);
+    /* a name that is no file name falls back to "default" */
+    cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "scenario"), "name"), "../x");
+    {
+        char name[64];
+        bl_default_name(r, name, sizeof(name));
+        assert_string_equal(name, "default");
+    }
+    cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "scenario"), "name"), "clean_1g");
+
+    /* a corrupt baseline is an error, not silence */
+    write_file(path, "{not json");
+    assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), -EINVAL);
+    assert_non_null(strstr(text, "clean_1g.json"));
+    free(text);
+    assert_null(d);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+
+    unlink(path);
+    unlink(cmp);
+    rmdir(rundir);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal", dir);
+    rmdir(path);
+    snprintf(path, sizeof(path), "%s/zc702", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -203,6 +367,7 @@ int main(void)
         cmocka_unit_test(test_subject_change_is_compared),
         cmocka_unit_test(test_missing_throughput),
         cmocka_unit_test(test_path_and_diagnosis_rule),
+        cmocka_unit_test(test_auto_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
