@@ -24,13 +24,15 @@ boards="zynq-zc702 zynq-zc706"
 die() { echo "linux-kernel: FAILED: $*" >&2; exit 1; }
 
 command -v ${cross}gcc >/dev/null || die "step deps: ${cross}gcc missing (scripts/deps.sh linux)"
-tarball=/usr/src/linux-source-6.1.tar.xz
+# LINUX_SOURCE_TAR replaces the package's tarball (tests/qemu/linux/build_fail.sh
+# feeds a broken tree through it, with its own GEMLAB_CACHE).
+tarball=${LINUX_SOURCE_TAR:-/usr/src/linux-source-6.1.tar.xz}
 [ -f "$tarball" ] || die "step deps: $tarball missing (apt-get install linux-source-6.1)"
 pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.1)
 gccver=$(${cross}gcc -dumpfullversion)
 
 key=$( { cat "$0" "$here/gemlab.config" "$here/qemu-overlay.dtsi"
-         echo "$pkgver $gccver $boards"; } | sha256sum | cut -c1-16)
+         echo "$pkgver $gccver $boards $tarball"; } | sha256sum | cut -c1-16)
 cache=$cache_root/$key
 products="zImage kernel.config"
 for b in $boards; do products="$products $b.dtb $b-qemu.dtb"; done
