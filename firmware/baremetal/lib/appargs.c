@@ -189,8 +189,6 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         return -EINVAL;
     if (have_b && !a->udp)
         return -EINVAL;                 /* TCP is not rate-limited here */
-    if (have_n && a->udp)
-        return -EINVAL;
     if (a->udp) {
         if (!have_l)
             a->len = IPERF_DEFAULT_UDP_LEN;

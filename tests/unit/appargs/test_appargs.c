@@ -126,7 +126,12 @@ static void test_iperf_bad_arguments_are_rejected(void **state)
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-b", "fast"), -EINVAL);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-t", "0"), -EINVAL);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-t", "5", "-n", "1M"), -EINVAL);
-    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-n", "1M"), -EINVAL);
+    /* UDP -n: a datagram count's worth of bytes, no time */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-n", "1M"), 0);
+    assert_true(a.udp);
+    assert_int_equal(a.amount_bytes, 1024 * 1024);
+    assert_int_equal(a.time_s, 0);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-n", "1M", "-t", "3"), -EINVAL);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-l", "10"), -EINVAL);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-u", "-l", "9000"), -EINVAL);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "1.2.3.4", "-p", "0"), -EINVAL);

@@ -35,7 +35,8 @@ struct iperf_udp_result {
 struct iperf_udp_client_cfg {
     uint32_t host;
     uint16_t port;
-    uint32_t time_ms;
+    uint32_t time_ms;           /* time mode (-t); 0 with amount_bytes */
+    uint64_t amount_bytes;      /* -n: stop after this many payload bytes; 0: time mode */
     uint64_t rate_bps;
     uint32_t len;
     uint32_t interval_s;

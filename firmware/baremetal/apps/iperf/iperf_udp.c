@@ -13,7 +13,8 @@
  * the peer of the test just finished is answered with the same report, so
  * a lost FIN-ack is recovered by the client's retries.
  *
- * Client: pacing by pace.h from the main-loop poll hook (1 ms credit steps;
+ * Client: `-t SEC` or `-n BYTES` (stops once that much payload is sent,
+ * whole datagrams).  Pacing by pace.h from the main-loop poll hook (1 ms credit steps;
  * see pace.h for the burst granularity), at most UDP_TX_BURST datagrams
  * per poll so received traffic is still serviced.  A datagram the driver
  * refuses (ERR_MEM) is not numbered: it is retried at the next poll and
@@ -24,6 +25,7 @@
  * transit-time extension (SERVER_HEADER_EXTEND) is not sent.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "lwip/pbuf.h"
@@ -380,14 +382,18 @@ static err_t uc_send(int64_t seq)
 static void uc_poll(uint32_t now_ms)
 {
     if (uc.state == UC_SENDING) {
-        if ((int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0) {
+        bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
+                                        : (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
+        if (over) {
             uc.res.duration_us = app_now_us() - uc.start_us;
             uc.state = UC_FIN;
             uc.fin_tries = 0;
             uc.next_fin_ms = now_ms;
         } else {
             pace_refill(&uc.pace, now_ms);
-            for (int i = 0; i < UDP_TX_BURST && pace_take(&uc.pace, uc.cfg.len); i++) {
+            for (int i = 0; i < UDP_TX_BURST && !(uc.cfg.amount_bytes &&
+                            uc.res.tx_bytes >= uc.cfg.amount_bytes) &&
+                            pace_take(&uc.pace, uc.cfg.len); i++) {
                 err_t err = uc_send(uc.seq + 1);
                 if (err != ERR_OK) {
                     uc.res.tx_errors++;
@@ -443,6 +449,8 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
     uc.cfg = *cfg;
     app_ip_set(&uc.ip, cfg->host);
     iperf2_client_hdr_init(&h, true, cfg->port, cfg->len, cfg->time_ms, cfg->rate_bps);
+    if (cfg->amount_bytes)          /* -n: iperf sends the byte count, positive */
+        h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
     uc.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, uc.hdr, sizeof(uc.hdr));
     uc.res.len = cfg->len;
 
