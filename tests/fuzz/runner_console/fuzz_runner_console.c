@@ -9,7 +9,7 @@
  *    the Linux agent, the tail buffer.  Checked: every stored message is a
  *    JSON object, at most one per line; inst_last_msg() returns a message
  *    of the type asked for; the tail holds at most INST_TAIL_LINES
- *    terminated lines shorter than INST_LINE_MAX; inst_tail_json() is an
+ *    terminated lines of at most INST_TAIL_MAX bytes; inst_tail_json() is an
  *    array of strings.
  *  - results.json (selector odd): the text goes through cJSON and the
  *    diagnosis (dg_in_from_json, dg_run, dg_to_json, dg_check_expect).
@@ -84,7 +84,7 @@ static void console(const uint8_t *data, size_t size)
         fz_fail("console: tail_n %d line_len %zu", in.tail_n, in.line_len);
     }
     for (int k = 0; k < INST_TAIL_LINES; k++) {
-        if (!memchr(in.tail[k], '\0', INST_LINE_MAX)) {
+        if (!memchr(in.tail[k], '\0', INST_TAIL_MAX)) {
             fz_fail("console: tail line %d not terminated", k);
         }
     }
