@@ -356,6 +356,15 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
                o->board_port);
         av_add(a, "-net");
         av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
+    } else if (o->net && strcmp(o->net, "pair") == 0) {
+        /* two boards joined back to back: QEMU 7.2's dgram netdev, one UDP
+         * datagram per frame between two loopback ports */
+        av_add(a, "-netdev");
+        av_add(a, "dgram,id=%s,local.type=inet,local.host=127.0.0.1,local.port=%d,"
+               "remote.type=inet,remote.host=127.0.0.1,remote.port=%d",
+               QEMU_NETDEV_ID, o->pair_local, o->pair_remote);
+        av_add(a, "-net");
+        av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
     } else if (o->net && strcmp(o->net, "tap") == 0) {
         av_add(a, "-netdev");
         av_add(a, "tap,id=%s,ifname=%s,script=no,downscript=no", QEMU_NETDEV_ID, o->tap_ifname);

@@ -58,7 +58,8 @@ struct qemu_opts {
     const char *dtb, *initrd, *append;  /* Linux: firmware/linux/README.md */
     const char *qmp_path, *serial_path;
     const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
-    const char *net;        /* "user" | "tap" | "none" */
+    const char *net;        /* "user" | "tap" | "pair" | "none" */
+    int pair_local, pair_remote;  /* pair: UDP ports on 127.0.0.1 (dgram netdev) */
     const char *tap_ifname;
     int host_port;          /* hostfwd 127.0.0.1:port -> board:5001 (tcp+udp) */
     const char *board_ip;

@@ -10,7 +10,9 @@
  * kill), including QEMU dying, the watchdog and SIGINT/SIGTERM.
  *
  * Known limitations:
- *  - --net pair is not implemented (exit 2 with a message).
+ *  - --net pair boots a second bare-metal board (RUN_DIR/peer) joined by a
+ *    dgram netdev on two loopback UDP ports; the firmwares' iperf runs the
+ *    traffic (pair_traffic).
  *  - The host is always the iperf client; -R/--bidir are passed to the
  *    host tool and need a board server that supports them.
  *  - Board keys that are firmware build options (tx_bds, pbufs) are
@@ -658,6 +660,8 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     return 0;
 }
 
+/* Start QEMU for @in: the run's board (r->in), or with --net pair the peer
+ * board (r->peer: no scenario, so a clean link, and the pair ports swapped). */
 /* A sweep's later tests: iperf3 3.12's server closes its listening socket
  * while it finishes a test, and over slirp the next connect is accepted by
  * slirp and then reset ("unable to receive control message") or refused.
@@ -689,7 +693,8 @@ static int run_traffic_settled(struct run *r, unsigned long long length, int idx
     }
 }
 
-static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, const char *firmware)
+static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario *s, bool with_fw,
+                           const char *firmware)
 {
     struct qemu_opts qo = { 0 };
     struct argv_buf a;
@@ -717,17 +722,19 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
         qo.initrd = access(initrd, R_OK) == 0 ? initrd : NULL;
         qo.append = "console=ttyPS0,115200 earlycon";
     }
-    qo.qmp_path = r->in.qmp_path;
-    qo.serial_path = r->in.serial_path;
-    qo.fault_path = r->in.fault_path;
-    qo.net = r->netns[0] ? "tap" : r->port > 0 ? "user" : "none";
+    qo.qmp_path = in->qmp_path;
+    qo.serial_path = in->serial_path;
+    qo.fault_path = in->fault_path;
+    qo.net = r->netns[0] ? "tap" : r->pair_port[0] ? "pair" : r->port > 0 ? "user" : "none";
+    qo.pair_local = r->pair_port[in == &r->peer];
+    qo.pair_remote = r->pair_port[in != &r->peer];
     qo.tap_ifname = r->tap;
     qo.host_port = r->port;
     qo.board_ip = "10.0.2.15";
     qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
-    snprintf(path, sizeof(path), "%s/qemu.argv", r->in.run_dir);
+    snprintf(path, sizeof(path), "%s/qemu.argv", in->run_dir);
     f = fopen(path, "w");
     if (f) {
         for (int k = 0; k < a.n; k++)
@@ -746,22 +753,213 @@ static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, con
         av_free(&a);
         a = b;
     }
-    rc = inst_spawn(&r->in, a.v);
+    rc = inst_spawn(in, a.v);
     av_free(&a);
     if (rc) {
         r->exit_code = RUN_EXIT_MISSING;
         snprintf(r->reason, sizeof(r->reason), "cannot start QEMU");
         return rc;
     }
-    rc = inst_connect(&r->in, 20000);
+    rc = inst_connect(in, 20000);
     if (rc) {
         if (rc == -EPROTO || rc == -ETIMEDOUT || rc == -ECONNRESET)
-            rc = inst_exited(&r->in) ? -ECHILD : rc;
+            rc = inst_exited(in) ? -ECHILD : rc;
         return wait_failed(r, rc, "QMP/console connect");
     }
     qmp_set_abort_flag(&inst_stop_signal);
-    if (qom_find_gem(&r->in.qmp, r->gem_path, sizeof(r->gem_path)))
+    if (in == &r->peer)
+        return 0;
+    if (qom_find_gem(&in->qmp, r->gem_path, sizeof(r->gem_path)))
         r->gem_path[0] = '\0';
+    return 0;
+}
+
+static int start_qemu(struct run *r, const struct scenario *s, bool with_fw, const char *firmware)
+{
+    return start_qemu_inst(r, &r->in, s, with_fw, firmware);
+}
+
+/* ---- --net pair: a second board and firmware-to-firmware traffic --------- */
+
+#define PAIR_BOARD_IP "10.0.2.15"   /* the scenario's board keeps the default */
+#define PAIR_PEER_IP "10.0.2.16"
+
+/* A failure while waiting on @in: the peer's death is named as such. */
+static int pair_failed(struct run *r, struct inst *in, int rc, const char *phase)
+{
+    char why[128];
+
+    if (rc != -ECHILD || in != &r->peer)
+        return wait_failed(r, rc, phase);
+    progress_end(r);
+    inst_describe_exit(&r->peer, why, sizeof(why));
+    snprintf(r->reason, sizeof(r->reason), "peer QEMU %s during %s (console: peer/console.log)", why, phase);
+    r->exit_code = RUN_EXIT_FAIL;
+    return rc;
+}
+
+/* Boot the peer board in RUN_DIR/peer: the same bare-metal image on a clean
+ * link (no scenario), address PAIR_PEER_IP.  Returns non-zero when the run
+ * must stop (reason set). */
+static int pair_start_peer(struct run *r)
+{
+    char dir[sizeof(r->in.run_dir) + 8];
+    const char *want[2];
+    int rc;
+
+    snprintf(dir, sizeof(dir), "%s/peer", r->in.run_dir);
+    rc = inst_rundir(&r->peer, dir, r->top, "peer");
+    if (rc)
+        return pair_failed(r, &r->peer, rc, "peer run directory");
+    r->peer.quiet = r->in.quiet;
+    r->peer.watchdog_ms = r->in.watchdog_ms;
+    rc = start_qemu_inst(r, &r->peer, NULL, true, "baremetal");
+    if (rc)
+        return r->exit_code != RUN_EXIT_PASS ? rc : pair_failed(r, &r->peer, rc, "peer start");
+    rc = qmp_exec(&r->peer.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS);
+    if (!rc)
+        rc = inst_wait(&r->peer, 30000, ready_seen, NULL);
+    if (rc)
+        return pair_failed(r, &r->peer, rc, "peer boot");
+    want[0] = "link";
+    want[1] = (const char *)(intptr_t)0;
+    rc = inst_wait(&r->peer, 10000, msg_after, want);
+    if (rc && rc != -ETIMEDOUT)
+        return pair_failed(r, &r->peer, rc, "peer link-up");
+    want[0] = "ip";
+    want[1] = (const char *)(intptr_t)rs_count_msgs(&r->peer, "ip");
+    inst_send(&r->peer, "ip " PAIR_PEER_IP " 255.255.255.0 10.0.2.2");
+    rc = inst_wait(&r->peer, 3000, msg_after, want);
+    if (rc)
+        return pair_failed(r, &r->peer, rc, "peer address");
+    return 0;
+}
+
+/* The last "result" of @role after the first @skip results of @in. */
+static const cJSON *pair_result(const struct inst *in, int skip, const char *role)
+{
+    const cJSON *m, *found = NULL;
+    int n = 0;
+
+    cJSON_ArrayForEach(m, in->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *ro = cJSON_GetObjectItemCaseSensitive(m, "role");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "result"))
+            continue;
+        if (n++ >= skip && cJSON_IsString(ro) && !strcmp(ro->valuestring, role))
+            found = m;
+    }
+    return found;
+}
+
+/* The firmware's iperf client on one board against the firmware's server on
+ * the other, with the timeline applied to the scenario's board.  Without
+ * `reverse` the peer sends and the board receives (as the host does over
+ * --net user); with it the board sends.  The server is already listening on
+ * the board (run_cmd_run); for reverse it is started on the peer. */
+static int pair_traffic(struct run *r, cJSON **result)
+{
+    bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, rev = r->s.v[SK_TRAFFIC_REVERSE].b;
+    struct inst *tx = rev ? &r->in : &r->peer, *rx = rev ? &r->peer : &r->in;
+    double dur = r->s.v[SK_TRAFFIC_DURATION].u / 1e9;
+    cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
+    struct step *steps = calloc(MAX_STEPS, sizeof(*steps));
+    const cJSON *srv, *cli;
+    const char *want[2];
+    char cmd[160];
+    int nsteps, next = 0, rc, n, rx_skip, tx_skip;
+    long long t0, deadline;
+    bool timed_out = false;
+    cJSON *res;
+
+    *result = NULL;
+    if (!steps)
+        return -ENOMEM;
+    nsteps = expand_timeline(&r->s, steps);
+    if (rev) {
+        want[0] = "status";
+        want[1] = (const char *)(intptr_t)rs_count_msgs(&r->peer, "status");
+        inst_send(&r->peer, udp ? "iperf -s -u -i 1" : "iperf -s -i 1");
+        rc = inst_wait(&r->peer, 3000, msg_after, want);
+        if (rc) {
+            free(steps);
+            return pair_failed(r, &r->peer, rc, "peer server start");
+        }
+    }
+    n = snprintf(cmd, sizeof(cmd), "iperf -c %s -t %.0f -i 1", rev ? PAIR_PEER_IP : PAIR_BOARD_IP,
+                 dur < 1 ? 1 : dur);
+    if (udp && r->s.v[SK_TRAFFIC_BANDWIDTH].set)
+        n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " -u -b %.0f", r->s.v[SK_TRAFFIC_BANDWIDTH].d);
+    else if (udp)
+        n += snprintf(cmd + n, sizeof(cmd) - (size_t)n, " -u");
+    if (r->s.v[SK_TRAFFIC_LENGTH].set)
+        snprintf(cmd + n, sizeof(cmd) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
+    rx_skip = rs_count_msgs(rx, "result");
+    tx_skip = rs_count_msgs(tx, "result");
+    inst_send(tx, cmd);
+    t0 = inst_now_ms();
+    deadline = t0 + (long long)(dur * 1000) + 15000;
+    want[0] = "result";
+    want[1] = (const char *)(intptr_t)rx_skip;
+    progress(r, "traffic", 0, dur);
+    for (;;) {
+        long long now = inst_now_ms();
+        uint64_t t_ns = (uint64_t)(now - t0) * 1000000ull;
+        while (next < nsteps && steps[next].t_ns <= t_ns)
+            apply_step(r, &steps[next++], tl);
+        rc = inst_wait(rx, 200, msg_after, want);
+        if (rc == 0 && pair_result(rx, rx_skip, "server"))
+            break;
+        if (rc && rc != -ETIMEDOUT) {
+            free(steps);
+            return pair_failed(r, rx, rc, "traffic");
+        }
+        rc = inst_wait(tx, 1, NULL, NULL);      /* drain the other console */
+        if (rc != -ETIMEDOUT) {
+            free(steps);
+            return pair_failed(r, tx, rc, "traffic");
+        }
+        progress(r, "traffic", (now - t0) / 1000.0, dur);
+        if (now > deadline) {
+            timed_out = true;
+            break;
+        }
+        want[1] = (const char *)(intptr_t)rs_count_msgs(rx, "result");
+        if (pair_result(rx, rx_skip, "server"))
+            break;
+    }
+    free(steps);
+    /* the client prints its own result right after the server's */
+    want[1] = (const char *)(intptr_t)tx_skip;
+    rc = inst_wait(tx, 2000, msg_after, want);
+    if (rc && rc != -ETIMEDOUT)
+        return pair_failed(r, tx, rc, "traffic");
+    progress_end(r);
+    srv = pair_result(rx, rx_skip, "server");
+    cli = pair_result(tx, tx_skip, "client");
+    res = cJSON_CreateObject();
+    cJSON_AddBoolToObject(res, "ok", srv != NULL);
+    if (!srv) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "no iperf result from the receiving %s within %.0f s",
+                 rev ? "peer" : "board", dur + 15);
+        cJSON_AddStringToObject(res, "error", msg);
+    } else {
+        double bps = rs_jnumber(srv, "bps");
+        rs_add_num_or_null(res, "throughput_bps", bps);
+        rs_add_num_or_null(res, rev ? "tx_bps" : "rx_bps", bps);
+        if (udp) {
+            double jit = rs_jnumber(srv, "jitter_us");
+            rs_add_num_or_null(res, "udp_lost_pct", rs_jnumber(srv, "loss_pct"));
+            rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
+        }
+    }
+    if (cli)
+        rs_add_num_or_null(res, "sent_bps", rs_jnumber(cli, "bps"));
+    cJSON_AddStringToObject(res, "source", rev ? "pair: board client -> peer server (firmware iperf)"
+                                               : "pair: peer client -> board server (firmware iperf)");
+    (void)timed_out;
+    *result = res;
     return 0;
 }
 
@@ -769,6 +967,8 @@ static void cleanup(struct run *r)
 {
     kill_tool();
     inst_stop(&r->in);
+    if (r->peer.run_dir[0])   /* --net pair: inst_rundir() has set it up */
+        inst_stop(&r->peer);
     netns_tap_destroy(r->netns);      /* after QEMU: it holds the tap */
     r->netns[0] = '\0';
 }
@@ -801,9 +1001,27 @@ int run_cmd_run(int argc, char **argv)
         r.s.v[SK_LINK_SEED].u = r.o.seed;
         r.s.v[SK_LINK_SEED].set = true;
     }
+    if (r.s.v[SK_BOARD_PEER].e == 1) {     /* [board] peer = baremetal */
+        if (r.o.net && strcmp(r.o.net, "pair")) {
+            fprintf(stderr, "gemlab run: --net %s: %s has [board] peer = baremetal, which needs --net pair\n",
+                    r.o.net, r.o.scenario);
+            return RUN_EXIT_INPUT;
+        }
+        r.o.net = "pair";
+    }
     if (r.o.net && strcmp(r.o.net, "pair") == 0) {
-        fprintf(stderr, "gemlab run: --net pair is not implemented yet; use --net user\n");
-        return RUN_EXIT_INPUT;
+        /* the firmware's iperf client and server: one stream, iperf 2 style */
+        const char *why = r.s.v[SK_BOARD_FIRMWARE].e != 0 ? "[board] firmware = linux (the peer is bare-metal)"
+                          : r.s.nsweep || r.s.npsweep ? "a [traffic] sweep"
+                          : r.s.v[SK_TRAFFIC_PARALLEL].u > 1 ? "[traffic] parallel > 1"
+                          : r.s.v[SK_TRAFFIC_BIDIR].b ? "[traffic] bidir"
+                          : r.s.v[SK_TRAFFIC_WINDOW].set ? "[traffic] window"
+                          : r.s.v[SK_TRAFFIC_OMIT].u ? "[traffic] omit" : NULL;
+        if (why) {
+            fprintf(stderr, "gemlab run: --net pair: %s: %s is not supported (two bare-metal boards, "
+                            "one iperf stream)\n", r.o.scenario, why);
+            return RUN_EXIT_INPUT;
+        }
     }
     if (r.o.net && strcmp(r.o.net, "tap") == 0) {
         if (geteuid() != 0) {
@@ -834,6 +1052,14 @@ int run_cmd_run(int argc, char **argv)
         }
     }
     r.port = free_port();
+    if (r.o.net && strcmp(r.o.net, "pair") == 0) {
+        r.pair_port[0] = free_port();
+        do
+            r.pair_port[1] = free_port();
+        while (r.pair_port[1] > 0 && r.pair_port[1] == r.pair_port[0]);
+        if (r.pair_port[0] < 0 || r.pair_port[1] < 0)
+            r.port = r.pair_port[0] < 0 ? r.pair_port[0] : r.pair_port[1];
+    }
     if (r.port < 0) {
         fprintf(stderr, "gemlab: no free port on 127.0.0.1: %s\n", strerror(-r.port));
         cleanup(&r);
@@ -939,7 +1165,7 @@ int run_cmd_run(int argc, char **argv)
         }
     } else {
         cJSON *res = NULL;
-        if (run_traffic(&r, 0, 0, &res))
+        if (r.pair_port[0] ? pair_start_peer(&r) || pair_traffic(&r, &res) : run_traffic(&r, 0, 0, &res))
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);
     }

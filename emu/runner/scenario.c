@@ -60,6 +60,7 @@ static const char *const e_profile[] = { "zc702", "zc706", "zedboard", NULL };
 static const char *const e_irq[] = { "all", "cpu0", "cpu1", NULL };
 static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", "1000", NULL };
 static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
+static const char *const e_peer[] = { "host", "baremetal", NULL };
 static const char *const e_speed[] = { "10", "100", "1000", NULL };
 static const char *const e_duplex[] = { "full", "half", NULL };
 static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
@@ -91,6 +92,9 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_BOARD_IRQ_AFFINITY] = { "board", "irq_affinity", T_ENUM, 0, 0, e_irq, "all", false },
     [SK_BOARD_MAC_SPEED] = { "board", "mac_speed", T_ENUM, 0, 0, e_mac_speed, "auto", false },
     [SK_BOARD_PHY_MODE] = { "board", "phy_mode", T_ENUM, 0, 0, e_phy_mode, "rgmii-id", false },
+    /* host: the host's iperf over --net user|tap; baremetal: a second
+     * bare-metal board over --net pair */
+    [SK_BOARD_PEER] = { "board", "peer", T_ENUM, 0, 0, e_peer, "host", false },
     [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
     [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
     [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
@@ -806,6 +810,19 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_CPUS)->line, "[board] cpus: bare-metal firmware runs on one CPU; use firmware = linux");
     if (V(BOARD_IRQ_AFFINITY)->set && V(BOARD_FIRMWARE)->e == 0)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: needs firmware = linux");
+    if (V(BOARD_PEER)->e == 1) {
+        /* --net pair: the firmwares' own iperf (one stream, iperf 2 style) */
+        static const enum scn_key unsupported[] = { SK_TRAFFIC_PARALLEL, SK_TRAFFIC_PARALLEL_SWEEP,
+                                                    SK_TRAFFIC_SWEEP, SK_TRAFFIC_BIDIR, SK_TRAFFIC_WINDOW,
+                                                    SK_TRAFFIC_OMIT, SK_TRAFFIC_TOOL };
+        if (V(BOARD_FIRMWARE)->e != 0)
+            scn_error(c, V(BOARD_PEER)->line, "[board] peer: baremetal needs firmware = baremetal");
+        for (size_t k = 0; k < sizeof(unsupported) / sizeof(unsupported[0]); k++)
+            if (s->v[unsupported[k]].set)
+                scn_error(c, s->v[unsupported[k]].line,
+                          "[traffic] %s: not with [board] peer = baremetal (the boards' own iperf, one stream)",
+                          scn_key_name(unsupported[k]));
+    }
     if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
     if (dur % 1000000000ull)

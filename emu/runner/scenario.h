@@ -41,6 +41,7 @@
     X(BOARD_IRQ_AFFINITY, "board", "irq_affinity")   \
     X(BOARD_MAC_SPEED, "board", "mac_speed")         \
     X(BOARD_PHY_MODE, "board", "phy_mode")           \
+    X(BOARD_PEER, "board", "peer")                   \
     X(LINK_PARTNER, "link", "partner")               \
     X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
     X(LINK_PARTNER_SPEED, "link", "partner_speed")   \

@@ -258,6 +258,52 @@ out=$(SHARD=3/2 "$here/qemu-test.sh" 2>&1); rc=$?
 if [ $shard_ok = 1 ] && [ -n "$all" ] && [ $rc -eq 2 ]; then ok "SHARD=k/N slices are disjoint and cover all $(echo "$all" | wc -l) scenarios"
 else bad "shards" "shard_ok=$shard_ok rc=$rc"; fi
 
+# 16. --net pair: both boards' QEMUs (RUN_DIR and RUN_DIR/peer) are gone
+#     after SIGINT to the runner and after the peer's QEMU is SIGKILLed.
+if [ $have_fixture = 1 ]; then
+    printf '[board]\npeer = baremetal\n[traffic]\nduration = 2s\n' >"$work/pair.ini"
+    d=$work/pairint
+    "$G" run "$work/pair.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >"$work/pairint.out" 2>&1 &
+    rpid=$!
+    wait_file "$d/peer/qemu.pid"; sleep 0.5
+    q1=$(cat "$d/qemu.pid" 2>/dev/null); q2=$(cat "$d/peer/qemu.pid" 2>/dev/null)
+    kill -INT $rpid; wait $rpid; rc=$?
+    alive=""
+    for q in $q1 $q2; do kill -0 "$q" 2>/dev/null && alive="$alive $q"; done
+    left=$(leftovers "$d")$(leftovers "$d/peer")
+    d2=$work/pairkill
+    "$G" run "$work/pair.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d2" >"$work/pairkill.out" 2>&1 &
+    rpid=$!
+    wait_file "$d2/peer/qemu.pid"; sleep 0.5
+    q3=$(cat "$d2/qemu.pid" 2>/dev/null)
+    kill -KILL "$(cat "$d2/peer/qemu.pid")"
+    wait $rpid; rc2=$?
+    kill -0 "$q3" 2>/dev/null && alive="$alive $q3"
+    left2=$(leftovers "$d2")$(leftovers "$d2/peer")
+    if [ $rc -eq 130 ] && [ -n "$q1" ] && [ -n "$q2" ] && [ $rc2 -eq 1 ] && grep -q "peer QEMU killed by signal 9" "$work/pairkill.out" \
+       && grep -q dgram "$d/peer/qemu.argv" && [ -z "$alive$left$left2" ]; then
+        ok "--net pair: both QEMUs gone after SIGINT and after the peer is SIGKILLed"
+    else bad "--net pair cleanup" "rc=$rc rc2=$rc2 q=[$q1 $q2 $q3] alive=[$alive] left=[$left$left2] $(tail -2 "$work/pairkill.out")"; fi
+fi
+
+# 17. qemu-test.sh JOBS=2: a TERMed matrix TERMs its gemlab runs, which stop
+#     their QEMUs (exit 130, no process or socket left in its OUT dir).
+if [ $have_fixture = 1 ]; then
+    qt=$work/qt
+    OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf \
+        "$here/qemu-test.sh" clean_1g partner_100_only echo_100m >"$work/qt.out" 2>&1 &
+    rpid=$!
+    for _ in $(seq 200); do [ "$(ls "$qt"/*/qemu.pid 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
+    running=$(ls "$qt"/*/qemu.pid 2>/dev/null | wc -l)
+    kill -TERM $rpid; wait $rpid; rc=$?
+    sleep 0.2
+    left=""
+    for d in "$qt"/*/; do left="$left$(leftovers "${d%/}")"; done
+    if [ $rc -eq 130 ] && [ "$running" -eq 2 ] && [ -z "$left" ] && ! pgrep -f -- "$qt" >/dev/null; then
+        ok "qemu-test.sh JOBS=2: 2 runs at once, TERM stops both, nothing left"
+    else bad "qemu-test.sh JOBS=2 TERM" "rc=$rc running=$running left=[$left] $(tail -2 "$work/qt.out")"; fi
+fi
+
 # Nothing of ours survives: no process naming the work dir, same netns list.
 sleep 0.2
 ns_after=$(netns_list)

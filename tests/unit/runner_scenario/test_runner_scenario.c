@@ -149,6 +149,24 @@ static void test_bad_values_name_key_and_range(void **state)
     assert_non_null(strstr(errbuf, "t.ini:10: [traffic] window: '-4K' is not a byte count"));
 }
 
+/* [board] peer = baremetal (--net pair): one firmware iperf stream. */
+static void test_peer_baremetal_limits(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\nfirmware = baremetal\n"), 0);
+    assert_string_equal(scn_enum_str(&scn, SK_BOARD_PEER), "host");
+    assert_int_equal(load("[board]\npeer = baremetal\n[traffic]\nprotocol = udp\nbandwidth = 20M\nreverse = yes\n"), 0);
+    assert_string_equal(scn_enum_str(&scn, SK_BOARD_PEER), "baremetal");
+    assert_int_equal(load("[board]\npeer = linux\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] peer: 'linux' is not one of host|baremetal"));
+    assert_int_equal(load("[board]\nfirmware = linux\npeer = baremetal\n[traffic]\nparallel = 4\n"
+                          "window = 64K\nbidir = yes\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] peer: baremetal needs firmware = baremetal"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [traffic] parallel: not with [board] peer = baremetal"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [traffic] window: not with [board] peer = baremetal"));
+    assert_non_null(strstr(errbuf, "t.ini:7: [traffic] bidir: not with [board] peer = baremetal"));
+}
+
 /* Model-checked values: the model's own label ("loss:", "abilities:",
  * "cable:") is not repeated after the key. */
 static void test_model_errors_name_the_key_once(void **state)
@@ -384,6 +402,7 @@ int main(void)
         cmocka_unit_test_teardown(test_unknown_section_reported_once_keys_skipped, teardown),
         cmocka_unit_test_teardown(test_bad_values_name_key_and_range, teardown),
         cmocka_unit_test_teardown(test_model_errors_name_the_key_once, teardown),
+        cmocka_unit_test_teardown(test_peer_baremetal_limits, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
         cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
         cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),
