@@ -1085,7 +1085,14 @@ int run_cmd_run(int argc, char **argv)
         wait_failed(&r, rc, "cont");
         goto out;
     }
-    rc = inst_wait(&r.in, ready_timeout_ms, ready_seen, NULL);
+    {
+        /* in slices, so the progress line's elapsed time moves during boot */
+        long long b0 = inst_now_ms();
+        do {
+            rc = inst_wait(&r.in, 500, ready_seen, NULL);
+            progress(&r, "boot", (inst_now_ms() - b0) / 1000.0, 0);
+        } while (rc == -ETIMEDOUT && inst_now_ms() - b0 < ready_timeout_ms);
+    }
     if (rc) {
         if (rc == -ETIMEDOUT) {
             snprintf(r.reason, sizeof(r.reason), "watchdog: no @gemlab ready line within %d s; QEMU killed",
