@@ -82,8 +82,12 @@ void rs_build_conditions(struct run *r)
     rs_add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);
     cJSON_AddNumberToObject(c, "omit_s", s->v[SK_TRAFFIC_OMIT].u / 1e9);
     cJSON_AddNumberToObject(c, "duration_s", s->v[SK_TRAFFIC_DURATION].u / 1e9);
-    /* lwIP sends no timestamps by default, Linux does (FACTS.md) */
-    cJSON_AddBoolToObject(c, "tcp_timestamps", s->v[SK_BOARD_FIRMWARE].e == 1);
+    /* lwIP sends no timestamps by default, Linux does (FACTS.md) - but only
+     * to a peer that does too: over slirp (--net user) the board's TCP peer
+     * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
+     * timestamps on the link; over a tap the peer is the host's Linux */
+    cJSON_AddBoolToObject(c, "tcp_timestamps",
+                          s->v[SK_BOARD_FIRMWARE].e == 1 && r->o.net && strcmp(r->o.net, "tap") == 0);
     cJSON_AddNumberToObject(c, "latency_ns", (double)s->v[SK_LINK_LATENCY].u);
     if (r->unapplied[0])
         cJSON_AddStringToObject(c, "unapplied_link_keys", r->unapplied);

@@ -22,8 +22,9 @@ link, ACKs on the other direction cost nothing):
                           + 8 (preamble, SFD) + 12 (inter-frame gap)
   TCP, MTU 1500:  R x MSS / 1538, MSS = 1460 without timestamps,
                   1448 with (12 option bytes); the runner's
-                  conditions.tcp_timestamps says which (Linux: yes,
-                  lwIP: no)
+                  conditions.tcp_timestamps says which: over slirp never
+                  (slirp's TCP, the board's peer, sends only MSS), over a
+                  tap Linux yes, lwIP no
   UDP, payload L: R x L / (L + 8 + 20 + 38) = R x 1470 / 1536 for L = 1470
 Percent error = (measured - theory) / theory x 100 (negative: below).
 The emulated line is the limit only where the emulated CPU keeps up;
