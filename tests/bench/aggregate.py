@@ -198,18 +198,19 @@ def triples(obj, path=""):
             yield from triples(v, (path + "." if path else "") + k)
 
 
-def singles(obj, path=""):
-    """Scalars worth a row: ratios, instructions, percent errors, theory."""
+def singles(obj, path="", wanted=False):
+    """Scalars worth a row: ratios (and every number under a ratio key),
+    instructions, theory."""
     if isinstance(obj, dict):
         for k, v in obj.items():
             p = (path + "." if path else "") + k
             if k in ("runs", "repeats"):
                 continue
-            if isinstance(v, (int, float)) and not isinstance(v, bool) and \
-                    any(w in k for w in ("ratio", "instructions", "theory")):
+            w = wanted or any(x in k for x in ("ratio", "instructions", "theory"))
+            if isinstance(v, (int, float)) and not isinstance(v, bool) and w:
                 yield p, v
             elif isinstance(v, dict):
-                yield from singles(v, p)
+                yield from singles(v, p, w and "ratio" in p)
 
 
 def fmt(x):

@@ -18,6 +18,7 @@ d="$work/bench"
 "$A" start "$d" || bad "start"
 t0=$(date +%s.%N)
 echo '{"bench":"good","x":{"mpps_min":1.5,"mpps_median":2.5,"mpps_max":3.5},"ratio_a_over_b":0.75,
+       "ratio_c_over_d":{"tx_pps":1.25},
        "runs":[{"min":9,"median":9,"max":9}]}' >"$d/good.json"
 "$A" status "$d" good 0 "$t0"
 echo '{"partial":true}' >"$d/broken.json"
@@ -42,7 +43,7 @@ assert len(m["loadavg_start"]) == 3 and len(m["loadavg_end"]) == 3
 PY
 then ok "results.json: ok/failed/missing per bench, machine and load recorded, exit 1"
 else bad "results.json" "rc=$rc $out"; fi
-if [[ "$out" == *"x.mpps"*"1.5"*"2.5"*"3.5"* ]] && [[ "$out" == *"ratio_a_over_b"*"0.75"* ]] \
+if [[ "$out" == *"x.mpps"*"1.5"*"2.5"*"3.5"* ]] && [[ "$out" == *"ratio_a_over_b"*"0.75"* ]] && [[ "$out" == *"ratio_c_over_d.tx_pps"*"1.25"* ]] \
    && [[ "$out" == *"** FAILED ** exit 3"* ]] && [[ "$out" == *"** MISSING **"* ]] && ! printf '%s\n' "$out" | grep -q '^good .*runs'; then
     ok "table: min/median/max triples, ratios, FAILED and MISSING rows, no per-run rows"
 else bad "table" "$out"; fi
