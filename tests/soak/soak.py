@@ -1,0 +1,888 @@
+#!/usr/bin/env python3
+"""
+soak.py - fault soak of issue #8 against the bare-metal firmware.
+
+One QEMU (our patched build) runs the lwIP firmware behind slirp with
+hostfwd on 127.0.0.1 only (iperf TCP 5001, echo TCP+UDP 7).  After boot
+the firmware's servers are started and an idle `stats` baseline is taken.
+Then, for --seconds of traffic:
+
+  * a link flap every 2 s (QMP set_link off for --flap-down, then on);
+  * 5 % Gilbert-Elliott loss on the wire in both directions
+    (`wire-loss = gemodel 1 19`: p = 1 %, r = 19 %, 1-h = 100 %, 1-k = 0,
+    mean loss p / (p + r) = 5 %);
+  * a partner-speed change every --partner-period (1000 -> 100 -> 10 ...,
+    by changing the partner's advertised abilities: renegotiation);
+  * RX descriptor starvation bursts (`rx-starve-ns`) every --starve-period;
+  * continuous host iperf 2.1.8 TCP against the firmware's `iperf -s`
+    (back-to-back 10 s clients) plus UDP and TCP echo traffic.
+
+At the end the faults are lifted and the verdict needs all of:
+  1. the firmware answers `stats`, serves a clean iperf and echoes;
+  2. lwIP MEMP / PBUF / heap in-use counts return to the idle baseline;
+  3. the GEM counters the firmware reads agree with the model's counters
+     (FCS, resource/starvation drops, frames) and the wire model's loss
+     ratio matches the injected 5 %;
+  4. QEMU's VmRSS is flat within 10 % (settled start vs end, see rss_check);
+  5. traffic actually flowed (iperf bytes, echo replies) while faulted.
+
+Writes RUN_DIR/soak.json and RUN_DIR/summary.txt; exit 0 pass, 1 fail,
+2 bad input, 3 something missing, 130 interrupted.  Everything it starts
+(QEMU's process group, iperf clients, sockets) is removed on every exit
+path, including SIGINT/SIGTERM.  No value is passed through a shell.
+"""
+import argparse
+import json
+import os
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+BOARD_IP = "10.0.2.15"
+FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
+SPEED_CYCLE = [("100FD", 100), ("10FD", 10), (FULL_ABILITIES, 1000)]
+GEM = "/machine/gem0"
+NETDEV = "net0"
+
+
+class Interrupted(Exception):
+    pass
+
+
+def now():
+    return time.monotonic()
+
+
+def free_port():
+    """A port number free on 127.0.0.1 for TCP and UDP alike."""
+    for _ in range(50):
+        t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        t.bind(("127.0.0.1", 0))
+        port = t.getsockname()[1]
+        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        try:
+            u.bind(("127.0.0.1", port))
+            return port
+        except OSError:
+            continue
+        finally:
+            u.close()
+            t.close()
+    raise OSError("no free port on 127.0.0.1")
+
+
+# ---- QMP ------------------------------------------------------------------
+
+class Qmp:
+    def __init__(self, path, timeout=10.0):
+        deadline = now() + timeout
+        while True:
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.s.connect(path)
+                break
+            except OSError:
+                self.s.close()
+                if now() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.s.settimeout(10.0)
+        self.buf = b""
+        self.lock = threading.Lock()
+        self._line()                       # greeting
+        self.cmd("qmp_capabilities")
+
+    def _line(self):
+        while b"\n" not in self.buf:
+            d = self.s.recv(65536)
+            if not d:
+                raise ConnectionError("QMP closed")
+            self.buf += d
+        line, self.buf = self.buf.split(b"\n", 1)
+        return json.loads(line)
+
+    def cmd(self, qmp_command, **args):
+        name = qmp_command
+        with self.lock:
+            msg = {"execute": name}
+            if args:
+                msg["arguments"] = args
+            self.s.sendall(json.dumps(msg).encode() + b"\n")
+            while True:
+                r = self._line()
+                if "return" in r:
+                    return r["return"]
+                if "error" in r:
+                    raise RuntimeError("QMP %s: %s" % (name, r["error"].get("desc")))
+                # events are skipped
+
+    def get(self, prop):
+        return self.cmd("qom-get", path=GEM, property=prop)
+
+    def set(self, prop, value):
+        return self.cmd("qom-set", path=GEM, property=prop, value=value)
+
+    def close(self):
+        try:
+            self.s.close()
+        except OSError:
+            pass
+
+
+# ---- serial console --------------------------------------------------------
+
+class Console:
+    """Reads the firmware's UART; keeps @gemlab JSON messages in order."""
+
+    def __init__(self, path, log_path):
+        deadline = now() + 10
+        while True:
+            try:
+                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+                self.s.connect(path)
+                break
+            except OSError:
+                self.s.close()
+                if now() > deadline:
+                    raise
+                time.sleep(0.05)
+        self.log = open(log_path, "w")
+        self.msgs = []
+        self.cv = threading.Condition()
+        self.closed = False
+        self.tail = []
+        self.t = threading.Thread(target=self._run, daemon=True)
+        self.t.start()
+
+    def _run(self):
+        buf = b""
+        while True:
+            try:
+                d = self.s.recv(65536)
+            except OSError:
+                d = b""
+            if not d:
+                with self.cv:
+                    self.closed = True
+                    self.cv.notify_all()
+                return
+            buf += d
+            while b"\n" in buf:
+                raw, buf = buf.split(b"\n", 1)
+                line = raw.decode("utf-8", "replace").rstrip("\r")
+                self.log.write(line + "\n")
+                self.tail = (self.tail + [line])[-30:]
+                i = line.find("@gemlab ")
+                if i >= 0:
+                    try:
+                        m = json.loads(line[i + 8:])
+                    except ValueError:
+                        continue      # a console glitch, not fatal (schema.md)
+                    with self.cv:
+                        self.msgs.append(m)
+                        self.cv.notify_all()
+            self.log.flush()
+
+    def send(self, line):
+        self.s.sendall(line.encode() + b"\r")
+
+    def wait(self, pred, start, timeout):
+        """First message at index >= start for which pred holds."""
+        deadline = now() + timeout
+        with self.cv:
+            while True:
+                for k in range(start, len(self.msgs)):
+                    if pred(self.msgs[k]):
+                        return self.msgs[k]
+                if self.closed:
+                    return None
+                left = deadline - now()
+                if left <= 0:
+                    return None
+                self.cv.wait(min(left, 0.5))
+
+    def mark(self):
+        with self.cv:
+            return len(self.msgs)
+
+    def command(self, line, pred, timeout):
+        m = self.mark()
+        self.send(line)
+        return self.wait(pred, m, timeout)
+
+    def close(self):
+        try:
+            self.s.close()
+        except OSError:
+            pass
+        self.t.join(2)
+        self.log.close()
+
+
+def is_type(t):
+    return lambda m: m.get("type") == t
+
+
+# ---- the soak ---------------------------------------------------------------
+
+class Soak:
+    def __init__(self, a):
+        self.a = a
+        self.stop = threading.Event()       # end of traffic + faults
+        self.abort = threading.Event()      # interrupted or QEMU died
+        self.children = set()
+        self.children_lock = threading.Lock()
+        self.qemu = None
+        self.qmp = None
+        self.con = None
+        self.res = {"schema": "gemlab-soak/1", "firmware": "baremetal", "seconds": a.seconds,
+                    "seed": a.seed, "checks": {}, "faults": {}, "traffic": {}}
+        self.rss = []          # (t since traffic start, kB)
+        self.fault_log = []
+        self.fault_err = []
+        self.iperf_runs = []
+        self.echo = {"udp_sent": 0, "udp_ok": 0, "tcp_tries": 0, "tcp_ok": 0}
+        self.t0 = None
+
+    # -- process handling --
+    def spawn(self, argv, **kw):
+        p = subprocess.Popen(argv, stdin=subprocess.DEVNULL, start_new_session=True, **kw)
+        with self.children_lock:
+            self.children.add(p)
+        return p
+
+    def reap(self, p):
+        with self.children_lock:
+            self.children.discard(p)
+
+    def cleanup(self):
+        self.stop.set()
+        with self.children_lock:
+            kids = list(self.children)
+        for p in kids:
+            if p.poll() is None:
+                try:
+                    os.killpg(p.pid, signal.SIGKILL)
+                except OSError:
+                    pass
+            p.wait()
+        if self.qemu and self.qemu.poll() is None:
+            try:
+                if self.qmp:
+                    self.qmp.s.settimeout(2)
+                    self.qmp.cmd("quit")
+            except Exception:
+                pass
+            try:
+                self.qemu.wait(3)
+            except subprocess.TimeoutExpired:
+                for sig in (signal.SIGTERM, signal.SIGKILL):
+                    try:
+                        os.killpg(self.qemu.pid, sig)
+                    except OSError:
+                        pass
+                    try:
+                        self.qemu.wait(3)
+                        break
+                    except subprocess.TimeoutExpired:
+                        continue
+        if self.qemu:
+            try:
+                os.killpg(self.qemu.pid, signal.SIGKILL)   # anything left in its group
+            except OSError:
+                pass
+        if self.qmp:
+            self.qmp.close()
+        if self.con:
+            self.con.close()
+        for n in ("qmp.sock", "serial.sock"):
+            try:
+                os.unlink(os.path.join(self.a.out, n))
+            except OSError:
+                pass
+
+    def check_alive(self):
+        if self.abort.is_set():
+            raise Interrupted()
+        if self.qemu.poll() is not None:
+            raise RuntimeError("QEMU exited with status %s" % self.qemu.returncode)
+
+    # -- boot --
+    def boot(self):
+        a = self.a
+        self.port_iperf, self.port_echo = free_port(), free_port()
+        while self.port_echo == self.port_iperf:
+            self.port_echo = free_port()
+        qmp_path = os.path.join(a.out, "qmp.sock")
+        ser_path = os.path.join(a.out, "serial.sock")
+        argv = [a.qemu, "-M", "xilinx-zynq-a9", "-m", "256M", "-display", "none", "-monitor", "none",
+                "-S", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+                "-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % ser_path,
+                "-serial", "chardev:ser0", "-serial", "null", "-kernel", a.fw,
+                "-netdev", "user,id=%s,net=10.0.2.0/24,"
+                "hostfwd=tcp:127.0.0.1:%d-%s:5001,"
+                "hostfwd=tcp:127.0.0.1:%d-%s:7,hostfwd=udp:127.0.0.1:%d-%s:7"
+                % (NETDEV, self.port_iperf, BOARD_IP, self.port_echo, BOARD_IP, self.port_echo, BOARD_IP),
+                "-net", "nic,netdev=%s,model=cadence_gem" % NETDEV,
+                "-global", "cadence_gem.wire-seed=%d" % a.seed,
+                "-global", "cadence_gem.phy-seed=%d" % a.seed,
+                "-global", "cadence_gem.aneg-ns=%d" % int(a.aneg * 1e9),
+                "-global", "cadence_gem.train-1000-ns=%d" % int(a.train * 1e9)]
+        with open(os.path.join(a.out, "qemu.argv"), "w") as f:
+            f.write("\n".join(argv) + "\n")
+        qlog = open(os.path.join(a.out, "qemu.log"), "w")
+        self.qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qlog, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        qlog.close()
+        self.qmp = Qmp(qmp_path)
+        self.con = Console(ser_path, os.path.join(a.out, "console.log"))
+        self.qmp.cmd("cont")
+        ready = self.con.wait(is_type("ready"), 0, 30)
+        if not ready:
+            raise RuntimeError("no @gemlab ready line within 30 s")
+        self.res["fw_ready"] = ready
+        link = self.con.wait(lambda m: m.get("type") == "link" and m.get("up"), 0, 30)
+        if not link:
+            raise RuntimeError("link did not come up within 30 s of boot")
+        self.res["qemu_pid"] = self.qemu.pid
+
+    def stats(self, timeout=30):
+        """`stats` over the UART; one retry (a line lost to a console
+        glitch is skipped by the parser, schema.md)."""
+        for _ in range(2):
+            t = now()
+            st = self.con.command("stats", is_type("stats"), timeout)
+            if st:
+                self.res.setdefault("stats_answer_s", []).append(round(now() - t, 2))
+                return st
+            self.res.setdefault("stats_no_answer", []).append(round(now() - (self.t0 or t), 1))
+        return None
+
+    # -- threads --
+    def rss_sampler(self):
+        path = "/proc/%d/status" % self.qemu.pid
+        while not self.abort.is_set() and not self.rss_stop.is_set():
+            try:
+                with open(path) as f:
+                    for line in f:
+                        if line.startswith("VmRSS:"):
+                            self.rss.append((round(now() - self.t0, 1), int(line.split()[1])))
+            except OSError:
+                return
+            self.rss_stop.wait(self.a.rss_period)
+
+    def qset(self, what, prop, value):
+        t = round(now() - self.t0, 3)
+        try:
+            if prop == "link":
+                self.qmp.cmd("set_link", name=NETDEV, up=value)
+            else:
+                self.qmp.set(prop, value)
+            self.fault_log.append((t, what))
+        except Exception as e:          # noqa: BLE001 - recorded and fails the run
+            self.fault_err.append("%.1f s %s: %s" % (t, what, e))
+
+    def faults(self):
+        a = self.a
+        f = self.res["faults"]
+        f.update(flaps=0, partner_changes=0, starve_bursts=0)
+        self.qset("loss gemodel 1 19", "wire-loss", "gemodel 1 19")
+        nflap = now() + a.flap_period
+        npart = now() + a.partner_period
+        nstarve = now() + a.starve_period / 2
+        k = 0
+        while not self.stop.is_set():
+            nxt = min(nflap, npart, nstarve)
+            if self.stop.wait(max(0.0, nxt - now())):
+                break
+            t = now()
+            if t >= nflap:
+                self.qset("link down", "link", False)
+                self.stop.wait(a.flap_down)
+                self.qset("link up", "link", True)
+                f["flaps"] += 1
+                nflap += a.flap_period
+            if t >= npart:
+                abil, sp = SPEED_CYCLE[k % len(SPEED_CYCLE)]
+                k += 1
+                self.qset("partner %d" % sp, "partner-abilities", abil)
+                f["partner_changes"] += 1
+                npart += a.partner_period
+            if t >= nstarve:
+                self.qset("starve-rx %g ms" % (a.starve * 1e3), "rx-starve-ns", int(a.starve * 1e9))
+                f["starve_bursts"] += 1
+                nstarve += a.starve_period
+        # the model's counters over the faulted window, before anything is lifted
+        try:
+            self.m_faulted = self.model_counters()
+        except Exception as e:          # noqa: BLE001
+            self.fault_err.append("counter snapshot: %s" % e)
+        # lift everything
+        self.qset("link up", "link", True)
+        self.qset("starve 0", "rx-starve-ns", 0)
+        self.qset("loss none", "wire-loss", "none")
+        self.qset("partner 1000", "partner-abilities", FULL_ABILITIES)
+
+    def iperf_run(self, secs, tag):
+        argv = ["iperf", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-y", "C"]
+        p = self.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        t = now()
+        try:
+            out, err = p.communicate(timeout=secs + 25)
+            killed = False
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, err = p.communicate()
+            killed = True
+        self.reap(p)
+        nbytes, bps = 0, 0
+        for line in out.decode(errors="replace").splitlines():
+            fld = line.split(",")
+            if len(fld) >= 9 and fld[7].isdigit():
+                nbytes, bps = int(fld[7]), int(fld[8]) if fld[8].isdigit() else 0
+        r = {"tag": tag, "rc": p.returncode, "killed": killed, "bytes": nbytes, "bps": bps,
+             "wall_s": round(now() - t, 1)}
+        if p.returncode or killed:
+            r["stderr"] = err.decode(errors="replace").strip()[-200:]
+        return r
+
+    def iperf_loop(self):
+        while not self.stop.is_set():
+            self.iperf_runs.append(self.iperf_run(self.a.iperf_chunk, "soak"))
+            if self.iperf_runs[-1]["rc"] and not self.stop.is_set():
+                self.stop.wait(0.5)
+
+    def udp_echo(self, n, interval, wait, ctr):
+        s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+        s.connect(("127.0.0.1", self.port_echo))
+        s.setblocking(False)
+        sent, got = {}, set()
+        seq = 0
+        end = None
+        while True:
+            t = now()
+            if n is not None and seq >= n or n is None and self.stop.is_set():
+                if end is None:
+                    end = t + wait
+                if t >= end or len(got) == len(sent):
+                    break
+            elif not sent or t - sent[seq - 1] >= interval:
+                payload = b"soak %08d " % seq + b"x" * 48
+                try:
+                    s.send(payload)
+                except OSError:
+                    pass
+                sent[seq] = t
+                seq += 1
+                ctr["udp_live"] = (len(got), len(sent))
+            try:
+                d = s.recv(2048)
+                if d.startswith(b"soak ") and len(d) >= 13:
+                    got.add(int(d[5:13]))
+            except (BlockingIOError, ValueError):
+                time.sleep(0.005)
+            except OSError:
+                time.sleep(0.005)
+        s.close()
+        ctr["udp_sent"] += len(sent)
+        ctr["udp_ok"] += len(got & set(sent))
+        ctr.pop("udp_live", None)
+
+    def tcp_echo_once(self, ctr, timeout=15):
+        ctr["tcp_tries"] += 1
+        msg = os.urandom(512)
+        try:
+            with socket.create_connection(("127.0.0.1", self.port_echo), timeout=timeout) as s:
+                s.settimeout(timeout)
+                s.sendall(msg)
+                back = b""
+                while len(back) < len(msg):
+                    d = s.recv(4096)
+                    if not d:
+                        break
+                    back += d
+                if back == msg:
+                    ctr["tcp_ok"] += 1
+                    return True
+        except OSError:
+            pass
+        return False
+
+    def tcp_echo_loop(self):
+        while not self.stop.is_set():
+            self.tcp_echo_once(self.echo)
+            self.stop.wait(1.0)
+
+    # -- checks --
+    @staticmethod
+    def inuse(st):
+        lw = st["lwip"]
+        d = {"mem." + m["name"]: m["used"] for m in lw["mem"]}
+        d.update({"memp." + m["name"]: m["used"] for m in lw["memp"]})
+        return d
+
+    def model_counters(self):
+        names = [p["name"] for p in self.qmp.cmd("qom-list", path=GEM)
+                 if p["name"].startswith("stat-") or p["name"] in ("link-changes", "link-up", "link-speed")]
+        return {n: self.qmp.get(n) for n in sorted(names)}
+
+    def rss_check(self):
+        """Settled start: median VmRSS over the window [W, W + L] seconds
+        after traffic started, W = min(120 s, 20 % of the soak), L = min(60 s,
+        15 % of the soak).  End: median over the last L seconds of traffic.
+        Pass: |end - start| <= 10 % of start."""
+        T = self.a.seconds
+        w, l = min(120.0, 0.2 * T), min(60.0, 0.15 * T)
+        start = [k for t, k in self.rss if w <= t <= w + l]
+        end = [k for t, k in self.rss if T - l <= t <= T]
+        r = {"samples": len(self.rss), "period_s": self.a.rss_period,
+             "settled_window_s": [round(w, 1), round(w + l, 1)], "end_window_s": [round(T - l, 1), T]}
+        if not start or not end:
+            r.update(ok=False, why="not enough samples")
+            return r
+        s0, s1 = statistics.median(start), statistics.median(end)
+        ks = [k for _, k in self.rss]
+        r.update(start_kb=s0, end_kb=s1, change_pct=round(100.0 * (s1 - s0) / s0, 2), min_kb=min(ks),
+                 median_kb=statistics.median(ks), max_kb=max(ks), first_kb=ks[0],
+                 ok=abs(s1 - s0) <= 0.10 * s0)
+        return r
+
+    def counters_check(self, st, m0, m1, ms, mf):
+        """Firmware-read GEM counters vs the model's, read around `stats`
+        (traffic stopped: the two model reads bracket the firmware's)."""
+        hw, drv = st["gem"]["hw"], st["gem"]["drv"]
+        rows = []
+
+        def between(name, fwv, key):
+            lo, hi = m0[key], m1[key]
+            rows.append({"what": name, "firmware": fwv, "model": [lo, hi] if lo != hi else lo,
+                         "ok": lo <= fwv <= hi})
+
+        # 0x190 counts both FCS drops and speed-mismatch drops (the MAC's
+        # NWCFG not yet following a renegotiated PHY speed)
+        for m in (m0, m1):
+            m["_fcs+mismatch"] = m["stat-rx-fcs-drops"] + m["stat-rx-mismatch-drops"]
+        between("GEM 0x190 fcs_errors = model rx FCS drops + speed-mismatch drops", hw["fcs_errors"],
+                "_fcs+mismatch")
+        between("GEM 0x1A0 rx_resource_errors = model rx resource drops", hw["rx_resource_errors"],
+                "stat-rx-resource-drops")
+        between("GEM frames_tx = model tx frames", hw["frames_tx"], "stat-tx-frames")
+        # every frame the wire delivered to the MAC was either received or
+        # dropped by the MAC for a counted reason (FCS, resources)
+        rx_in = m1["stat-rx-wire-delivered"]
+        acc = hw["frames_rx"] + hw["fcs_errors"] + hw["rx_resource_errors"]
+        rows.append({"what": "wire delivered = frames_rx + fcs + resource", "firmware": acc, "model": rx_in,
+                     "ok": acc == rx_in})
+        rows.append({"what": "driver rx_frames = GEM frames_rx", "firmware": drv["rx_frames"],
+                     "model": hw["frames_rx"], "ok": drv["rx_frames"] == hw["frames_rx"]})
+        rows.append({"what": "starvation drops > 0 and within resource drops",
+                     "firmware": hw["rx_resource_errors"], "model": m1["stat-rx-starve-drops"],
+                     "ok": 0 < m1["stat-rx-starve-drops"] <= m1["stat-rx-resource-drops"]})
+        # 5 % Gilbert-Elliott over the faulted window (ms -> mf): the loss
+        # decisions are made on frames offered while the link is up; bursty
+        # (mean burst 1/r = 5.3 frames), so a band rather than a point
+        for d in ("rx", "tx"):
+            def delta(k):
+                return mf["stat-%s-wire-%s" % (d, k)] - ms["stat-%s-wire-%s" % (d, k)]
+            sent = delta("sent") - delta("dropped-link-down")
+            lost = delta("dropped-loss")
+            pct = 100.0 * lost / sent if sent else 0.0
+            rows.append({"what": "%s wire loss %% during faults (injected 5 %% GE), lost/offered" % d,
+                         "firmware": None, "model": "%.2f (%d/%d)" % (pct, lost, sent), "ok": sent > 2000 and 3.0 <= pct <= 7.5 or
+                         sent <= 2000 and 1.0 <= pct <= 12.0})
+        # no corruption is injected: FCS drops must be exactly the wire's
+        # FCS errors (0), and speed-mismatch drops can only come from the
+        # partner-speed changes (renegotiation window before the firmware
+        # reprograms NWCFG)
+        rows.append({"what": "FCS drops = wire FCS errors (none injected); mismatch drops only after speed changes",
+                     "firmware": None, "model": {"fcs": m1["stat-rx-fcs-drops"],
+                                                "wire_fcs": m1["stat-rx-wire-fcs-errors"],
+                                                "mismatch": m1["stat-rx-mismatch-drops"],
+                                                "partner_changes": self.res["faults"].get("partner_changes")},
+                     "ok": m1["stat-rx-fcs-drops"] == m1["stat-rx-wire-fcs-errors"] == 0 and
+                     (m1["stat-rx-mismatch-drops"] == 0 or self.res["faults"].get("partner_changes", 0) > 0)})
+        return rows
+
+    # -- main --
+    def run(self):
+        a = self.a
+        r = self.res
+        self.boot()
+        self.check_alive()
+        ok = self.con.command("iperf -s", lambda m: m.get("type") == "status" and m.get("app") == "iperf"
+                              and m.get("state") == "listening", 10)
+        ok2 = self.con.command("echo", lambda m: m.get("type") == "status" and m.get("app") == "echo"
+                               and m.get("state") == "listening", 10)
+        if not ok or not ok2:
+            raise RuntimeError("firmware did not start iperf -s / echo")
+        # idle baseline: a short exchange of each kind first (ARP entry,
+        # first-use allocations), then quiet
+        pre = self.iperf_run(2, "warmup")
+        self.udp_echo(5, 0.05, 2, {"udp_sent": 0, "udp_ok": 0})
+        self.tcp_echo_once({"tcp_tries": 0, "tcp_ok": 0})
+        time.sleep(3)
+        base = self.stats()
+        if not base:
+            raise RuntimeError("no stats answer for the idle baseline")
+        r["baseline_inuse"] = self.inuse(base)
+        r["warmup_iperf"] = pre
+        m_start = self.model_counters()
+
+        # traffic + faults
+        self.mark_t0 = self.con.mark()
+        self.t0 = now()
+        self.rss_stop = threading.Event()
+        ths = [threading.Thread(target=f, daemon=True) for f in
+               (self.rss_sampler, self.faults, self.iperf_loop, self.tcp_echo_loop)]
+        ths.append(threading.Thread(target=self.udp_echo, args=(None, a.udp_interval, 2.0, self.echo),
+                                    daemon=True))
+        for t in ths:
+            t.start()
+        print("soak: traffic and faults running for %d s (run dir %s, QEMU pid %d)"
+              % (a.seconds, a.out, self.qemu.pid), flush=True)
+        last = now()
+        while now() - self.t0 < a.seconds:
+            time.sleep(1)
+            self.check_alive()
+            if now() - last >= 60:
+                last = now()
+                print("soak: %4d s  iperf runs %d (%.1f MB)  echo udp %d/%d tcp %d/%d  flaps %d  RSS %s kB"
+                      % (now() - self.t0, len(self.iperf_runs),
+                         sum(x["bytes"] for x in self.iperf_runs) / 1e6, *self.echo.get("udp_live", (0, 0)),
+                         self.echo["tcp_ok"], self.echo["tcp_tries"],
+                         r["faults"].get("flaps", 0), self.rss[-1][1] if self.rss else "?"), flush=True)
+        self.rss_stop.set()
+        self.stop.set()
+        for t in ths:
+            while t.is_alive():
+                t.join(1)
+                self.check_alive()
+        t_traffic = now() - self.t0
+        time.sleep(1.0)
+        self.mark_end = self.con.mark()
+        r["traffic_s"] = round(t_traffic, 1)
+        r["fault_errors"] = self.fault_err
+
+        # after: link back at 1000, clean traffic, then idle until settled
+        # link stable: up at 1000 with the MAC following, and no link change
+        # for 2 s (the lifted partner abilities renegotiate)
+        link_ok = False
+        deadline = now() + 30
+        stable_since, last_changes = None, None
+        while now() < deadline:
+            ch = self.qmp.get("link-changes")
+            good = self.qmp.get("link-up") and self.qmp.get("link-speed") == 1000 and \
+                self.qmp.get("mac-matches-phy")
+            if good and ch == last_changes:
+                if now() - stable_since >= 2.0:
+                    link_ok = True
+                    break
+            else:
+                stable_since = now()
+            last_changes = ch
+            time.sleep(0.2)
+        post_iperf = self.iperf_run(3, "post")
+        post_echo = {"udp_sent": 0, "udp_ok": 0, "tcp_tries": 0, "tcp_ok": 0}
+        self.udp_echo(20, 0.02, 2, post_echo)
+        for _ in range(3):
+            self.tcp_echo_once(post_echo)
+        settle_t0 = now()
+        settled, last_st = False, None
+        while now() - settle_t0 < a.settle:
+            last_st = self.stats()
+            if last_st and self.inuse(last_st) == r["baseline_inuse"]:
+                settled = True
+                break
+            time.sleep(2)
+        r["settle_s"] = round(now() - settle_t0, 1)
+        m0 = self.model_counters()
+        st = self.stats()
+        m1 = self.model_counters()
+        self.check_alive()
+
+        # ---- verdict ----
+        c = r["checks"]
+        c["stats_answered"] = {"ok": st is not None}
+        if st is None:
+            raise RuntimeError("the firmware did not answer `stats` at the end")
+        r["final_inuse"] = self.inuse(st)
+        diff = {k: [r["baseline_inuse"].get(k), v] for k, v in r["final_inuse"].items()
+                if r["baseline_inuse"].get(k) != v}
+        c["lwip_inuse_back_to_baseline"] = {"ok": settled and not diff, "differs": diff,
+                                            "settle_s": r["settle_s"],
+                                            "max": {m["name"]: m["max"] for m in st["lwip"]["memp"]},
+                                            "alloc_err": {m["name"]: m["err"] for m in st["lwip"]["memp"]
+                                                          if m["err"]}}
+        c["firmware_serves_after"] = {"ok": link_ok and post_iperf["rc"] == 0 and post_iperf["bytes"] > 0
+                                      and post_echo["udp_ok"] >= 19 and post_echo["tcp_ok"] == 3,
+                                      "link_1000_mac_matches": link_ok, "iperf": post_iperf, "echo": post_echo}
+        if not getattr(self, "m_faulted", None):
+            raise RuntimeError("no model counter snapshot at the end of the faulted window")
+        rows = self.counters_check(st, m0, m1, m_start, self.m_faulted)
+        c["counters_explained"] = {"ok": all(x["ok"] for x in rows), "rows": rows}
+        c["rss_flat"] = self.rss_check()
+        runs = self.iperf_runs
+        # behind slirp the host's iperf measures what slirp buffered, so a
+        # run refused by the board still "sends" a socket buffer; the
+        # firmware's own iperf results (bytes it received) are the truth
+        with self.con.cv:
+            fwres = [m for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "result"
+                     and m.get("test") == "iperf" and m.get("role") == "server"]
+        fw_bytes = sum(m.get("bytes", 0) for m in fwres)
+        mbps = sorted(m.get("mbps", 0.0) for m in fwres if m.get("duration_us", 0) >= 1e6) or [0.0]
+        full = [x for x in runs if x["rc"] == 0 and x["wall_s"] >= 0.9 * a.iperf_chunk]
+        c["traffic_flowed"] = {"ok": fw_bytes > 0 and len(fwres) > 0 and len(full) > 0
+                               and self.echo["udp_ok"] > 0 and self.echo["tcp_ok"] > 0,
+                               "host_iperf_runs": len(runs), "host_iperf_full_length": len(full),
+                               "host_iperf_bytes": sum(x["bytes"] for x in runs),
+                               "fw_iperf_results": len(fwres), "fw_bytes_received": fw_bytes,
+                               "fw_aborted": sum(1 for m in fwres if m.get("aborted")),
+                               "fw_mbps_min_median_max": [round(mbps[0], 3), round(statistics.median(mbps), 3),
+                                                          round(mbps[-1], 3)],
+                               "echo": dict(self.echo)}
+        f = r["faults"]
+        want_flaps = int(a.seconds / a.flap_period) - 2
+        c["faults_applied"] = {"ok": not self.fault_err and f["flaps"] >= want_flaps
+                               and f["partner_changes"] >= 1 and f["starve_bursts"] >= 1
+                               and m1["stat-rx-starve-drops"] > 0 and m1["link-changes"] > f["flaps"],
+                               "flaps": f["flaps"], "partner_changes": f["partner_changes"],
+                               "starve_bursts": f["starve_bursts"], "model_link_changes": m1.get("link-changes"),
+                               "errors": self.fault_err[:10]}
+        r["model_counters_start"] = m_start
+        r["model_counters_faults_end"] = self.m_faulted
+        r["model_counters_end"] = m1
+        r["firmware_stats_end"] = {"gem": st["gem"], "lwip_link": st["lwip"]["link"],
+                                   "lwip_tcp": st["lwip"]["tcp"], "phy": {k: v for k, v in st["phy"].items()
+                                                                          if k != "regs"}}
+        r["iperf_runs"] = runs
+        r["rss_samples"] = self.rss
+        r["verdict"] = "PASS" if all(v["ok"] for v in c.values()) else "FAIL"
+        return 0 if r["verdict"] == "PASS" else 1
+
+    def summary(self):
+        r = self.res
+        c = r["checks"]
+        out = ["gemlab fault soak (%s): %s" % (r["firmware"], r.get("verdict", "FAIL")),
+               "  traffic %s s, seed %d, run dir %s" % (r.get("traffic_s", "?"), r["seed"], self.a.out)]
+        if "error" in r:
+            out.append("  error: %s" % r["error"])
+        f = r["faults"]
+        if f:
+            out.append("  faults: %s flaps (every %g s, %g ms down), %s partner-speed changes (every %g s, "
+                       "1000/100/10), %s RX starvation bursts (%g ms every %g s), wire-loss gemodel 1 19 (5 %%)"
+                       % (f.get("flaps"), self.a.flap_period, self.a.flap_down * 1e3, f.get("partner_changes"),
+                          self.a.partner_period, f.get("starve_bursts"), self.a.starve * 1e3,
+                          self.a.starve_period))
+        for k, v in c.items():
+            out.append("  [%s] %s" % ("ok" if v.get("ok") else "FAIL", k))
+            if k == "stats_answered":
+                continue
+            if k == "lwip_inuse_back_to_baseline":
+                out.append("      settled after %s s; differing: %s; alloc errors during soak: %s"
+                           % (v["settle_s"], v["differs"] or "none", v["alloc_err"] or "none"))
+                out.append("      baseline in-use: %s" % ", ".join("%s=%s" % (a.split(".", 1)[1], b)
+                                                               for a, b in r["baseline_inuse"].items() if b))
+                out.append("      high-water during soak: %s" % ", ".join("%s=%s" % kv for kv in v["max"].items()
+                                                                         if kv[1]))
+            elif k == "counters_explained":
+                for row in v["rows"]:
+                    out.append("      [%s] %s: firmware %s, model %s" % ("ok" if row["ok"] else "FAIL", row["what"],
+                                                                     row["firmware"], row["model"]))
+            elif k == "rss_flat":
+                out.append("      VmRSS every %g s, %d samples; settled start (median over %s s) %s kB, "
+                           "end (median over %s s) %s kB, change %s %%; min/median/max %s/%s/%s kB"
+                           % (v["period_s"], v["samples"], v["settled_window_s"], v.get("start_kb"),
+                              v["end_window_s"], v.get("end_kb"), v.get("change_pct"), v.get("min_kb"),
+                              v.get("median_kb"), v.get("max_kb")))
+            elif k == "traffic_flowed":
+                out.append("      firmware iperf server: %d connections (%d aborted), %.1f MB received, "
+                           "Mb/s per connection min/median/max %s; host iperf -t %d runs: %d (%d full length); "
+                           "echo UDP %d/%d, TCP %d/%d"
+                           % (v["fw_iperf_results"], v["fw_aborted"], v["fw_bytes_received"] / 1e6,
+                              "/".join(str(x) for x in v["fw_mbps_min_median_max"]), self.a.iperf_chunk,
+                              v["host_iperf_runs"], v["host_iperf_full_length"],
+                                          v["echo"]["udp_ok"], v["echo"]["udp_sent"], v["echo"]["tcp_ok"],
+                                          v["echo"]["tcp_tries"]))
+            elif k == "firmware_serves_after":
+                out.append("      link 1000 + MAC matches: %s; clean iperf 3 s: %.1f Mb/s (rc %s); echo UDP %d/%d, "
+                           "TCP %d/%d" % (v["link_1000_mac_matches"], v["iperf"]["bps"] / 1e6, v["iperf"]["rc"],
+                                          v["echo"]["udp_ok"], v["echo"]["udp_sent"], v["echo"]["tcp_ok"],
+                                          v["echo"]["tcp_tries"]))
+            elif k == "faults_applied":
+                out.append("      model link changes %s; fault errors: %s" % (v["model_link_changes"],
+                                                                              v["errors"] or "none"))
+        return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description="gemlab fault soak (issue 8), bare-metal firmware")
+    ap.add_argument("--qemu", required=True)
+    ap.add_argument("--fw", required=True, help="bare-metal ELF")
+    ap.add_argument("--out", required=True, help="run directory (created, mode 0700)")
+    ap.add_argument("--seconds", type=int, default=1800)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--flap-period", type=float, default=2.0)
+    ap.add_argument("--flap-down", type=float, default=0.3)
+    ap.add_argument("--partner-period", type=float, default=20.0)
+    ap.add_argument("--starve", type=float, default=0.05, help="starvation burst, s of guest time")
+    ap.add_argument("--starve-period", type=float, default=5.0)
+    ap.add_argument("--aneg", type=float, default=0.3, help="PHY autonegotiation time, s")
+    ap.add_argument("--train", type=float, default=0.2, help="extra 1000BASE-T training time, s")
+    ap.add_argument("--iperf-chunk", type=int, default=10)
+    ap.add_argument("--udp-interval", type=float, default=0.02)
+    ap.add_argument("--rss-period", type=float, default=3.0)
+    ap.add_argument("--settle", type=float, default=90.0, help="max s to wait for lwIP in-use to return")
+    a = ap.parse_args()
+    if a.seconds < 30:
+        print("soak: --seconds must be >= 30", file=sys.stderr)
+        return 2
+    for path, what in ((a.qemu, "QEMU (make -C emu/qemu)"), (a.fw, "firmware (make -C firmware/baremetal)")):
+        if not os.access(path, os.X_OK if path == a.qemu else os.R_OK):
+            print("soak: %s missing: %s" % (what, path), file=sys.stderr)
+            return 3
+    os.umask(0o077)
+    os.makedirs(a.out, mode=0o700, exist_ok=True)
+    os.chmod(a.out, 0o700)
+    s = Soak(a)
+
+    def on_signal(sig, _frm):
+        s.abort.set()
+        s.stop.set()
+        raise Interrupted()
+
+    signal.signal(signal.SIGINT, on_signal)
+    signal.signal(signal.SIGTERM, on_signal)
+    rc = 1
+    try:
+        rc = s.run()
+    except Interrupted:
+        s.res["verdict"] = "INTERRUPTED"
+        s.res["error"] = "interrupted"
+        rc = 130
+    except Exception as e:           # noqa: BLE001 - every failure becomes a FAIL verdict with the reason
+        s.res["verdict"] = "FAIL"
+        s.res["error"] = "%s: %s" % (type(e).__name__, e)
+        if s.con:
+            s.res["console_tail"] = s.con.tail
+        rc = 1
+    finally:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
+        s.cleanup()
+    with open(os.path.join(a.out, "soak.json"), "w") as f:
+        json.dump(s.res, f, indent=1)
+    text = s.summary()
+    if "console_tail" in s.res:
+        text += "  console tail:\n" + "".join("    %s\n" % x for x in s.res["console_tail"])
+    with open(os.path.join(a.out, "summary.txt"), "w") as f:
+        f.write(text)
+    sys.stdout.write(text)
+    return rc
+
+
+if __name__ == "__main__":
+    sys.exit(main())
