@@ -4,6 +4,10 @@ a private netns tap, against the host's Debian iperf 2.1.8.
 
 One QEMU boot (about 45 s in all), checks in order:
   1. link 1000/full from the 88E1116R model;
+  1b. bad input (iperf_junk.py): truncated datagrams outside a test are
+     counted (malformed_outside_test) and start nothing; a test with
+     truncated and id-0 datagrams mixed in counts them as malformed and
+     still reports 0 lost of its 1000 in the result and the FIN-ack;
   2. UDP host -> board at 20 Mb/s (1470-byte datagrams, 3 s) with
      rx-backpressure=on for this test: the host client's "Server Report"
      (sent back by the firmware) equals the firmware's own result line;
@@ -49,6 +53,7 @@ Prints PASS/FAIL lines and "baremetal-ourqemu: N passed, M failed".
 Everything it starts (QEMU, host iperf, the netns) is removed on exit,
 failure and SIGINT/SIGTERM.  OURQEMU_KEEP=1 keeps the logs.
 """
+import json
 import os
 import re
 import shutil
@@ -118,6 +123,38 @@ def run(t, b, net, tmp):
     c.send("iperf -s -u")
     st = c.expect_json("status", 5, lambda j: j.get("app") == "iperf")
     t.check("udp server listening", None if st and st.get("state") == "listening" else "got %r" % st)
+    # bad input first: truncated datagrams outside a test, then a test with
+    # truncated and id-0 datagrams mixed in (iperf_junk.py)
+    q.qom_set("rx-backpressure", True)      # a descheduled vCPU must not cost datagrams here
+    jr = subprocess.run(net.cmd([sys.executable, os.path.join(bmlib.HERE, "iperf_junk.py"),
+                                 bmlib.BOARD_IP, "5001"]), capture_output=True, text=True, timeout=30)
+    res = c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "server")
+    q.qom_set("rx-backpressure", False)
+    try:
+        junk = json.loads(jr.stdout)
+    except ValueError:
+        junk = None
+    if t.check("junk datagrams: test result and FIN-ack",
+               None if junk and junk["fin_ack"] and res
+               else "junk %r (%s), result %r" % (junk, jr.stderr.strip()[-200:], res)):
+        fa = junk["fin_ack"]
+        print("  firmware: %d received, %d lost, malformed %d, outside a test %d; FIN-ack %r"
+              % (res["received"], res["lost"], res["malformed"], res["malformed_outside_test"], fa))
+        t.check("junk datagrams: truncated/id-0 ones counted as malformed, the rest intact",
+                None if (res["received"], res["lost"], res["malformed"]) ==
+                (junk["n"], 0, junk["inside_short"] + junk["inside_zero"])
+                else "received %d lost %d malformed %d" % (res["received"], res["lost"], res["malformed"]))
+        t.check("junk datagrams: short ones outside a test counted, no test started",
+                None if res["malformed_outside_test"] == junk["outside"]
+                and res["datagrams"] == junk["n"] else "outside %d, datagrams %d"
+                % (res["malformed_outside_test"], res["datagrams"]))
+        t.check("junk datagrams: FIN-ack reports 0 lost of %d" % junk["n"],
+                None if (fa["lost"], fa["datagrams"]) == (0, junk["n"]) else "%r" % fa)
+        t.check("junk datagrams: late FINs answered with the report again, no new test",
+                None if all(x >= 56 for x in junk["late_fin_acks"])
+                and not c.expect_json("result", 0.5, lambda j: j.get("role") == "server")
+                else "late FIN-acks %r" % junk["late_fin_acks"])
+
     drops = ("stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
              "stat-rx-wire-dropped-loss", "stat-rx-wire-dropped-queue", "stat-rx-wire-dropped-link-down")
     q.qom_set("rx-backpressure", True)

@@ -198,6 +198,40 @@ def main():
         con.send("nosuchcommand")
         check("shell: unknown command reported",
               None if con.expect(lambda l: "unknown command" in l, 5) else "no error line")
+        # Every command with bad arguments: its usage line, nothing started
+        # or changed (the address and ring checks below would catch a bad
+        # `ip`/`gem` that was applied anyway).
+        bad = [
+            ("iperf", "iperf -c 1.2.3"), ("iperf", "iperf -s -t 5"), ("iperf", "iperf -x"),
+            ("iperf", "iperf -c 10.0.2.2 -u -l 10"), ("iperf", "iperf -c 10.0.2.2 -b 5M"),
+            ("iperf", "iperf -c 10.0.2.2 -u -n 1M -t 3"), ("iperf", "iperf -c 10.0.2.2 -t"),
+            ("echo", "echo -p 0"), ("echo", "echo -p notaport"),
+            ("latency", "latency"), ("latency", "latency -c 10.0.2.2 -n 0"),
+            ("sweep", "sweep"), ("sweep", "sweep -c 10.0.2.2 -t 0"),
+            ("ip", "ip 1.2.3.4"), ("ip", "ip 300.1.1.1 255.255.255.0 10.0.2.2"),
+            ("gem", "gem rxbd 1"), ("gem", "gem rxbd 100000"), ("gem", "gem macspeed 42"),
+            ("phy", "phy force 100 sideways"), ("phy", "phy bogus"),
+        ]
+        missing = []
+        for name, cmd in bad:
+            con.send(cmd)
+            if not con.expect(lambda l, n=name: l.startswith("usage: " + n), 5):
+                missing.append(cmd)
+        check("shell: %d bad-argument commands each print their usage line" % len(bad),
+              "no usage line for: %s" % "; ".join(missing) if missing else None)
+        con.send("iperf " + " ".join(["-p"] * 40))
+        check("shell: too many arguments reported",
+              None if con.expect(lambda l: "too many arguments" in l, 5) else "no error line")
+        con.send("x" * 300)          # longer than the line buffer: truncated, then unknown
+        check("shell: over-long line rejected",
+              None if con.expect(lambda l: "unknown command" in l, 5) else "no error line")
+        con.send("ip")
+        ipl = con.expect_json("ip", 5)
+        con.send("gem")
+        gcf = con.expect_json("gem_config", 5)
+        check("shell: still serving, address and RX ring unchanged after bad input",
+              None if ipl and ipl.get("ip") == "10.0.2.15" and gcf and gcf.get("rxbd") == gcf.get("rxbd_max")
+              else "ip %r gem %r" % (ipl, gcf))
 
         con.send("echo")
         st = con.expect_json("status", 5, lambda j: j.get("app") == "echo")

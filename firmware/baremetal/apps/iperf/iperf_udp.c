@@ -132,6 +132,19 @@ static void srv_send_fin_ack(const ip_addr_t *to, uint16_t port)
     pbuf_free(p);
 }
 
+/* Listener.cpp: a datagram's own flags word (after the 16-byte datagram
+ * header) says whether its ids are 64-bit; a datagram too short to carry
+ * one is a 32-bit client's. */
+static bool dgram_seq64(const uint8_t *head, uint16_t n)
+{
+    uint32_t flags;
+
+    if (n < IPERF2_UDP_HDR_LEN + 4)
+        return false;
+    flags = (uint32_t)head[16] << 24 | (uint32_t)head[17] << 16 | (uint32_t)head[18] << 8 | head[19];
+    return (flags & IPERF2_HDR_SEQNO64B) != 0;
+}
+
 static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head, uint16_t n)
 {
     memset(&us.st, 0, sizeof(us.st));
@@ -145,12 +158,7 @@ static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head,
     us.foreign = 0;
     us.next_report_ms = us.last_ms + us.interval_s * 1000u;   /* intervals start with the test */
     /* Listener.cpp: the first datagram's flags word decides the id width */
-    us.seq64 = false;
-    if (n >= IPERF2_UDP_HDR_LEN + 4) {
-        uint32_t flags = (uint32_t)head[16] << 24 | (uint32_t)head[17] << 16 |
-                         (uint32_t)head[18] << 8 | head[19];
-        us.seq64 = (flags & IPERF2_HDR_SEQNO64B) != 0;
-    }
+    us.seq64 = dgram_seq64(head, n);
     glout_textf("iperf udp server: test from %s:%u (seq%s)", ipaddr_ntoa(addr), port,
                 us.seq64 ? "64" : "32");
 }
@@ -179,7 +187,11 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
         }
         srv_finish(false);
     }
-    if (iperf2_dgram_decode(head, n, from_peer ? us.seq64 : n >= IPERF2_UDP_HDR_LEN, &d) != 0) {
+    /* The id width of a datagram from outside the running test comes from
+     * the datagram itself, before the FIN check: a 32-bit client's FIN
+     * retries, arriving after its test ended, read as 64-bit would be a
+     * large positive id and start a bogus test with a negative one. */
+    if (iperf2_dgram_decode(head, n, from_peer ? us.seq64 : dgram_seq64(head, n), &d) != 0) {
         if (from_peer)
             udpstats_malformed(&us.st);
         else
@@ -195,11 +207,8 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
             srv_send_fin_ack(&src, port);
         goto out;
     }
-    if (!us.active) {
-        srv_start(&src, port, head, n);
-        if (!us.seq64 && iperf2_dgram_decode(head, n, false, &d) != 0)
-            goto out;
-    }
+    if (!us.active)
+        srv_start(&src, port, head, n);   /* same id width as decoded above */
     udpstats_rx(&us.st, (uint64_t)d.seq, p->tot_len,
                 (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
     us.ivl_bytes += p->tot_len;
