@@ -27,6 +27,10 @@ link, ACKs on the other direction cost nothing):
                   tap Linux yes, lwIP no
   UDP, payload L: R x L / (L + 8 + 20 + 38) = R x 1470 / 1536 for L = 1470
 Percent error = (measured - theory) / theory x 100 (negative: below).
+For UDP the case also records where datagrams went: frames the GEM counted
+(mac_rx_frames) against datagrams the host sent; the line can carry
+theory / offered (95.7 %) of them, so a MAC figure near that with a low
+goodput puts the loss in the board's stack, not the link.
 The emulated line is the limit only where the emulated CPU keeps up;
 above that (1000 Mb/s, Linux UDP) the error measures the emulator, not the
 link model.  Not a test: nothing passes or fails on a figure.
@@ -36,7 +40,7 @@ build/host/bin/gemlab), REPEATS (3), SECS (4), SPEEDS (10,100,1000),
 FIRMWARES (baremetal,linux), PROTOS (tcp,udp).
 Prints a table and writes JSON to $BENCH_JSON.
 """
-import json, os, statistics, subprocess, sys, time
+import json, os, shutil, statistics, subprocess, sys, time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
@@ -97,6 +101,29 @@ def qemu_path():
                           capture_output=True, text=True, check=True).stdout.strip()
 
 
+def sent_datagrams(run_dir):
+    """UDP datagrams the host's iperf sent in every test of a run dir:
+    iperf3 end.sum_sent.packets, iperf 2 the client's total bytes / length."""
+    n = 0
+    for name in sorted(os.listdir(run_dir)):
+        p = os.path.join(run_dir, name)
+        try:
+            if name.startswith("iperf") and name.endswith(".json"):
+                with open(p) as f:
+                    n += json.load(f)["end"]["sum_sent"]["packets"]
+            elif name.startswith("iperf") and name.endswith(".csv"):
+                total = 0
+                with open(p) as f:
+                    for line in f:
+                        fld = line.strip().split(",")
+                        if len(fld) >= 9 and fld[6].startswith("0.0-") and fld[5] != "-1":
+                            total = max(total, int(fld[7]))
+                n += total // UDP_LEN
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+    return n
+
+
 def run_case(gemlab, qemu, fw, speed, proto, repeats, secs, sdir, rdir):
     """Bare-metal: one boot, the repeats as a sweep.  Linux: one boot per
     repeat (back-to-back iperf3 runs in one boot sometimes find the guest's
@@ -111,9 +138,11 @@ def run_case(gemlab, qemu, fw, speed, proto, repeats, secs, sdir, rdir):
            "direction": "host -> board" if proto == "udp" else "board -> host (-R)",
            "boots": boots, "run_dirs": [], "exits": [], "wall_s": 0.0}
     reps, errs, ts, speeds = [], [], False, set()
+    mac = {"host_sent_datagrams": 0, "mac_rx_frames": 0, "mac_rx_resource_errors": 0}
     th = None
     for b in range(boots):
         out = os.path.join(rdir, name + ("" if boots == 1 else "-%d" % (b + 1)))
+        shutil.rmtree(out, ignore_errors=True)      # gemlab run keeps stale iperf files
         t0 = time.monotonic()
         p = subprocess.run([gemlab, "run", ini, "--out", out, "--qemu", qemu],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
@@ -127,6 +156,11 @@ def run_case(gemlab, qemu, fw, speed, proto, repeats, secs, sdir, rdir):
             errs.append("boot %d: no results.json (%s); gemlab said: %s" % (b + 1, e, p.stdout.strip()[-300:]))
             continue
         speeds.add((res.get("link") or {}).get("speed_mbps"))
+        gem = res.get("gem") or {}
+        mac["mac_rx_frames"] += gem.get("rx_frames") or 0
+        mac["mac_rx_resource_errors"] += gem.get("rx_resource_errors") or 0
+        if proto == "udp":
+            mac["host_sent_datagrams"] += sent_datagrams(out)
         ts = bool((res.get("conditions") or {}).get("tcp_timestamps"))
         th = theory_bps(speed, proto, ts)
         for s in res.get("sweep") or []:
@@ -145,6 +179,13 @@ def run_case(gemlab, qemu, fw, speed, proto, repeats, secs, sdir, rdir):
     ent["error_pct"] = stats([r["error_pct"] for r in reps])
     if proto == "udp":
         ent["udp_lost_pct"] = stats([r["udp_lost_pct"] for r in reps])
+        # where the loss happens: what reached the MAC (its frame counter,
+        # a few control frames included) against what the host sent; the
+        # line carries at most theory / offered of it
+        ent["mac"] = mac
+        if mac["host_sent_datagrams"]:
+            ent["mac"]["mac_rx_pct_of_sent"] = round(100.0 * mac["mac_rx_frames"] / mac["host_sent_datagrams"], 1)
+            ent["mac"]["line_limit_pct_of_sent"] = round(100.0 * th / (speed * 1e6), 1)
     got = sum(r["goodput_bps"] is not None for r in reps)
     if speeds - {speed}:
         errs.append("link resolved to %s Mb/s, not %d" % (sorted(speeds - {speed}, key=str), speed))
