@@ -19,6 +19,10 @@ One QEMU boot (about 45 s in all), checks in order:
      50); on the shared 2-core host with load 8-10 we saw 1-17 % lost at
      50M and 1.4 % at 10M, all of it GEM ring drops.  Held in QEMU's and
      the tap's queues instead, the frames wait out the stall;
+  2b. UDP -d against the host's iperf: the firmware runs its client back
+     to the host's -L port while receiving (10 Mb/s each way, 2 s); the
+     host's two reports equal the firmware's; -R (unsupported for UDP)
+     gets an error line and the server keeps serving;
   3. UDP board -> host at 20 Mb/s (1470 B, 3 s) to `iperf -s -u -w 4M`:
      the firmware's copy of the server report equals what the host server
      printed; 0 lost; 14..21 Mb/s: the pacer (lib/pace.c) drops credit
@@ -182,6 +186,38 @@ def run(t, b, net, tmp):
                 None if 19.0 <= res["mbps"] <= 22.0 else "%.2f Mb/s" % res["mbps"])
         t.check("udp host->board: no malformed datagrams",
                 None if res["malformed"] == 0 else "malformed %d" % res["malformed"])
+
+    # ---- 2b. UDP dual (-d) and reverse (-R) from the host client
+    q.qom_set("rx-backpressure", True)
+    cl = bmlib.Iperf(["-u", "-c", bmlib.BOARD_IP, "-b", "10M", "-t", "2", "-d", "-L", "5010"], net=net,
+                     log=os.path.join(tmp, "iperf-udp-dual.txt"))
+    out = cl.wait(25)
+    fwd = c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "server")
+    back = c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "client")
+    q.qom_set("rx-backpressure", False)
+    reps = [m for m in (SERVER_RE.search(x) for x in out.splitlines()) if m]
+    if t.check("udp -d (dual): forward and back test, both reported by the host",
+               None if fwd and back and back.get("server") and len(reps) == 2
+               else "forward %r, back %r, host reports %d" % (fwd, back, len(reps))):
+        host_pairs = sorted((int(m.group(6)), int(m.group(7))) for m in reps)
+        fw_pairs = sorted([(fwd["lost"], fwd["datagrams"]),
+                           (back["server"]["lost"], back["server"]["datagrams"])])
+        print("  forward %.2f Mb/s %d/%d lost; back %.2f Mb/s %d/%d lost (%s:%s); host %r"
+              % (fwd["mbps"], fwd["lost"], fwd["datagrams"], back["server"]["mbps"],
+                 back["server"]["lost"], back["server"]["datagrams"], back["peer"], back["len"], host_pairs))
+        t.check("udp -d: back test went to the host's -L port at the client's rate",
+                None if back["peer"].endswith(":5010") and abs(back["offered_bps"] - 10485760) < 1000
+                else "peer %s offered %d" % (back["peer"], back["offered_bps"]))
+        t.check("udp -d: the host's two reports == the firmware's two (lost/total)",
+                None if host_pairs == fw_pairs else "host %r firmware %r" % (host_pairs, fw_pairs))
+        t.check("udp -d: both directions >= 1000 datagrams, 0 lost",
+                None if all(tot >= 1000 and lost == 0 for lost, tot in fw_pairs) else "%r" % fw_pairs)
+    cl = bmlib.Iperf(["-u", "-c", bmlib.BOARD_IP, "-b", "1M", "-t", "1", "-R"], net=net)
+    err = c.expect_json("error", 10, lambda j: "-R" in j.get("what", ""))
+    cl.wait(15)
+    c.expect_json("result", 10, lambda j: j.get("role") == "server")
+    t.check("udp -R: refused with an error line (documented limitation), server still serving",
+            None if err else "no error line")
 
     # ---- 3. UDP board -> host
     def board_to_host(rate, length, amount, name):

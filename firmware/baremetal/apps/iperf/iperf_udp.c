@@ -21,8 +21,22 @@
  * counted in tx_errors, so driver back-pressure shows as a lower rate, not
  * as loss at the server.
  *
- * Known limitations: IPv4 only; no dual/reverse tests; the server's
- * transit-time extension (SERVER_HEADER_EXTEND) is not sent.
+ * Dual (-d) and tradeoff (-r) tests (client header HEADER_VERSION1 in the
+ * first datagram, as iperf 2.1.8 sends them): the server starts the UDP
+ * client towards the peer's address at the header's port (the host's -L,
+ * default 5001) with its datagram length, time/amount and rate (the
+ * extended header's rate, else 1 Mb/s) - at once for -d, UDP_BACK_DELAY_MS
+ * after the forward test's FIN for -r (the host opens its listener when
+ * its own test is done).  The back test is an ordinary client run: its
+ * result line and the host's report arrive as with `iperf -c -u`.
+ *
+ * Known limitations: IPv4 only; 2.1's -R and --full-duplex for UDP
+ * (upper flags REVERSE/FULLDUPLEX: the server would send from its own
+ * port 5001 to the client's connected socket) are refused with an error
+ * line and the test runs as a normal receive test; one client engine, so
+ * a dual/tradeoff back test cannot start while `iperf -c -u` or a sweep
+ * runs (error line); the server's transit-time extension
+ * (SERVER_HEADER_EXTEND) is not sent.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -31,6 +45,7 @@
 #include "lwip/pbuf.h"
 #include "lwip/udp.h"
 
+#include "appargs.h"
 #include "iperf_app.h"
 #include "../common/appnet.h"
 #include "iperf2.h"
@@ -41,6 +56,7 @@
 #define UDP_FIN_TRIES    200
 #define UDP_IDLE_MS      10000   /* server: a test with no datagram for this long ends */
 #define UDP_TX_BURST     256     /* datagrams per poll at most (QEMU polls can be ~15 ms apart) */
+#define UDP_BACK_DELAY_MS 300    /* -r: start the back test this long after the forward FIN */
 
 /* ---------------------------------------------------------------- server */
 
@@ -60,6 +76,11 @@ static struct {
     uint64_t ivl_start_us;
     uint64_t foreign;
     uint64_t malformed_idle;     /* unparsable datagrams outside a test, since start */
+    /* dual/tradeoff back test requested by the running test's header */
+    bool back_pending;           /* -r: start when the test ends with a FIN */
+    struct iperf_udp_client_cfg back;
+    bool back_armed;             /* -r: FIN seen, start at back_at_ms */
+    uint32_t back_at_ms;
     /* the report of the last finished test, re-sent on repeated FINs */
     bool have_last;
     ip_addr_t last_peer;
@@ -119,6 +140,58 @@ static void srv_finish(bool fin)
     us.last_port = us.peer_port;
     us.have_last = true;
     us.active = false;
+    if (us.back_pending && fin) {
+        us.back_armed = true;
+        us.back_at_ms = app_now_ms() + UDP_BACK_DELAY_MS;
+    }
+    us.back_pending = false;
+}
+
+static void back_start(void)
+{
+    err_t err = iperf_udp_client_start(&us.back);
+    if (err != ERR_OK)
+        app_error("iperf", "udp dual/tradeoff back test cannot start", err);
+    else
+        glout_textf("iperf udp: back test to %s:%u, %lu-byte datagrams", ipaddr_ntoa(&us.peer),
+                    us.back.port, (unsigned long)us.back.len);
+}
+
+/* The first datagram's client header: dual/tradeoff requests (see top). */
+static void srv_header(const uint8_t *head, uint16_t n)
+{
+    struct iperf2_client_hdr h;
+    int rc;
+
+    if (n <= IPERF2_UDP_HDR_LEN)
+        return;
+    rc = iperf2_client_hdr_decode(head + IPERF2_UDP_HDR_LEN, n - IPERF2_UDP_HDR_LEN, &h);
+    if (rc <= 0)
+        return;                     /* no header (or one too short to use): a plain test */
+    if ((h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & (IPERF2_UPPER_REVERSE | IPERF2_UPPER_FULLDUPLEX))) {
+        app_error("iperf", "udp -R / --full-duplex not supported; receiving only", -EINVAL);
+        return;
+    }
+    if ((h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
+        struct iperf_udp_client_cfg *b = &us.back;
+        memset(b, 0, sizeof(*b));
+        b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(&us.peer)));
+        b->port = (uint16_t)h.port;
+        /* amount < 0: time in 10 ms units; else bytes (Settings.cpp) */
+        b->time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        b->amount_bytes = h.amount > 0 ? (uint64_t)h.amount : 0;
+        b->rate_bps = (h.flags & IPERF2_HDR_EXTEND) && h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE;
+        b->len = h.buf_len < IPERF_MIN_UDP_LEN ? IPERF_DEFAULT_UDP_LEN
+               : h.buf_len > IPERF_MAX_UDP_LEN ? IPERF_MAX_UDP_LEN : (uint32_t)h.buf_len;
+        b->test = "iperf";
+        if (b->port == 0 || (b->time_ms == 0 && b->amount_bytes == 0)) {
+            app_error("iperf", "udp dual/tradeoff header without port or length (ignored)", -EINVAL);
+        } else if (h.flags & IPERF2_RUN_NOW) {
+            back_start();
+        } else {
+            us.back_pending = true;
+        }
+    }
 }
 
 static void srv_send_fin_ack(const ip_addr_t *to, uint16_t port)
@@ -166,7 +239,7 @@ static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head,
 static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
                      const ip_addr_t *addr, u16_t port)
 {
-    uint8_t head[IPERF2_UDP_HDR_LEN + 4];
+    uint8_t head[IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     struct iperf2_dgram d;
     uint16_t n;
     uint64_t now_us = app_now_us();
@@ -207,8 +280,10 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
             srv_send_fin_ack(&src, port);
         goto out;
     }
-    if (!us.active)
+    if (!us.active) {
         srv_start(&src, port, head, n);   /* same id width as decoded above */
+        srv_header(head, n);
+    }
     udpstats_rx(&us.st, (uint64_t)d.seq, p->tot_len,
                 (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
     us.ivl_bytes += p->tot_len;
@@ -490,6 +565,8 @@ bool iperf_udp_client_busy(void)
 
 void iperf_udp_stop(void)
 {
+    us.back_armed = false;           /* a pending -r back test is dropped too */
+    us.back_pending = false;
     if (us.pcb) {
         if (us.active) {
             us.last_us = app_now_us();
@@ -513,6 +590,10 @@ void iperf_udp_client_stop(void)
 
 void iperf_udp_poll(uint32_t now_ms)
 {
+    if (us.back_armed && (int32_t)(now_ms - us.back_at_ms) >= 0) {
+        us.back_armed = false;
+        back_start();
+    }
     uc_poll(now_ms);
     if (!us.pcb || !us.active)
         return;
