@@ -17,7 +17,11 @@
    on 127.0.0.1) and over a tap in a private netns (root only; skipped
    otherwise).  Goal via tap: >= 400 Mb/s host->guest, >= 200 guest->host.
    The QEMU process's host CPU use over each run is recorded too (2 host
-   cores run 2 vCPUs plus the host-side iperf3).
+   cores run 2 vCPUs plus the host-side iperf3).  The tap runs are repeated
+   as "tap-pin0" with the GEM IRQ and the guest's iperf3 server on CPU0
+   (agent irq-affinity 1, iperf3 -A 0): on a busy host the -smp 2 guest
+   loses most of its time to cross-vCPU lock spinning, and the pair shows
+   by how much.
 
 A benchmark, never a pass/fail test: it exits non-zero only when it could
 not measure (no image, no ready line).  Prints a table; JSON to $BENCH_JSON.
@@ -184,8 +188,10 @@ def host_iperf3(prefix, args, secs):
     return mbps, end.get("sum_sent", {}).get("retransmits"), None
 
 
-def throughput(qemu, out, kind, rounds, secs):
-    """kind slirp|tap: one boot, then ROUNDS x (host->guest, guest->host)."""
+def throughput(qemu, out, kind, rounds, secs, pin=None):
+    """kind slirp|tap: one boot, then ROUNDS x (host->guest, guest->host).
+    pin=CPU: the GEM IRQ (agent irq-affinity) and the guest's iperf3 server
+    (iperf3 -A CPU, started through the agent) both on that one vCPU."""
     prefix = []
     if kind == "slirp":
         port = free_port()
@@ -207,10 +213,19 @@ def throughput(qemu, out, kind, rounds, secs):
         netdev = "tap,id=n0,ifname=gl0,script=no,downscript=no"
         append = "gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host)
         target = ["-c", guest]
+    if pin is not None:
+        append += " gemlab.iperf3=0"
     p, _ = start_until_ready(prefix + qemu_cmd(qemu, False, out, netdev, append))
     res = {"host_to_guest": [], "guest_to_host": []}
     try:
         time.sleep(1.0)   # let the agent's start-up link event pass
+        if pin is not None:
+            for c in ("irq-affinity %x" % (1 << pin), "run iperf3 -s -D -A %d" % pin):
+                p.stdin.write((c + "\n").encode())
+                p.stdin.flush()
+                time.sleep(1.0)
+            drain(p)
+            kind += "-pin%d" % pin
         for r in range(rounds):
             for d, extra in (("host_to_guest", []), ("guest_to_host", ["-R"])):
                 drain(p)
@@ -317,7 +332,17 @@ def main():
     thr = {"slirp": throughput(qemu, out, "slirp", rounds, secs)}
     if use_ns:
         thr["tap"] = throughput(qemu, out, "tap", rounds, secs)
+        # -smp 2 on a busy 2-core host: a vCPU spinning on a lock the other
+        # vCPU's descheduled thread holds.  Side by side, the same tap with
+        # the whole network path on CPU0 (CPU1 idle).
+        thr["tap-pin0"] = throughput(qemu, out, "tap", rounds, secs, pin=0)
     result["iperf3_tcp"] = thr
+    if "tap" in thr and "tap-pin0" in thr:
+        rat = {}
+        for d in ("host_to_guest", "guest_to_host"):
+            a, b = thr["tap-pin0"][d]["mbps"], thr["tap"][d]["mbps"]
+            rat[d] = round(a["median"] / b["median"], 2) if a and b and b["median"] else None
+        result["tap_pin0_over_tap"] = rat
     if "tap" in thr:
         h2g, g2h = thr["tap"]["host_to_guest"]["mbps"], thr["tap"]["guest_to_host"]["mbps"]
         result["tap_goal"] = ">= 400 Mb/s host->guest and >= 200 Mb/s guest->host (median)"
@@ -350,6 +375,9 @@ def main():
                     c["median"] if c else 0))
             else:
                 print("%-40s %10s" % ("iperf3 %s %s (Mb/s)" % (k, LABEL[d]), "failed"))
+    if "tap_pin0_over_tap" in result:
+        r = result["tap_pin0_over_tap"]
+        print("tap-pin0 / tap median: host->guest %s, guest->host %s" % (r["host_to_guest"], r["guest_to_host"]))
     if "tap_goal_met" in result:
         print("tap goal (%s): %s" % (result["tap_goal"], "met" if result["tap_goal_met"] else "NOT met"))
     print("sizes: zImage %d, initramfs.cpio.gz %d (%.2f MiB, goal <= 8 MiB: %s), image.ub %d bytes" % (
