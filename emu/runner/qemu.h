@@ -59,7 +59,8 @@ struct qemu_opts {
     const char *qmp_path, *serial_path;
     const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
     const char *net;        /* "user" | "tap" | "pair" | "none" */
-    int pair_local, pair_remote;  /* pair: UDP ports on 127.0.0.1 (dgram netdev) */
+    const char *pair_sock;  /* pair: unix stream socket joining the two boards */
+    bool pair_server;       /* pair: this QEMU listens on pair_sock (the other connects) */
     const char *tap_ifname;
     int host_port;          /* hostfwd 127.0.0.1:port -> board:5001 (tcp+udp) */
     const char *board_ip;

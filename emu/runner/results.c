@@ -261,6 +261,17 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             cJSON_AddNumberToObject(g, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
         cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
     }
+    if (r->peer.run_dir[0]) {
+        /* --net pair: the peer board's GEM counters (its receive side when
+         * it is the iperf server), from its own stats line */
+        const cJSON *ps = inst_last_msg(&r->peer, "stats");
+        const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(ps, "gem"), "hw");
+        cJSON *p = cJSON_AddObjectToObject(r->results, "peer");
+        cJSON_AddStringToObject(p, "firmware", "baremetal");
+        cJSON_AddStringToObject(p, "run_dir", r->peer.run_dir);
+        if (hw)
+            gem_counters_copy(cJSON_AddObjectToObject(p, "gem"), hw, GEM_SRC_BAREMETAL);
+    }
 }
 
 void rs_finish(struct run *r)

@@ -11,7 +11,7 @@
  *
  * Known limitations:
  *  - --net pair boots a second bare-metal board (RUN_DIR/peer) joined by a
- *    dgram netdev on two loopback UDP ports; the firmwares' iperf runs the
+ *    stream netdev on RUN_DIR/pair.sock; the firmwares' iperf runs the
  *    traffic (pair_traffic).
  *  - The host is always the iperf client; -R/--bidir are passed to the
  *    host tool and need a board server that supports them.
@@ -661,7 +661,8 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
 }
 
 /* Start QEMU for @in: the run's board (r->in), or with --net pair the peer
- * board (r->peer: no scenario, so a clean link, and the pair ports swapped). */
+ * board (r->peer: no scenario, so a clean link; it connects to the board's
+ * pair socket). */
 /* A sweep's later tests: iperf3 3.12's server closes its listening socket
  * while it finishes a test, and over slirp the next connect is accepted by
  * slirp and then reset ("unable to receive control message") or refused.
@@ -725,9 +726,9 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.qmp_path = in->qmp_path;
     qo.serial_path = in->serial_path;
     qo.fault_path = in->fault_path;
-    qo.net = r->netns[0] ? "tap" : r->pair_port[0] ? "pair" : r->port > 0 ? "user" : "none";
-    qo.pair_local = r->pair_port[in == &r->peer];
-    qo.pair_remote = r->pair_port[in != &r->peer];
+    qo.net = r->netns[0] ? "tap" : r->pair_sock[0] ? "pair" : r->port > 0 ? "user" : "none";
+    qo.pair_sock = r->pair_sock;
+    qo.pair_server = in != &r->peer;
     qo.tap_ifname = r->tap;
     qo.host_port = r->port;
     qo.board_ip = "10.0.2.15";
@@ -814,6 +815,10 @@ static int pair_start_peer(struct run *r)
     r->peer.quiet = r->in.quiet;
     r->peer.watchdog_ms = r->in.watchdog_ms;
     rc = start_qemu_inst(r, &r->peer, NULL, true, "baremetal");
+    if (rc && rc != -EINTR && inst_exited(&r->peer)) {
+        r->exit_code = RUN_EXIT_PASS;       /* name the peer, not the board */
+        return pair_failed(r, &r->peer, -ECHILD, "peer start");
+    }
     if (rc)
         return r->exit_code != RUN_EXIT_PASS ? rc : pair_failed(r, &r->peer, rc, "peer start");
     rc = qmp_exec(&r->peer.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS);
@@ -969,6 +974,8 @@ static void cleanup(struct run *r)
     inst_stop(&r->in);
     if (r->peer.run_dir[0])   /* --net pair: inst_rundir() has set it up */
         inst_stop(&r->peer);
+    if (r->pair_sock[0])      /* the board's QEMU listened there */
+        unlink(r->pair_sock);
     netns_tap_destroy(r->netns);      /* after QEMU: it holds the tap */
     r->netns[0] = '\0';
 }
@@ -1052,14 +1059,8 @@ int run_cmd_run(int argc, char **argv)
         }
     }
     r.port = free_port();
-    if (r.o.net && strcmp(r.o.net, "pair") == 0) {
-        r.pair_port[0] = free_port();
-        do
-            r.pair_port[1] = free_port();
-        while (r.pair_port[1] > 0 && r.pair_port[1] == r.pair_port[0]);
-        if (r.pair_port[0] < 0 || r.pair_port[1] < 0)
-            r.port = r.pair_port[0] < 0 ? r.pair_port[0] : r.pair_port[1];
-    }
+    if (r.o.net && strcmp(r.o.net, "pair") == 0)
+        snprintf(r.pair_sock, sizeof(r.pair_sock), "%s/pair.sock", r.in.run_dir);
     if (r.port < 0) {
         fprintf(stderr, "gemlab: no free port on 127.0.0.1: %s\n", strerror(-r.port));
         cleanup(&r);
@@ -1172,9 +1173,20 @@ int run_cmd_run(int argc, char **argv)
         }
     } else {
         cJSON *res = NULL;
-        if (r.pair_port[0] ? pair_start_peer(&r) || pair_traffic(&r, &res) : run_traffic(&r, 0, 0, &res))
+        if (r.pair_sock[0] ? pair_start_peer(&r) || pair_traffic(&r, &res) : run_traffic(&r, 0, 0, &res))
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);
+    }
+    if (r.peer.run_dir[0] && r.peer.serial_fd >= 0) {
+        /* --net pair: the peer's counters too (results.json "peer") */
+        want[0] = "stats";
+        want[1] = (const char *)(intptr_t)rs_count_msgs(&r.peer, "stats");
+        inst_send(&r.peer, "stats");
+        rc = inst_wait(&r.peer, 3000, msg_after, want);
+        if (rc && rc != -ETIMEDOUT) {
+            pair_failed(&r, &r.peer, rc, "peer stats");
+            goto out;
+        }
     }
     /* counters: ask the firmware, read NWCFG */
     {

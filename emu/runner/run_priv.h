@@ -44,7 +44,7 @@ struct run {
     const cJSON *last_udp_result;
     char netns[32], tap[16];  /* --net tap: ours to delete */
     struct inst peer;         /* --net pair: the second board (RUN_DIR/peer) */
-    int pair_port[2];         /* --net pair: UDP ports of the board, the peer */
+    char pair_sock[600];      /* --net pair: RUN_DIR/pair.sock (the board listens) */
 };
 
 

@@ -67,7 +67,10 @@ d=$work/sigkill
     --out "$d" --hold 30 >"$work/sigkill.out" 2>&1 &
 rpid=$!
 if wait_file "$d/qemu.pid"; then
-    sleep 1
+    # once the runner is connected (a kill during the QMP connect is
+    # reported as a connect failure instead; seen under load)
+    for _ in $(seq 200); do grep -q "QMP up" "$work/sigkill.out" && break; sleep 0.1; done
+    sleep 0.5
     kill -KILL "$(cat "$d/qemu.pid")"
 fi
 wait $rpid; rc=$?
@@ -274,14 +277,15 @@ if [ $have_fixture = 1 ]; then
     d2=$work/pairkill
     "$G" run "$work/pair.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d2" >"$work/pairkill.out" 2>&1 &
     rpid=$!
-    wait_file "$d2/peer/qemu.pid"; sleep 0.5
+    wait_file "$d2/peer/qemu.pid"
+    for _ in $(seq 200); do grep -q ready "$d2/peer/console.log" 2>/dev/null && break; sleep 0.1; done
     q3=$(cat "$d2/qemu.pid" 2>/dev/null)
     kill -KILL "$(cat "$d2/peer/qemu.pid")"
     wait $rpid; rc2=$?
     kill -0 "$q3" 2>/dev/null && alive="$alive $q3"
     left2=$(leftovers "$d2")$(leftovers "$d2/peer")
     if [ $rc -eq 130 ] && [ -n "$q1" ] && [ -n "$q2" ] && [ $rc2 -eq 1 ] && grep -q "peer QEMU killed by signal 9" "$work/pairkill.out" \
-       && grep -q dgram "$d/peer/qemu.argv" && [ -z "$alive$left$left2" ]; then
+       && grep -q "stream,.*server=off" "$d/peer/qemu.argv" && [ -z "$alive$left$left2" ]; then
         ok "--net pair: both QEMUs gone after SIGINT and after the peer is SIGKILLed"
     else bad "--net pair cleanup" "rc=$rc rc2=$rc2 q=[$q1 $q2 $q3] alive=[$alive] left=[$left$left2] $(tail -2 "$work/pairkill.out")"; fi
 fi
