@@ -167,13 +167,19 @@ def stop(p):
 def host_iperf3(prefix, args, secs):
     """Host iperf3 client; returns (Mb/s at the receiver, retransmits)."""
     for attempt in range(3):
-        r = subprocess.run(prefix + ["iperf3", "-J", "-t", str(secs)] + args,
-                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                           timeout=secs + 40)
+        c = subprocess.Popen(prefix + ["iperf3", "-J", "-t", str(secs)] + args,
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        live.append(c)     # killed on Ctrl-C too
         try:
-            j = json.loads(r.stdout)
+            so, se = c.communicate(timeout=secs + 40)
+        except subprocess.TimeoutExpired:
+            c.kill()
+            so, se = c.communicate()
+        live.remove(c)
+        try:
+            j = json.loads(so)
         except ValueError:
-            j = {"error": r.stdout[-300:] + r.stderr[-300:]}
+            j = {"error": so[-300:] + se[-300:]}
         # 3.12's server closes its listener while it finishes a test and
         # re-opens it: a client right after the previous run can be refused
         # or reset.  Retry (the table shows any error that persists).
