@@ -153,6 +153,7 @@ class Board:
         if net is not None:
             env["GEMLAB_NETDEV"] = "tap,id=n0,ifname=%s,script=no,downscript=no" % net.tap
         args = [QEMU_SH, elf, "-chardev", "socket,id=con,path=%s,server=on,wait=on" % sock]
+        args += ["-name", "gemlab-bm,debug-threads=on"]    # "CPU 0/TCG" thread names
         if qmp:
             args += ["-qmp", "unix:%s,server=on,wait=off" % qsock]
         args += list(qemu_args)
@@ -164,6 +165,40 @@ class Board:
         self.con = Console(sock, os.path.join(tmp, "console.log"), time.monotonic() + timeout)
         if qmp:
             self.qmp = Qmp(qsock)
+
+    def qemu_pid(self):
+        """PID of the qemu-system-arm process (Popen's, or its child when
+        `ip netns exec` or a wrapper forked)."""
+        todo = [self.proc.pid]
+        while todo:
+            pid = todo.pop(0)
+            try:
+                with open("/proc/%d/comm" % pid) as f:
+                    if f.read().startswith("qemu-system"):
+                        return pid
+                with open("/proc/%d/task/%d/children" % (pid, pid)) as f:
+                    todo += [int(x) for x in f.read().split()]
+            except OSError:
+                continue
+        return None
+
+    def sched_wait_ns(self):
+        """Nanoseconds QEMU's threads (vCPU "CPU 0/TCG", main loop, ...)
+        have spent runnable but waiting for a host CPU (schedstat
+        run_delay), summed; None when unknown.  Its growth over a test
+        divided by the wall time says how much the host starved the guest:
+        a firmware that is too slow keeps QEMU busy, not waiting."""
+        pid = self.qemu_pid()
+        if pid is None:
+            return None
+        total = 0
+        try:
+            for tid in os.listdir("/proc/%d/task" % pid):
+                with open("/proc/%d/task/%s/schedstat" % (pid, tid)) as f:
+                    total += int(f.read().split()[1])
+        except (OSError, ValueError, IndexError):
+            return None
+        return total
 
     def stop(self):
         if self.qmp:

@@ -43,6 +43,15 @@ One QEMU boot (about 45 s in all), checks in order:
      exceeds it by more than 1 %.  When an 8 s run holds no such stretch,
      another is made, at most 3.
 
+Host starvation: the two checks that depend on the guest getting CPU time
+(the board->host UDP rate and the 100M line rate) measure how long QEMU's
+threads sat runnable without a host CPU (schedstat run_delay, summed over
+its threads, as a % of the run).  A miss while that exceeded 10 % (every
+attempt, for the TCP check) is reported as SKIP with the figures, not as
+a pass or a failure: the host, not the firmware, set the rate.  A slow
+firmware keeps QEMU busy rather than waiting, so it still fails.  Seen:
+vCPU waits of 2 % idle and 59 % under TCP at load 23 on the 2-core host.
+
 Why the best 1 s stretch and not the mean: the firmware can keep at most
 one 64 KiB window (44 segments, ~5.4 ms at 100 Mb/s) queued, so whenever
 the host does not schedule QEMU's vCPU thread for longer than that the
@@ -86,9 +95,16 @@ def parse_udp_report(text):
     return last
 
 
+STARVED_PCT = 10.0     # QEMU threads waited for a host CPU > this % of a run: host starved it
+
+
 class Test:
     def __init__(self):
-        self.passed = self.failed = 0
+        self.passed = self.failed = self.skipped = 0
+
+    def skip(self, name, why):
+        self.skipped += 1
+        print("SKIP %s: %s" % (name, why), flush=True)
 
     def check(self, name, err):
         if err is None:
@@ -98,6 +114,28 @@ class Test:
             self.failed += 1
             print("FAIL %s: %s" % (name, err), flush=True)
         return err is None
+
+
+class Starve:
+    """How long QEMU's threads waited for a host CPU during a run, as a
+    percentage of its wall time (Board.sched_wait_ns)."""
+
+    def __init__(self, board):
+        self.b = board
+        self.w0 = board.sched_wait_ns()
+        self.t0 = time.monotonic()
+        self.pct = None
+
+    def stop(self):
+        w = self.b.sched_wait_ns()
+        if w is not None and self.w0 is not None:
+            self.pct = (w - self.w0) / 1e9 / (time.monotonic() - self.t0) * 100
+
+    def starved(self):
+        return self.pct is not None and self.pct > STARVED_PCT
+
+    def __str__(self):
+        return "?" if self.pct is None else "%.0f %%" % self.pct
 
 
 def tap_drops(net):
@@ -192,8 +230,13 @@ def run(t, b, net, tmp):
     cl = bmlib.Iperf(["-u", "-c", bmlib.BOARD_IP, "-b", "10M", "-t", "2", "-d", "-L", "5010"], net=net,
                      log=os.path.join(tmp, "iperf-udp-dual.txt"))
     out = cl.wait(25)
-    fwd = c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "server")
-    back = c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "client")
+    fwd = back = None                   # the two result lines come in either order
+    for _ in range(2):
+        j = c.expect_json("result", 10, lambda j: j.get("proto") == "udp")
+        if j and j.get("role") == "server":
+            fwd = j
+        elif j and j.get("role") == "client":
+            back = j
     q.qom_set("rx-backpressure", False)
     reps = [m for m in (SERVER_RE.search(x) for x in out.splitlines()) if m]
     if t.check("udp -d (dual): forward and back test, both reported by the host",
@@ -224,6 +267,7 @@ def run(t, b, net, tmp):
         srv = bmlib.Iperf(["-s", "-u", "-p", "5003", "-w", "4M"], net=net,
                           log=os.path.join(tmp, "iperf-%s.txt" % name))
         time.sleep(0.3)
+        starve[0] = Starve(b)
         tw0 = [int(q.qom_get(p)) for p in ("stat-tx-wire-sent", "stat-tx-wire-dropped-loss")]
         c.send("iperf -c %s -u -p 5003 -b %s -l %d %s" % (bmlib.HOST_IP, rate, length, amount))
         r = c.expect_json("result", 40,
@@ -232,7 +276,10 @@ def run(t, b, net, tmp):
         srv.kill()
         text = srv.wait(5)
         tw = [int(q.qom_get(p)) for p in ("stat-tx-wire-sent", "stat-tx-wire-dropped-loss")]
+        starve[0].stop()
         return r, parse_udp_report(text), tw[0] - tw0[0], tw[1] - tw0[1]
+
+    starve = [None]
 
     r, host, sent, wloss = board_to_host("20M", 1470, "-t 3", "udp-tx")
     if t.check("udp board->host 20M: firmware result with the host server's report",
@@ -245,8 +292,11 @@ def run(t, b, net, tmp):
                 else "host %d/%d, firmware %d/%d" % (host[1], host[2], s["lost"], s["datagrams"]))
         t.check("udp board->host: 0 lost at 20 Mb/s",
                 None if s["lost"] == 0 else "%d lost" % s["lost"])
-        t.check("udp board->host: rate 14..21 Mb/s (70..105 %)",
-                None if 14.0 <= s["mbps"] <= 21.0 else "%.2f Mb/s" % s["mbps"])
+        name = "udp board->host: rate 14..21 Mb/s (70..105 %%) [QEMU waited %s]" % starve[0]
+        if s["mbps"] < 14.0 and starve[0].starved():
+            t.skip(name, "%.2f Mb/s, but the host starved QEMU" % s["mbps"])
+        else:
+            t.check(name, None if 14.0 <= s["mbps"] <= 21.0 else "%.2f Mb/s" % s["mbps"])
 
     # ---- 4. 1 % random loss, >= 100k datagrams
     q.qom_set("tx-loss-pct", 1.0)
@@ -281,12 +331,16 @@ def run(t, b, net, tmp):
             and q.qom_get("mac-matches-phy") is True else "gem_config %r" % g)
     # board -> host, goodput from the host server's intervals; a second
     # attempt (at most 3) only when the last found no 1 s stretch at line rate
+    waits = []
     for attempt in (1, 2, 3):
         srv = bmlib.Iperf(["-s", "-p", "5002", "-i", "0.5", "-y", "C"], net=net,
                           log=os.path.join(tmp, "iperf-tcp100-%d.txt" % attempt))
         time.sleep(0.3)
+        sv = Starve(b)
         c.send("iperf -c %s -p 5002 -t 8" % bmlib.HOST_IP)
         r = c.expect_json("result", 25, lambda j: j.get("proto") == "tcp")
+        sv.stop()
+        waits.append(sv)
         time.sleep(0.5)
         srv.kill()
         rows = [x for x in bmlib.parse_iperf_csv(srv.wait(5)) if x["end"] - x["start"] < 0.6]
@@ -300,16 +354,23 @@ def run(t, b, net, tmp):
         mean = sum(x["bytes"] for x in steady) * 8 / (steady[-1]["end"] - steady[0]["start"])
         peak = max(x["bps"] for x in steady)
         print("  attempt %d, goodput 1..8 s: best 1 s %.3f Mb/s, mean %.3f, peak 0.5 s %.3f "
-              "(line %.3f); firmware %.3f; intervals %s"
-              % (attempt, best / 1e6, mean / 1e6, peak / 1e6, LINE_100 / 1e6, r["mbps"],
+              "(line %.3f); firmware %.3f; QEMU waited %s; intervals %s"
+              % (attempt, best / 1e6, mean / 1e6, peak / 1e6, LINE_100 / 1e6, r["mbps"], sv,
                  " ".join("%.1f" % (x["bps"] / 1e6) for x in steady)), flush=True)
         t.check("100M TCP: no 0.5 s interval above line rate + 1 %% (attempt %d)" % attempt,
                 None if peak <= LINE_100 * 1.01 else "%.3f Mb/s" % (peak / 1e6))
         ok = abs(best / LINE_100 - 1) <= 0.01
-        if ok or attempt == 3:
-            t.check("100M TCP: best 1 s goodput within 1 %% of 94.93 Mb/s (attempt %d)" % attempt,
-                    None if ok else "%.3f Mb/s at best in 3 attempts (host load? see the docstring)"
-                    % (best / 1e6))
+        name = "100M TCP: best 1 s goodput within 1 %% of 94.93 Mb/s (attempt %d)" % attempt
+        if ok:
+            t.check(name, None)
+            return
+        if attempt == 3:
+            if all(w.starved() for w in waits):
+                t.skip(name, "%.3f Mb/s at best, but in every attempt the host starved QEMU "
+                       "(waited %s for a CPU)" % (best / 1e6, ", ".join(str(w) for w in waits)))
+            else:
+                t.check(name, "%.3f Mb/s at best in 3 attempts, QEMU waited %s"
+                        % (best / 1e6, ", ".join(str(w) for w in waits)))
             return
 
 
@@ -357,7 +418,8 @@ def main():
             print("ourqemu: kept %s" % tmp)
         else:
             shutil.rmtree(tmp, ignore_errors=True)
-    print("baremetal-ourqemu: %d passed, %d failed" % (t.passed, t.failed))
+    print("baremetal-ourqemu: %d passed, %d failed%s" % (t.passed, t.failed,
+          ", %d skipped (host starved QEMU)" % t.skipped if t.skipped else ""))
     return 0 if t.failed == 0 else 1
 
 
