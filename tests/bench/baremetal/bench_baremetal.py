@@ -20,7 +20,10 @@ patched QEMU over a private netns tap (root), against the host's iperf 2.
    what the firmware takes) and TCP RX, ROUNDS runs each: received pps,
    loss, GEM ring drops (QOM stat-rx-resource-drops), TCP Mb/s.
 
-Every figure is min/median/max over the runs.  Nothing here passes or
+Every figure is min/median/max over the runs.  Per QEMU session the bench
+also records how long QEMU's threads waited for a host CPU (schedstat
+run_delay, % of the session): above ~10 % the host's load, not the
+firmware, shaped the figures.  Nothing here passes or
 fails on a number: the exit status is non-zero only when the harness
 itself fails (no root, no patched QEMU, a build or a boot failing).
 Prints a table and writes JSON to $BENCH_JSON.
@@ -103,6 +106,16 @@ class Session:
             raise RuntimeError("no link up (%s)" % qemu)
         self.tcp_server = False
         self.udp_server = False
+        self.w0 = self.b.sched_wait_ns()
+        self.t0 = time.monotonic()
+
+    def wait_pct(self):
+        """% of the session's wall time QEMU's threads spent waiting for a
+        host CPU (schedstat run_delay): how much host load shaped the figures."""
+        w = self.b.sched_wait_ns()
+        if w is None or self.w0 is None:
+            return None
+        return round((w - self.w0) / 1e9 / (time.monotonic() - self.t0) * 100, 1)
 
     def close(self):
         try:
@@ -192,12 +205,14 @@ def main():
         tcp["rx"]["ours"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
         tcp["tx"]["ours"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
         sweeps = [sess.sweep() for _ in range(ROUNDS)]
+        waits = {"ours": sess.wait_pct()}
     finally:
         sess.close()
     sess = Session(csum_elf, qemu, True)
     try:
         tcp["rx"]["ours_csum_offload"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
         tcp["tx"]["ours_csum_offload"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
+        waits["ours_csum_offload"] = sess.wait_pct()
     finally:
         sess.close()
     if stock:
@@ -205,6 +220,7 @@ def main():
         try:
             tcp["rx"]["stock"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
             tcp["tx"]["stock"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
+            waits["stock"] = sess.wait_pct()
         finally:
             sess.close()
     for d in tcp.values():
@@ -229,6 +245,7 @@ def main():
         try:
             u = [sess.udp_rx(64, UDP_RATE, 3) for _ in range(ROUNDS)]
             tr = [sess.tcp_rx(3) for _ in range(ROUNDS)]
+            waits["rxbd%d" % n] = sess.wait_pct()
         finally:
             sess.close()
         u = [x for x in u if x]
@@ -238,6 +255,7 @@ def main():
                       "udp64_offered_dgrams": stats([x["offered_dgrams"] for x in u]),
                       "tcp_rx_mbps": stats(tr)}
     out["rxbd"] = rx
+    out["qemu_cpu_wait_pct"] = waits
     out["loadavg_end"] = os.getloadavg()[0]
     out["wall_s"] = round(time.monotonic() - t0, 1)
 
@@ -270,6 +288,8 @@ def main():
             "loss %% %.1f, ring drops %s" % (m["udp64_loss_pct"]["median"],
                                               m["udp64_ring_drops"]["median"]) if m["udp64_loss_pct"] else "")
         row("  RXBD %4s  TCP RX Mb/s" % n, m["tcp_rx_mbps"])
+    print("QEMU threads waiting for a host CPU, %% of each session: %s" %
+          ", ".join("%s %s" % kv for kv in waits.items()))
     s = out["size"]
     print("size: text %d, data %d, bss %d; text+data %.1f KiB (goal <= 512 KiB: %s)" %
           (s["text"], s["data"], s["bss"], s["text_data"] / 1024, "yes" if s["within_goal"] else "NO"))
