@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """
-soak.py - fault soak of issue #8 against the bare-metal firmware.
+soak.py - fault soak of issue #8 against the bare-metal firmware
+(--firmware linux: the same faults against the Linux image, see run_linux).
 
 One QEMU (our patched build) runs the lwIP firmware behind slirp with
 hostfwd on 127.0.0.1 only (iperf TCP 5001, echo TCP+UDP 7).  After boot
@@ -46,6 +47,7 @@ BOARD_IP = "10.0.2.15"
 FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
 SPEED_CYCLE = [("100FD", 100), ("10FD", 10), (FULL_ABILITIES, 1000)]
 GEM = "/machine/gem0"
+MIN_FPS = 20        # the bare-metal soak offers 60-90 frames/s towards the board under these faults
 NETDEV = "net0"
 
 
@@ -239,7 +241,8 @@ class Soak:
         self.qemu = None
         self.qmp = None
         self.con = None
-        self.res = {"schema": "gemlab-soak/1", "firmware": "baremetal", "seconds": a.seconds,
+        self.linux = a.firmware == "linux"
+        self.res = {"schema": "gemlab-soak/1", "firmware": a.firmware, "seconds": a.seconds,
                     "seed": a.seed, "checks": {}, "faults": {}, "traffic": {}}
         self.rss = []          # (t since traffic start, kB)
         self.fault_log = []
@@ -319,15 +322,26 @@ class Soak:
             self.port_echo = free_port()
         qmp_path = os.path.join(a.out, "qmp.sock")
         ser_path = os.path.join(a.out, "serial.sock")
-        argv = [a.qemu, "-M", "xilinx-zynq-a9", "-m", "256M", "-display", "none", "-monitor", "none",
-                "-S", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
-                "-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % ser_path,
-                "-serial", "chardev:ser0", "-serial", "null", "-kernel", a.fw,
-                "-netdev", "user,id=%s,net=10.0.2.0/24,"
-                "hostfwd=tcp:127.0.0.1:%d-%s:5001,"
-                "hostfwd=tcp:127.0.0.1:%d-%s:7,hostfwd=udp:127.0.0.1:%d-%s:7"
-                % (NETDEV, self.port_iperf, BOARD_IP, self.port_echo, BOARD_IP, self.port_echo, BOARD_IP),
-                "-net", "nic,netdev=%s,model=cadence_gem" % NETDEV,
+        argv = [a.qemu, "-M", "xilinx-zynq-a9", "-m", "512M" if self.linux else "256M", "-display", "none",
+                "-monitor", "none", "-S", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
+                "-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % ser_path]
+        if self.linux:
+            # the Linux console is UART1; the agent speaks @gemlab there,
+            # /init starts `iperf3 -s -D` (port 5201); no echo server
+            ld = a.fw
+            argv += ["-serial", "null", "-serial", "chardev:ser0", "-kernel", os.path.join(ld, "zImage"),
+                     "-dtb", os.path.join(ld, "zynq-zc702-qemu.dtb"),
+                     "-initrd", os.path.join(ld, "initramfs.cpio.gz"),
+                     "-append", "console=ttyPS0,115200 earlycon",
+                     "-netdev", "user,id=%s,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:%d-%s:5201"
+                     % (NETDEV, self.port_iperf, BOARD_IP)]
+        else:
+            argv += ["-serial", "chardev:ser0", "-serial", "null", "-kernel", a.fw,
+                     "-netdev", "user,id=%s,net=10.0.2.0/24,"
+                     "hostfwd=tcp:127.0.0.1:%d-%s:5001,"
+                     "hostfwd=tcp:127.0.0.1:%d-%s:7,hostfwd=udp:127.0.0.1:%d-%s:7"
+                     % (NETDEV, self.port_iperf, BOARD_IP, self.port_echo, BOARD_IP, self.port_echo, BOARD_IP)]
+        argv += ["-net", "nic,netdev=%s,model=cadence_gem" % NETDEV,
                 "-global", "cadence_gem.wire-seed=%d" % a.seed,
                 "-global", "cadence_gem.phy-seed=%d" % a.seed,
                 "-global", "cadence_gem.aneg-ns=%d" % int(a.aneg * 1e9),
@@ -341,13 +355,20 @@ class Soak:
         self.qmp = Qmp(qmp_path)
         self.con = Console(ser_path, os.path.join(a.out, "console.log"))
         self.qmp.cmd("cont")
-        ready = self.con.wait(is_type("ready"), 0, 30)
+        ready = self.con.wait(is_type("ready"), 0, 180 if self.linux else 30)
         if not ready:
-            raise RuntimeError("no @gemlab ready line within 30 s")
+            raise RuntimeError("no @gemlab ready line within %d s" % (180 if self.linux else 30))
         self.res["fw_ready"] = ready
-        link = self.con.wait(lambda m: m.get("type") == "link" and m.get("up"), 0, 30)
-        if not link:
-            raise RuntimeError("link did not come up within 30 s of boot")
+        if self.linux:
+            deadline = now() + 60
+            while not (self.qmp.get("link-up") and self.qmp.get("mac-matches-phy")):
+                if now() > deadline:
+                    raise RuntimeError("link did not come up within 60 s of the agent's ready")
+                time.sleep(0.2)
+        else:
+            link = self.con.wait(lambda m: m.get("type") == "link" and m.get("up"), 0, 30)
+            if not link:
+                raise RuntimeError("link did not come up within 30 s of boot")
         self.res["qemu_pid"] = self.qemu.pid
 
     def stats(self, timeout=30):
@@ -428,6 +449,8 @@ class Soak:
         self.qset("partner 1000", "partner-abilities", FULL_ABILITIES)
 
     def iperf_run(self, secs, tag):
+        if self.linux:
+            return self.iperf3_run(secs, tag)
         argv = ["iperf", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-y", "C"]
         p = self.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         t = now()
@@ -448,6 +471,32 @@ class Soak:
              "wall_s": round(now() - t, 1)}
         if p.returncode or killed:
             r["stderr"] = err.decode(errors="replace").strip()[-200:]
+        return r
+
+    def iperf3_run(self, secs, tag):
+        """Host iperf3 (3.12) against the Linux guest's `iperf3 -s`; the
+        receiver's byte count from -J is what reached the board."""
+        argv = ["iperf3", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-J",
+                "--connect-timeout", "5000"]
+        p = self.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        t = now()
+        try:
+            out, _ = p.communicate(timeout=secs + 40)
+            killed = False
+        except subprocess.TimeoutExpired:
+            os.killpg(p.pid, signal.SIGKILL)
+            out, _ = p.communicate()
+            killed = True
+        self.reap(p)
+        r = {"tag": tag, "rc": p.returncode, "killed": killed, "bytes": 0, "bps": 0, "wall_s": round(now() - t, 1)}
+        try:
+            j = json.loads(out.decode(errors="replace"))
+            rx = j.get("end", {}).get("sum_received", {})
+            r["bytes"], r["bps"] = int(rx.get("bytes", 0)), int(rx.get("bits_per_second", 0))
+            if j.get("error"):
+                r["stderr"] = j["error"][:200]
+        except ValueError:
+            r["stderr"] = "no JSON from iperf3"
         return r
 
     def iperf_loop(self):
@@ -558,7 +607,13 @@ class Soak:
     def counters_check(self, st, m0, m1, ms, mf):
         """Firmware-read GEM counters vs the model's, read around `stats`
         (traffic stopped: the two model reads bracket the firmware's)."""
-        hw, drv = st["gem"]["hw"], st["gem"]["drv"]
+        if self.linux:
+            e = st["ethtool"]
+            hw = {"fcs_errors": e["rx_frame_check_sequence_errors"], "rx_resource_errors": e["rx_resource_errors"],
+                  "frames_tx": e["tx_frames"], "frames_rx": e["rx_frames"]}
+            drv = {"rx_frames": e["q0_rx_packets"]}
+        else:
+            hw, drv = st["gem"]["hw"], st["gem"]["drv"]
         rows = []
 
         def between(name, fwv, key):
@@ -609,7 +664,110 @@ class Soak:
                                                 "partner_changes": self.res["faults"].get("partner_changes")},
                      "ok": m1["stat-rx-fcs-drops"] == m1["stat-rx-wire-fcs-errors"] == 0 and
                      (m1["stat-rx-mismatch-drops"] == 0 or self.res["faults"].get("partner_changes", 0) > 0)})
+        # traffic under faults: frames offered towards the board per second
+        # of faulted time (the model's count, whatever the host tool says)
+        fps = (mf["stat-rx-wire-sent"] - ms["stat-rx-wire-sent"]) / float(self.a.seconds)
+        rows.append({"what": "frames offered towards the board during faults, per s (>= %d)" % MIN_FPS,
+                     "firmware": None, "model": round(fps, 1), "ok": fps >= MIN_FPS})
         return rows
+
+    def run_linux(self):
+        """The same soak against the Linux image: host iperf3 against the
+        guest's iperf3 -s (no echo server on the image), `stats` from the
+        agent (ethtool -S, /proc/net/dev), no lwIP pools to compare."""
+        a, r = self.a, self.res
+        pre = self.iperf_run(2, "warmup")
+        time.sleep(2)
+        if not self.stats():
+            raise RuntimeError("the agent did not answer stats after boot")
+        r["warmup_iperf"] = pre
+        m_start = self.model_counters()
+        self.mark_t0 = self.con.mark()
+        self.t0 = now()
+        self.rss_stop = threading.Event()
+        ths = [threading.Thread(target=f, daemon=True) for f in (self.rss_sampler, self.faults, self.iperf_loop)]
+        for t in ths:
+            t.start()
+        print("soak: traffic and faults running for %d s (linux, run dir %s, QEMU pid %d)"
+              % (a.seconds, a.out, self.qemu.pid), flush=True)
+        last = now()
+        while now() - self.t0 < a.seconds:
+            time.sleep(1)
+            self.check_alive()
+            if now() - last >= 60:
+                last = now()
+                print("soak: %4d s  iperf3 runs %d (%.1f MB received)  flaps %d  RSS %s kB"
+                      % (now() - self.t0, len(self.iperf_runs), sum(x["bytes"] for x in self.iperf_runs) / 1e6,
+                         r["faults"].get("flaps", 0), self.rss[-1][1] if self.rss else "?"), flush=True)
+        self.rss_stop.set()
+        self.stop.set()
+        for t in ths:
+            while t.is_alive():
+                t.join(1)
+                self.check_alive()
+        r["traffic_s"] = round(now() - self.t0, 1)
+        r["fault_errors"] = self.fault_err
+        link_ok = self.wait_link_stable()
+        post = self.iperf_run(3, "post")
+        time.sleep(2)
+        m0 = self.model_counters()
+        st = self.stats()
+        m1 = self.model_counters()
+        lk = self.con.command("link", lambda m: m.get("type") in ("link", "error"), 20)
+        self.check_alive()
+        c = r["checks"]
+        c["stats_answered"] = {"ok": st is not None}
+        if st is None:
+            raise RuntimeError("the agent did not answer `stats` at the end")
+        c["agent_serves_after"] = {"ok": link_ok and post["rc"] == 0 and post["bytes"] > 0 and lk is not None
+                                   and lk.get("type") == "link",
+                                   "link_1000_mac_matches": link_ok, "iperf": post, "link_answer": lk}
+        if not getattr(self, "m_faulted", None):
+            raise RuntimeError("no model counter snapshot at the end of the faulted window")
+        rows = self.counters_check(st, m0, m1, m_start, self.m_faulted)
+        c["counters_explained"] = {"ok": all(x["ok"] for x in rows), "rows": rows}
+        c["rss_flat"] = self.rss_check()
+        runs = self.iperf_runs
+        full = [x for x in runs if x["rc"] == 0 and x["bytes"] > 0]
+        mbps = sorted(x["bps"] / 1e6 for x in full) or [0.0]
+        c["traffic_flowed"] = {"ok": len(full) > 0 and sum(x["bytes"] for x in runs) > 0,
+                               "iperf3_runs": len(runs), "iperf3_ok": len(full),
+                               "bytes_received": sum(x["bytes"] for x in runs),
+                               "mbps_min_median_max": [round(mbps[0], 3), round(statistics.median(mbps), 3),
+                                                       round(mbps[-1], 3)],
+                               "errors": sorted({x.get("stderr", "") for x in runs if x.get("stderr")})[:5]}
+        f = r["faults"]
+        c["faults_applied"] = {"ok": not self.fault_err and f["flaps"] >= int(a.seconds / a.flap_period) - 2
+                               and f["partner_changes"] >= 1 and f["starve_bursts"] >= 1
+                               and m1["stat-rx-starve-drops"] > 0 and m1["link-changes"] > f["flaps"],
+                               "flaps": f["flaps"], "partner_changes": f["partner_changes"],
+                               "starve_bursts": f["starve_bursts"], "model_link_changes": m1.get("link-changes"),
+                               "errors": self.fault_err[:10]}
+        r["model_counters_start"] = m_start
+        r["model_counters_faults_end"] = self.m_faulted
+        r["model_counters_end"] = m1
+        r["agent_stats_end"] = {"ethtool": st.get("ethtool"), "netdev": st.get("netdev")}
+        r["iperf_runs"] = runs
+        r["rss_samples"] = self.rss
+        r["verdict"] = "PASS" if all(v["ok"] for v in c.values()) else "FAIL"
+        return 0 if r["verdict"] == "PASS" else 1
+
+    def wait_link_stable(self):
+        """Up at 1000 with the MAC following, no link change for 2 s."""
+        deadline = now() + 30
+        stable_since, last_changes = None, None
+        while now() < deadline:
+            ch = self.qmp.get("link-changes")
+            good = self.qmp.get("link-up") and self.qmp.get("link-speed") == 1000 and \
+                self.qmp.get("mac-matches-phy")
+            if good and ch == last_changes:
+                if now() - stable_since >= 2.0:
+                    return True
+            else:
+                stable_since = now()
+            last_changes = ch
+            time.sleep(0.2)
+        return False
 
     # -- main --
     def run(self):
@@ -617,6 +775,8 @@ class Soak:
         r = self.res
         self.boot()
         self.check_alive()
+        if self.linux:
+            return self.run_linux()
         ok = self.con.command("iperf -s", lambda m: m.get("type") == "status" and m.get("app") == "iperf"
                               and m.get("state") == "listening", 10)
         ok2 = self.con.command("echo", lambda m: m.get("type") == "status" and m.get("app") == "echo"
@@ -805,7 +965,7 @@ class Soak:
                            % (v["period_s"], v["samples"], v["settled_window_s"], v.get("start_kb"),
                               v["end_window_s"], v.get("end_kb"), v.get("change_pct"), v.get("min_kb"),
                               v.get("median_kb"), v.get("max_kb")))
-            elif k == "traffic_flowed":
+            elif k == "traffic_flowed" and not self.linux:
                 out.append("      firmware iperf server: %d connections (%d aborted, %d refused/errors), %.1f MB received, "
                            "Mb/s per connection min/median/max %s; host iperf -t %d runs: %d (%d full length); "
                            "echo UDP %d/%d, TCP %d/%d"
@@ -814,6 +974,14 @@ class Soak:
                               v["host_iperf_runs"], v["host_iperf_full_length"],
                                           v["echo"]["udp_ok"], v["echo"]["udp_sent"], v["echo"]["tcp_ok"],
                                           v["echo"]["tcp_tries"]))
+            elif k == "traffic_flowed" and self.linux:
+                out.append("      iperf3: %d runs, %d ok, %.1f MB received, Mb/s min/median/max %s; errors: %s"
+                           % (v["iperf3_runs"], v["iperf3_ok"], v["bytes_received"] / 1e6,
+                              "/".join(str(x) for x in v["mbps_min_median_max"]), v["errors"] or "none"))
+            elif k == "agent_serves_after":
+                out.append("      link 1000 + MAC matches: %s; clean iperf3 3 s: %.1f Mb/s (rc %s); `link` answered: %s"
+                           % (v["link_1000_mac_matches"], v["iperf"]["bps"] / 1e6, v["iperf"]["rc"],
+                              v["link_answer"] is not None))
             elif k == "firmware_serves_after":
                 out.append("      link 1000 + MAC matches: %s; clean iperf 3 s: %.1f Mb/s (rc %s); echo UDP %d/%d, "
                            "TCP %d/%d" % (v["link_1000_mac_matches"], v["iperf"]["bps"] / 1e6, v["iperf"]["rc"],
@@ -826,9 +994,10 @@ class Soak:
 
 
 def main():
-    ap = argparse.ArgumentParser(description="gemlab fault soak (issue 8), bare-metal firmware")
+    ap = argparse.ArgumentParser(description="gemlab fault soak (issue 8)")
     ap.add_argument("--qemu", required=True)
-    ap.add_argument("--fw", required=True, help="bare-metal ELF")
+    ap.add_argument("--firmware", choices=("baremetal", "linux"), default="baremetal")
+    ap.add_argument("--fw", required=True, help="bare-metal ELF, or the Linux build dir (zImage, dtb, initramfs)")
     ap.add_argument("--out", required=True, help="run directory (created, mode 0700)")
     ap.add_argument("--seconds", type=int, default=1800)
     ap.add_argument("--seed", type=int, default=1)
@@ -847,7 +1016,13 @@ def main():
     if a.seconds < 30:
         print("soak: --seconds must be >= 30", file=sys.stderr)
         return 2
-    for path, what in ((a.qemu, "QEMU (make -C emu/qemu)"), (a.fw, "firmware (make -C firmware/baremetal)")):
+    need = [(a.qemu, "QEMU (make -C emu/qemu)")]
+    if a.firmware == "linux":
+        need += [(os.path.join(a.fw, n), "Linux image (make -C firmware/linux)")
+                 for n in ("zImage", "zynq-zc702-qemu.dtb", "initramfs.cpio.gz")]
+    else:
+        need.append((a.fw, "firmware (make -C firmware/baremetal)"))
+    for path, what in need:
         if not os.access(path, os.X_OK if path == a.qemu else os.R_OK):
             print("soak: %s missing: %s" % (what, path), file=sys.stderr)
             return 3

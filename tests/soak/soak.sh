@@ -4,6 +4,8 @@
 #   SOAK_FW       baremetal (default) | linux | both
 #   SOAK_OUT      where run dirs go (default build/soak)
 #   SOAK_SEED     model PRNG seed (default 1)
+# Each run writes RUN_DIR/soak.json (machine) and RUN_DIR/summary.txt (human),
+# RUN_DIR = $SOAK_OUT/<fw>-<UTC time>-<pid>.
 # Exit: 0 all PASS, 1 a FAIL, 2 bad input, 3 something to build, 130 interrupted.
 set -u
 top=$(cd "$(dirname "$0")/../.." && pwd)
@@ -14,28 +16,28 @@ seed=${SOAK_SEED:-1}
 case $secs in ''|*[!0-9]*) echo "soak.sh: SOAK_SECONDS='$secs' is not a whole number of seconds" >&2; exit 2;; esac
 case $seed in ''|*[!0-9]*) echo "soak.sh: SOAK_SEED='$seed' is not a whole number" >&2; exit 2;; esac
 [ "$fws" = both ] && fws="baremetal linux"
+for fw in $fws; do
+    case $fw in baremetal|linux) ;; *) echo "soak.sh: SOAK_FW='$fw' is not baremetal|linux|both" >&2; exit 2;; esac
+done
 qemu=$(make -s -C "$top/emu/qemu" path 2>/dev/null) || qemu=
 if [ -z "$qemu" ] || [ ! -x "$qemu" ]; then
     echo "soak.sh: our QEMU is not built (make -C emu/qemu)" >&2; exit 3
 fi
-command -v iperf >/dev/null || { echo "soak.sh: host iperf (2.1.8, Debian package iperf) missing" >&2; exit 3; }
 rc=0
 for fw in $fws; do
     case $fw in
     baremetal)
-        elf=$top/build/baremetal/qemu-zynq/gemlab-fw.elf
-        [ -r "$elf" ] || { echo "soak.sh: $elf missing (make -C firmware/baremetal)" >&2; exit 3; }
-        dir=$out/$fw-$(date -u +%Y%m%dT%H%M%SZ)-$$
-        python3 "$top/tests/soak/soak.py" --qemu "$qemu" --fw "$elf" --out "$dir" \
-            --seconds "$secs" --seed "$seed"
-        r=$?;;
+        command -v iperf >/dev/null || { echo "soak.sh: host iperf (2.1.8, Debian package iperf) missing" >&2; exit 3; }
+        img=$top/build/baremetal/qemu-zynq/gemlab-fw.elf;;
     linux)
-        echo "soak.sh: SOAK_FW=linux: not implemented (bare-metal only so far)" >&2
-        r=3;;
-    *)  echo "soak.sh: SOAK_FW='$fw' is not baremetal|linux|both" >&2; exit 2;;
+        command -v iperf3 >/dev/null || { echo "soak.sh: host iperf3 (Debian package iperf3) missing" >&2; exit 3; }
+        img=$top/build/linux;;
     esac
+    dir=$out/$fw-$(date -u +%Y%m%dT%H%M%SZ)-$$
+    python3 "$top/tests/soak/soak.py" --firmware "$fw" --qemu "$qemu" --fw "$img" --out "$dir" \
+        --seconds "$secs" --seed "$seed"
+    r=$?
     [ $r -eq 130 ] && exit 130
-    [ $r -ne 0 ] && [ $rc -eq 0 ] && rc=$r
-    [ $r -ne 0 ] && [ $r -lt $rc ] && rc=$r
+    if [ $r -ne 0 ] && { [ $rc -eq 0 ] || [ $r -lt $rc ]; }; then rc=$r; fi
 done
 exit $rc
