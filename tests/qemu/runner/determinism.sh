@@ -33,6 +33,7 @@ mkdir -p "$out" && chmod 700 "$out"
 exec python3 - "$top" "$qemu" "$fw" "$out" "${DET_FRAMES:-300}" <<'EOF'
 import json, os, signal, socket, struct, subprocess, sys, time
 top, qemu, fw, out, nframes = sys.argv[1:5] + [int(sys.argv[5])]
+sys.dont_write_bytecode = True     # no __pycache__ in the source tree
 sys.path.insert(0, os.path.join(top, "tests", "soak"))
 from soak import Qmp, Console, free_port, is_type, GEM   # noqa: E402
 
