@@ -79,7 +79,7 @@ static int cmd_iperf(int argc, char **argv)
     if (a.port == 0 || a.time_s > IPERF_MAX_TIME_S ||
         (a.action == IPERF_CLIENT && a.time_s == 0 && a.amount_bytes == 0) ||
         (a.udp && (a.len < IPERF_MIN_UDP_LEN || a.len > IPERF_MAX_UDP_LEN ||
-                   a.rate_bps == 0 || a.amount_bytes != 0)) ||
+                   a.rate_bps == 0)) ||     /* UDP -n is allowed (ea21236) */
         (!a.udp && a.rate_bps != 0) || a.interval_s > 3600) {
         fz_fail("iperf args out of range: port %u time %u len %u rate %llu",
                 a.port, a.time_s, a.len, (unsigned long long)a.rate_bps);
