@@ -61,7 +61,11 @@
 #define GEM_PHYMNTNC_MUST10 (2u << 16)
 
 /* statistics (B.18, 0x100..0x1B0) */
+#define GEM_OCTETS_TX_LO   0x100u    /* bits 31:0 */
+#define GEM_OCTETS_TX_HI   0x104u    /* bits 47:32 */
 #define GEM_FRAMES_TX      0x108u
+#define GEM_OCTETS_RX_LO   0x150u    /* bits 31:0 */
+#define GEM_OCTETS_RX_HI   0x154u    /* bits 47:32 */
 #define GEM_FRAMES_RX      0x158u
 #define GEM_FCS_ERRORS     0x190u
 #define GEM_RX_RESOURCE_ERRORS 0x1A0u

@@ -616,6 +616,95 @@ static int test_rx_matching_mac_config_receives(void)
     return 0;
 }
 
+/*
+ * Receiver off (NWCTRL.RXEN clear): the GEM ignores arriving frames and no
+ * GEM counter moves (as on silicon); the model counts each one in
+ * stat-rx-disabled-drops, so every frame the wire delivered is accounted
+ * for.  Turning RX on again receives normally and the count stays.
+ */
+static int test_rx_disabled_frames_counted_by_model_only(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t rx_off, fcs_off, res_off, rx_on;
+    uint64_t drops_off, drops_on, deliv;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    /* QEMU holds netdev frames while RX is off (gem_can_receive), so the
+     * frames go onto the wire with RX on and the driver turns RX off
+     * while they are in flight (virtual time stands still until qt_step) */
+    partner_send(&p, 5, 200);
+    CHECK(wait_rx_offered(&q, 5) == 0, "QEMU did not take the frames");
+    gem_wr(&q, GEM_NWCTRL, GEM_NWCTRL_MDEN | GEM_NWCTRL_TXEN);
+    qt_step(&q, NS_PER_MS);
+    rx_off = gem_rd(&q, GEM_FRAMES_RX);
+    fcs_off = gem_rd(&q, GEM_FCS_ERRORS);
+    res_off = gem_rd(&q, GEM_RX_RESOURCE_ERRORS);
+    drops_off = qom_u64(&q, "stat-rx-disabled-drops");
+    gem_enable(&q, 0);
+    partner_send(&p, 3, 200);
+    CHECK(wait_rx_offered(&q, 8) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    rx_on = gem_rd(&q, GEM_FRAMES_RX);
+    drops_on = qom_u64(&q, "stat-rx-disabled-drops");
+    deliv = qom_u64(&q, "stat-rx-wire-delivered");
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rx_off, 0);
+    CHECK_EQ(fcs_off, 0);
+    CHECK_EQ(res_off, 0);
+    CHECK_EQ(drops_off, 5);
+    CHECK_EQ(rx_on, 3);
+    CHECK_EQ(drops_on, 5);
+    CHECK_EQ(deliv, 8);
+    return 0;
+}
+
+/*
+ * Octet counters in the silicon layout (UG585 B.18): 0x150 holds bits
+ * 31:0 of octets received, 0x154 bits 47:32; 0x100/0x104 the same for
+ * transmit.  Stock QEMU swapped the halves (0x150 = bits 63:32).
+ */
+static int test_octet_counters_low_word_first_like_silicon(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t rx_lo, rx_hi, tx_lo, tx_hi, rxcnt, txcnt;
+
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    tx_ring(&q, 2, 300);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send(&p, 3, 200);
+    CHECK(wait_rx_offered(&q, 3) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    txcnt = gem_rd(&q, GEM_FRAMES_TX);
+    rx_lo = qt_readl(&q, GEM0_BASE + GEM_OCTETS_RX_LO);
+    rx_hi = qt_readl(&q, GEM0_BASE + GEM_OCTETS_RX_HI);
+    tx_lo = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_LO);
+    tx_hi = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_HI);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 3);
+    CHECK_EQ(txcnt, 2);
+    CHECK_EQ(rx_hi, 0);
+    CHECK_EQ(tx_hi, 0);
+    CHECK(rx_lo == 3 * 200 || rx_lo == 3 * 204, "octets rx low %u, want 600 or 612", rx_lo);
+    CHECK(tx_lo == 2 * 300 || tx_lo == 2 * 304, "octets tx low %u, want 600 or 608", tx_lo);
+    return 0;
+}
+
 static int test_rx_starved_ring_drops_and_counts_resource_errors(void)
 {
     struct qt q;
@@ -1327,6 +1416,8 @@ static const struct test tests[] = {
     T(test_tx_link_down_frames_lost_but_completed),
     T(test_rx_matching_mac_config_receives),
     T(test_rx_starved_ring_drops_and_counts_resource_errors),
+    T(test_rx_disabled_frames_counted_by_model_only),
+    T(test_octet_counters_low_word_first_like_silicon),
     T(test_rx_backpressure_on_holds_frames_like_stock),
     T(test_rx_loss_changed_at_runtime_keeps_frames_flowing),
     T(test_rx_starve_ns_burst_drops_then_recovers),
