@@ -35,6 +35,29 @@
 #define IPERF_TCP_MAX_SESS 4
 #define TCP_POLL_COARSE    2        /* tcp_poll interval: 2 x 500 ms */
 
+/* Server idle timeout: a connection that has received nothing for this many
+ * seconds is aborted (result line with "aborted":true) and its slot freed.
+ * Without it a client that vanished without a FIN/RST (host iperf killed,
+ * slirp giving up on a socket while the link flapped) holds one of the
+ * IPERF_TCP_MAX_SESS slots and its pcb forever: lwIP's keepalive default is
+ * 2 h.  Build with -DIPERF_TCP_SRV_IDLE_S=N to change it; 0 disables it.
+ * Keepalive is also switched on for accepted pcbs (IPERF_TCP_KEEPIDLE_S,
+ * IPERF_TCP_KEEPINTVL_S x IPERF_TCP_KEEPCNT probes) so a dead peer of an
+ * otherwise quiet connection is found by TCP too. */
+#ifndef IPERF_TCP_SRV_IDLE_S
+#define IPERF_TCP_SRV_IDLE_S 30
+#endif
+#ifndef IPERF_TCP_KEEPIDLE_S
+#define IPERF_TCP_KEEPIDLE_S 10
+#endif
+#ifndef IPERF_TCP_KEEPINTVL_S
+#define IPERF_TCP_KEEPINTVL_S 2
+#endif
+#ifndef IPERF_TCP_KEEPCNT
+#define IPERF_TCP_KEEPCNT 5
+#endif
+#define SRV_POLL_INTERVAL  2        /* server idle check: every 2 x 500 ms */
+
 struct tcp_sess {
     struct tcp_pcb *pcb;            /* NULL when the slot is free */
     ip_addr_t peer;
@@ -43,6 +66,7 @@ struct tcp_sess {
     uint64_t bytes;
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
+    uint32_t last_rx_ms;            /* last data (or accept) for the idle timeout */
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint8_t hdr_len;
     bool hdr_done;
@@ -250,9 +274,26 @@ static err_t srv_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
     }
     s->bytes += p->tot_len;
     s->ivl_bytes += p->tot_len;
+    s->last_rx_ms = app_now_ms();
     tcp_recved(pcb, p->tot_len);
     pbuf_free(p);
     return ERR_OK;
+}
+
+/* Every SRV_POLL_INTERVAL: abort a session idle for IPERF_TCP_SRV_IDLE_S. */
+static err_t srv_poll(void *arg, struct tcp_pcb *pcb)
+{
+    struct tcp_sess *s = arg;
+
+    if (!s || IPERF_TCP_SRV_IDLE_S == 0)
+        return ERR_OK;
+    if ((uint32_t)(app_now_ms() - s->last_rx_ms) < IPERF_TCP_SRV_IDLE_S * 1000u)
+        return ERR_OK;
+    app_error("iperf", "tcp server: connection idle too long, aborted", ERR_TIMEOUT);
+    sess_finish(s, true);
+    sess_detach(s);
+    tcp_abort(pcb);
+    return ERR_ABRT;
 }
 
 static void srv_err(void *arg, err_t err)
@@ -288,6 +329,7 @@ static err_t srv_accept(void *arg, struct tcp_pcb *pcb, err_t err)
     ip_addr_copy(s->peer, pcb->remote_ip);
     s->peer_port = pcb->remote_port;
     s->start_us = s->ivl_start_us = app_now_us();
+    s->last_rx_ms = app_now_ms();
     {
         bool others = false;
         for (int i = 0; i < IPERF_TCP_MAX_SESS; i++)
@@ -298,6 +340,13 @@ static err_t srv_accept(void *arg, struct tcp_pcb *pcb, err_t err)
     tcp_arg(pcb, s);
     tcp_recv(pcb, srv_recv);
     tcp_err(pcb, srv_err);
+    tcp_poll(pcb, srv_poll, SRV_POLL_INTERVAL);
+#if LWIP_TCP_KEEPALIVE
+    ip_set_option(pcb, SOF_KEEPALIVE);
+    pcb->keep_idle = IPERF_TCP_KEEPIDLE_S * 1000u;
+    pcb->keep_intvl = IPERF_TCP_KEEPINTVL_S * 1000u;
+    pcb->keep_cnt = IPERF_TCP_KEEPCNT;
+#endif
     return ERR_OK;
 }
 

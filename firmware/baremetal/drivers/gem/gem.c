@@ -404,13 +404,14 @@ uint64_t gem_counter_read(unsigned i)
     return counter_acc[i];
 }
 
-/* octets_*_top holds bits 47:32 (16 bits) on silicon; a value above 0xFFFF
- * means the halves are swapped (stock QEMU 7.2, FACTS.md). */
+/* UG585 B.18: octets_*_bot (0x100/0x150) holds bits 31:0, octets_*_top
+ * (0x104/0x154) bits 47:32.  Stock QEMU 7.2 swapped the halves; our patch
+ * 0003 keeps the silicon layout, so the registers are read as silicon has
+ * them (a swapped-layout guess broke with clear-on-read: a small read
+ * looked like a high half and the total jumped by 2^32 steps). */
 static uint64_t octets_value(uint32_t bot, uint32_t top)
 {
-    if (top > 0xFFFFu)
-        return ((uint64_t)bot << 32) | top;
-    return ((uint64_t)top << 32) | bot;
+    return ((uint64_t)(top & 0xFFFFu) << 32) | bot;
 }
 
 void gem_octets(uint64_t *tx, uint64_t *rx)
