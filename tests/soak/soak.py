@@ -47,7 +47,17 @@ BOARD_IP = "10.0.2.15"
 FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
 SPEED_CYCLE = [("100FD", 100), ("10FD", 10), (FULL_ABILITIES, 1000)]
 GEM = "/machine/gem0"
-MIN_FPS = 20        # the bare-metal soak offers 60-90 frames/s towards the board under these faults
+# Frames/s offered towards the board while faulted, per firmware.
+# Bare-metal polls its PHY every few ms, so it follows the model's link
+# (up ~1.2 s of every 2 s) and offers 60-90 frames/s: 20 catches a stall.
+# Linux's phylib polls the PHY once a second and BMSR's link bit is
+# latched low: the poll after each flap reports down, the next one (1 s
+# later) up, so with the poll at phase p (0..1 s, fixed for a run) in the
+# 2 s flap cycle the carrier is usable for only 1 - p s of every 2 s -
+# 25 % of the time on average, 0-50 % by phase - and TCP's RTO doubles on
+# every retransmission that falls in the dead 1.5 s; 2 min runs measured
+# 5.0 frames/s.  So Linux gets 2: still zero-traffic-under-faults fails.
+MIN_FPS = {"baremetal": 20, "linux": 2}
 NETDEV = "net0"
 
 
@@ -630,20 +640,16 @@ class Soak:
         between("GEM 0x1A0 rx_resource_errors = model rx resource drops", hw["rx_resource_errors"],
                 "stat-rx-resource-drops")
         between("GEM frames_tx = model tx frames", hw["frames_tx"], "stat-tx-frames")
-        # every frame the wire delivered to the MAC was either received or
-        # dropped by the MAC for a counted reason (FCS, resources)
         # every frame the wire delivered to the MAC was received or dropped
-        # for a counted reason (FCS/mismatch, resources), except frames that
-        # arrive while the driver has the receiver off (NWCTRL.RXENA = 0,
-        # e.g. around a speed change): the GEM ignores those and neither
-        # silicon nor the model counts them, so they are bounded, not
-        # matched: at most 2 per link change the firmware handled
+        # for a counted reason: FCS/mismatch (0x190), resources (0x1A0), or
+        # the receiver being off (NWCTRL.RXENA = 0, e.g. while the driver
+        # reprograms the MAC around a speed change) - silicon counts those
+        # nowhere, the model counts them in stat-rx-disabled-drops.  Exact.
         rx_in = m1["stat-rx-wire-delivered"]
-        acc = hw["frames_rx"] + hw["fcs_errors"] + hw["rx_resource_errors"]
-        off = rx_in - acc
-        bound = 2 * m1["link-changes"]
-        rows.append({"what": "wire delivered = frames_rx + fcs + resource + receiver-off (uncounted, <= %d)" % bound,
-                     "firmware": acc, "model": rx_in, "receiver_off": off, "ok": 0 <= off <= bound})
+        off = m1["stat-rx-disabled-drops"]
+        acc = hw["frames_rx"] + hw["fcs_errors"] + hw["rx_resource_errors"] + off
+        rows.append({"what": "wire delivered = frames_rx + fcs + resource + model rx-disabled drops (%d)" % off,
+                     "firmware": acc, "model": rx_in, "receiver_off": off, "ok": acc == rx_in})
         rows.append({"what": "driver rx_frames = GEM frames_rx", "firmware": drv["rx_frames"],
                      "model": hw["frames_rx"], "ok": drv["rx_frames"] == hw["frames_rx"]})
         rows.append({"what": "starvation drops > 0 and within resource drops",
@@ -675,8 +681,9 @@ class Soak:
         # traffic under faults: frames offered towards the board per second
         # of faulted time (the model's count, whatever the host tool says)
         fps = (mf["stat-rx-wire-sent"] - ms["stat-rx-wire-sent"]) / float(self.a.seconds)
-        rows.append({"what": "frames offered towards the board during faults, per s (>= %d)" % MIN_FPS,
-                     "firmware": None, "model": round(fps, 1), "ok": fps >= MIN_FPS})
+        min_fps = MIN_FPS["linux" if self.linux else "baremetal"]
+        rows.append({"what": "frames offered towards the board during faults, per s (>= %d)" % min_fps,
+                     "firmware": None, "model": round(fps, 1), "ok": fps >= min_fps})
         return rows
 
     def run_linux(self):
@@ -917,7 +924,9 @@ class Soak:
             fwres = [m for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "result"
                      and m.get("test") == "iperf" and m.get("role") == "server"]
             refused = sum(1 for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "error"
-                          and m.get("app") == "iperf")
+                          and m.get("app") == "iperf" and "idle" not in m.get("what", ""))
+            idle_aborts = sum(1 for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "error"
+                              and m.get("app") == "iperf" and "idle" in m.get("what", ""))
         fw_bytes = sum(m.get("bytes", 0) for m in fwres)
         mbps = sorted(m.get("mbps", 0.0) for m in fwres if m.get("duration_us", 0) >= 1e6) or [0.0]
         full = [x for x in runs if x["rc"] == 0 and x["wall_s"] >= 0.9 * a.iperf_chunk]
@@ -928,6 +937,7 @@ class Soak:
                                "fw_iperf_results": len(fwres), "fw_bytes_received": fw_bytes,
                                "fw_aborted": sum(1 for m in fwres if m.get("aborted")),
                                "fw_iperf_errors": refused,
+                               "fw_idle_aborts": idle_aborts,
                                "fw_mbps_min_median_max": [round(mbps[0], 3), round(statistics.median(mbps), 3),
                                                           round(mbps[-1], 3)],
                                "echo": dict(self.echo)}
@@ -997,10 +1007,10 @@ class Soak:
                               v["end_window_s"], v.get("end_kb"), v.get("change_pct"), v.get("min_kb"),
                               v.get("median_kb"), v.get("max_kb")))
             elif k == "traffic_flowed" and not self.linux:
-                out.append("      firmware iperf server: %d connections (%d aborted, %d refused/errors), %.1f MB received, "
+                out.append("      firmware iperf server: %d connections (%d aborted, %d by idle timeout; %d refused/errors), %.1f MB received, "
                            "Mb/s per connection min/median/max %s; host iperf -t %d runs: %d (%d full length); "
                            "echo UDP %d/%d, TCP %d/%d"
-                           % (v["fw_iperf_results"], v["fw_aborted"], v["fw_iperf_errors"], v["fw_bytes_received"] / 1e6,
+                           % (v["fw_iperf_results"], v["fw_aborted"], v.get("fw_idle_aborts", 0), v["fw_iperf_errors"], v["fw_bytes_received"] / 1e6,
                               "/".join(str(x) for x in v["fw_mbps_min_median_max"]), self.a.iperf_chunk,
                               v["host_iperf_runs"], v["host_iperf_full_length"],
                                           v["echo"]["udp_ok"], v["echo"]["udp_sent"], v["echo"]["tcp_ok"],
