@@ -14,7 +14,9 @@ Run by ourqemu.py inside the test's netns.  Two sockets:
    would send.  The server must count the 5 + 2 as malformed, report 0
    lost of N, and answer the late FINs with the same report instead of
    taking them for the start of a new test (ourqemu.py checks the next
-   real test).
+   real test).  Then LATE_DATA data datagrams of that test (ids N-2..N),
+   as a reordering link delivers them after the FIN: the server must count
+   them (late_outside_test) and start no test.
 
 Prints one JSON object: what was sent and the decoded FIN-ack (or null).
 """
@@ -29,6 +31,7 @@ OUTSIDE = [b"", b"\x00" * 3, b"\x01" * 11]
 INSIDE_SHORT = 5            # 5-byte datagrams
 INSIDE_ZERO = 2             # header-sized datagrams with id 0
 LATE_FINS = 3
+LATE_DATA = 3
 
 
 def dgram(seq):
@@ -79,6 +82,9 @@ def main():
             except socket.timeout:
                 late.append(0)
         out["late_fin_acks"] = late
+        for seq in range(N - LATE_DATA + 1, N + 1):
+            s.send(dgram(seq))
+        out["late_data"] = LATE_DATA
     print(json.dumps(out))
     return 0
 

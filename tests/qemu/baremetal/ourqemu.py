@@ -212,6 +212,13 @@ def run(t, b, net, tmp):
                None if res and host else "result %r, host report %r" % (res, host)):
         print("  firmware: %.2f Mb/s, %d/%d lost, jitter %.1f us; host: %r; GEM/wire drops %d"
               % (res["mbps"], res["lost"], res["datagrams"], res["jitter_us"], host, dropped))
+        late_n = junk["late_data"] if junk else None
+        t.check("junk datagrams: %r data datagrams of the finished test after its FIN counted late, "
+                "no test started" % late_n,
+                None if late_n is not None and res.get("late_outside_test") == late_n
+                and res["datagrams"] == host[2]
+                else "late_outside_test %r (sent %r), datagrams %r, host total %r"
+                % (res.get("late_outside_test"), late_n, res.get("datagrams"), host[2]))
         t.check("udp host->board: host report == firmware result (lost/total)",
                 None if (host[1], host[2]) == (res["lost"], res["datagrams"])
                 else "host %d/%d, firmware %d/%d" % (host[1], host[2], res["lost"], res["datagrams"]))

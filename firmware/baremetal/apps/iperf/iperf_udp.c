@@ -57,6 +57,7 @@
 #define UDP_IDLE_MS      10000   /* server: a test with no datagram for this long ends */
 #define UDP_TX_BURST     256     /* datagrams per poll at most (QEMU polls can be ~15 ms apart) */
 #define UDP_BACK_DELAY_MS 300    /* -r: start the back test this long after the forward FIN */
+#define UDP_LATE_MS      2000    /* server: data from the last test's socket this soon after its end is late, not a new test */
 
 /* ---------------------------------------------------------------- server */
 
@@ -76,6 +77,7 @@ static struct {
     uint64_t ivl_start_us;
     uint64_t foreign;
     uint64_t malformed_idle;     /* unparsable datagrams outside a test, since start */
+    uint64_t late_idle;          /* data datagrams of a finished test arriving after it (reordered past the FIN), since start */
     /* dual/tradeoff back test requested by the running test's header */
     bool back_pending;           /* -r: start when the test ends with a FIN */
     struct iperf_udp_client_cfg back;
@@ -85,6 +87,7 @@ static struct {
     bool have_last;
     ip_addr_t last_peer;
     uint16_t last_port;
+    uint32_t last_end_ms;
     struct iperf2_server_report last;
 } us;
 
@@ -109,6 +112,7 @@ static void srv_emit(bool fin)
     glout_u64(&g, "malformed", us.st.malformed);
     glout_u64(&g, "foreign", us.foreign);
     glout_u64(&g, "malformed_outside_test", us.malformed_idle);
+    glout_u64(&g, "late_outside_test", us.late_idle);
     glout_bool(&g, "fin", fin);
     glout_emit(&g);
     glout_textf("iperf udp server %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
@@ -139,6 +143,7 @@ static void srv_finish(bool fin)
     ip_addr_copy(us.last_peer, us.peer);
     us.last_port = us.peer_port;
     us.have_last = true;
+    us.last_end_ms = app_now_ms();
     us.active = false;
     if (us.back_pending && fin) {
         us.back_armed = true;
@@ -278,6 +283,16 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
         }
         if (us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port)
             srv_send_fin_ack(&src, port);
+        goto out;
+    }
+    /* A data datagram from the socket of the test that just ended: a link
+     * that reorders (netem-style jitter) delivers some after the FIN.  It
+     * belongs to that test, whose report is sent; it must not start a new
+     * one (a new iperf 2 client test comes from a new socket, so another
+     * source port).  Counted, like malformed datagrams outside a test. */
+    if (!us.active && us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port &&
+        (int32_t)(app_now_ms() - us.last_end_ms) < UDP_LATE_MS) {
+        us.late_idle++;
         goto out;
     }
     if (!us.active) {
