@@ -380,7 +380,7 @@ static void cmd_help(void)
     struct glout g;
     static const char *const usage[] = {
         "help", "stats", "link", "run iperf3|iperf ARGS...",
-        "irq-affinity HEXMASK", "sockbuf BYTES[K|M]",
+        "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
     };
 
     glout_begin(&g, buf, sizeof(buf), "result");
@@ -587,6 +587,56 @@ static void cmd_sockbuf(struct agent_argv *a)
     glout_emit(&g);
 }
 
+/* `tcp-port PORT`: the sockets on local TCP port PORT (tcp + tcp6) by
+ * state.  "idle" is true when something listens there and no socket of a
+ * previous connection is still held by a process (ESTABLISHED, SYN_RECV,
+ * CLOSE_WAIT): the host's iperf3 client uses it to start a test only once
+ * the guest's iperf3 3.12 server has finished the previous one and listens
+ * again (it closes and re-creates its listener between tests, and through
+ * slirp a connect in that gap is accepted on the host and then reset). */
+static void cmd_tcp_port(struct agent_argv *a)
+{
+    static const char *const files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+    static char text[65536];
+    unsigned count[PROC_TCP_STATES] = { 0 }, other = 0;
+    char buf[512], *end;
+    unsigned long port;
+    struct glout g;
+
+    errno = 0;
+    port = a->argc == 2 ? strtoul(a->argv[1], &end, 10) : 0;
+    if (a->argc != 2 || errno != 0 || *end != '\0' || port == 0 || port > 65535) {
+        emit_error("tcp-port", "usage: tcp-port PORT (1..65535)", -EINVAL);
+        return;
+    }
+    for (int i = 0; i < 2; i++) {
+        int rc = read_file(files[i], text, sizeof(text));
+
+        if (rc < 0 && !(rc == -ENOENT && i == 1)) {  /* no IPv6: no tcp6 */
+            emit_error("tcp-port", files[i], rc);
+            return;
+        }
+        if (rc >= 0 && proc_tcp_port_states(text, (unsigned)port, count) < 0) {
+            emit_error("tcp-port", files[i], -EINVAL);
+            return;
+        }
+    }
+    /* TCP_ESTABLISHED 1, TCP_SYN_RECV 3, TCP_CLOSE_WAIT 8, TCP_LISTEN 10 */
+    for (int st = 0; st < PROC_TCP_STATES; st++)
+        if (st != 1 && st != 3 && st != 8 && st != 10)
+            other += count[st];
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "tcp-port");
+    glout_u64(&g, "port", port);
+    glout_u64(&g, "listen", count[10]);
+    glout_u64(&g, "established", count[1]);
+    glout_u64(&g, "syn_recv", count[3]);
+    glout_u64(&g, "close_wait", count[8]);
+    glout_u64(&g, "other", other);
+    glout_bool(&g, "idle", count[10] > 0 && count[1] + count[3] + count[8] == 0);
+    glout_emit(&g);
+}
+
 static void dispatch(char *line)
 {
     struct agent_argv a;
@@ -615,6 +665,9 @@ static void dispatch(char *line)
         return;
     case AGENT_CMD_SOCKBUF:
         cmd_sockbuf(&a);
+        return;
+    case AGENT_CMD_TCP_PORT:
+        cmd_tcp_port(&a);
         return;
     case AGENT_CMD_UNKNOWN:
         emit_error(a.argv[0], "unknown command (try help)", -EINVAL);

@@ -18,6 +18,7 @@ static const struct {
     { "run", AGENT_CMD_RUN },
     { "irq-affinity", AGENT_CMD_IRQ_AFFINITY },
     { "sockbuf", AGENT_CMD_SOCKBUF },
+    { "tcp-port", AGENT_CMD_TCP_PORT },
 };
 
 static const struct {

@@ -20,6 +20,7 @@ enum agent_cmd {
     AGENT_CMD_RUN,          /* run iperf3|iperf ARGS... */
     AGENT_CMD_IRQ_AFFINITY, /* irq-affinity HEXMASK */
     AGENT_CMD_SOCKBUF,      /* sockbuf BYTES */
+    AGENT_CMD_TCP_PORT,     /* tcp-port PORT: sockets on a local TCP port */
     AGENT_CMD_UNKNOWN,
 };
 

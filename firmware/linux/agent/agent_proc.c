@@ -219,3 +219,36 @@ int proc_parse_affinity(const char *text, unsigned long *mask)
     *mask = (unsigned long)v;
     return 0;
 }
+
+/* "  sl  local_address rem_address   st ...": after "N:", the local address
+ * is HEX_IP:HEX_PORT (8 hex digits for tcp, 32 for tcp6), then the remote
+ * one, then the state (net/ipv4/tcp_ipv4.c get_tcp4_sock). */
+int proc_tcp_port_states(const char *text, unsigned port,
+                         unsigned count[PROC_TCP_STATES])
+{
+    const char *p = text;
+    int n = 0;
+
+    if (text == NULL || strstr(text, "local_address") == NULL)
+        return -EINVAL;
+    for (p = next_line(p); p != NULL && *p != '\0'; p = next_line(p)) {
+        char local[64], remote[64];
+        unsigned st;
+        char *colon, *end;
+        unsigned long lport;
+
+        if (sscanf(p, " %*u: %63s %63s %x", local, remote, &st) != 3)
+            continue;
+        colon = strrchr(local, ':');
+        if (colon == NULL)
+            continue;
+        errno = 0;
+        lport = strtoul(colon + 1, &end, 16);
+        if (errno != 0 || *end != '\0' || lport != port)
+            continue;
+        if (st < PROC_TCP_STATES)
+            count[st]++;
+        n++;
+    }
+    return n;
+}

@@ -64,4 +64,13 @@ double proc_idle_pct(const struct proc_cpu *prev, const struct proc_cpu *cur);
  * -EINVAL. */
 int proc_parse_affinity(const char *text, unsigned long *mask);
 
+/* Sockets of /proc/net/tcp or /proc/net/tcp6 whose local port is port,
+ * counted by state: count[st] for the kernel's TCP_* numbers 1..11 (hex in
+ * the "st" column; 0x0A is LISTEN).  Adds to count[] (so tcp and tcp6 can
+ * be summed).  Returns how many lines matched, or -EINVAL when the text
+ * has no header line. */
+#define PROC_TCP_STATES 12
+int proc_tcp_port_states(const char *text, unsigned port,
+                         unsigned count[PROC_TCP_STATES]);
+
 #endif /* GEMLAB_AGENT_PROC_H */

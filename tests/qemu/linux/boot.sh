@@ -201,23 +201,42 @@ expect() { # DESCRIPTION COMMAND...: pass if the command succeeds, show its outp
     if res=$("$@" 2>&1); then ok "$what: $res"; else bad "$what: $res"; fi
 }
 
-# host_iperf3 NAME ARGS...: host client against the guest server; prints Mb/s.
-# iperf3 3.12's server closes its listening socket while it finishes a test,
-# so a connect right after the previous run can be refused: up to 3 tries.
-host_iperf3() {
-    local name=$1 try rc; shift
-    for try in 1 2 3; do
-        timeout $((IPERF_TIME + 30)) "$@" -J > "$work/$name.json" 2>"$work/$name.err"; rc=$?
-        [ $rc -ne 0 ] && grep -q 'unable to connect to server' "$work/$name.json" && [ $try -lt 3 ] || break
-        echo "  (iperf3 $name: connection refused, retry $try)" >&2
-        sleep 1
+# guest_iperf3_idle: wait (up to 30 s) until the guest's iperf3 server on
+# 5201 listens and holds no connection of the previous test (agent tcp-port).
+# iperf3 3.12's server runs one test at a time and closes and re-creates its
+# listener after each; the host client exits as soon as it has sent
+# IPERF_DONE, before the starved guest has read it.  A client started in
+# that gap is refused "the server is busy" (old test not finished) or, with
+# no listener, slirp has already accepted it on the host and then drops it
+# on the guest's RST: "control socket has closed unexpectedly" / "unable to
+# receive control message: Connection reset by peer".  Prints the waits.
+guest_iperf3_idle() {
+    local deadline=$(( $(date +%s) + 30 )) n=0
+    while :; do
+        n=$((n + 1))
+        agent "tcp-port 5201" result 10 "$work/tcp-port.json" || { echo "agent tcp-port 5201 gave no answer"; return 1; }
+        [ "$($J get "$work/tcp-port.json" idle)" = true ] && { [ $n -gt 1 ] && echo "guest server idle after $n polls"; return 0; }
+        [ "$(date +%s)" -lt "$deadline" ] || { echo "guest iperf3 server not idle within 30 s: $(cat "$work/tcp-port.json")"; return 1; }
+        sleep 0.2
     done
+}
+
+# host_iperf3 NAME ARGS...: host client against the guest server; prints Mb/s.
+# Starts only once the guest server is idle (guest_iperf3_idle); a failure
+# shows the guest's sockets on 5201 right after it.
+host_iperf3() {
+    local name=$1 rc waited; shift
+    waited=$(guest_iperf3_idle) || { echo "$waited"; return 1; }
+    [ -n "$waited" ] && echo "  (iperf3 $name: $waited)" >&2
+    timeout $((IPERF_TIME + 30)) "$@" -J > "$work/$name.json" 2>"$work/$name.err"; rc=$?
     if [ $rc -eq 0 ]; then
-        $J iperf3 "$work/$name.json"
+        $J iperf3 "$work/$name.json" && return 0
     else
-        echo "iperf3 failed: $(head -c 300 "$work/$name.json") $(cat "$work/$name.err")"
-        return 1
+        echo "iperf3 failed (exit $rc): $(head -c 300 "$work/$name.json") $(cat "$work/$name.err")"
     fi
+    agent "tcp-port 5201" result 10 "$work/$name-tcp-port.json" \
+        && echo "guest after the failure: $(cat "$work/$name-tcp-port.json")"
+    return 1
 }
 
 # boot_ready NAME: wait for the agent's ready line, check it and the start

@@ -72,7 +72,8 @@ static void test_lookup_every_command_and_unknown(void **state)
         { "help", AGENT_CMD_HELP }, { "stats", AGENT_CMD_STATS },
         { "link", AGENT_CMD_LINK }, { "run", AGENT_CMD_RUN },
         { "irq-affinity", AGENT_CMD_IRQ_AFFINITY },
-        { "sockbuf", AGENT_CMD_SOCKBUF }, { "STATS", AGENT_CMD_UNKNOWN },
+        { "sockbuf", AGENT_CMD_SOCKBUF }, { "tcp-port", AGENT_CMD_TCP_PORT },
+        { "STATS", AGENT_CMD_UNKNOWN },
         { "reboot", AGENT_CMD_UNKNOWN }, { "runx", AGENT_CMD_UNKNOWN },
     };
 

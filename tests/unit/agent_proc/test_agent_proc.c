@@ -151,6 +151,48 @@ static void test_affinity_words_and_bad_text(void **state)
     assert_int_equal(proc_parse_affinity("0-1\n", &m), -EINVAL);
 }
 
+/* net/ipv4/tcp_ipv4.c and net/ipv6/tcp_ipv6.c formats: iperf3 -s on 5201
+ * (0x1451) listening on ::, a control connection the server still holds
+ * (CLOSE_WAIT), one in TIME_WAIT, and a client socket whose REMOTE port is
+ * 5201 (must not count). */
+static const char tcp_txt[] =
+    "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    "   0: 0F02000A:1451 0202000A:C9A4 08 00000000:00000000 00:00000000 00000000     0        0 0 1 00000000 20 4 0 10 -1\n"
+    "   1: 0F02000A:D2F0 0202000A:1451 01 00000000:00000000 00:00000000 00000000     0        0 77 1 00000000 20 4 0 10 -1\n"
+    "   2: 0F02000A:1451 0202000A:C9B0 06 00000000:00000000 03:00000F9E 00000000     0        0 0 3 00000000\n";
+static const char tcp6_txt[] =
+    "  sl  local_address                         remote_address                        st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n"
+    "   0: 00000000000000000000000000000000:1451 00000000000000000000000000000000:0000 0A 00000000:00000000 00:00000000 00000000     0        0 1234 1 00000000 100 0 0 10 0\n"
+    "   1: 0000000000000000FFFF00000F02000A:1451 0000000000000000FFFF00000202000A:CAFE 01 00000000:00000000 00:00000000 00000000     0        0 99 1 00000000 20 4 0 10 -1\n";
+
+static void test_tcp_port_states_summed_over_tcp_and_tcp6(void **state)
+{
+    unsigned c[PROC_TCP_STATES] = { 0 };
+
+    (void)state;
+    assert_int_equal(proc_tcp_port_states(tcp_txt, 5201, c), 2);
+    assert_int_equal(c[8], 1);  /* CLOSE_WAIT */
+    assert_int_equal(c[6], 1);  /* TIME_WAIT */
+    assert_int_equal(c[1], 0);  /* the client socket's remote port is 5201 */
+    assert_int_equal(proc_tcp_port_states(tcp6_txt, 5201, c), 2);
+    assert_int_equal(c[10], 1); /* LISTEN */
+    assert_int_equal(c[1], 1);  /* ESTABLISHED, v4-mapped */
+    assert_int_equal(c[8], 1);
+}
+
+static void test_tcp_port_other_port_and_bad_text(void **state)
+{
+    unsigned c[PROC_TCP_STATES] = { 0 };
+
+    (void)state;
+    assert_int_equal(proc_tcp_port_states(tcp_txt, 5202, c), 0);
+    assert_int_equal(proc_tcp_port_states(tcp6_txt, 0x1451 * 16, c), 0);
+    for (int i = 0; i < PROC_TCP_STATES; i++)
+        assert_int_equal(c[i], 0);
+    assert_int_equal(proc_tcp_port_states("", 5201, c), -EINVAL);
+    assert_int_equal(proc_tcp_port_states("   0: 0F02000A:1451 0202000A:C9A4 08\n", 5201, c), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -163,6 +205,8 @@ int main(void)
         cmocka_unit_test(test_stat_aggregate_first_and_idle_includes_iowait),
         cmocka_unit_test(test_idle_pct_between_samples),
         cmocka_unit_test(test_affinity_words_and_bad_text),
+        cmocka_unit_test(test_tcp_port_states_summed_over_tcp_and_tcp6),
+        cmocka_unit_test(test_tcp_port_other_port_and_bad_text),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
