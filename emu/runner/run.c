@@ -675,10 +675,58 @@ static bool never_done(struct inst *i, void *arg)
     return false;
 }
 
+/* Linux board, iperf3: wait (up to 30 s) until the agent's `tcp-port 5201`
+ * says the guest server listens and holds no connection of the previous
+ * test.  The host client exits once it has sent IPERF_DONE; the starved
+ * guest then still has to read it, close the control socket and re-create
+ * its listener, and a client started in between is refused ("server is
+ * busy") or, through slirp, accepted on the host and dropped on the guest's
+ * RST ("control socket has closed unexpectedly").  Returns 0 (also when it
+ * never became idle: the test then runs and its error is the result). */
+static int wait_board_iperf3_idle(struct run *r, int idx)
+{
+    char cmd[32];
+    const char *want[2] = { "result", NULL };
+
+    if (r->s.v[SK_BOARD_FIRMWARE].e != 1 || board_port(&r->s) != BOARD_PORT_IPERF3)
+        return 0;
+    snprintf(cmd, sizeof(cmd), "tcp-port %d", BOARD_PORT_IPERF3);
+    for (int polls = 0; polls < 100; polls++) {
+        const cJSON *m, *c, *idle;
+        int rc;
+
+        want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "result");
+        inst_send(&r->in, cmd);
+        rc = inst_wait(&r->in, 5000, msg_after, want);
+        if (rc == -ETIMEDOUT)
+            break;                 /* an old agent without tcp-port: run anyway */
+        if (rc)
+            return wait_failed(r, rc, "board iperf3 idle");
+        m = inst_last_msg(&r->in, "result");
+        c = cJSON_GetObjectItemCaseSensitive(m, "cmd");
+        idle = cJSON_GetObjectItemCaseSensitive(m, "idle");
+        if (!cJSON_IsString(c) || strcmp(c->valuestring, "tcp-port") != 0)
+            break;
+        if (cJSON_IsTrue(idle)) {
+            if (polls)
+                fprintf(stderr, "gemlab: test %d: waited for the board's iperf3 server (%d polls)\n", idx, polls);
+            return 0;
+        }
+        rc = inst_wait(&r->in, 300, never_done, NULL);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "board iperf3 idle");
+    }
+    fprintf(stderr, "gemlab: test %d: the board's iperf3 server did not report idle; running the test anyway\n", idx);
+    return 0;
+}
+
 static int run_traffic_settled(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
     for (int t = 0;; t++) {
-        int rc = run_traffic(r, length, idx, result);
+        int rc = wait_board_iperf3_idle(r, idx);
+        if (rc)
+            return rc;
+        rc = run_traffic(r, length, idx, result);
         const cJSON *e = cJSON_GetObjectItemCaseSensitive(*result, "error");
         if (rc || t == 2 || cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(*result, "ok")) || !cJSON_IsString(e) ||
             !(strstr(e->valuestring, "unable to receive control message") ||
