@@ -94,6 +94,7 @@ test-runner: runner
 	$(Q)$(MAKE) -C emu/runner robustness
 	$(Q)$(TOP)/tests/qemu/runner/merge.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
+	$(Q)$(TOP)/tests/bench/test_aggregate.sh
 	$(Q)QEMU="$(QEMU_BIN)" $(TOP)/tests/qemu/runner/determinism.sh
 
 # The fault soak (issue 8): flaps every 2 s, 5 % Gilbert-Elliott loss,
