@@ -320,8 +320,13 @@ def run(t, b, net, tmp):
                 else "only %d (firmware sent %.1f Mb/s)" % (s["datagrams"], r["mbps"]))
         t.check("1% loss: reported loss within 1 +- 0.3 %",
                 None if abs(s["loss_pct"] - 1.0) <= 0.3 else "%.3f %%" % s["loss_pct"])
+        # The wire also carries the test's FIN retries and ARP (sent -
+        # datagrams frames), which the same 1 % may drop: every lost datagram
+        # is a wire drop, and every other wire drop is one of those extras.
+        extra = max(0, sent - s["datagrams"])
         t.check("1% loss: lost == wire loss drops (nothing else dropped)",
-                None if s["lost"] == wloss else "lost %d, wire dropped %d" % (s["lost"], wloss))
+                None if s["lost"] <= wloss <= s["lost"] + extra
+                else "lost %d, wire dropped %d, frames beyond the datagrams %d" % (s["lost"], wloss, extra))
         t.check("1% loss: host and firmware agree",
                 None if (host[1], host[2]) == (s["lost"], s["datagrams"])
                 else "host %r" % (host,))
