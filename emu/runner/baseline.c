@@ -62,28 +62,9 @@ static const struct {
 };
 #define NCOND (sizeof(cond_keys) / sizeof(cond_keys[0]))
 
-static const cJSON *jpath(const cJSON *root, const char *path)
-{
-    char key[64];
-    const cJSON *cur = root;
-
-    while (cur && *path) {
-        size_t n = strcspn(path, ".");
-        if (n >= sizeof(key))
-            return NULL;
-        memcpy(key, path, n);
-        key[n] = '\0';
-        cur = cJSON_GetObjectItemCaseSensitive(cur, key);
-        path += n;
-        if (*path == '.')
-            path++;
-    }
-    return cur;
-}
-
 static double jnum_at(const cJSON *root, const char *path)
 {
-    const cJSON *j = jpath(root, path);
+    const cJSON *j = runner_json_path(root, path);
     return cJSON_IsNumber(j) ? j->valuedouble : NAN;
 }
 
@@ -140,7 +121,7 @@ static cJSON *pick(const cJSON *results, bool subject)
     cJSON *c = cJSON_CreateObject();
 
     for (size_t i = 0; i < NCOND; i++) {
-        const cJSON *v = jpath(results, cond_keys[i].path);
+        const cJSON *v = runner_json_path(results, cond_keys[i].path);
         if (cond_keys[i].subject == subject && v && !cJSON_IsNull(v))
             cJSON_AddItemToObject(c, cond_keys[i].key, cJSON_Duplicate(v, 1));
     }
@@ -194,8 +175,8 @@ static void safe_component(char *s)
 
 void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_t flen)
 {
-    const cJSON *b = jpath(results, "scenario.resolved.board.profile");
-    const cJSON *f = jpath(results, "conditions.firmware");
+    const cJSON *b = runner_json_path(results, "scenario.resolved.board.profile");
+    const cJSON *f = runner_json_path(results, "conditions.firmware");
 
     snprintf(board, blen, "%s", cJSON_IsString(b) && *b->valuestring ? b->valuestring : "zc702");
     snprintf(fw, flen, "%s", cJSON_IsString(f) && *f->valuestring ? f->valuestring : "baremetal");
@@ -316,7 +297,7 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
     strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
     cJSON_AddStringToObject(r, "saved", stamp);
     cJSON_AddNumberToObject(r, "throughput_bps", bps);
-    if (cJSON_IsString(v = jpath(results, "verdict.result")))
+    if (cJSON_IsString(v = runner_json_path(results, "verdict.result")))
         cJSON_AddStringToObject(r, "verdict", v->valuestring);
     if (!isnan(jnum_at(results, "iperf.retransmits")))
         cJSON_AddNumberToObject(r, "retransmits", jnum_at(results, "iperf.retransmits"));
@@ -566,7 +547,7 @@ static void print_cmp(FILE *out, const struct bl_cmp *c, const char *path)
 
 void bl_default_name(const cJSON *results, char *out, size_t len)
 {
-    const cJSON *n = jpath(results, "scenario.name");
+    const cJSON *n = runner_json_path(results, "scenario.name");
 
     snprintf(out, len, "%s", cJSON_IsString(n) && name_ok(n->valuestring) ? n->valuestring : "default");
 }
@@ -758,8 +739,8 @@ int bl_cmd(int argc, char **argv)
         } else
             bl = bl_new(res, name, isnan(min_pct) ? BL_DEFAULT_MIN_PCT : min_pct,
                         isnan(mad_k) ? BL_DEFAULT_MAD_K : mad_k);
-        if (strcmp(jpath(res, "verdict.result") && cJSON_IsString(jpath(res, "verdict.result"))
-                       ? jpath(res, "verdict.result")->valuestring : "", "PASS"))
+        if (strcmp(runner_json_path(res, "verdict.result") && cJSON_IsString(runner_json_path(res, "verdict.result"))
+                       ? runner_json_path(res, "verdict.result")->valuestring : "", "PASS"))
             fprintf(stderr, "gemlab baseline: warning: %s did not PASS; saving it anyway\n", run_dir);
         arc = bl_append(bl, res, run_dir, stderr);
         if (arc == -EXDEV) {

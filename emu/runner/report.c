@@ -49,32 +49,15 @@ static char *slurp(const char *path)
     return buf;
 }
 
-static const cJSON *jget(const cJSON *root, const char *path)
-{
-    char key[64];
-    const cJSON *cur = root;
-
-    while (cur && *path) {
-        size_t n = strcspn(path, ".");
-        if (n >= sizeof(key))
-            return NULL;
-        memcpy(key, path, n);
-        key[n] = '\0';
-        cur = cJSON_GetObjectItemCaseSensitive(cur, key);
-        path += n + (path[n] == '.');
-    }
-    return cur;
-}
-
 static double jnum(const cJSON *root, const char *path)
 {
-    const cJSON *j = jget(root, path);
+    const cJSON *j = runner_json_path(root, path);
     return cJSON_IsNumber(j) ? j->valuedouble : NAN;
 }
 
 static const char *js(const cJSON *root, const char *path)
 {
-    const cJSON *j = jget(root, path);
+    const cJSON *j = runner_json_path(root, path);
     return cJSON_IsString(j) ? j->valuestring : "";
 }
 
@@ -423,8 +406,8 @@ static void free_run(struct run_data *r)
 
 static void run_charts(struct run_data *r, struct charts *c)
 {
-    const cJSON *iv = jget(r->res, "iperf.intervals_bps"), *e, *sw = jget(r->res, "sweep");
-    const cJSON *ps = jget(r->res, "parallel_sweep");
+    const cJSON *iv = runner_json_path(r->res, "iperf.intervals_bps"), *e, *sw = runner_json_path(r->res, "sweep");
+    const cJSON *ps = runner_json_path(r->res, "parallel_sweep");
     char body[8192];
     size_t o = 0;
     FILE *f;
@@ -491,7 +474,7 @@ static void run_charts(struct run_data *r, struct charts *c)
         chart(c, "udp", "UDP loss and jitter over time", body);
     }
     /* link timeline: speed (0 = down), flaps marked */
-    if (cJSON_GetArraySize(jget(r->res, "link_events")) > 0 && (f = chart_file(c, "link.dat", "w"))) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, "link_events")) > 0 && (f = chart_file(c, "link.dat", "w"))) {
         FILE *fl = chart_file(c, "flaps.dat", "w");
         double last_t = 0, last_v = 0, dur = jnum(r->res, "conditions.duration_s");
         bool was_up = false;
@@ -499,7 +482,7 @@ static void run_charts(struct run_data *r, struct charts *c)
         fprintf(f, "# t_s speed_mbps (0: link down)\n0 0\n");
         if (fl)
             fprintf(fl, "# t_s of each link-down after the first link-up\n");
-        cJSON_ArrayForEach(e, jget(r->res, "link_events")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, "link_events")) {
             double t = jnum(e, "t_s"), sp = jnum(e, "speed_mbps");
             bool up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "up"));
             if (isnan(t))
@@ -529,9 +512,9 @@ static void run_charts(struct run_data *r, struct charts *c)
         chart(c, "link", "Negotiated link timeline", body);
     }
     /* latency histogram */
-    if (r->lat && cJSON_GetArraySize(jget(r->lat, "hist.buckets")) > 0 && (f = chart_file(c, "latency.dat", "w"))) {
+    if (r->lat && cJSON_GetArraySize(runner_json_path(r->lat, "hist.buckets")) > 0 && (f = chart_file(c, "latency.dat", "w"))) {
         fprintf(f, "# bucket_lower_us count (log2 buckets)\n");
-        cJSON_ArrayForEach(e, jget(r->lat, "hist.buckets"))
+        cJSON_ArrayForEach(e, runner_json_path(r->lat, "hist.buckets"))
             if (cJSON_GetArraySize(e) == 2)
                 fprintf(f, "%g %g\n", cJSON_GetArrayItem(e, 0)->valuedouble, cJSON_GetArrayItem(e, 1)->valuedouble);
         fclose(f);
@@ -571,7 +554,7 @@ static void run_charts(struct run_data *r, struct charts *c)
 static void findings_md(FILE *f, const cJSON *dg)
 {
     const cJSON *fd, *ev;
-    int n = cJSON_GetArraySize(jget(dg, "findings"));
+    int n = cJSON_GetArraySize(runner_json_path(dg, "findings"));
 
     fprintf(f, "\n## Findings (%d)\n\n", n);
     if (!n) {
@@ -579,7 +562,7 @@ static void findings_md(FILE *f, const cJSON *dg)
         return;
     }
     fputs("| code | layer | summary | evidence | remedy |\n|---|---|---|---|---|\n", f);
-    cJSON_ArrayForEach(fd, jget(dg, "findings")) {
+    cJSON_ArrayForEach(fd, runner_json_path(dg, "findings")) {
         fputs("| ", f);
         runner_md_esc(f, js(fd, "code"));
         fputs(" | ", f);
@@ -604,7 +587,7 @@ static void findings_md(FILE *f, const cJSON *dg)
 static void findings_html(FILE *f, const cJSON *dg)
 {
     const cJSON *fd, *ev;
-    int n = cJSON_GetArraySize(jget(dg, "findings"));
+    int n = cJSON_GetArraySize(runner_json_path(dg, "findings"));
 
     fprintf(f, "<h2>Findings (%d)</h2>\n", n);
     if (!n) {
@@ -613,7 +596,7 @@ static void findings_html(FILE *f, const cJSON *dg)
     }
     fputs("<table><tr><th>code</th><th>layer</th><th>summary</th><th>evidence</th><th>cause</th><th>remedy</th></tr>\n",
           f);
-    cJSON_ArrayForEach(fd, jget(dg, "findings")) {
+    cJSON_ArrayForEach(fd, runner_json_path(dg, "findings")) {
         fputs("<tr><td><code>", f);
         runner_html_esc(f, js(fd, "code"));
         fputs("</code></td><td>", f);
@@ -650,10 +633,10 @@ static const char *const KV[][2] = {
 
 static void kv_text(const cJSON *res, int i, char *v, size_t len)
 {
-    jtext(jget(res, KV[i][1]), v, len);
+    jtext(runner_json_path(res, KV[i][1]), v, len);
     if (!strcmp(KV[i][0], "RX/TX BDs")) {
         char t[32];
-        jtext(jget(res, "conditions.tx_bds"), t, sizeof(t));
+        jtext(runner_json_path(res, "conditions.tx_bds"), t, sizeof(t));
         strncat(v, " / ", len - strlen(v) - 1);
         strncat(v, t, len - strlen(v) - 1);
     }
@@ -666,11 +649,11 @@ static void summary_numbers(const cJSON *res, char *out, size_t len)
     int o;
 
     mbps(t, sizeof(t), jnum(res, "iperf.throughput_bps"));
-    if (cJSON_IsTrue(jget(res, "link.up")))
+    if (cJSON_IsTrue(runner_json_path(res, "link.up")))
         snprintf(l, sizeof(l), "link %g Mb/s %s duplex, %g flap(s)", jnum(res, "link.speed_mbps"),
-                 cJSON_IsTrue(jget(res, "link.full_duplex")) ? "full" : "half", jnum(res, "link.flaps"));
+                 cJSON_IsTrue(runner_json_path(res, "link.full_duplex")) ? "full" : "half", jnum(res, "link.flaps"));
     else
-        snprintf(l, sizeof(l), "%s", jget(res, "link.up") ? "link down" : "link unknown");
+        snprintf(l, sizeof(l), "%s", runner_json_path(res, "link.up") ? "link down" : "link unknown");
     o = snprintf(out, len, "%s Mb/s; %s", t, l);
     if (!isnan(rtx) && o > 0 && (size_t)o < len)
         o += snprintf(out + o, len - (size_t)o, "; %g retransmits", rtx);
@@ -710,20 +693,20 @@ static int write_run_md(const struct run_data *r)
         fprintf(f, "`: %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
                 jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
                 jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
-        cJSON_ArrayForEach(e, jget(r->cmp, "conditions_differ")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->cmp, "conditions_differ")) {
             char b[160], o[160];
-            jtext(jget(e, "baseline"), b, sizeof(b));
-            jtext(jget(e, "run"), o, sizeof(o));
+            jtext(runner_json_path(e, "baseline"), b, sizeof(b));
+            jtext(runner_json_path(e, "run"), o, sizeof(o));
             fprintf(f, "- conditions differ: %s: ", js(e, "key"));
             runner_md_esc(f, b);
             fputs(" \u2192 ", f);
             runner_md_esc(f, o);
             fputc('\n', f);
         }
-        cJSON_ArrayForEach(e, jget(r->cmp, "changed")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->cmp, "changed")) {
             char b[160], o[160];
-            jtext(jget(e, "baseline"), b, sizeof(b));
-            jtext(jget(e, "run"), o, sizeof(o));
+            jtext(runner_json_path(e, "baseline"), b, sizeof(b));
+            jtext(runner_json_path(e, "run"), o, sizeof(o));
             fprintf(f, "- changed: %s: ", js(e, "key"));
             runner_md_esc(f, b);
             fputs(" \u2192 ", f);
@@ -732,17 +715,17 @@ static int write_run_md(const struct run_data *r)
         }
     }
     findings_md(f, r->dg);
-    if (cJSON_GetArraySize(jget(r->res, "sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, "sweep")) > 0) {
         fputs("\n## Packet-size sweep\n\n| payload (bytes) | Mb/s | lost % |\n|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, jget(r->res, "sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, "sweep")) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "| %g | %s | %.3g |\n", jnum(e, "length_bytes"), t, jnum(e, "udp_lost_pct"));
         }
     }
-    if (cJSON_GetArraySize(jget(r->res, "parallel_sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, "parallel_sweep")) > 0) {
         fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits |\n|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, jget(r->res, "parallel_sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, "parallel_sweep")) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "| %g | %s | %g |\n", jnum(e, "parallel"), t, jnum(e, "retransmits"));
@@ -802,10 +785,10 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
                 jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
                 jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
         for (int pass = 0; pass < 2; pass++)
-            cJSON_ArrayForEach(e, jget(r->cmp, pass ? "changed" : "conditions_differ")) {
+            cJSON_ArrayForEach(e, runner_json_path(r->cmp, pass ? "changed" : "conditions_differ")) {
                 char b[160], o[160];
-                jtext(jget(e, "baseline"), b, sizeof(b));
-                jtext(jget(e, "run"), o, sizeof(o));
+                jtext(runner_json_path(e, "baseline"), b, sizeof(b));
+                jtext(runner_json_path(e, "run"), o, sizeof(o));
                 fprintf(f, "<li>%s ", pass ? "changed" : "conditions differ:");
                 runner_html_esc(f, js(e, "key"));
                 fputs(": ", f);
@@ -825,9 +808,9 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         fputs("</div>\n", f);
     }
     findings_html(f, r->dg);
-    if (cJSON_GetArraySize(jget(r->res, "sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, "sweep")) > 0) {
         fputs("<h2>Packet-size sweep</h2><table><tr><th>payload (bytes)</th><th>Mb/s</th><th>lost %</th></tr>\n", f);
-        cJSON_ArrayForEach(e, jget(r->res, "sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, "sweep")) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "<tr><td>%g</td><td>%s</td><td>%.3g</td></tr>\n", jnum(e, "length_bytes"), t,
@@ -835,9 +818,9 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         }
         fputs("</table>\n", f);
     }
-    if (cJSON_GetArraySize(jget(r->res, "parallel_sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, "parallel_sweep")) > 0) {
         fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th></tr>\n", f);
-        cJSON_ArrayForEach(e, jget(r->res, "parallel_sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, "parallel_sweep")) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "<tr><td>%g</td><td>%s</td><td>%g</td></tr>\n", jnum(e, "parallel"), t,
@@ -949,8 +932,8 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
 
     for (size_t k = 0; k < NCMP; k++)
         for (int i = 1; i < n; i++)
-            if ((jget(runs[0].res, CMP_KEYS[k][1]) || jget(runs[i].res, CMP_KEYS[k][1])) &&
-                !cJSON_Compare(jget(runs[0].res, CMP_KEYS[k][1]), jget(runs[i].res, CMP_KEYS[k][1]), true))
+            if ((runner_json_path(runs[0].res, CMP_KEYS[k][1]) || runner_json_path(runs[i].res, CMP_KEYS[k][1])) &&
+                !cJSON_Compare(runner_json_path(runs[0].res, CMP_KEYS[k][1]), runner_json_path(runs[i].res, CMP_KEYS[k][1]), true))
                 differs[k] = true;
     memset(&c, 0, sizeof(c));
     snprintf(c.dir, sizeof(c.dir), "%s", out);
@@ -976,9 +959,9 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
             const cJSON *e;
             int k = 0;
             snprintf(name, sizeof(name), "run_%d.dat", i);
-            if (cJSON_GetArraySize(jget(runs[i].res, "iperf.intervals_bps")) == 0 || !(d = chart_file(&c, name, "w")))
+            if (cJSON_GetArraySize(runner_json_path(runs[i].res, "iperf.intervals_bps")) == 0 || !(d = chart_file(&c, name, "w")))
                 continue;
-            cJSON_ArrayForEach(e, jget(runs[i].res, "iperf.intervals_bps"))
+            cJSON_ArrayForEach(e, runner_json_path(runs[i].res, "iperf.intervals_bps"))
                 if (cJSON_IsNumber(e))
                     fprintf(d, "%d %.6g\n", ++k, e->valuedouble / 1e6);
             fclose(d);
@@ -1018,16 +1001,16 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         fputs(" |", f);
         for (size_t k = 0; k < NCMP; k++)
             if (differs[k]) {
-                jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
+                jtext(runner_json_path(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputc(' ', f);
                 runner_md_esc(f, v);
                 fputs(" |", f);
             }
-        jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
+        jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
         fprintf(f, " %s |", v);
-        jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
         fprintf(f, " %s | ", v);
-        cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
+        cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
             runner_md_esc(f, js(fd, "code"));
             fputc(' ', f);
         }
@@ -1065,16 +1048,16 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         fputs("</td>", f);
         for (size_t k = 0; k < NCMP; k++)
             if (differs[k]) {
-                jtext(jget(res, CMP_KEYS[k][1]), v, sizeof(v));
+                jtext(runner_json_path(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputs("<td>", f);
                 runner_html_esc(f, v);
                 fputs("</td>", f);
             }
-        jtext(jget(res, "iperf.retransmits"), v, sizeof(v));
+        jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
         fprintf(f, "<td>%s</td>", v);
-        jtext(jget(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
         fprintf(f, "<td>%s</td><td>", v);
-        cJSON_ArrayForEach(fd, jget(runs[i].dg, "findings")) {
+        cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
             runner_html_esc(f, js(fd, "code"));
             fputs(" ", f);
         }

@@ -5,6 +5,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <cjson/cJSON.h>
 #include "util.h"
 
 void runner_find_top(char *top, size_t len)
@@ -55,4 +56,21 @@ void runner_md_esc(FILE *f, const char *s)
             fputc('\\', f);
         fputc(*s == '\n' ? ' ' : *s, f);
     }
+}
+
+const cJSON *runner_json_path(const cJSON *root, const char *path)
+{
+    char key[64];
+    const cJSON *cur = root;
+
+    while (cur && *path) {
+        size_t n = strcspn(path, ".");
+        if (n >= sizeof(key))
+            return NULL;
+        memcpy(key, path, n);
+        key[n] = '\0';
+        cur = cJSON_GetObjectItemCaseSensitive(cur, key);
+        path += n + (path[n] == '.');
+    }
+    return cur;
 }

@@ -16,4 +16,10 @@ void runner_html_esc(FILE *f, const char *s);
  * spaces). */
 void runner_md_esc(FILE *f, const char *s);
 
+struct cJSON;
+
+/* The item at dotted @path below @root ("conditions.rx_bds"), or NULL
+ * when a step is missing or a key is 64 bytes or longer. */
+const struct cJSON *runner_json_path(const struct cJSON *root, const char *path);
+
 #endif /* GEMLAB_RUNNER_UTIL_H */
