@@ -29,6 +29,11 @@ Environment: QEMU (ours; default `make -s -C emu/qemu path`), STOCK_QEMU
 (default /usr/bin/qemu-system-arm; STOCK_QEMU= to skip), LINUX_OUT (default
 build/linux), BOOTS (5), ROUNDS (3), SECS (5), WARM_N (3), NETNS (auto|0|1),
 BUILD (1: run make -C firmware/linux first; 0: use LINUX_OUT as it is).
+A/B against a baseline: BASE_OUT (another image directory - zImage,
+zynq-*-qemu.dtb, initramfs.cpio.gz - such as the previous kernel) and/or
+BASE_QEMU (another qemu-system-arm, such as the previous patch set's).
+The baseline is booted BOOTS times and measured over tap (slirp without
+netns) in the same run, right after ours, and reported as ours/base.
 """
 import glob, json, os, re, select, signal, socket, statistics, subprocess, sys, time
 
@@ -223,6 +228,7 @@ def throughput(qemu, out, kind, rounds, secs, pin=None):
         append += " gemlab.iperf3=0"
     p, _ = start_until_ready(prefix + qemu_cmd(qemu, False, out, netdev, append))
     res = {"host_to_guest": [], "guest_to_host": []}
+    label = kind
     try:
         time.sleep(1.0)   # let the agent's start-up link event pass
         if pin is not None:
@@ -231,7 +237,7 @@ def throughput(qemu, out, kind, rounds, secs, pin=None):
                 p.stdin.flush()
                 time.sleep(1.0)
             drain(p)
-            kind += "-pin%d" % pin
+            label = kind + "-pin%d" % pin
         for r in range(rounds):
             for d, extra in (("host_to_guest", []), ("guest_to_host", ["-R"])):
                 drain(p)
@@ -242,7 +248,7 @@ def throughput(qemu, out, kind, rounds, secs, pin=None):
                 res[d].append({"mbps": round(mbps, 1) if mbps else None, "retransmits": retr,
                                "qemu_cpu_cores": round(cpu, 2), "error": err})
                 print("  %-5s round %d %-13s %8s Mb/s  retr %-6s QEMU %.2f host cores%s" % (
-                    kind, r + 1, LABEL[d], "%.1f" % mbps if mbps else "-",
+                    label, r + 1, LABEL[d], "%.1f" % mbps if mbps else "-",
                     retr, cpu, ("  (" + err + ")") if err else ""))
                 sys.stdout.flush()
     finally:
@@ -316,12 +322,28 @@ def main():
 
     # 3. boot to ready
     boot = {}
-    for name, q, is_stock in (("ours", qemu, False), ("stock", stock, True)):
+    base_qemu = os.environ.get("BASE_QEMU")
+    base = os.environ.get("BASE_OUT")
+    if base_qemu and not os.access(base_qemu, os.X_OK):
+        print("bench linux: BASE_QEMU=%s is not an executable" % base_qemu, file=sys.stderr)
+        return 2
+    if base:
+        base = os.path.abspath(base)
+        for f in ("zImage", "zynq-zc702-qemu.dtb", "initramfs.cpio.gz"):
+            if not os.path.isfile(os.path.join(base, f)):
+                print("bench linux: BASE_OUT=%s has no %s" % (base, f), file=sys.stderr)
+                return 2
+    if base or base_qemu:
+        base = base or out
+        base_qemu = base_qemu or qemu
+        result["base"] = {"linux_out": base, "qemu": base_qemu}
+    for name, q, is_stock, o in (("ours", qemu, False, out), ("base", base_qemu or "", False, base),
+                                 ("stock", stock, True, out)):
         if not q:
             continue
         ts = []
         for i in range(boots):
-            p, t = start_until_ready(qemu_cmd(q, is_stock, out, "user,id=n0",
+            p, t = start_until_ready(qemu_cmd(q, is_stock, o, "user,id=n0",
                                               "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"))
             stop(p)
             ts.append(t)
@@ -342,6 +364,17 @@ def main():
         # vCPU's descheduled thread holds.  Side by side, the same tap with
         # the whole network path on CPU0 (CPU1 idle).
         thr["tap-pin0"] = throughput(qemu, out, "tap", rounds, secs, pin=0)
+    if base:
+        k = "tap" if use_ns else "slirp"
+        thr[k + "-base"] = throughput(base_qemu, base, k, rounds, secs)
+        rat = {}
+        for d in ("host_to_guest", "guest_to_host"):
+            a, b = thr[k][d]["mbps"], thr[k + "-base"][d]["mbps"]
+            rat[d] = round(a["median"] / b["median"], 2) if a and b and b["median"] else None
+        result["ours_over_base"] = {"network": k, "iperf3_median": rat}
+        if "base" in boot:
+            result["ours_over_base"]["boot_median"] = round(
+                boot["ours"]["median"] / boot["base"]["median"], 3)
     result["iperf3_tcp"] = thr
     if "tap" in thr and "tap-pin0" in thr:
         rat = {}
@@ -384,6 +417,11 @@ def main():
     if "tap_pin0_over_tap" in result:
         r = result["tap_pin0_over_tap"]
         print("tap-pin0 / tap median: host->guest %s, guest->host %s" % (r["host_to_guest"], r["guest_to_host"]))
+    if "ours_over_base" in result:
+        r = result["ours_over_base"]
+        print("ours / base (%s, %s) median: %s host->guest %s, guest->host %s; boot %s" % (
+            result["base"]["qemu"], result["base"]["linux_out"], r["network"], r["iperf3_median"]["host_to_guest"],
+            r["iperf3_median"]["guest_to_host"], r.get("boot_median")))
     if "tap_goal_met" in result:
         print("tap goal (%s): %s" % (result["tap_goal"], "met" if result["tap_goal_met"] else "NOT met"))
     print("sizes: zImage %d, initramfs.cpio.gz %d (%.2f MiB, goal <= 8 MiB: %s), image.ub %d bytes" % (
