@@ -75,7 +75,7 @@ double qom_read_mac_speed(struct qmp *q)
  * 0003); names become results.json "model" members with '-' -> '_'. */
 static const char *const model_props[] = {
     "link-up", "link-speed", "link-full-duplex", "link-downshifted", "link-changes", "mac-matches-phy",
-    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
+    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-csum-drops", "stat-rx-mismatch-drops",
     "stat-tx-mismatch-drops", "stat-tx-partner-fcs-drops", "stat-tx-frames",
     "stat-tx-wire-sent", "stat-tx-wire-delivered", "stat-tx-wire-dropped-loss", "stat-tx-wire-fcs-errors",
     "stat-tx-wire-dropped-link-down", "stat-tx-wire-duplicated", "stat-tx-wire-reordered",

@@ -22,6 +22,7 @@
  * 0 speed 100 */
 #define GEM_NWCFG          0x004u
 #define GEM_NWCFG_MDC_DIV32 (2u << 18)
+#define GEM_NWCFG_RX_CSUM  BITU(24)  /* receive checksum offload enable */
 #define GEM_NWCFG_GIGE     BITU(10)
 #define GEM_NWCFG_PROMISC  BITU(4)
 #define GEM_NWCFG_FDX      BITU(1)
@@ -70,11 +71,16 @@
 #define GEM_FCS_ERRORS     0x190u
 #define GEM_RX_RESOURCE_ERRORS 0x1A0u
 #define GEM_RX_OVERRUN_ERRORS  0x1A4u
+#define GEM_RX_IP_CSUM_ERRORS  0x1A8u
+#define GEM_RX_TCP_CSUM_ERRORS 0x1ACu
+#define GEM_RX_UDP_CSUM_ERRORS 0x1B0u
 
 /* Descriptors (16.3.5 / 16.3.6), 2 words. */
 #define RXD_W0_WRAP        BITU(1)
 #define RXD_W0_OWNED_SW    BITU(0)   /* "used": the buffer holds a frame */
 #define RXD_W1_LEN_MASK    0x1FFFu
+/* With GEM_NWCFG_RX_CSUM: 0 none checked, 1 IP header, 2 + TCP, 3 + UDP */
+#define RXD_W1_CSUM(w1)    (((w1) >> 22) & 3u)
 #define TXD_W1_USED        BITU(31)
 #define TXD_W1_WRAP        BITU(30)
 #define TXD_W1_LAST        BITU(15)

@@ -278,6 +278,78 @@ static void partner_send(struct partner *p, unsigned n, unsigned len)
     }
 }
 
+/* Ones'-complement sum (RFC 1071) of @len bytes, added to @sum. */
+static uint32_t csum_add(uint32_t sum, const uint8_t *b, size_t len)
+{
+    for (size_t i = 0; i + 1 < len; i += 2) {
+        sum += (uint32_t)b[i] << 8 | b[i + 1];
+    }
+    if (len & 1) {
+        sum += (uint32_t)b[len - 1] << 8;
+    }
+    return sum;
+}
+
+static uint16_t csum_fold(uint32_t sum)
+{
+    while (sum >> 16) {
+        sum = (sum & 0xFFFF) + (sum >> 16);
+    }
+    return (uint16_t)~sum;
+}
+
+/*
+ * An Ethernet/IPv4 frame to the partner's usual addresses carrying
+ * @payload bytes of TCP (proto 6) or UDP (17), both checksums correct.
+ * Returns its length.
+ */
+static unsigned ipv4_frame(uint8_t *f, uint8_t proto, unsigned payload)
+{
+    unsigned l4 = (proto == 6 ? 20 : 8) + payload, tot = 20 + l4;
+    uint8_t *ip = f + 14, *t = ip + 20;
+    uint32_t sum;
+
+    memset(f, 0, 14 + tot);
+    memcpy(f, "\x02\x00\x00\x00\x00\x02", 6);
+    memcpy(f + 6, "\x02\x00\x00\x00\x00\x03", 6);
+    f[12] = 0x08;
+    ip[0] = 0x45;
+    ip[2] = (uint8_t)(tot >> 8);
+    ip[3] = (uint8_t)tot;
+    ip[6] = 0x40;                                  /* DF */
+    ip[8] = 64;
+    ip[9] = proto;
+    memcpy(ip + 12, "\xc0\xa8\x4d\x01\xc0\xa8\x4d\x02", 8);
+    t[0] = 0x13; t[1] = 0x89; t[2] = 0xc3; t[3] = 0x50;   /* 5001 -> 50000 */
+    if (proto == 6) {
+        t[12] = 5 << 4;                            /* data offset */
+        t[13] = 0x18;                              /* PSH ACK */
+    } else {
+        t[4] = (uint8_t)(l4 >> 8);
+        t[5] = (uint8_t)l4;
+    }
+    for (unsigned i = 0; i < payload; i++) {
+        t[l4 - payload + i] = (uint8_t)(i * 7);
+    }
+    sum = csum_add(0, ip, 20);
+    ip[10] = (uint8_t)(csum_fold(sum) >> 8);
+    ip[11] = (uint8_t)csum_fold(sum);
+    sum = csum_add(proto + l4, ip + 12, 8);
+    sum = csum_add(sum, t, l4);
+    t[proto == 6 ? 16 : 6] = (uint8_t)(csum_fold(sum) >> 8);
+    t[proto == 6 ? 17 : 7] = (uint8_t)csum_fold(sum);
+    return 14 + tot;
+}
+
+static void partner_send_frame(struct partner *p, const uint8_t *f, unsigned len)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    sa.sin_port = htons(p->qemu_port);
+    sendto(p->fd, f, len, 0, (struct sockaddr *)&sa, sizeof(sa));
+}
+
 /* Frames that reached the partner within @ms milliseconds of host time. */
 static unsigned partner_count(struct partner *p, int ms)
 {
@@ -913,6 +985,98 @@ static int test_rx_corruption_counts_fcs_errors_and_discards(void)
     return 0;
 }
 
+/*
+ * Receive checksum offload (NWCFG bit 24, UG585 16.2.4): good TCP and UDP
+ * frames land with descriptor word 1 bits 23:22 = 2 and 3; a frame with a
+ * bad TCP checksum and one with a bad IPv4 header checksum are discarded,
+ * each counted in its own GEM register (0x1AC, 0x1A8) and by the model,
+ * and use no descriptor.  Sent in the order good TCP, bad TCP, bad IP,
+ * good UDP, so the good UDP frame must be in descriptor 1.
+ */
+static int test_rx_csum_offload_marks_good_and_discards_bad(void)
+{
+    struct qt q;
+    struct partner p;
+    uint8_t f[4][2048];
+    unsigned len[4];
+    uint32_t d0[2], d1[2], d2[2], rxcnt, ipe, tcpe, udpe;
+
+    len[0] = ipv4_frame(f[0], 6, 1000);
+    len[1] = ipv4_frame(f[1], 6, 1000);
+    f[1][14 + 20 + 20 + 5] ^= 0x01;                 /* a payload bit */
+    len[2] = ipv4_frame(f[2], 6, 100);
+    f[2][14 + 8] = 63;                             /* TTL, header sum stale */
+    len[3] = ipv4_frame(f[3], 17, 500);
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_wr(&q, GEM_NWCFG, gem_rd(&q, GEM_NWCFG) | GEM_NWCFG_RX_CSUM);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    for (int i = 0; i < 4; i++) {
+        partner_send_frame(&p, f[i], len[i]);
+    }
+    CHECK(wait_rx_offered(&q, 4) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    ipe = gem_rd(&q, GEM_RX_IP_CSUM_ERRORS);
+    tcpe = gem_rd(&q, GEM_RX_TCP_CSUM_ERRORS);
+    udpe = gem_rd(&q, GEM_RX_UDP_CSUM_ERRORS);
+    qt_memread(&q, RXD_BASE, d0, sizeof(d0));
+    qt_memread(&q, RXD_BASE + 8, d1, sizeof(d1));
+    qt_memread(&q, RXD_BASE + 16, d2, sizeof(d2));
+    CHECK_EQ(qom_u64(&q, "stat-rx-csum-drops"), 2);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 2);
+    CHECK_EQ(ipe, 1);
+    CHECK_EQ(tcpe, 1);
+    CHECK_EQ(udpe, 0);
+    CHECK(d0[0] & RXD_W0_OWNED_SW, "descriptor 0 not used");
+    CHECK_EQ(RXD_W1_CSUM(d0[1]), 2);
+    CHECK_EQ(d0[1] & RXD_W1_LEN_MASK, len[0] + 4);      /* FCS kept */
+    CHECK(d1[0] & RXD_W0_OWNED_SW, "descriptor 1 not used");
+    CHECK_EQ(RXD_W1_CSUM(d1[1]), 3);
+    CHECK_EQ(d1[1] & RXD_W1_LEN_MASK, len[3] + 4);
+    CHECK(!(d2[0] & RXD_W0_OWNED_SW), "a discarded frame used descriptor 2");
+    return 0;
+}
+
+/*
+ * Offload off (the reset value): nothing is checked, so the same bad-TCP
+ * frame is received like any other, with bits 23:22 = 0, and the checksum
+ * counters stay 0 - the guest's stack is the one to reject it.
+ */
+static int test_rx_csum_offload_off_passes_bad_checksum_unmarked(void)
+{
+    struct qt q;
+    struct partner p;
+    uint8_t f[2048];
+    unsigned len = ipv4_frame(f, 6, 1000);
+    uint32_t d0[2], rxcnt, tcpe;
+
+    f[14 + 20 + 20 + 5] ^= 0x01;
+    CHECK(partner_open(&p) == 0, "no UDP ports");
+    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    partner_send_frame(&p, f, len);
+    CHECK(wait_rx_offered(&q, 1) == 0, "QEMU did not take the frame");
+    qt_step(&q, NS_PER_MS);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    tcpe = gem_rd(&q, GEM_RX_TCP_CSUM_ERRORS);
+    qt_memread(&q, RXD_BASE, d0, sizeof(d0));
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(rxcnt, 1);
+    CHECK_EQ(tcpe, 0);
+    CHECK_EQ(RXD_W1_CSUM(d0[1]), 0);
+    return 0;
+}
+
 static int test_mac_100_on_phy_1000_fails_and_counts(void)
 {
     struct qt q;
@@ -1422,6 +1586,8 @@ static const struct test tests[] = {
     T(test_rx_loss_changed_at_runtime_keeps_frames_flowing),
     T(test_rx_starve_ns_burst_drops_then_recovers),
     T(test_rx_corruption_counts_fcs_errors_and_discards),
+    T(test_rx_csum_offload_marks_good_and_discards_bad),
+    T(test_rx_csum_offload_off_passes_bad_checksum_unmarked),
     T(test_mac_100_on_phy_1000_fails_and_counts),
     T(test_qmp_set_link_off_forces_phy_link_down),
     T(test_link_change_emits_qmp_event),

@@ -197,7 +197,7 @@ def run(t, b, net, tmp):
                 and not c.expect_json("result", 0.5, lambda j: j.get("role") == "server")
                 else "late FIN-acks %r" % junk["late_fin_acks"])
 
-    drops = ("stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-mismatch-drops",
+    drops = ("stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-csum-drops", "stat-rx-mismatch-drops",
              "stat-rx-wire-dropped-loss", "stat-rx-wire-dropped-queue", "stat-rx-wire-dropped-link-down")
     q.qom_set("rx-backpressure", True)
     d0 = qom_sum(q, drops) + tap_drops(net)
