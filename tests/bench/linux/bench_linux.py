@@ -21,7 +21,8 @@
    as "tap-pin0" with the GEM IRQ and the guest's iperf3 server on CPU0
    (agent irq-affinity 1, iperf3 -A 0): on a busy host the -smp 2 guest
    loses most of its time to cross-vCPU lock spinning, and the pair shows
-   by how much.
+   by how much.  And as "tap-stock": the same image and tap on Debian's
+   QEMU (-smp 1), the ceiling the emulated CPU sets without our models.
 
 A benchmark, never a pass/fail test: it exits non-zero only when it could
 not measure (no image, no ready line).  Prints a table; JSON to $BENCH_JSON.
@@ -199,7 +200,7 @@ def host_iperf3(prefix, args, secs):
     return mbps, end.get("sum_sent", {}).get("retransmits"), None
 
 
-def throughput(qemu, out, kind, rounds, secs, pin=None):
+def throughput(qemu, out, kind, rounds, secs, pin=None, stock=False):
     """kind slirp|tap: one boot, then ROUNDS x (host->guest, guest->host).
     pin=CPU: the GEM IRQ (agent irq-affinity) and the guest's iperf3 server
     (iperf3 -A CPU, started through the agent) both on that one vCPU."""
@@ -226,9 +227,9 @@ def throughput(qemu, out, kind, rounds, secs, pin=None):
         target = ["-c", guest]
     if pin is not None:
         append += " gemlab.iperf3=0"
-    p, _ = start_until_ready(prefix + qemu_cmd(qemu, False, out, netdev, append))
+    p, _ = start_until_ready(prefix + qemu_cmd(qemu, stock, out, netdev, append))
     res = {"host_to_guest": [], "guest_to_host": []}
-    label = kind
+    label = kind + ("-stock" if stock else "")
     try:
         time.sleep(1.0)   # let the agent's start-up link event pass
         if pin is not None:
@@ -364,6 +365,16 @@ def main():
         # vCPU's descheduled thread holds.  Side by side, the same tap with
         # the whole network path on CPU0 (CPU1 idle).
         thr["tap-pin0"] = throughput(qemu, out, "tap", rounds, secs, pin=0)
+    if stock and use_ns:
+        # the same kernel and tap on Debian's QEMU (-smp 1, static PHY,
+        # no line rate, RX never dropped): what the guest CPU allows
+        # without our MAC, PHY and wire
+        thr["tap-stock"] = throughput(stock, out, "tap", rounds, secs, stock=True)
+        rat = {}
+        for d in ("host_to_guest", "guest_to_host"):
+            a, b = thr["tap"][d]["mbps"], thr["tap-stock"][d]["mbps"]
+            rat[d] = round(a["median"] / b["median"], 2) if a and b and b["median"] else None
+        result["tap_ours_over_stock"] = rat
     if base:
         k = "tap" if use_ns else "slirp"
         thr[k + "-base"] = throughput(base_qemu, base, k, rounds, secs)
@@ -417,6 +428,10 @@ def main():
     if "tap_pin0_over_tap" in result:
         r = result["tap_pin0_over_tap"]
         print("tap-pin0 / tap median: host->guest %s, guest->host %s" % (r["host_to_guest"], r["guest_to_host"]))
+    if "tap_ours_over_stock" in result:
+        r = result["tap_ours_over_stock"]
+        print("tap ours (-smp 2) / stock (-smp 1) median: host->guest %s, guest->host %s"
+              % (r["host_to_guest"], r["guest_to_host"]))
     if "ours_over_base" in result:
         r = result["ours_over_base"]
         print("ours / base (%s, %s) median: %s host->guest %s, guest->host %s; boot %s" % (
