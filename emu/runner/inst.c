@@ -7,8 +7,10 @@
  */
 #include "inst.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <poll.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -72,6 +74,32 @@ static int mkdir_p(const char *path, mode_t mode)
     return 0;
 }
 
+/* Host-tool outputs are numbered per repeat (iperf-N.json, iperf-N.csv,
+ * iperf-n.err): a reused --out directory would keep a previous run's
+ * higher-numbered ones next to this run's, and a reader could not tell
+ * them apart.  Everything else a run writes has a fixed name and is
+ * overwritten. */
+static void remove_stale_outputs(const char *dir)
+{
+    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err" };
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    char path[1024];
+
+    if (!d)
+        return;
+    while ((e = readdir(d))) {
+        for (size_t k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
+            if (fnmatch(pats[k], e->d_name, 0) == 0 &&
+                snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path)) {
+                unlink(path);
+                break;
+            }
+        }
+    }
+    closedir(d);
+}
+
 int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name)
 {
     struct stat st;
@@ -125,6 +153,7 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     unlink(i->qmp_path);
     unlink(i->serial_path);
     unlink(i->fault_path);
+    remove_stale_outputs(i->run_dir);
     i->console = fopen(i->console_path, "w");
     if (!i->console)
         return -errno;

@@ -53,13 +53,18 @@ fi
 ns_before=$(netns_list)
 
 # 1. A clean boot: QMP answers, the run dir is 0700, nothing is left.
+#    The --out directory is reused: an earlier run's numbered host-tool
+#    outputs go, files that are not ours stay.
 d=$work/clean
+mkdir -p "$d" && touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt"
 out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
 mode=$(stat -c %a "$d" 2>/dev/null)
 left=$(leftovers "$d")
-if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ]; then
-    ok "boot with QMP, run dir 0700, cleaned up"
-else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] out=$out"; fi
+stale=$(cd "$d" && ls iperf* 2>/dev/null | tr '\n' ' ')
+if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ] \
+   && [ -z "$stale" ] && [ -e "$d/notes.txt" ]; then
+    ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs of a reused --out removed"
+else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] stale=[$stale] out=$out"; fi
 
 # 2. QEMU killed with SIGKILL mid-run: FAIL with the console tail, no leftovers.
 d=$work/sigkill
