@@ -6,13 +6,13 @@
  *    the other is sent to null.
  */
 #include "inst.h"
+#include "util.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <poll.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -22,7 +22,6 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
 
 volatile sig_atomic_t inst_stop_signal;
 
@@ -162,32 +161,15 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
 
 int inst_spawn(struct inst *i, char *const argv[])
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    sigset_t def;
     char log[600], pidf[600];
     FILE *f;
     int rc;
 
     snprintf(log, sizeof(log), "%s/qemu.log", i->run_dir);
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_adddup2(&fa, 1, 2);
-    posix_spawnattr_init(&at);
     /* own process group: a terminal ^C reaches only us, and we can kill
-     * QEMU and anything it forked with one kill(-pgid) */
-    posix_spawnattr_setpgroup(&at, 0);
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGHUP);
-    sigaddset(&def, SIGPIPE);
-    posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF);
-    rc = posix_spawn(&i->pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
+     * QEMU and anything it forked with one kill(-pgid); and QEMU dies
+     * with us even if we are SIGKILLed */
+    rc = runner_spawn(&i->pid, argv, log, NULL);
     if (rc) {
         i->pid = 0;
         fprintf(stderr, "gemlab: cannot start %s: %s\n", argv[0], strerror(rc));

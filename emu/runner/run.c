@@ -28,7 +28,6 @@
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,7 +47,6 @@
 #include "units.h"
 #include "util.h"
 
-extern char **environ;
 
 #define BOARD_PORT_IPERF2 5001   /* lwiperf and iperf 2's default */
 #define BOARD_PORT_IPERF3 5201   /* iperf3's default; the Linux init starts `iperf3 -s -D` */
@@ -133,26 +131,8 @@ static pid_t tool_pid;
 
 static int spawn_tool(char *const argv[], const char *out_path, const char *err_path)
 {
-    posix_spawn_file_actions_t fa;
-    posix_spawnattr_t at;
-    sigset_t def;
-    int rc;
+    int rc = runner_spawn(&tool_pid, argv, out_path, err_path);
 
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, 1, out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawn_file_actions_addopen(&fa, 2, err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    posix_spawnattr_init(&at);
-    sigemptyset(&def);
-    sigaddset(&def, SIGINT);
-    sigaddset(&def, SIGTERM);
-    sigaddset(&def, SIGPIPE);
-    posix_spawnattr_setsigdefault(&at, &def);
-    posix_spawnattr_setpgroup(&at, 0);
-    posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP);
-    rc = posix_spawnp(&tool_pid, argv[0], &fa, &at, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    posix_spawnattr_destroy(&at);
     if (rc) {
         tool_pid = 0;
         fprintf(stderr, "gemlab: cannot run %s: %s (install it: apt-get install iperf3 iperf)\n", argv[0],

@@ -1,8 +1,14 @@
 /* util.c - small helpers shared by the runner's commands (util.h). */
+#define _GNU_SOURCE            /* pipe2 */
+#include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cjson/cJSON.h>
@@ -73,4 +79,75 @@ const cJSON *runner_json_path(const cJSON *root, const char *path)
         path += n + (path[n] == '.');
     }
     return cur;
+}
+
+/* In the child between fork and exec: only async-signal-safe calls. */
+static void spawn_child(int report_fd, pid_t parent, char *const argv[], const char *out_path,
+                        const char *err_path)
+{
+    static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
+    struct sigaction dfl;
+    sigset_t none;
+    int fd, err;
+
+    memset(&dfl, 0, sizeof(dfl));
+    dfl.sa_handler = SIG_DFL;
+    for (size_t k = 0; k < sizeof(sigs) / sizeof(sigs[0]); k++)
+        sigaction(sigs[k], &dfl, NULL);
+    sigemptyset(&none);
+    sigprocmask(SIG_SETMASK, &none, NULL);
+    if (setpgid(0, 0) || prctl(PR_SET_PDEATHSIG, SIGKILL))
+        goto fail;
+    if (getppid() != parent) {          /* the runner died before prctl */
+        errno = ESRCH;
+        goto fail;
+    }
+    if ((fd = open("/dev/null", O_RDONLY)) < 0 || dup2(fd, 0) < 0)
+        goto fail;
+    if ((fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dup2(fd, 1) < 0)
+        goto fail;
+    if (err_path) {
+        if ((fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dup2(fd, 2) < 0)
+            goto fail;
+    } else if (dup2(1, 2) < 0) {
+        goto fail;
+    }
+    execvp(argv[0], argv);
+fail:
+    err = errno;
+    if (write(report_fd, &err, sizeof(err)) < 0)
+        _exit(126);
+    _exit(127);
+}
+
+int runner_spawn(pid_t *pid, char *const argv[], const char *out_path, const char *err_path)
+{
+    pid_t parent = getpid(), c;
+    int pfd[2], err = 0;
+    ssize_t n;
+
+    /* close-on-exec: EOF on a successful exec, the errno otherwise */
+    if (pipe2(pfd, O_CLOEXEC))
+        return errno;
+    c = fork();
+    if (c < 0) {
+        err = errno;
+        close(pfd[0]);
+        close(pfd[1]);
+        return err;
+    }
+    if (c == 0)
+        spawn_child(pfd[1], parent, argv, out_path, err_path);
+    close(pfd[1]);
+    do
+        n = read(pfd[0], &err, sizeof(err));
+    while (n < 0 && errno == EINTR);
+    close(pfd[0]);
+    if (n == (ssize_t)sizeof(err)) {
+        while (waitpid(c, NULL, 0) < 0 && errno == EINTR)
+            ;
+        return err ? err : EIO;
+    }
+    *pid = c;
+    return 0;
 }

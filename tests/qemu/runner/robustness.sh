@@ -101,6 +101,30 @@ for sig in INT TERM; do
     else bad "SIG$sig to the runner" "rc=$rc alive=$alive left=[$left] $(tail -3 "$work/sig$sig.out")"; fi
 done
 
+# 3b. SIGKILL to the runner (nothing can be caught): the kernel kills
+#     QEMU with it (PR_SET_PDEATHSIG), so no emulator is orphaned.  The
+#     run directory's sockets stay; a later run with the same --out
+#     replaces them (test 1).
+d=$work/sigKILLrunner
+"$G" boot --qemu "$QEMU" --out "$d" --hold 30 >"$work/sigKILLrunner.out" 2>&1 &
+rpid=$!
+wait_file "$d/qemu.pid"
+for _ in $(seq 200); do grep -q "QMP up" "$work/sigKILLrunner.out" && break; sleep 0.1; done
+qpid=$(cat "$d/qemu.pid" 2>/dev/null)
+kill -KILL $rpid
+wait $rpid 2>/dev/null
+alive=yes
+for _ in $(seq 50); do
+    if [ -n "$qpid" ] && ! kill -0 "$qpid" 2>/dev/null; then alive=; break; fi
+    sleep 0.1
+done
+if [ -n "$qpid" ] && [ -z "$alive" ]; then
+    ok "SIGKILL to the runner: QEMU $qpid dies with it"
+else
+    bad "SIGKILL to the runner" "QEMU '$qpid' still alive after 5 s"
+    [ -n "$qpid" ] && kill -KILL "$qpid" 2>/dev/null
+fi
+
 # 4. A hung QEMU (SIGSTOP): QMP stops answering, the runner kills it.
 d=$work/hung
 "$G" boot --qemu "$QEMU" --out "$d" --hold 30 >"$work/hung.out" 2>&1 &
