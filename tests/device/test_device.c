@@ -377,6 +377,31 @@ static int wait_rx_offered(struct qt *q, uint64_t n)
     return -1;
 }
 
+/*
+ * The RX tests' common start: the partner socket, QEMU with it plus
+ * @globals (more command-line options, or NULL), the MAC at @speed_mbps
+ * full duplex with @nwcfg_extra set as well, 8 RX descriptors, RX and TX
+ * on, and the link settled.  A failed CHECK inside returns -1 with the
+ * message set, as in a test.
+ */
+static int rx_start(struct qt *q, struct partner *p, const char *globals,
+                    unsigned speed_mbps, uint32_t nwcfg_extra)
+{
+    char args[1024];
+
+    CHECK(partner_open(p) == 0, "no UDP ports");
+    snprintf(args, sizeof(args), "%s %s", p->netdev, globals ? globals : "");
+    CHECK(qt_start(q, args) == 0, "QEMU did not start");
+    gem_setup(q, speed_mbps, true);
+    if (nwcfg_extra) {
+        gem_wr(q, GEM_NWCFG, gem_rd(q, GEM_NWCFG) | nwcfg_extra);
+    }
+    rx_ring(q, 8);
+    gem_enable(q, 0);
+    qt_step(q, LINK_SETTLE_NS);
+    return 0;
+}
+
 /* ---- tests ---------------------------------------------------------- */
 
 static int test_smp2_machine_has_two_cpus(void)
@@ -670,12 +695,9 @@ static int test_rx_matching_mac_config_receives(void)
     struct partner p;
     uint32_t rxcnt, fcs;
 
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, NULL, 1000, 0)) {
+        return -1;
+    }
     partner_send(&p, 3, 200);
     CHECK(wait_rx_offered(&q, 3) == 0, "QEMU did not take the frames");
     qt_step(&q, NS_PER_MS);
@@ -701,12 +723,9 @@ static int test_rx_disabled_frames_counted_by_model_only(void)
     uint32_t rx_off, fcs_off, res_off, rx_on;
     uint64_t drops_off, drops_on, deliv;
 
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, NULL, 1000, 0)) {
+        return -1;
+    }
     /* QEMU holds netdev frames while RX is off (gem_can_receive), so the
      * frames go onto the wire with RX on and the driver turns RX off
      * while they are in flight (virtual time stands still until qt_step) */
@@ -961,17 +980,11 @@ static int test_rx_corruption_counts_fcs_errors_and_discards(void)
 {
     struct qt q;
     struct partner p;
-    char extra[400];
     uint32_t rxcnt, fcs;
 
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    snprintf(extra, sizeof(extra), "%s -global cadence_gem.rx-corrupt-pct=100",
-             p.netdev);
-    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, "-global cadence_gem.rx-corrupt-pct=100", 1000, 0)) {
+        return -1;
+    }
     partner_send(&p, 4, 300);
     CHECK(wait_rx_offered(&q, 4) == 0, "QEMU did not take the frames");
     qt_step(&q, NS_PER_MS);
@@ -1007,13 +1020,9 @@ static int test_rx_csum_offload_marks_good_and_discards_bad(void)
     len[2] = ipv4_frame(f[2], 6, 100);
     f[2][14 + 8] = 63;                             /* TTL, header sum stale */
     len[3] = ipv4_frame(f[3], 17, 500);
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    gem_wr(&q, GEM_NWCFG, gem_rd(&q, GEM_NWCFG) | GEM_NWCFG_RX_CSUM);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, NULL, 1000, GEM_NWCFG_RX_CSUM)) {
+        return -1;
+    }
     for (int i = 0; i < 4; i++) {
         partner_send_frame(&p, f[i], len[i]);
     }
@@ -1057,12 +1066,9 @@ static int test_rx_csum_offload_off_passes_bad_checksum_unmarked(void)
     uint32_t d0[2], rxcnt, tcpe;
 
     f[14 + 20 + 20 + 5] ^= 0x01;
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, NULL, 1000, 0)) {
+        return -1;
+    }
     partner_send_frame(&p, f, len);
     CHECK(wait_rx_offered(&q, 1) == 0, "QEMU did not take the frame");
     qt_step(&q, NS_PER_MS);
@@ -1084,12 +1090,9 @@ static int test_mac_100_on_phy_1000_fails_and_counts(void)
     uint32_t rxcnt, fcs;
     unsigned got;
 
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    CHECK(qt_start(&q, p.netdev) == 0, "QEMU did not start");
-    gem_setup(&q, 100, true);           /* firmware forgot GIGE */
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, NULL, 100, 0)) {    /* firmware forgot GIGE */
+        return -1;
+    }
     CHECK_EQ(qom_u64(&q, "link-speed"), 1000);
     CHECK(!qom_bool(&q, "mac-matches-phy"), "mismatch not detected");
     partner_send(&p, 3, 200);
@@ -1179,17 +1182,11 @@ static int test_rx_100m_frames_arrive_at_line_rate(void)
     const uint64_t t = (uint64_t)FULL_FRAME_WIRE_BYTES * 80;
     struct qt q;
     struct partner p;
-    char extra[400];
     uint32_t before, first, all;
 
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    snprintf(extra, sizeof(extra),
-             "%s -global cadence_gem.partner-abilities=100FD", p.netdev);
-    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
-    gem_setup(&q, 100, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    if (rx_start(&q, &p, "-global cadence_gem.partner-abilities=100FD", 100, 0)) {
+        return -1;
+    }
     partner_send(&p, N, FULL_FRAME_LEN);
     CHECK(wait_rx_offered(&q, N) == 0, "QEMU did not take the frames");
     qt_step(&q, t - 1);
@@ -1330,14 +1327,11 @@ static int test_pcap_flags_corrupted_and_dropped_frames(void)
     fd = mkstemp(path);
     CHECK(fd >= 0, "mkstemp");
     close(fd);
-    CHECK(partner_open(&p) == 0, "no UDP ports");
-    snprintf(extra, sizeof(extra), "%s -global cadence_gem.pcap=%s "
-             "-global cadence_gem.rx-corrupt-pct=100", p.netdev, path);
-    CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
+    snprintf(extra, sizeof(extra), "-global cadence_gem.pcap=%s "
+             "-global cadence_gem.rx-corrupt-pct=100", path);
+    if (rx_start(&q, &p, extra, 1000, 0)) {
+        return -1;
+    }
     /* 2 frames out intact, then 2 lost (tx-loss-pct=100), 3 in corrupted */
     tx_ring(&q, 2, 100);
     gem_enable(&q, GEM_NWCTRL_TSTART);
