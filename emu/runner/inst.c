@@ -153,7 +153,7 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     unlink(i->serial_path);
     unlink(i->fault_path);
     remove_stale_outputs(i->run_dir);
-    i->console = fopen(i->console_path, "w");
+    i->console = fopen(i->console_path, "we");     /* not inherited by QEMU */
     if (!i->console)
         return -errno;
     return 0;

@@ -81,6 +81,22 @@ const cJSON *runner_json_path(const cJSON *root, const char *path)
     return cur;
 }
 
+/* Open @path as descriptor @target (mode 0600 when created), leaving no
+ * other descriptor behind; 0 or -1 with errno.  Async-signal-safe. */
+static int open_as(int target, const char *path, int flags)
+{
+    int fd = open(path, flags, 0600);
+
+    if (fd < 0)
+        return -1;
+    if (fd != target) {
+        if (dup2(fd, target) < 0)
+            return -1;
+        close(fd);
+    }
+    return 0;
+}
+
 /* In the child between fork and exec: only async-signal-safe calls. */
 static void spawn_child(int report_fd, pid_t parent, char *const argv[], const char *out_path,
                         const char *err_path)
@@ -88,7 +104,7 @@ static void spawn_child(int report_fd, pid_t parent, char *const argv[], const c
     static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGPIPE };
     struct sigaction dfl;
     sigset_t none;
-    int fd, err;
+    int err;
 
     memset(&dfl, 0, sizeof(dfl));
     dfl.sa_handler = SIG_DFL;
@@ -102,16 +118,10 @@ static void spawn_child(int report_fd, pid_t parent, char *const argv[], const c
         errno = ESRCH;
         goto fail;
     }
-    if ((fd = open("/dev/null", O_RDONLY)) < 0 || dup2(fd, 0) < 0)
+    if (open_as(0, "/dev/null", O_RDONLY) || open_as(1, out_path, O_WRONLY | O_CREAT | O_TRUNC))
         goto fail;
-    if ((fd = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dup2(fd, 1) < 0)
+    if (err_path ? open_as(2, err_path, O_WRONLY | O_CREAT | O_TRUNC) : dup2(1, 2) < 0)
         goto fail;
-    if (err_path) {
-        if ((fd = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600)) < 0 || dup2(fd, 2) < 0)
-            goto fail;
-    } else if (dup2(1, 2) < 0) {
-        goto fail;
-    }
     execvp(argv[0], argv);
 fail:
     err = errno;
