@@ -44,6 +44,7 @@ CONFIGURE_OPTS=(
     --without-default-devices
     --with-devices-arm=gemlab
     --enable-slirp
+    --enable-seccomp
     --enable-fdt=system
     --disable-docs
     --disable-werror
