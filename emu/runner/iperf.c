@@ -265,3 +265,54 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     cJSON_AddItemToObject(out, "intervals_bps", ivs);
     return out;
 }
+
+/* iperf 2 dual test (-d): the board connects back to the host's -L port,
+ * so the CSV holds both directions.  Lines whose destination port (field 4)
+ * is @lport are the board's stream (board TX); the rest are the host's
+ * (board RX).  Each half goes through iperf2_parse(); the result is the RX
+ * half plus tx_bps and the sum as throughput_bps (as iperf3 --bidir). */
+cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, int lport)
+{
+    size_t n = csv ? strlen(csv) : 0, rxn = 0, txn = 0;
+    /* Each line goes back with a '\n', also the last one when @csv does not
+     * end in one (a killed iperf): a half can hold n + 1 characters. */
+    char *rx = calloc(1, n + 2), *tx = calloc(1, n + 2), *copy = strdup(csv ? csv : ""), *save = NULL, *line;
+    cJSON *res, *txr;
+    double rxb, txb;
+
+    if (!rx || !tx || !copy) {
+        free(rx);
+        free(tx);
+        free(copy);
+        return iperf2_parse(csv, err, udp, dur);
+    }
+    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        const char *p = line;
+        size_t len = strlen(line);
+        for (int k = 0; k < 4 && p; k++) {
+            p = strchr(p, ',');
+            if (p)
+                p++;
+        }
+        bool to_tx = p && atoi(p) == lport;
+        char *dst = to_tx ? tx : rx;
+        size_t *off = to_tx ? &txn : &rxn;
+        memcpy(dst + *off, line, len);
+        dst[*off + len] = '\n';
+        *off += len + 1;
+    }
+    res = iperf2_parse(rx, err, udp, dur);
+    txr = iperf2_parse(tx, "", udp, dur);
+    rxb = num_at(res, "throughput_bps", NULL);
+    txb = num_at(txr, "throughput_bps", NULL);
+    if (!isnan(txb)) {
+        cJSON_AddNumberToObject(res, "tx_bps", txb);
+        if (!isnan(rxb))
+            cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
+    }
+    cJSON_Delete(txr);
+    free(rx);
+    free(tx);
+    free(copy);
+    return res;
+}

@@ -23,5 +23,10 @@ cJSON *iperf3_parse(const char *text);
 /* Parse iperf 2 -y C output (+ stderr text for the error) likewise.
  * @udp and @duration_s help pick the final summary lines. */
 cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s);
+/* iperf 2 dual test (-d, host listening on @lport): lines whose
+ * destination port is @lport are the board's stream (board TX), the rest
+ * the host's (board RX); the RX half plus tx_bps, throughput_bps the sum.
+ * @csv may end without a newline (a killed or truncated iperf). */
+cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double duration_s, int lport);
 
 #endif

@@ -476,51 +476,6 @@ static void board_udp_result(struct run *r, cJSON *res)
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
 }
 
-/* iperf 2 dual test (-d): the board connects back to the host's -L port,
- * so the CSV holds both directions.  Lines whose destination port (field 4)
- * is @lport are the board's stream (board TX); the rest are the host's
- * (board RX).  Each half goes through iperf2_parse(); the result is the RX
- * half plus tx_bps and the sum as throughput_bps (as iperf3 --bidir). */
-static cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, int lport)
-{
-    size_t n = csv ? strlen(csv) : 0;
-    char *rx = calloc(1, n + 1), *tx = calloc(1, n + 1), *copy = strdup(csv ? csv : ""), *save = NULL, *line;
-    cJSON *res, *txr;
-    double rxb, txb;
-
-    if (!rx || !tx || !copy) {
-        free(rx);
-        free(tx);
-        free(copy);
-        return iperf2_parse(csv, err, udp, dur);
-    }
-    for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        const char *p = line;
-        for (int k = 0; k < 4 && p; k++) {
-            p = strchr(p, ',');
-            if (p)
-                p++;
-        }
-        char *dst = p && atoi(p) == lport ? tx : rx;
-        strcat(dst, line);
-        strcat(dst, "\n");
-    }
-    res = iperf2_parse(rx, err, udp, dur);
-    txr = iperf2_parse(tx, "", udp, dur);
-    rxb = rs_jnumber(res, "throughput_bps");
-    txb = rs_jnumber(txr, "throughput_bps");
-    if (!isnan(txb)) {
-        cJSON_AddNumberToObject(res, "tx_bps", txb);
-        if (!isnan(rxb))
-            cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
-    }
-    cJSON_Delete(txr);
-    free(rx);
-    free(tx);
-    free(copy);
-    return res;
-}
-
 /* One iperf invocation with the timeline running alongside. */
 static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {

@@ -186,6 +186,48 @@ static void test_iperf2_no_summary_keeps_stderr(void **state)
     cJSON_Delete(o);
 }
 
+/* iperf 2 -d: the board's stream is the one to the host's -L port (field
+ * 4); each half is parsed on its own, throughput is their sum. */
+static void test_iperf2_dual_splits_by_listen_port_and_sums(void **state)
+{
+    const char *csv = "20261201,127.0.0.1,40000,127.0.0.1,5001,3,0.0-10.0,1000,800\n"
+                      "20261201,127.0.0.1,5001,127.0.0.1,47000,4,0.0-10.0,1000,300\n";
+    cJSON *o = iperf2_parse_dual(csv, "", 0, 10.0, 47000);
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(num(o, "rx_bps") == 800);
+    assert_true(num(o, "tx_bps") == 300);
+    assert_true(num(o, "throughput_bps") == 1100);
+    cJSON_Delete(o);
+}
+
+/* R2 (security review): a CSV cut off without its final newline (iperf
+ * killed at the traffic deadline, or the 32 MB read cap) whose lines all
+ * land in one half used to be appended with its "\n" into an n+1 buffer:
+ * one byte written past the heap block (ASan, SAN=1).  The input is an
+ * exact-size heap copy so ASan sees the block ends. */
+static void test_iperf2_dual_csv_without_final_newline_stays_in_bounds(void **state)
+{
+    static const char *const inputs[] = {
+        "1,2,3,4,5,6,0.0-10.0,100,800",                     /* the review's example */
+        "a",
+        "1,2,3,4,5001,6,0.0-10.0,100,800",                  /* all to the TX half */
+        "1,2,3,4,5,6,0.0-10.0,100,800\n1,2,3,4,7,6,0.0-10.0,100,900",
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof(inputs) / sizeof(inputs[0]); k++) {
+        char *csv = strdup(inputs[k]);
+        cJSON *o = iperf2_parse_dual(csv, "", 0, 10.0, 5001);
+        assert_non_null(o);
+        assert_true(cJSON_IsBool(cJSON_GetObjectItem(o, "ok")));
+        cJSON_Delete(o);
+        free(csv);
+    }
+    cJSON *o = iperf2_parse_dual("1,2,3,4,5,6,0.0-10.0,100,800", "", 0, 10.0, 5001);
+    assert_true(num(o, "throughput_bps") == 800);
+    cJSON_Delete(o);
+}
+
 static bool has_arg(const struct argv_buf *a, const char *s)
 {
     for (int i = 0; i < a->n; i++)
@@ -265,6 +307,8 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_client_without_server_report_has_no_loss),
         cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
+        cmocka_unit_test(test_iperf2_dual_splits_by_listen_port_and_sums),
+        cmocka_unit_test(test_iperf2_dual_csv_without_final_newline_stays_in_bounds),
         cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
