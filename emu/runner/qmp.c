@@ -1,6 +1,10 @@
 /*
  * qmp.c - see qmp.h.  QMP is line-oriented JSON (docs/interop/qmp-spec):
  * a greeting, then one object per line: {"return"}, {"error"} or {"event"}.
+ * Every request carries an "id", which QEMU copies into its reply
+ * (qmp-spec.rst, "Issuing Commands"), so a reply that comes after its
+ * command timed out is recognised and dropped instead of being taken as
+ * the answer to the next command.
  */
 #include "qmp.h"
 
@@ -114,6 +118,7 @@ int qmp_exec(struct qmp *q, const char *cmd, cJSON *args, cJSON **ret, int timeo
 {
     long long deadline = now_ms() + timeout_ms;
     cJSON *req = cJSON_CreateObject();
+    double id = (double)++q->next_id;
     char *text;
     int rc;
 
@@ -122,6 +127,7 @@ int qmp_exec(struct qmp *q, const char *cmd, cJSON *args, cJSON **ret, int timeo
     cJSON_AddStringToObject(req, "execute", cmd);
     if (args)
         cJSON_AddItemToObject(req, "arguments", args);
+    cJSON_AddNumberToObject(req, "id", id);
     text = cJSON_PrintUnformatted(req);
     cJSON_Delete(req);
     if (!text)
@@ -136,13 +142,19 @@ int qmp_exec(struct qmp *q, const char *cmd, cJSON *args, cJSON **ret, int timeo
         cJSON *m;
         rc = read_msg(q, deadline, &m);
         if (rc)
-            return rc;
+            return rc;      /* a reply still on its way is dropped when it comes */
         if (cJSON_GetObjectItemCaseSensitive(m, "event")) {
             queue_event(q, m);
             continue;
         }
         cJSON *r = cJSON_GetObjectItemCaseSensitive(m, "return");
         cJSON *e = cJSON_GetObjectItemCaseSensitive(m, "error");
+        cJSON *mid = cJSON_GetObjectItemCaseSensitive(m, "id");
+        if ((r || e) && !(cJSON_IsNumber(mid) && mid->valuedouble == id)) {
+            q->stale_replies++;     /* an earlier, timed-out command's reply */
+            cJSON_Delete(m);
+            continue;
+        }
         if (r) {
             if (ret)
                 *ret = cJSON_DetachItemViaPointer(m, r);

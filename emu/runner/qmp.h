@@ -24,6 +24,8 @@ struct qmp {
     size_t len, cap;
     cJSON *events[QMP_MAX_EVENTS];
     int nevents;
+    unsigned long next_id;  /* "id" of the last request sent */
+    unsigned long stale_replies; /* replies to timed-out requests, dropped */
     char last_error[256];
 };
 
@@ -37,7 +39,9 @@ int qmp_open(struct qmp *q, const char *path, int timeout_ms);
 void qmp_close(struct qmp *q);
 
 /* Execute @cmd with @args (consumed; may be NULL).  On success *@ret (may
- * be NULL) receives the "return" member, owned by the caller. */
+ * be NULL) receives the "return" member, owned by the caller.  Only the
+ * reply carrying this request's "id" counts: after a -ETIMEDOUT the late
+ * reply is dropped (q->stale_replies) when it arrives. */
 int qmp_exec(struct qmp *q, const char *cmd, cJSON *args, cJSON **ret, int timeout_ms);
 
 int qmp_qom_get(struct qmp *q, const char *path, const char *prop, cJSON **val, int timeout_ms);

@@ -1,7 +1,9 @@
 /* QMP client against a scripted fake QEMU (a forked child on a unix
  * socket): handshake, replies, events queued while waiting, error replies,
  * a server that never answers (timeout), one that hangs up, one that
- * sends a line with no end (size limit). */
+ * sends a line with no end (size limit), one that answers after the
+ * client gave up (request ids).  Like QEMU, the fake copies a request's
+ * "id" into its reply (docs/interop/qmp-spec.rst, "Commands responses"). */
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -27,6 +29,17 @@
 static char sock_path[108];
 static pid_t server;
 
+/* `"id": ID, ` of the request line @req (QEMU echoes it verbatim), or "". */
+static void id_of(const char *req, char *out, size_t len)
+{
+    cJSON *o = cJSON_Parse(req), *id = cJSON_GetObjectItemCaseSensitive(o, "id");
+    char *t = id ? cJSON_PrintUnformatted(id) : NULL;
+
+    snprintf(out, len, t ? "\"id\": %s, " : "", t);
+    free(t);
+    cJSON_Delete(o);
+}
+
 /* Fake QEMU: greeting, then per received line: look at "execute". */
 static void serve(int lfd)
 {
@@ -45,13 +58,22 @@ static void serve(int lfd)
         len += (size_t)n;
         buf[len] = '\0';
         while ((nl = strchr(buf, '\n'))) {
+            char id[64];
             *nl = '\0';
+            id_of(buf, id, sizeof(id));
             if (strstr(buf, "\"qmp_capabilities\""))
-                dprintf(fd, "{\"return\": {}}\r\n");
+                dprintf(fd, "{%s\"return\": {}}\r\n", id);
             else if (strstr(buf, "\"with-event\""))
-                dprintf(fd, "{\"event\": \"NIC_RX_FILTER_CHANGED\", \"data\": {}}\r\n{\"return\": 42}\r\n");
+                dprintf(fd, "{\"event\": \"NIC_RX_FILTER_CHANGED\", \"data\": {}}\r\n{%s\"return\": 42}\r\n", id);
             else if (strstr(buf, "\"bad\""))
-                dprintf(fd, "{\"error\": {\"class\": \"GenericError\", \"desc\": \"Property not found\"}}\r\n");
+                dprintf(fd, "{%s\"error\": {\"class\": \"GenericError\", \"desc\": \"Property not found\"}}\r\n", id);
+            else if (strstr(buf, "\"late\"")) {
+                /* a loaded host: the answer comes after the client's timeout */
+                struct timespec ts = { 0, 600 * 1000 * 1000 };
+                nanosleep(&ts, NULL);
+                dprintf(fd, "{%s\"return\": \"late reply\"}\r\n", id);
+            } else if (strstr(buf, "\"stray\""))
+                dprintf(fd, "{\"id\": 999999, \"return\": \"not yours\"}\r\n{%s\"return\": \"yours\"}\r\n", id);
             else if (strstr(buf, "\"silent\""))
                 ;   /* hung QEMU */
             else if (strstr(buf, "\"hangup\""))
@@ -63,9 +85,9 @@ static void serve(int lfd)
                     if (write(fd, big, sizeof(big)) < 0)
                         _exit(0);
             } else if (strstr(buf, "\"qom-get\""))
-                dprintf(fd, "{\"return\": true}\r\n");
+                dprintf(fd, "{%s\"return\": true}\r\n", id);
             else
-                dprintf(fd, "{\"return\": {}}\r\n");
+                dprintf(fd, "{%s\"return\": {}}\r\n", id);
             memmove(buf, nl + 1, strlen(nl + 1) + 1);
             len = strlen(buf);
         }
@@ -177,6 +199,42 @@ static void test_endless_line_is_bounded(void **state)
     qmp_close(&q);
 }
 
+/* R4 (security review): the reply to a command that timed out arrives
+ * later; the next command must get its own reply, not the late one, and
+ * the pairing must stay right for every command after it. */
+static void test_late_reply_after_timeout_is_not_taken_by_the_next_command(void **state)
+{
+    struct qmp q;
+    cJSON *ret = NULL;
+    (void)state;
+    assert_int_equal(qmp_open(&q, sock_path, 2000), 0);
+    assert_int_equal(qmp_exec(&q, "late", NULL, &ret, 200), -ETIMEDOUT);
+    assert_null(ret);
+    assert_int_equal(qmp_qom_get(&q, "/machine/gem0", "link-up", &ret, 3000), 0);
+    assert_non_null(ret);
+    assert_true(cJSON_IsTrue(ret));     /* the old client got "late reply" */
+    assert_int_equal(q.stale_replies, 1);
+    cJSON_Delete(ret);
+    assert_int_equal(qmp_exec(&q, "with-event", NULL, &ret, 1000), 0);
+    assert_true(cJSON_IsNumber(ret) && ret->valueint == 42);
+    cJSON_Delete(ret);
+    qmp_close(&q);
+}
+
+/* A reply carrying another request's id is dropped, ours is taken. */
+static void test_reply_with_foreign_id_is_skipped(void **state)
+{
+    struct qmp q;
+    cJSON *ret = NULL;
+    (void)state;
+    assert_int_equal(qmp_open(&q, sock_path, 2000), 0);
+    assert_int_equal(qmp_exec(&q, "stray", NULL, &ret, 1000), 0);
+    assert_true(cJSON_IsString(ret));
+    assert_string_equal(ret->valuestring, "yours");
+    cJSON_Delete(ret);
+    qmp_close(&q);
+}
+
 static void test_missing_socket_times_out(void **state)
 {
     struct qmp q;
@@ -193,6 +251,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_silent_server_times_out, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hangup_gives_econnreset_and_quit_succeeds, setup, teardown),
         cmocka_unit_test_setup_teardown(test_endless_line_is_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_late_reply_after_timeout_is_not_taken_by_the_next_command, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_reply_with_foreign_id_is_skipped, setup, teardown),
         cmocka_unit_test(test_missing_socket_times_out),
     };
     signal(SIGPIPE, SIG_IGN);
