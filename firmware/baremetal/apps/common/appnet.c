@@ -18,6 +18,16 @@ void app_pattern_init(void)
         app_pattern[i] = (uint8_t)('0' + i % 10);
 }
 
+void app_pattern_fill(uint8_t *dst, size_t n)
+{
+    while (n) {
+        size_t k = n < APP_PATTERN_CHUNK ? n : APP_PATTERN_CHUNK;
+        memcpy(dst, app_pattern, k);
+        dst += k;
+        n -= k;
+    }
+}
+
 uint64_t app_now_us(void)
 {
     return timer_now_us();

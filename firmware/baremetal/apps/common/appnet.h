@@ -3,18 +3,25 @@
 #ifndef GEMLAB_APPNET_H
 #define GEMLAB_APPNET_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "lwip/ip_addr.h"
 #include "glout.h"
 
 #define APP_PATTERN_LEN 8192    /* payload source for TCP and UDP senders */
+/* The longest run of app_pattern that ends on a whole "0123456789" period:
+ * copies of it placed back to back continue the repeat. */
+#define APP_PATTERN_CHUNK (APP_PATTERN_LEN - APP_PATTERN_LEN % 10)
 #define APP_PEER_STR 24         /* "255.255.255.255:65535" */
 
 extern uint8_t app_pattern[APP_PATTERN_LEN];
 
 /* Fill app_pattern with iperf's "0123456789" repeat.  Idempotent. */
 void app_pattern_init(void);
+/* Write n bytes of the pattern, starting with '0', to dst: any n, copied
+ * from app_pattern in APP_PATTERN_CHUNK pieces (never past its end). */
+void app_pattern_fill(uint8_t *dst, size_t n);
 /* Microsecond clock (BSP global timer). */
 uint64_t app_now_us(void);
 /* Millisecond clock (lwIP's sys_now()). */

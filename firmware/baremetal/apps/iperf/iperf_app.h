@@ -38,7 +38,7 @@ struct iperf_udp_client_cfg {
     uint32_t time_ms;           /* time mode (-t); 0 with amount_bytes */
     uint64_t amount_bytes;      /* -n: stop after this many payload bytes; 0: time mode */
     uint64_t rate_bps;
-    uint32_t len;
+    uint32_t len;               /* datagram payload, IPERF2_UDP_HDR_LEN..IPERF_MAX_UDP_LEN, else ERR_VAL */
     uint32_t interval_s;
     const char *test;           /* "iperf" or "sweep": result line's "test" */
     bool quiet;                 /* no result line (the caller reports) */

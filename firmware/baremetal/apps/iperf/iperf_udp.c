@@ -471,8 +471,12 @@ static err_t uc_send(int64_t seq)
      * truncated when the datagram is shorter, as iperf does */
     h = len - IPERF2_UDP_HDR_LEN < uc.hdr_len ? len - IPERF2_UDP_HDR_LEN : uc.hdr_len;
     memcpy(pl + IPERF2_UDP_HDR_LEN, uc.hdr, h);
+    /* the rest is the pattern; len may exceed app_pattern (up to
+     * IPERF_MAX_UDP_LEN), so it is filled in whole-period chunks rather
+     * than copied in one piece (security review F1: that read past
+     * app_pattern and sent up to 704 bytes of .bss) */
     if (len > IPERF2_UDP_HDR_LEN + h)
-        memcpy(pl + IPERF2_UDP_HDR_LEN + h, app_pattern, len - IPERF2_UDP_HDR_LEN - h);
+        app_pattern_fill(pl + IPERF2_UDP_HDR_LEN + h, len - IPERF2_UDP_HDR_LEN - h);
     err = udp_sendto(uc.pcb, p, &uc.ip, uc.cfg.port);
     pbuf_free(p);
     return err;
@@ -541,7 +545,7 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
 
     if (uc.state != UC_IDLE)
         return ERR_ALREADY;
-    if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > 0xFFFF || cfg->rate_bps == 0)
+    if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > IPERF_MAX_UDP_LEN || cfg->rate_bps == 0)
         return ERR_VAL;
     app_pattern_init();
     memset(&uc, 0, sizeof(uc));

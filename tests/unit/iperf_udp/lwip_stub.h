@@ -1,0 +1,42 @@
+/* lwip_stub.h - what the tests see of lwip_stub.c (see there). */
+#ifndef GEMLAB_UNIT_LWIP_STUB_H
+#define GEMLAB_UNIT_LWIP_STUB_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lwip/udp.h"
+#include "lwip/sys.h"
+
+#define STUB_SENT_MAX 8
+#define STUB_PCBS 4
+
+struct stub_sent {
+    uint8_t *data;
+    size_t len;
+    ip_addr_t dst;
+    u16_t port;
+};
+struct stub_udp_pcb {
+    bool used;
+    u16_t port;
+    udp_recv_fn recv;
+    void *arg;
+};
+
+extern struct stub_sent stub_sent[STUB_SENT_MAX];
+extern unsigned stub_nsent;           /* datagrams sent since stub_reset() */
+extern uint64_t stub_now_us;          /* the clock sys_now()/timer_now_us() read */
+extern struct stub_udp_pcb stub_pcbs[STUB_PCBS];
+
+uint64_t timer_now_us(void);
+void glout_putline(const char *line);
+void stub_reset(void);
+/* The last datagram sent (NULL when none). */
+static inline const struct stub_sent *stub_last(void)
+{
+    return stub_nsent ? &stub_sent[(stub_nsent - 1) % STUB_SENT_MAX] : NULL;
+}
+
+#endif

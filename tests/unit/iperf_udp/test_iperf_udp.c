@@ -1,0 +1,153 @@
+/* test_iperf_udp.c - apps/iperf/iperf_udp.c's UDP sender on the host
+ * (lwIP replaced by lwip_stub.c): what goes on the wire after the headers.
+ *
+ * Security review F1: the sender copied len - 16 - h payload bytes from
+ * app_pattern[APP_PATTERN_LEN = 8192] for any len up to the 8972-byte
+ * IPERF_MAX_UDP_LEN (shell -l, or a peer's dual-test header), so every
+ * datagram longer than 8268 bytes carried up to 704 bytes of whatever
+ * followed app_pattern in .bss.  Under SAN=1 the old code stops with an
+ * ASan global-buffer-overflow; without it the pattern check fails.
+ *
+ * The payload after the datagram header (16 B) and the client header
+ * (h bytes, truncated for short datagrams) is iperf's "0123456789" repeat,
+ * starting at '0' (iperf 2.1.8 fills its buffer with that pattern too;
+ * our sender starts it after the headers). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "lwip_stub.h"
+#include "iperf_udp.c"      /* static uc_send(), srv_recv() */
+
+#define HOST_IP 0x0A000202u /* 10.0.2.2 */
+
+/* Index of the first payload byte that breaks the pattern, or len when none. */
+static size_t pattern_break(const uint8_t *pl, size_t len, size_t start)
+{
+    for (size_t k = start; k < len; k++)
+        if (pl[k] != (uint8_t)('0' + (k - start) % 10))
+            return k;
+    return len;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    stub_reset();
+    stub_now_us = 1000000;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    iperf_udp_stop();
+    stub_reset();
+    return 0;
+}
+
+static void check_datagram(const struct stub_sent *s, size_t len, size_t hdr_len)
+{
+    size_t start = IPERF2_UDP_HDR_LEN + hdr_len;
+    assert_non_null(s);
+    assert_int_equal(s->len, len);
+    size_t brk = pattern_break(s->data, s->len, start);
+    if (brk != len)
+        print_error("payload byte %zu is 0x%02x, pattern wants '%c' (pattern starts at %zu)\n",
+                    brk, s->data[brk], '0' + (int)((brk - start) % 10), start);
+    assert_int_equal(brk, len);
+}
+
+static void test_send_8972_bytes_payload_is_pattern_to_the_end(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 1000000,
+        .len = IPERF_MAX_UDP_LEN, .quiet = true,
+    };
+    (void)state;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    assert_int_equal(uc_send(1), ERR_OK);
+    check_datagram(stub_last(), IPERF_MAX_UDP_LEN, uc.hdr_len);
+    /* the bytes the old code took from beyond app_pattern */
+    assert_true(APP_PATTERN_LEN + IPERF2_UDP_HDR_LEN + uc.hdr_len < IPERF_MAX_UDP_LEN);
+}
+
+static void test_every_length_up_to_max_keeps_pattern(void **state)
+{
+    static const uint32_t lens[] = { 20, 76, 77, 1470, 8191, 8192, 8268, 8269, 8270, 8971 };
+    (void)state;
+    for (size_t i = 0; i < sizeof(lens) / sizeof(lens[0]); i++) {
+        struct iperf_udp_client_cfg cfg = {
+            .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 1000000,
+            .len = lens[i], .quiet = true,
+        };
+        assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+        assert_int_equal(uc_send(1), ERR_OK);
+        size_t h = lens[i] - IPERF2_UDP_HDR_LEN < uc.hdr_len ? lens[i] - IPERF2_UDP_HDR_LEN : uc.hdr_len;
+        check_datagram(stub_last(), lens[i], h);
+        iperf_udp_client_stop();
+    }
+}
+
+static void test_client_start_rejects_len_above_max(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 1000000,
+        .len = IPERF_MAX_UDP_LEN + 1, .quiet = true,
+    };
+    (void)state;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_VAL);
+    assert_false(iperf_udp_client_busy());
+}
+
+/* The network-peer trigger: an iperf 2 dual test (-d) whose header asks
+ * for 60000-byte datagrams; the server clamps that to 8972 and starts its
+ * back test at once (RUN_NOW). */
+static void test_peer_dual_header_with_huge_buf_len_sends_only_pattern(void **state)
+{
+    struct iperf2_client_hdr h;
+    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
+    uint8_t dg[IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
+    ip_addr_t peer;
+    size_t n;
+    (void)state;
+
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    iperf2_client_hdr_init(&h, true, 5010, 60000, 1000, 1000000);
+    h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    assert_int_equal(iperf2_dgram_encode(&d, dg, sizeof(dg)), 0);
+    n = iperf2_client_hdr_encode(&h, dg + IPERF2_UDP_HDR_LEN, sizeof(dg) - IPERF2_UDP_HDR_LEN);
+    assert_int_equal(n, IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
+
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)sizeof(dg), PBUF_RAM);
+    assert_non_null(p);
+    memcpy(p->payload, dg, sizeof(dg));
+    IP_ADDR4(&peer, 10, 0, 2, 2);
+    srv_recv(NULL, us.pcb, p, &peer, 40000);          /* frees p */
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.len, IPERF_MAX_UDP_LEN);
+
+    for (int i = 0; i < 20 && stub_nsent == 0; i++) {
+        stub_now_us += 10000;
+        iperf_udp_poll((uint32_t)(stub_now_us / 1000));
+    }
+    const struct stub_sent *s = stub_last();
+    assert_non_null(s);
+    assert_int_equal(s->port, 5010);
+    check_datagram(s, IPERF_MAX_UDP_LEN, uc.hdr_len);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_send_8972_bytes_payload_is_pattern_to_the_end, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_every_length_up_to_max_keeps_pattern, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_start_rejects_len_above_max, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_dual_header_with_huge_buf_len_sends_only_pattern,
+                                        setup, teardown),
+    };
+    return cmocka_run_group_tests_name("iperf_udp", tests, NULL, NULL);
+}
