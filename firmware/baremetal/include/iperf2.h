@@ -107,6 +107,11 @@ size_t iperf2_client_hdr_encode(const struct iperf2_client_hdr *h, uint8_t *buf,
  * -EINVAL when the announced length is impossible. */
 int iperf2_client_hdr_decode(const uint8_t *buf, size_t len, struct iperf2_client_hdr *h);
 
+/* A client header's test time: mAmount < 0 is the time in 10 ms units
+ * (Settings.cpp).  Returns it in ms, at most max_ms (computed in 64 bits:
+ * -INT32_MIN * 10 does not fit 32), or 0 when amount >= 0 (a byte count). */
+uint32_t iperf2_amount_time_ms(int32_t amount, uint32_t max_ms);
+
 /* Fill a client header as the 2.1 client would for a plain test from us:
  * HEADER_EXTEND with the length bit, seq64 for UDP, time in ms (rounded
  * up to 10 ms) or byte amount, rate for UDP. */

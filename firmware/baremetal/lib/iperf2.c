@@ -104,6 +104,16 @@ int iperf2_client_hdr_decode(const uint8_t *buf, size_t len, struct iperf2_clien
     return announced;
 }
 
+uint32_t iperf2_amount_time_ms(int32_t amount, uint32_t max_ms)
+{
+    uint64_t ms;
+
+    if (amount >= 0)
+        return 0;
+    ms = (uint64_t)(-(int64_t)amount) * 10u;
+    return ms > max_ms ? max_ms : (uint32_t)ms;
+}
+
 void iperf2_client_hdr_init(struct iperf2_client_hdr *h, bool udp, uint16_t port,
                             uint32_t buf_len, uint32_t time_ms, uint64_t rate_bps)
 {

@@ -269,6 +269,22 @@ static void test_random_bytes_of_every_length_never_crash_and_keep_contracts(voi
     }
 }
 
+/* Security review F3: mAmount < 0 times 10 ms overflowed 32 bits
+ * (INT32_MIN gave 0 ms, -429496730 gave 4 ms); now clamped to max_ms. */
+static void test_amount_time_ms_clamps_large_times_instead_of_wrapping(void **state)
+{
+    (void)state;
+    assert_int_equal(iperf2_amount_time_ms(INT32_MIN, 86400000u), 86400000u);
+    assert_int_equal(iperf2_amount_time_ms(-429496730, 86400000u), 86400000u);
+    assert_int_equal(iperf2_amount_time_ms(-429496730, UINT32_MAX), UINT32_MAX);
+    assert_int_equal(iperf2_amount_time_ms(-8640000, 86400000u), 86400000u);
+    assert_int_equal(iperf2_amount_time_ms(-8640001, 86400000u), 86400000u);
+    assert_int_equal(iperf2_amount_time_ms(-1000, 86400000u), 10000u);
+    assert_int_equal(iperf2_amount_time_ms(-1, 86400000u), 10u);
+    assert_int_equal(iperf2_amount_time_ms(0, 86400000u), 0u);
+    assert_int_equal(iperf2_amount_time_ms(1000000, 86400000u), 0u);   /* a byte amount */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -286,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_fin_ack_layout_matches_server_hdr),
         cmocka_unit_test(test_fin_ack_v1_only_reads_low_words_and_short_is_rejected),
         cmocka_unit_test(test_random_bytes_of_every_length_never_crash_and_keep_contracts),
+        cmocka_unit_test(test_amount_time_ms_clamps_large_times_instead_of_wrapping),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -140,6 +140,92 @@ static void test_peer_dual_header_with_huge_buf_len_sends_only_pattern(void **st
     check_datagram(s, IPERF_MAX_UDP_LEN, uc.hdr_len);
 }
 
+/* Security review F3: a dual-test header's mAmount < 0 is the time in 10 ms
+ * units; -(int64)amount * 10 was truncated to 32 bits, so INT32_MIN gave
+ * 0 ms (the back test was refused as having no length) and other large
+ * times wrapped to a few ms.  The time is now clamped to IPERF_MAX_TIME_S. */
+static void start_back_test_with_amount(int32_t amount)
+{
+    struct iperf2_client_hdr h;
+    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
+    uint8_t dg[IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
+    ip_addr_t peer;
+
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    iperf2_client_hdr_init(&h, true, 5010, 1470, 1000, 1000000);
+    h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    h.amount = amount;
+    assert_int_equal(iperf2_dgram_encode(&d, dg, sizeof(dg)), 0);
+    assert_int_equal(iperf2_client_hdr_encode(&h, dg + IPERF2_UDP_HDR_LEN, sizeof(dg) - IPERF2_UDP_HDR_LEN),
+                     IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)sizeof(dg), PBUF_RAM);
+    assert_non_null(p);
+    memcpy(p->payload, dg, sizeof(dg));
+    IP_ADDR4(&peer, 10, 0, 2, 2);
+    srv_recv(NULL, us.pcb, p, &peer, 40000);
+}
+
+static void test_peer_time_int32_min_is_clamped_not_zero(void **state)
+{
+    (void)state;
+    start_back_test_with_amount(INT32_MIN);
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.time_ms, IPERF_MAX_TIME_S * 1000u);
+}
+
+static void test_peer_time_beyond_32_bit_ms_is_clamped_not_wrapped(void **state)
+{
+    (void)state;
+    start_back_test_with_amount(-429496730);    /* 4294967300 ms: wrapped to 4 */
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.time_ms, IPERF_MAX_TIME_S * 1000u);
+}
+
+static void test_peer_time_in_range_is_kept(void **state)
+{
+    (void)state;
+    start_back_test_with_amount(-150);          /* 1.5 s */
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.time_ms, 1500);
+}
+
+/* F3: the server report's jitter (seconds + microseconds, each 32 bits)
+ * was combined in 32-bit arithmetic: 5000 s wrapped. */
+static struct iperf_udp_result done_res;
+static unsigned done_calls;
+static void on_done(const struct iperf_udp_result *r, void *arg)
+{
+    (void)arg;
+    done_res = *r;
+    done_calls++;
+}
+
+static void test_fin_ack_jitter_above_4295_s_does_not_wrap(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 1000000,
+        .len = 1470, .quiet = true, .done = on_done,
+    };
+    struct iperf2_server_report r = { .flags = IPERF2_HDR_VERSION1, .total_bytes = 1470,
+                                      .stop_sec = 1, .datagrams = 1,
+                                      .jitter_sec = 5000, .jitter_usec = 7 };
+    struct iperf2_dgram d = { .seq = -2 };
+    ip_addr_t from;
+    (void)state;
+
+    done_calls = 0;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    uc.state = UC_FIN;                          /* test over, waiting for the FIN-ack */
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, IPERF2_FIN_ACK_LEN, PBUF_RAM);
+    assert_non_null(p);
+    assert_int_equal(iperf2_fin_ack_encode(&d, &r, p->payload, p->len), IPERF2_FIN_ACK_LEN);
+    IP_ADDR4(&from, 10, 0, 2, 2);
+    uc_recv(NULL, uc.pcb, p, &from, 5001);      /* frees p */
+    assert_int_equal(done_calls, 1);
+    assert_true(done_res.server_report);
+    assert_true(done_res.jitter_us == 5000000007ull);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -148,6 +234,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_client_start_rejects_len_above_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_dual_header_with_huge_buf_len_sends_only_pattern,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_time_int32_min_is_clamped_not_zero, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_time_beyond_32_bit_ms_is_clamped_not_wrapped,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_time_in_range_is_kept, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_fin_ack_jitter_above_4295_s_does_not_wrap, setup, teardown),
     };
     return cmocka_run_group_tests_name("iperf_udp", tests, NULL, NULL);
 }

@@ -30,7 +30,7 @@ struct iperf_udp_result {
     uint64_t lost;
     uint64_t out_of_order;
     uint64_t rx_duration_us;
-    uint32_t jitter_us;
+    uint64_t jitter_us;         /* the report's 32-bit seconds + microseconds */
 };
 struct iperf_udp_client_cfg {
     uint32_t host;

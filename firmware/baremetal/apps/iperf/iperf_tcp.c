@@ -28,6 +28,7 @@
 
 #include "lwip/tcp.h"
 
+#include "appargs.h"
 #include "iperf_app.h"
 #include "../common/appnet.h"
 #include "iperf2.h"
@@ -216,8 +217,9 @@ static bool sess_header(struct tcp_sess *s, struct pbuf *p)
         return false;
     }
     if (rc > 0 && (h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
-        /* mAmount < 0: time in 10 ms units; else bytes (Settings.cpp) */
-        uint32_t time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        /* mAmount < 0: time in 10 ms units; else bytes (Settings.cpp);
+         * the peer's time is held to the shell's own limit */
+        uint32_t time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
         uint64_t amount = h.amount >= 0 ? (uint64_t)h.amount : 0;
         uint16_t port = (uint16_t)h.port;
         if (port == 0 || (time_ms == 0 && amount == 0)) {
@@ -235,7 +237,7 @@ static bool sess_header(struct tcp_sess *s, struct pbuf *p)
         app_error("iperf", "full-duplex (--full-duplex) not supported; receiving only", 0);
     } else if (rc > 0 && (h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & IPERF2_UPPER_REVERSE)) {
         /* 2.1 -R: the client reads, we send on this connection */
-        uint32_t time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        uint32_t time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
         uint64_t amount = h.amount >= 0 ? (uint64_t)h.amount : 0;
         err_t err = (time_ms || amount) ? cli_adopt(s->pcb, time_ms, amount) : ERR_VAL;
         if (err == ERR_OK) {

@@ -182,8 +182,9 @@ static void srv_header(const uint8_t *head, uint16_t n)
         memset(b, 0, sizeof(*b));
         b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(&us.peer)));
         b->port = (uint16_t)h.port;
-        /* amount < 0: time in 10 ms units; else bytes (Settings.cpp) */
-        b->time_ms = h.amount < 0 ? (uint32_t)(-(int64_t)h.amount) * 10u : 0;
+        /* amount < 0: time in 10 ms units; else bytes (Settings.cpp);
+         * the peer's time is held to the shell's own limit */
+        b->time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
         b->amount_bytes = h.amount > 0 ? (uint64_t)h.amount : 0;
         b->rate_bps = (h.flags & IPERF2_HDR_EXTEND) && h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE;
         b->len = h.buf_len < IPERF_MIN_UDP_LEN ? IPERF_DEFAULT_UDP_LEN
@@ -444,7 +445,7 @@ static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     uc.res.lost = r.lost;
     uc.res.out_of_order = r.out_of_order;
     uc.res.rx_duration_us = (uint64_t)r.stop_sec * 1000000u + r.stop_usec;
-    uc.res.jitter_us = r.jitter_sec * 1000000u + r.jitter_usec;
+    uc.res.jitter_us = (uint64_t)r.jitter_sec * 1000000u + r.jitter_usec;
     uc_done();
 }
 
