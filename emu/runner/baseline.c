@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -430,36 +432,61 @@ static int mkdir_p(char *path)
     return 0;
 }
 
+/* The parent directories of @path (created), then @j through the atomic
+ * writer (util.h: unique mkstemp temporary, fsync, rename; review D1/D2). */
 static int write_json(const char *path, const cJSON *j, FILE *err)
 {
-    char tmp[PATH_MAX + 8], dir[PATH_MAX];
-    char *text = cJSON_Print(j);
-    FILE *f;
-    int rc = 0;
+    char dir[PATH_MAX];
+    char *text;
+    int rc;
 
     snprintf(dir, sizeof(dir), "%s", path);
     if (strrchr(dir, '/')) {
         strrchr(dir, '/')[1] = '\0';
         if (mkdir_p(dir)) {
             fprintf(err, "%s: cannot create directory: %s\n", dir, strerror(errno));
-            free(text);
             return -EIO;
         }
     }
-    snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-    f = fopen(tmp, "w");
-    if (!f || !text || fputs(text, f) < 0 || fputc('\n', f) < 0)
-        rc = -EIO;
-    if (f && fclose(f))
-        rc = -EIO;
-    if (!rc && rename(tmp, path))
-        rc = -EIO;
-    if (rc) {
-        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
-        unlink(tmp);
-    }
+    text = cJSON_Print(j);
+    rc = runner_write_text(path, text);
     free(text);
     return rc;
+}
+
+/* Exclusive lock on PATH.lock for a baseline's read-modify-write (review
+ * D2: two saves of one scenario each read N runs and wrote N+1, losing
+ * one).  flock(2) locks are released when the descriptor is closed, also
+ * when the process dies.  The descriptor, or a negative errno (message on
+ * @err). */
+static int lock_baseline(const char *path, FILE *err)
+{
+    char lock[PATH_MAX + 8], dir[PATH_MAX];
+    int fd;
+
+    snprintf(dir, sizeof(dir), "%s", path);
+    if (strrchr(dir, '/')) {
+        strrchr(dir, '/')[1] = '\0';
+        if (mkdir_p(dir)) {
+            fprintf(err, "%s: cannot create directory: %s\n", dir, strerror(errno));
+            return -EIO;
+        }
+    }
+    snprintf(lock, sizeof(lock), "%s.lock", path);
+    fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0) {
+        fprintf(err, "%s: cannot open: %s\n", lock, strerror(errno));
+        return -errno;
+    }
+    while (flock(fd, LOCK_EX)) {
+        if (errno != EINTR) {
+            int rc = -errno;
+            fprintf(err, "%s: cannot lock: %s\n", lock, strerror(errno));
+            close(fd);
+            return rc;
+        }
+    }
+    return fd;
 }
 
 static int load_results(const char *run_dir, cJSON **root, FILE *err)
@@ -651,7 +678,7 @@ int bl_cmd(int argc, char **argv)
     bool replace = false, json = false;
     char path[PATH_MAX];
     cJSON *res = NULL, *bl = NULL;
-    int rc = 2;
+    int rc = 2, lock_fd = -1;
 
     if (argc < 1) {
         usage(stderr);
@@ -715,9 +742,14 @@ int bl_cmd(int argc, char **argv)
     }
 
     if (!strcmp(sub, "save")) {
-        bool exists = access(path, F_OK) == 0;
+        bool exists;
         int arc;
 
+        if (runner_run_incomplete(run_dir, stderr))
+            goto out;
+        if ((lock_fd = lock_baseline(path, stderr)) < 0)
+            goto out;
+        exists = access(path, F_OK) == 0;
         if (exists && !replace) {
             if (load_baseline(path, &bl, stderr))
                 goto out;
@@ -781,6 +813,8 @@ int bl_cmd(int argc, char **argv)
         bl_cmp_free(&c);
     }
 out:
+    if (lock_fd >= 0)
+        close(lock_fd);     /* after the rename: the next saver reads N+1 */
     cJSON_Delete(bl);
     cJSON_Delete(res);
     return rc;

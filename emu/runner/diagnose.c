@@ -21,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "util.h"
+
 /* ---- thresholds (documented in RESULTS.md) ------------------------------ */
 #define TH_IRQ_SHARE        0.95   /* one CPU took >= 95 % of GEM IRQs */
 #define TH_IRQ_MIN          100    /* ... of at least this many */
@@ -1039,7 +1041,6 @@ int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *o
     struct dg_in in;
     struct dg_report rep;
     char *text;
-    FILE *f;
     int rc, checks = 0;
 
     *failed = 0;
@@ -1062,15 +1063,7 @@ int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *o
     cJSON_AddNumberToObject(dj, "expectations_failed", *failed);
     text = cJSON_Print(dj);
     snprintf(path, sizeof(path), "%s/diagnosis.json", run_dir);
-    f = fopen(path, "w");
-    if (!f || !text || fputs(text, f) < 0 || fputc('\n', f) < 0) {
-        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
-        rc = -EIO;
-    }
-    if (f && fclose(f) && !rc) {
-        fprintf(err, "%s: cannot write: %s\n", path, strerror(errno));
-        rc = -EIO;
-    }
+    rc = runner_write_text(path, text);     /* atomic, checked (review D1) */
     free(text);
     cJSON_Delete(dj);
     dg_report_free(&rep);

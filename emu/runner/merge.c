@@ -219,6 +219,12 @@ void mg_evaluate(struct mg *m)
     for (int k = 1; k <= m->n && k <= MG_MAX_SHARDS; k++)
         if (!seen[k])
             problem(m, "shard %d of %d is missing", k, m->n);
+    {
+        const cJSON *d;
+        cJSON_ArrayForEach(d, m->incomplete)
+            problem(m, "run %s is incomplete (" RUNNER_IN_PROGRESS ": killed, or its results could not be written)",
+                    d->valuestring);
+    }
     for (int i = 0; i < m->ncases; i++) {
         const struct mg_case *c = &m->cases[i];
         m->tests++;
@@ -246,6 +252,7 @@ void mg_free(struct mg *m)
     free(m->suites);
     free(m->cases);
     cJSON_Delete(m->problems);
+    cJSON_Delete(m->incomplete);
     memset(m, 0, sizeof(*m));
 }
 
@@ -303,6 +310,8 @@ static void add_run(const char *dir)
     cJSON *res = NULL, *dg = NULL, *r, *codes;
     const cJSON *f;
 
+    if (runner_run_incomplete(dir, NULL))
+        return; /* a problem of its own (visit) */
     snprintf(path, sizeof(path), "%s/results.json", dir);
     if (dg_load_json(path, &res, stderr))
         return; /* reported; a broken run dir is listed by its JUnit case */
@@ -346,6 +355,13 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
         char dir[PATH_MAX];
         snprintf(dir, sizeof(dir), "%.*s", (int)ftw->base - 1, path);
         add_run(dir);
+    } else if (type == FTW_F && !strcmp(base, RUNNER_IN_PROGRESS)) {
+        /* results.json may be missing or left from an earlier run: flag it */
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%.*s", (int)ftw->base - 1, path);
+        if (!walk_m->incomplete)
+            walk_m->incomplete = cJSON_CreateArray();
+        cJSON_AddItemToArray(walk_m->incomplete, cJSON_CreateString(dir));
     }
     return 0;
 }
@@ -384,24 +400,20 @@ static int cmp_run(const void *x, const void *y)
     return strcmp(jstr_at(a, "scenario", NULL), jstr_at(b, "scenario", NULL));
 }
 
-static FILE *open_out(const char *dir, const char *name, char *path, size_t len)
+/* Outputs go through the atomic writer (util.h, review D1): a merge that
+ * is killed or runs out of space leaves no torn junit.xml for CI to
+ * publish.  The open file, or NULL (message on stderr). */
+static FILE *open_out(struct runner_out *o, const char *dir, const char *name)
 {
-    FILE *f;
+    char path[PATH_MAX + 64];
 
-    snprintf(path, len, "%s/%s", dir, name);
-    f = fopen(path, "w");
-    if (!f)
-        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
-    return f;
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    return runner_out_open(o, path) ? NULL : o->f;
 }
 
-static int close_out(FILE *f, const char *path)
+static int close_out(struct runner_out *o)
 {
-    if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "%s: cannot write\n", path);
-        return -EIO;
-    }
-    return 0;
+    return runner_out_commit(o) ? -EIO : 0;
 }
 
 static int write_outputs(struct mg *m, cJSON *runs, const char *out)
@@ -409,13 +421,14 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     char path[PATH_MAX + 64], rel[PATH_MAX];
     const char *verdict = m->pass ? "PASS" : "FAIL";
     const cJSON *p, *r;
+    struct runner_out o;
     cJSON *idx, *sh;
     FILE *f;
     int rc = 0;
     char *text;
 
     /* JUnit: the shards' suites verbatim, plus one failing case per problem */
-    if (!(f = open_out(out, "junit.xml", path, sizeof(path))))
+    if (!(f = open_out(&o, out, "junit.xml")))
         return -EIO;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<testsuites name=\"qemu-test-merged\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.0f\">\n",
@@ -435,7 +448,7 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         fprintf(f, "</testsuite>\n");
     }
     fprintf(f, "</testsuites>\n");
-    rc |= close_out(f, path);
+    rc |= close_out(&o);
 
     /* index.json */
     idx = cJSON_CreateObject();
@@ -471,16 +484,13 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     }
     cJSON_AddItemToObject(idx, "runs", cJSON_Duplicate(runs, 1));
     text = cJSON_Print(idx);
-    if ((f = open_out(out, "index.json", path, sizeof(path)))) {
-        fprintf(f, "%s\n", text ? text : "{}");
-        rc |= close_out(f, path);
-    } else
-        rc = -EIO;
+    snprintf(path, sizeof(path), "%s/index.json", out);
+    rc |= runner_write_text(path, text);
     free(text);
     cJSON_Delete(idx);
 
     /* report.md */
-    if (!(f = open_out(out, "report.md", path, sizeof(path))))
+    if (!(f = open_out(&o, out, "report.md")))
         return -EIO;
     fprintf(f, "# qemu-test: %s %s\n\n", m->pass ? "\u2705" : "\u274c", verdict);
     fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped**, %.0f s of shard time.\n\n",
@@ -526,7 +536,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
             runner_md_esc(f, jstr_at(r, "scenario", NULL));
             fputs(" | ", f);
             runner_md_esc(f, jstr_at(r, "firmware", NULL));
-            fprintf(f, " | %s | ", jstr_at(r, "verdict", NULL));
+            fputs(" | ", f);
+            runner_md_esc(f, jstr_at(r, "verdict", NULL));
+            fputs(" | ", f);
             if (cJSON_IsNumber(bps))
                 fprintf(f, "%.1f", bps->valuedouble / 1e6);
             fputs(" | ", f);
@@ -535,16 +547,17 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
                 fputc(' ', f);
             }
             relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
-            fprintf(f, " | [%s](%s/%s) |\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
-                    ? "report" : "results", rel,
-                    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html")) ? "report.html"
-                                                                                         : "results.json");
+            fprintf(f, " | [%s](", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
+                    ? "report" : "results");
+            runner_url_path(f, rel);
+            fprintf(f, "/%s) |\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
+                    ? "report.html" : "results.json");
         }
     }
-    rc |= close_out(f, path);
+    rc |= close_out(&o);
 
     /* index.html */
-    if (!(f = open_out(out, "index.html", path, sizeof(path))))
+    if (!(f = open_out(&o, out, "index.html")))
         return -EIO;
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>qemu-test %s</title>\n"
                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
@@ -586,7 +599,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
             runner_html_esc(f, jstr_at(r, "scenario", NULL));
             fputs("</td><td>", f);
             runner_html_esc(f, jstr_at(r, "firmware", NULL));
-            fprintf(f, "</td><td class=\"%s\">", jstr_at(r, "verdict", NULL));
+            fputs("</td><td class=\"", f);
+            runner_html_class(f, jstr_at(r, "verdict", NULL));
+            fputs("\">", f);
             runner_html_esc(f, jstr_at(r, "verdict", NULL));
             fputs("</td><td>", f);
             if (cJSON_IsNumber(bps))
@@ -598,13 +613,13 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
             }
             relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
             fputs("</td><td><a href=\"", f);
-            runner_html_esc(f, rel);
+            runner_url_path(f, rel);
             fprintf(f, "/%s\">%s</a></td></tr>\n", html ? "report.html" : "results.json", html ? "report" : "results");
         }
         fputs("</table>\n", f);
     }
     fputs("</body></html>\n", f);
-    rc |= close_out(f, path);
+    rc |= close_out(&o);
     return rc ? -EIO : 0;
 }
 
@@ -675,12 +690,12 @@ int mg_cmd(int argc, char **argv)
         }
         ninputs++;
         if (S_ISDIR(st.st_mode)) {
-            int before = m.nsuites, rb = cJSON_GetArraySize(runs);
+            int before = m.nsuites, rb = cJSON_GetArraySize(runs), ib = cJSON_GetArraySize(m.incomplete);
             if (nftw(argv[i], visit, 16, FTW_PHYS)) {
                 fprintf(stderr, "gemlab merge: %s: cannot walk: %s\n", argv[i], strerror(errno));
                 goto bad;
             }
-            if (m.nsuites == before && cJSON_GetArraySize(runs) == rb) {
+            if (m.nsuites == before && cJSON_GetArraySize(runs) == rb && cJSON_GetArraySize(m.incomplete) == ib) {
                 fprintf(stderr, "gemlab merge: %s: no JUnit file and no run directory in it\n", argv[i]);
                 goto bad;
             }

@@ -6,8 +6,10 @@
  * A shard is identified by its JUnit testsuite name qemu-test-K-of-N (or
  * the file name qemu-test-K-of-N.xml; a plain qemu-test suite is 1/1).
  * The merged verdict is FAIL when any testcase failed, when a shard of
- * 1..N is missing or given twice, when suites disagree on N, or when a
- * scenario ran in two shards.
+ * 1..N is missing or given twice, when suites disagree on N, when a
+ * scenario ran in two shards, or when a run directory is incomplete (it
+ * holds run.in-progress: the run was killed or could not write its
+ * results).
  */
 #ifndef GEMLAB_RUNNER_MERGE_H
 #define GEMLAB_RUNNER_MERGE_H
@@ -41,6 +43,7 @@ struct mg {
     struct mg_case *cases;
     int ncases;
     int expect_n;           /* --expect-shards, 0 = from the suites */
+    cJSON *incomplete;      /* run directories holding run.in-progress (strings, owned) */
     /* results of mg_evaluate */
     int n, tests, passed, failed, skipped;
     double time;

@@ -256,7 +256,7 @@ static int gnuplot(const char *dir, const char *script)
         int fd;
         if (chdir(dir))
             _exit(126);
-        fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+        fd = open("gnuplot.log", O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
         if (fd >= 0) {
             dup2(fd, 1);
             dup2(fd, 2);
@@ -291,11 +291,22 @@ struct charts {
     int n;
 };
 
+/* A chart's data or script file in c->dir, created or truncated; a
+ * symlink planted there (an unpacked artifact) is not followed. */
 static FILE *chart_file(struct charts *c, const char *name, const char *mode)
 {
     char path[PATH_MAX + 64];
+    FILE *f;
+    int fd;
+
+    (void)mode;
     snprintf(path, sizeof(path), "%s/%s", c->dir, name);
-    return fopen(path, mode);
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0666);
+    if (fd < 0)
+        return NULL;
+    if (!(f = fdopen(fd, "w")))
+        close(fd);
+    return f;
 }
 
 static const char *PREAMBLE =
@@ -315,6 +326,11 @@ static void chart(struct charts *c, const char *name, const char *title, const c
     if (!(f = chart_file(c, gp, "w"))) {
         c->failed++;
         return;
+    }
+    {   /* gnuplot creates the SVG itself: no planted symlink in its way */
+        char svgp[PATH_MAX + 128];
+        snprintf(svgp, sizeof(svgp), "%s/%s", c->dir, svg);
+        unlink(svgp);
     }
     fprintf(f, "%sset output '%s'\nset title '%s'\n%s", PREAMBLE, svg, title, body);
     if (fclose(f)) {
@@ -381,6 +397,8 @@ static int load_run(const char *dir, struct run_data *r)
         fprintf(stderr, "gemlab report: %s: not a run directory\n", dir);
         return -ENOENT;
     }
+    if (runner_run_incomplete(dir, stderr))
+        return -EINVAL;
     snprintf(path, sizeof(path), "%s/results.json", dir);
     if (dg_load_json(path, &r->res, stderr))
         return -EINVAL;
@@ -573,8 +591,10 @@ static void findings_md(FILE *f, const cJSON *dg)
         cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
             char v[128];
             jtext(ev, v, sizeof(v));
-            runner_md_esc(f, ev->string);
-            fputc('=', f);
+            if (ev->string) {   /* an object's member; an array's has no key */
+                runner_md_esc(f, ev->string);
+                fputc('=', f);
+            }
             runner_md_esc(f, v);
             fputc(' ', f);
         }
@@ -607,8 +627,10 @@ static void findings_html(FILE *f, const cJSON *dg)
         cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
             char v[128];
             jtext(ev, v, sizeof(v));
-            runner_html_esc(f, ev->string);
-            fputs(" = ", f);
+            if (ev->string) {
+                runner_html_esc(f, ev->string);
+                fputs(" = ", f);
+            }
             runner_html_esc(f, v);
             fputs("<br>", f);
         }
@@ -667,15 +689,17 @@ static int write_run_md(const struct run_data *r)
 {
     char path[PATH_MAX + 32], sum[512], v[512];
     const char *verdict = js(r->res, "verdict.result");
+    struct runner_out out;
     FILE *f;
     const cJSON *e;
 
     snprintf(path, sizeof(path), "%s/report.md", r->dir);
-    if (!(f = fopen(path, "w"))) {
-        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+    if (runner_out_open(&out, path))
         return -EIO;
-    }
-    fprintf(f, "# %s %s: ", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c", *verdict ? verdict : "UNKNOWN");
+    f = out.f;
+    fprintf(f, "# %s ", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c");
+    runner_md_esc(f, *verdict ? verdict : "UNKNOWN");
+    fputs(": ", f);
     runner_md_esc(f, js(r->res, "scenario.name"));
     fprintf(f, " (");
     runner_md_esc(f, js(r->res, "conditions.firmware"));
@@ -686,18 +710,24 @@ static int write_run_md(const struct run_data *r)
     }
     summary_numbers(r->res, sum, sizeof(sum));
     fprintf(f, "**%s**\n\n", sum);
-    fprintf(f, "Run directory: `%s` ([report.html](report.html), [results.json](results.json))\n", r->dir);
+    fputs("Run directory: ", f);
+    runner_md_code(f, r->dir, false);
+    fputs(" ([report.html](report.html), [results.json](results.json))\n", f);
     if (r->cmp) {
-        fprintf(f, "\n## Baseline\n\n**%s** against `", js(r->cmp, "verdict"));
-        runner_md_esc(f, js(r->cmp, "name"));
-        fprintf(f, "`: %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
+        fputs("\n## Baseline\n\n**", f);
+        runner_md_esc(f, js(r->cmp, "verdict"));
+        fputs("** against ", f);
+        runner_md_code(f, js(r->cmp, "name"), false);
+        fprintf(f, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
                 jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
                 jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
         cJSON_ArrayForEach(e, runner_json_path(r->cmp, "conditions_differ")) {
             char b[160], o[160];
             jtext(runner_json_path(e, "baseline"), b, sizeof(b));
             jtext(runner_json_path(e, "run"), o, sizeof(o));
-            fprintf(f, "- conditions differ: %s: ", js(e, "key"));
+            fputs("- conditions differ: ", f);
+            runner_md_esc(f, js(e, "key"));
+            fputs(": ", f);
             runner_md_esc(f, b);
             fputs(" \u2192 ", f);
             runner_md_esc(f, o);
@@ -707,7 +737,9 @@ static int write_run_md(const struct run_data *r)
             char b[160], o[160];
             jtext(runner_json_path(e, "baseline"), b, sizeof(b));
             jtext(runner_json_path(e, "run"), o, sizeof(o));
-            fprintf(f, "- changed: %s: ", js(e, "key"));
+            fputs("- changed: ", f);
+            runner_md_esc(f, js(e, "key"));
+            fputs(": ", f);
             runner_md_esc(f, b);
             fputs(" \u2192 ", f);
             runner_md_esc(f, o);
@@ -743,28 +775,26 @@ static int write_run_md(const struct run_data *r)
         fputs(" |\n", f);
     }
     fputs("\n</details>\n", f);
-    if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "%s: cannot write\n", path);
-        return -EIO;
-    }
-    return 0;
+    return runner_out_commit(&out) ? -EIO : 0;
 }
 
 static int write_run_html(const struct run_data *r, const struct charts *c)
 {
     char path[PATH_MAX + 32], sum[512], v[512], title[256];
     const char *verdict = js(r->res, "verdict.result");
+    struct runner_out out;
     FILE *f;
     const cJSON *e;
 
     snprintf(path, sizeof(path), "%s/report.html", r->dir);
-    if (!(f = fopen(path, "w"))) {
-        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+    if (runner_out_open(&out, path))
         return -EIO;
-    }
+    f = out.f;
     snprintf(title, sizeof(title), "%s %s", js(r->res, "scenario.name"), verdict);
     html_head(f, title);
-    fprintf(f, "<h1><span class=\"%s\">", verdict);
+    fputs("<h1><span class=\"", f);
+    runner_html_class(f, verdict);
+    fputs("\">", f);
     runner_html_esc(f, *verdict ? verdict : "UNKNOWN");
     fputs("</span> ", f);
     runner_html_esc(f, js(r->res, "scenario.name"));
@@ -777,7 +807,9 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
     runner_html_esc(f, sum);
     fputs("</b></p>\n", f);
     if (r->cmp) {
-        fprintf(f, "<h2>Baseline</h2><p class=\"%s\"><b>", js(r->cmp, "verdict"));
+        fputs("<h2>Baseline</h2><p class=\"", f);
+        runner_html_class(f, js(r->cmp, "verdict"));
+        fputs("\"><b>", f);
         runner_html_esc(f, js(r->cmp, "verdict"));
         fputs("</b> against ", f);
         runner_html_esc(f, js(r->cmp, "name"));
@@ -836,11 +868,7 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         fputs("</td></tr>\n", f);
     }
     fputs("</table>\n</body></html>\n", f);
-    if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "%s: cannot write\n", path);
-        return -EIO;
-    }
-    return 0;
+    return runner_out_commit(&out) ? -EIO : 0;
 }
 
 static int mkdir_p(const char *dir)
@@ -927,6 +955,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     char path[PATH_MAX + 32], v[256], label[96];
     double base = jnum(runs[0].res, "iperf.throughput_bps");
     struct charts c;
+    struct runner_out wo;
     FILE *f, *d;
     int rc = 0;
 
@@ -977,10 +1006,9 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     }
 
     snprintf(path, sizeof(path), "%s/report.md", out);
-    if (!(f = fopen(path, "w"))) {
-        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+    if (runner_out_open(&wo, path))
         return 2;
-    }
+    f = wo.f;
     fprintf(f, "# %d runs side by side\n\n| # | verdict | Mb/s | vs #1 |", n);
     for (size_t k = 0; k < NCMP; k++)
         if (differs[k])
@@ -995,7 +1023,9 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         double bps = jnum(res, "iperf.throughput_bps");
         char t[32];
         mbps(t, sizeof(t), bps);
-        fprintf(f, "| %d | %s | %s | ", i + 1, js(res, "verdict.result"), t);
+        fprintf(f, "| %d | ", i + 1);
+        runner_md_esc(f, js(res, "verdict.result"));
+        fprintf(f, " | %s | ", t);
         if (base > 0 && !isnan(bps))
             fprintf(f, "%.3f", bps / base);
         fputs(" |", f);
@@ -1007,29 +1037,32 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                 fputs(" |", f);
             }
         jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
-        fprintf(f, " %s |", v);
+        fputc(' ', f);
+        runner_md_esc(f, v);
+        fputs(" |", f);
         jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
-        fprintf(f, " %s | ", v);
+        fputc(' ', f);
+        runner_md_esc(f, v);
+        fputs(" | ", f);
         cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
             runner_md_esc(f, js(fd, "code"));
             fputc(' ', f);
         }
-        fprintf(f, "| %s | `", runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        runner_md_esc(f, runs[i].dir);
-        fputs("` |\n", f);
+        fputs("| ", f);
+        runner_md_esc(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        fputs(" | ", f);
+        runner_md_code(f, runs[i].dir, true);
+        fputs(" |\n", f);
     }
-    if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "%s: cannot write\n", path);
+    if (runner_out_commit(&wo))
         return 2;
-    }
     if (!html)
         return 0;
 
     snprintf(path, sizeof(path), "%s/report.html", out);
-    if (!(f = fopen(path, "w"))) {
-        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+    if (runner_out_open(&wo, path))
         return 2;
-    }
+    f = wo.f;
     html_head(f, "gemlab runs side by side");
     fprintf(f, "<h1>%d runs side by side</h1>\n<table><tr><th>#</th><th>verdict</th><th>Mb/s</th><th>vs #1</th>", n);
     for (size_t k = 0; k < NCMP; k++)
@@ -1041,8 +1074,11 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         double bps = jnum(res, "iperf.throughput_bps");
         char t[32];
         mbps(t, sizeof(t), bps);
-        fprintf(f, "<tr><td>%d</td><td class=\"%s\">%s</td><td>%s</td><td>", i + 1, js(res, "verdict.result"),
-                js(res, "verdict.result"), t);
+        fprintf(f, "<tr><td>%d</td><td class=\"", i + 1);
+        runner_html_class(f, js(res, "verdict.result"));
+        fputs("\">", f);
+        runner_html_esc(f, js(res, "verdict.result"));
+        fprintf(f, "</td><td>%s</td><td>", t);
         if (base > 0 && !isnan(bps))
             fprintf(f, "%.3f", bps / base);
         fputs("</td>", f);
@@ -1054,15 +1090,22 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                 fputs("</td>", f);
             }
         jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
-        fprintf(f, "<td>%s</td>", v);
+        fputs("<td>", f);
+        runner_html_esc(f, v);
+        fputs("</td>", f);
         jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
-        fprintf(f, "<td>%s</td><td>", v);
+        fputs("<td>", f);
+        runner_html_esc(f, v);
+        fputs("</td><td>", f);
         cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
             runner_html_esc(f, js(fd, "code"));
             fputs(" ", f);
         }
-        fprintf(f, "</td><td class=\"%s\">%s</td><td>", runs[i].cmp ? js(runs[i].cmp, "verdict") : "",
-                runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        fputs("</td><td class=\"", f);
+        runner_html_class(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        fputs("\">", f);
+        runner_html_esc(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
+        fputs("</td><td>", f);
         runner_html_esc(f, runs[i].dir);
         fputs("</td></tr>\n", f);
     }
@@ -1075,10 +1118,8 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         fputs("</div>\n", f);
     }
     fputs("</body></html>\n", f);
-    if (ferror(f) | fclose(f)) {
-        fprintf(stderr, "%s: cannot write\n", path);
+    if (runner_out_commit(&wo))
         return 2;
-    }
     if (c.missing)
         rc = 3;
     return rc;

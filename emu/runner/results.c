@@ -5,16 +5,21 @@
  */
 #include "run_priv.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "baseline.h"
 #include "diagnose.h"
 #include "provenance.h"
 #include "qemu.h"
 #include "run.h"
+#include "util.h"
 
 int rs_count_msgs(const struct inst *i, const char *type)
 {
@@ -279,9 +284,8 @@ void rs_finish(struct run *r)
     struct dg_in in;
     struct dg_report rep;
     char path[PATH_MAX + 32], *text;
-    int failed = 0, checks = 0;
+    int failed = 0, checks = 0, wrc;
     cJSON *verdict, *dj;
-    FILE *f;
     cJSON *bl = NULL;
 
     /* baselines/<board>/<fw>/<scenario>.json when stored: verdict on
@@ -298,6 +302,9 @@ void rs_finish(struct run *r)
             r->exit_code = RUN_EXIT_FAIL;
     }
     verdict = cJSON_AddObjectToObject(r->results, "verdict");
+    /* atomic and checked (review D1): a full disk or a crash leaves no
+     * torn results.json, and a run whose results could not be written is
+     * not a PASS; RUN_DIR/run.in-progress goes only when both are in place */
     cJSON_AddStringToObject(verdict, "result", r->exit_code == RUN_EXIT_PASS ? "PASS"
                                                : r->reason[0] ? "ERROR" : "FAIL");
     cJSON_AddStringToObject(verdict, "reason", r->reason);
@@ -308,22 +315,21 @@ void rs_finish(struct run *r)
 
     snprintf(path, sizeof(path), "%s/results.json", r->in.run_dir);
     text = cJSON_Print(r->results);
-    f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fputc('\n', f);
-        fclose(f);
+    wrc = runner_write_text(path, text);
+    if (wrc) {
+        if (r->exit_code == RUN_EXIT_PASS)
+            r->exit_code = RUN_EXIT_FAIL;
+        snprintf(r->reason, sizeof(r->reason), "cannot write the results: %s (the run is incomplete: %s stays "
+                 "in the run directory)", strerror(-wrc), RUNNER_IN_PROGRESS);
+    } else {
+        rs_end(r);
     }
     free(text);
     dj = dg_to_json(&rep);
     snprintf(path, sizeof(path), "%s/diagnosis.json", r->in.run_dir);
     text = cJSON_Print(dj);
-    f = fopen(path, "w");
-    if (f) {
-        fputs(text, f);
-        fputc('\n', f);
-        fclose(f);
-    }
+    if (!wrc)
+        wrc = runner_write_text(path, text);
     free(text);
     cJSON_Delete(dj);
 
@@ -381,6 +387,51 @@ void rs_build_header(struct run *r)
     cJSON_AddStringToObject(v, "qemu_path", r->qemu);
     buf[0] = '\0';
     run_capture(argv_i, buf, sizeof(buf), 5000);
+
+/* Results of an earlier run in a reused --out directory: a reader must not
+ * take them for this run's (review D1). */
+static const char *const stale_results[] = {
+    "results.json", "diagnosis.json", "baseline-compare.json", "report.md", "report.html",
+};
+
+int rs_begin(struct run *r)
+{
+    char path[PATH_MAX + 32], text[64];
+    time_t now = time(NULL);
+    struct tm tm;
+    int fd, n;
+
+    for (size_t k = 0; k < sizeof(stale_results) / sizeof(stale_results[0]); k++) {
+        snprintf(path, sizeof(path), "%s/%s", r->in.run_dir, stale_results[k]);
+        if (unlink(path) && errno != ENOENT) {
+            fprintf(stderr, "gemlab: cannot remove the previous run's %s: %s\n", path, strerror(errno));
+            return -errno;
+        }
+    }
+    snprintf(path, sizeof(path), "%s/%s", r->in.run_dir, RUNNER_IN_PROGRESS);
+    gmtime_r(&now, &tm);
+    n = (int)strftime(text, sizeof(text), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    n += snprintf(text + n, sizeof(text) - (size_t)n, " pid %d\n", (int)getpid());
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || write(fd, text, (size_t)n) != n || fsync(fd)) {
+        int err = errno ? errno : EIO;
+        fprintf(stderr, "gemlab: cannot write %s: %s\n", path, strerror(err));
+        if (fd >= 0)
+            close(fd);
+        return -err;
+    }
+    close(fd);
+    return 0;
+}
+
+void rs_end(struct run *r)
+{
+    char path[PATH_MAX + 32];
+
+    snprintf(path, sizeof(path), "%s/%s", r->in.run_dir, RUNNER_IN_PROGRESS);
+    if (unlink(path) && errno != ENOENT)
+        fprintf(stderr, "gemlab: cannot remove %s: %s\n", path, strerror(errno));
+}
     buf[strcspn(buf, "\n")] = '\0';
     cJSON_AddStringToObject(v, "iperf_host", buf);
     cJSON_AddStringToObject(v, "firmware_path", r->fw);

@@ -1037,6 +1037,10 @@ int run_cmd_run(int argc, char **argv)
         if (rc) {
             fprintf(stderr, "gemlab run: cannot create netns %s with tap %s\n", r.netns, r.tap);
             r.netns[0] = '\0';
+    if (rs_begin(&r)) {
+        inst_stop(&r.in);
+        return RUN_EXIT_FAIL;
+    }
             inst_stop(&r.in);
             return RUN_EXIT_FAIL;
         }

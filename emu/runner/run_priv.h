@@ -58,5 +58,11 @@ void rs_build_expect(struct run *r);
 void rs_build_link_and_counters(struct run *r, double mac_speed);
 /* Diagnose, check [expect], write results.json + diagnosis.json, print. */
 void rs_finish(struct run *r);
+/* Start of a run in r->in.run_dir: remove an earlier run's results.json,
+ * diagnosis.json, baseline-compare.json and reports, and write
+ * RUNNER_IN_PROGRESS.  0 or a negative errno (message on stderr). */
+int rs_begin(struct run *r);
+/* RUNNER_IN_PROGRESS goes (rs_finish, once both JSON files are written). */
+void rs_end(struct run *r);
 
 #endif

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -43,24 +44,89 @@ void runner_find_top(char *top, size_t len)
         snprintf(top, len, ".");
 }
 
+/* HTML 5 "escapable raw text": & < > " ' are the characters that can end
+ * text or a quoted attribute value (HTML Living Standard 13.1.2.3-4). */
 void runner_html_esc(FILE *f, const char *s)
 {
-    for (; *s; s++)
+    for (; s && *s; s++)
         switch (*s) {
         case '&': fputs("&amp;", f); break;
         case '<': fputs("&lt;", f); break;
         case '>': fputs("&gt;", f); break;
         case '"': fputs("&quot;", f); break;
+        case '\'': fputs("&#39;", f); break;
         default: fputc(*s, f);
         }
 }
 
+void runner_html_class(FILE *f, const char *s)
+{
+    for (; s && *s; s++)
+        if (((*s | 32) >= 'a' && (*s | 32) <= 'z') || *s == '_')
+            fputc(*s, f);
+}
+
+/* CommonMark 2.4: any ASCII punctuation may be backslash-escaped; these
+ * are the ones that start inline markup, a table cell (GFM), an entity
+ * (&) or HTML (<).  \r and \n are line endings (CommonMark 2.1): a space. */
 void runner_md_esc(FILE *f, const char *s)
 {
-    for (; *s; s++) {
-        if (strchr("|*_`[]<>\\#", *s))
+    for (; s && *s; s++) {
+        if (*s == '\n' || *s == '\r') {
+            fputc(' ', f);
+            continue;
+        }
+        if (strchr("|*_`[]<>\\#&!~", *s))
             fputc('\\', f);
-        fputc(*s == '\n' ? ' ' : *s, f);
+        fputc(*s, f);
+    }
+}
+
+/* CommonMark 6.1: backslash escapes do not work in code spans; the fence
+ * is one backtick more than the longest run inside, padded with a space
+ * when the text starts or ends with a backtick.  In a GFM table cell a |
+ * still ends the cell unless escaped, even inside a code span. */
+void runner_md_code(FILE *f, const char *s, bool in_table)
+{
+    size_t run = 0, longest = 0;
+    bool pad;
+
+    s = s ? s : "";
+    for (const char *p = s; *p; p++) {
+        run = *p == '`' ? run + 1 : 0;
+        if (run > longest)
+            longest = run;
+    }
+    pad = *s == '`' || (*s && s[strlen(s) - 1] == '`');
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', f);
+    if (pad)
+        fputc(' ', f);
+    for (const char *p = s; *p; p++) {
+        if (*p == '\n' || *p == '\r')
+            fputc(' ', f);
+        else if (*p == '|' && in_table)
+            fputs("\\|", f);
+        else
+            fputc(*p, f);
+    }
+    if (pad)
+        fputc(' ', f);
+    for (size_t k = 0; k <= longest; k++)
+        fputc('`', f);
+}
+
+/* RFC 3986 2.1/3.3: a relative path reference with everything but
+ * unreserved characters and '/' percent-encoded, so no scheme
+ * ("javascript:"), quote, parenthesis or space survives into a link. */
+void runner_url_path(FILE *f, const char *s)
+{
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (((c | 32) >= 'a' && (c | 32) <= 'z') || (c >= '0' && c <= '9') || strchr("-._~/", c))
+            fputc(c, f);
+        else
+            fprintf(f, "%%%02X", c);
     }
 }
 
@@ -160,4 +226,126 @@ int runner_spawn(pid_t *pid, char *const argv[], const char *out_path, const cha
     }
     *pid = c;
     return 0;
+}
+
+/* ---- result files (util.h, review D1) ------------------------------------ */
+
+int runner_out_open(struct runner_out *o, const char *path)
+{
+    const char *slash;
+    mode_t mask;
+    int fd, rc;
+
+    memset(o, 0, sizeof(*o));
+    if (snprintf(o->path, sizeof(o->path), "%s", path) >= (int)sizeof(o->path)) {
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(ENAMETOOLONG));
+        return -ENAMETOOLONG;
+    }
+    /* the temporary lives in the target's directory: rename(2) is atomic
+     * only within one file system */
+    slash = strrchr(path, '/');
+    snprintf(o->tmp, sizeof(o->tmp), "%.*s.%s.XXXXXX", slash ? (int)(slash - path + 1) : 0, path,
+             slash ? slash + 1 : path);
+    fd = mkstemp(o->tmp);       /* O_EXCL: never follows a planted symlink */
+    if (fd < 0) {
+        rc = -errno;
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        o->tmp[0] = '\0';
+        return rc;
+    }
+    /* the mode fopen() would have given it (the CLI runs with umask 077) */
+    mask = umask(0);
+    umask(mask);
+    if (fchmod(fd, 0666 & ~mask) || fcntl(fd, F_SETFD, FD_CLOEXEC) || !(o->f = fdopen(fd, "w"))) {
+        rc = -errno;
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(errno));
+        close(fd);
+        unlink(o->tmp);
+        o->tmp[0] = '\0';
+        return rc;
+    }
+    return 0;
+}
+
+void runner_out_abort(struct runner_out *o)
+{
+    if (o->f)
+        fclose(o->f);
+    o->f = NULL;
+    if (o->tmp[0])
+        unlink(o->tmp);
+    o->tmp[0] = '\0';
+}
+
+int runner_out_commit(struct runner_out *o)
+{
+    char dir[sizeof(o->path)];
+    const char *slash = strrchr(o->path, '/');
+    int err = 0, dfd;
+
+    if (!o->f)
+        return -EBADF;
+    /* ferror() keeps a failed buffered write (ENOSPC) sticky; fflush()
+     * reports the rest, fsync() what the file system defers (NFS, quota) */
+    errno = 0;
+    if (fflush(o->f) || ferror(o->f) || fsync(fileno(o->f)))
+        err = errno ? errno : EIO;
+    if (fclose(o->f) && !err)
+        err = errno;
+    o->f = NULL;
+    if (!err && rename(o->tmp, o->path))
+        err = errno;
+    if (err) {
+        fprintf(stderr, "%s: cannot write: %s\n", o->path, strerror(err));
+        unlink(o->tmp);
+        o->tmp[0] = '\0';
+        return -err;
+    }
+    o->tmp[0] = '\0';
+    snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - o->path) + (slash == o->path) : 1,
+             slash ? o->path : ".");
+    dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd < 0 || fsync(dfd)) {
+        err = errno;
+        if (dfd >= 0)
+            close(dfd);
+        /* the file is in place; only its durability is in doubt */
+        fprintf(stderr, "%s: fsync of its directory: %s\n", o->path, strerror(err));
+        return -err;
+    }
+    close(dfd);
+    return 0;
+}
+
+int runner_write_text(const char *path, const char *text)
+{
+    struct runner_out o;
+    int rc;
+
+    if (!text) {            /* cJSON_Print() out of memory */
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(ENOMEM));
+        return -ENOMEM;
+    }
+    if ((rc = runner_out_open(&o, path)))
+        return rc;
+    if (fputs(text, o.f) < 0 || fputc('\n', o.f) < 0) {
+        rc = -(errno ? errno : EIO);
+        fprintf(stderr, "%s: cannot write: %s\n", path, strerror(-rc));
+        runner_out_abort(&o);
+        return rc;
+    }
+    return runner_out_commit(&o);
+}
+
+bool runner_run_incomplete(const char *run_dir, FILE *err)
+{
+    char path[PATH_MAX + 32];
+
+    snprintf(path, sizeof(path), "%s/%s", run_dir, RUNNER_IN_PROGRESS);
+    if (access(path, F_OK))
+        return false;
+    if (err)
+        fprintf(err, "%s: the run did not finish (%s is there: killed, or its results could not be written); "
+                "run it again\n", run_dir, RUNNER_IN_PROGRESS);
+    return true;
 }

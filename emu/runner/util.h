@@ -2,6 +2,7 @@
 #ifndef GEMLAB_RUNNER_UTIL_H
 #define GEMLAB_RUNNER_UTIL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -10,12 +11,24 @@
  * (TOP/build/host/bin/gemlab), else the working directory, else ".". */
 void runner_find_top(char *top, size_t len);
 
-/* Write @s to @f escaped for HTML text and attribute values. */
+/* Write @s to @f escaped for HTML text and quoted attribute values
+ * (& < > " '). */
 void runner_html_esc(FILE *f, const char *s);
 
-/* Write @s to @f escaped for a Markdown table cell (newlines become
- * spaces). */
+/* Write only the [A-Za-z_] characters of @s: a class attribute value. */
+void runner_html_class(FILE *f, const char *s);
+
+/* Write @s to @f escaped for Markdown text or a table cell (line endings
+ * become spaces). */
 void runner_md_esc(FILE *f, const char *s);
+
+/* Write @s to @f as a Markdown code span (its own backtick fence);
+ * @in_table escapes | for a GFM table cell. */
+void runner_md_code(FILE *f, const char *s, bool in_table);
+
+/* Write the relative path @s to @f percent-encoded for a link target
+ * (Markdown or an HTML href). */
+void runner_url_path(FILE *f, const char *s);
 
 struct cJSON;
 
@@ -33,5 +46,38 @@ const struct cJSON *runner_json_path(const struct cJSON *root, const char *path)
  * Returns 0 and sets *pid, or a positive errno as posix_spawn does,
  * failures of open() and exec() in the child included. */
 int runner_spawn(pid_t *pid, char *const argv[], const char *out_path, const char *err_path);
+
+/* ---- result files: atomic, checked writes (review D1) ---------------------
+ * Every file a reader takes as a result (results.json, diagnosis.json,
+ * report.md/html, junit.xml, index.json/html, baselines) is written through
+ * these: the text goes to a mkstemp() temporary in the target's directory,
+ * which is flushed, fsync()ed and rename()d over the target, and the
+ * directory is fsync()ed (rename(2) is atomic within a file system; fsync(2)
+ * "Calling fsync() does not necessarily ensure that the entry in the
+ * directory containing the file has also reached disk").  A reader sees the
+ * old file or the complete new one, never a torn one; a failure (ENOSPC,
+ * EIO) leaves no temporary behind and is reported. */
+struct runner_out {
+    FILE *f;                /* write the content here */
+    char path[4096], tmp[4096 + 16];
+};
+
+/* Start writing @path: 0, or a negative errno (message on stderr). */
+int runner_out_open(struct runner_out *o, const char *path);
+/* Finish: every step checked; 0, or a negative errno with a message on
+ * stderr naming the file (the target is then untouched). */
+int runner_out_commit(struct runner_out *o);
+/* Give up: the temporary is removed, the target untouched. */
+void runner_out_abort(struct runner_out *o);
+/* @text plus a newline to @path through the above. */
+int runner_write_text(const char *path, const char *text);
+
+/* RUN_DIR/run.in-progress: written when `gemlab run` starts, removed once
+ * results.json and diagnosis.json are complete.  A run directory holding it
+ * is incomplete (the run was killed, or its results could not be written):
+ * report, baseline save and merge refuse or flag it. */
+#define RUNNER_IN_PROGRESS "run.in-progress"
+/* True when @run_dir holds RUNNER_IN_PROGRESS (message on @err if not NULL). */
+bool runner_run_incomplete(const char *run_dir, FILE *err);
 
 #endif /* GEMLAB_RUNNER_UTIL_H */

@@ -1,5 +1,8 @@
 /* test_runner_baseline.c - baseline statistics, tolerance, conditions and
- * the regression verdict (emu/runner/baseline.c). */
+ * the regression verdict (emu/runner/baseline.c); concurrent saves lose
+ * no run (review D2). */
+#define _XOPEN_SOURCE 700
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -9,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -356,6 +360,90 @@ static void test_auto_lookup(void **state)
     rmdir(dir);
 }
 
+
+/* D2: `gemlab baseline save` of one scenario from 8 processes at once,
+ * SAVES times each: every save is kept (stats.n counts them all, after the
+ * one that was there) and the file parses; no temporary is left. */
+#define SAVERS 8
+#define SAVES 4
+static void test_parallel_saves_lose_nothing(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gemlab-bl-par.XXXXXX", rundir[600], path[700], *j;
+    cJSON *r = results(100e6, 4, "h1"), *bl;
+    int go[2], st, nfiles = 0;
+    pid_t kids[SAVERS];
+    DIR *d;
+    struct dirent *e;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(rundir, sizeof(rundir), "%s/run", dir);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    snprintf(path, sizeof(path), "%s/results.json", rundir);
+    j = cJSON_Print(r);
+    write_file(path, j);
+    cJSON_free(j);
+    cJSON_Delete(r);
+    {   /* the previous count */
+        char *argv[] = { "save", rundir, "--dir", dir, NULL };
+        assert_int_equal(bl_cmd(4, argv), 0);
+    }
+    assert_int_equal(pipe(go), 0);
+    fflush(NULL);
+    for (int k = 0; k < SAVERS; k++) {
+        kids[k] = fork();
+        assert_true(kids[k] >= 0);
+        if (kids[k] == 0) {
+            char *argv[] = { "save", rundir, "--dir", dir, NULL };
+            char c;
+            int bad = 0;
+            close(go[1]);
+            if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+                _exit(3);
+            if (read(go[0], &c, 1) < 0)     /* all start together */
+                _exit(3);
+            for (int n = 0; n < SAVES; n++)
+                bad |= bl_cmd(4, argv) != 0;
+            _exit(bad);
+        }
+    }
+    close(go[0]);
+    close(go[1]);
+    for (int k = 0; k < SAVERS; k++) {
+        assert_int_equal(waitpid(kids[k], &st, 0), kids[k]);
+        assert_true(WIFEXITED(st));
+        assert_int_equal(WEXITSTATUS(st), 0);
+    }
+    snprintf(path, sizeof(path), "%s/zc702/baremetal/clean_1g.json", dir);
+    assert_int_equal(dg_load_json(path, &bl, stderr), 0);
+    assert_int_equal((int)cJSON_GetObjectItem(cJSON_GetObjectItem(bl, "stats"), "n")->valuedouble,
+                     1 + SAVERS * SAVES);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(bl, "runs")), 1 + SAVERS * SAVES);
+    cJSON_Delete(bl);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal", dir);
+    d = opendir(path);
+    assert_non_null(d);
+    while ((e = readdir(d))) {
+        char p2[1024];
+        if (e->d_name[0] == '.' && (!e->d_name[1] || !strcmp(e->d_name, "..")))
+            continue;
+        if (strcmp(e->d_name, "clean_1g.json") && strcmp(e->d_name, "clean_1g.json.lock"))
+            fail_msg("left behind: %s", e->d_name);
+        snprintf(p2, sizeof(p2), "%s/%s", path, e->d_name);
+        unlink(p2);
+        nfiles++;
+    }
+    closedir(d);
+    assert_true(nfiles >= 1);
+    rmdir(path);
+    snprintf(path, sizeof(path), "%s/zc702", dir);
+    rmdir(path);
+    snprintf(path, sizeof(path), "%s/results.json", rundir);
+    unlink(path);
+    rmdir(rundir);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -368,6 +456,7 @@ int main(void)
         cmocka_unit_test(test_missing_throughput),
         cmocka_unit_test(test_path_and_diagnosis_rule),
         cmocka_unit_test(test_auto_lookup),
+        cmocka_unit_test(test_parallel_saves_lose_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,10 +1,18 @@
 /* test_runner_merge.c - JUnit parsing, totals and the merged verdict of
- * `gemlab merge` (emu/runner/merge.c) on synthetic shard outputs. */
+ * `gemlab merge` (emu/runner/merge.c) on synthetic shard outputs; crafted
+ * run directories escaped in index.html/report.md (review R6); incomplete
+ * run directories flagged (review D1). */
+#define _XOPEN_SOURCE 700
+#include <ctype.h>
+#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -120,6 +128,118 @@ static void test_bad_junit(void **state)
     mg_free(&m);
 }
 
+
+/* ---- gemlab merge on crafted run directories ---- */
+
+static void put(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static char *get(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    long n;
+    char *buf;
+
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = calloc(1, (size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return buf;
+}
+
+static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    return remove(p);
+}
+
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static void test_merge_escapes_crafted_runs(void **state)
+{
+    char top[64], run[128], path[256];
+    char *html, *md;
+    int rc;
+
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    /* a run directory named like a URL scheme, results with markup */
+    snprintf(run, sizeof(run), "%s/javascript:alert(1)", top);
+    assert_int_equal(mkdir(run, 0700), 0);
+    snprintf(path, sizeof(path), "%s/results.json", run);
+    put(path, "{\"scenario\":{\"name\":\"<img src=x onerror=1>\"},\"conditions\":{\"firmware\":\"b|`\"},"
+              "\"verdict\":{\"result\":\"x\\\"><script>alert(1)</script>\",\"reason\":\"\"},"
+              "\"iperf\":{\"throughput_bps\":1e6}}");
+    snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
+    put(path, SUITE(1, 1, PASS("a")));
+    /* --out the input directory: the run's link is "javascript:alert(1)/..." */
+    char *argv[] = { "--out", top, top, NULL };
+    rc = mg_cmd(3, argv);
+    assert_int_equal(rc, 0);
+    snprintf(path, sizeof(path), "%s/index.html", top);
+    html = get(path);
+    snprintf(path, sizeof(path), "%s/report.md", top);
+    md = get(path);
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "<img"));
+    assert_null(strstr(html, "href=\"javascript:"));
+    assert_non_null(strstr(html, "href=\"javascript%3Aalert%281%29/results.json\""));
+    for (const char *p = html; (p = strstr(p, "class=\"")); p++)
+        for (const char *v = p + 7; *v && *v != '"'; v++)
+            if (!(isalpha((unsigned char)*v) || *v == '_'))
+                fail_msg("class attribute with '%c': %.40s", *v, p);
+    for (const char *p = md; (p = strchr(p, '<')); p++)
+        if (p == md || p[-1] != '\\')
+            fail_msg("unescaped '<' in report.md: %.40s", p);
+    assert_null(strstr(md, "](javascript:"));
+    free(html);
+    free(md);
+    rm_tree(top);
+}
+
+static void test_merge_flags_incomplete_run(void **state)
+{
+    char top[64], run[128], path[256], out[128];
+    char *idx;
+
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    snprintf(run, sizeof(run), "%s/clean_1g", top);
+    assert_int_equal(mkdir(run, 0700), 0);
+    /* an earlier run's PASS next to the marker of a re-run that was killed */
+    snprintf(path, sizeof(path), "%s/results.json", run);
+    put(path, "{\"scenario\":{\"name\":\"clean_1g\"},\"verdict\":{\"result\":\"PASS\"}}");
+    snprintf(path, sizeof(path), "%s/run.in-progress", run);
+    put(path, "2026-12-01T15:00:00Z pid 1\n");
+    snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
+    put(path, SUITE(1, 1, PASS("clean_1g")));
+    snprintf(out, sizeof(out), "%s/merged", top);
+    char *argv[] = { "--out", out, top, NULL };
+    assert_int_equal(mg_cmd(3, argv), 1);
+    snprintf(path, sizeof(path), "%s/index.json", out);
+    idx = get(path);
+    assert_non_null(strstr(idx, "\"verdict\":\t\"FAIL\""));
+    assert_non_null(strstr(idx, "clean_1g is incomplete"));
+    free(idx);
+    rm_tree(top);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -129,6 +249,8 @@ int main(void)
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_unsharded_and_file_names),
         cmocka_unit_test(test_bad_junit),
+        cmocka_unit_test(test_merge_escapes_crafted_runs),
+        cmocka_unit_test(test_merge_flags_incomplete_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,6 +1,12 @@
 /* test_runner_report.c - per-stream interval parsing behind the report's
- * charts (emu/runner/report.c): iperf 2 CSV and iperf3 JSON. */
+ * charts (emu/runner/report.c): iperf 2 CSV and iperf3 JSON; escaping of
+ * crafted results in report.md/report.html (review R6); incomplete runs
+ * refused (review D1). */
+#define _XOPEN_SOURCE 700
+#include <ctype.h>
+#include <ftw.h>
 #include <math.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +15,11 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "report.h"
+#include "util.h"
 
 static void test_iperf2_tcp_parallel(void **state)
 {
@@ -92,6 +101,190 @@ static void test_limits(void **state)
     free(csv);
 }
 
+
+/* ---- R6: crafted results.json / diagnosis.json / baseline-compare.json --- */
+
+#define EVIL_VERDICT "x\"><script>alert(1)</script>"
+#define EVIL_CELL "<img src=x onerror=1>"
+
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ftw)
+{
+    (void)st;
+    (void)type;
+    (void)ftw;
+    return remove(p);
+}
+
+static void rm_tree(const char *dir)
+{
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+static char *get(const char *dir, const char *name)
+{
+    char path[512];
+    FILE *f;
+    long n;
+    char *buf;
+
+    snprintf(path, sizeof(path), "%s/%s", dir, name);
+    f = fopen(path, "r");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    buf = calloc(1, (size_t)n + 1);
+    assert_non_null(buf);
+    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+    fclose(f);
+    return buf;
+}
+
+/* a run directory whose JSON carries markup in every string a report shows */
+static void evil_run(char *dir, size_t len, bool evidence_array)
+{
+    snprintf(dir, len, "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    put(dir, "results.json",
+        "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"s`|<u>x\\r# h\"},"
+        "\"verdict\":{\"result\":\"x\\\"><script>alert(1)</script>\",\"reason\":\"r\"},"
+        "\"conditions\":{\"firmware\":\"baremetal\"},"
+        "\"iperf\":{\"throughput_bps\":1e8,\"retransmits\":\"<img src=x onerror=1>\","
+        "\"udp_lost_pct\":\"<img src=x onerror=1>\"}}");
+    put(dir, "diagnosis.json",
+        evidence_array
+            ? "{\"findings\":[{\"code\":\"C\",\"layer\":\"l\",\"summary\":\"s\",\"evidence\":[1,\"<img src=x>\"]}]}"
+            : "{\"findings\":[{\"code\":\"C\",\"layer\":\"l\",\"summary\":\"s\",\"evidence\":{\"<k>\":\"<img>\"}}]}");
+    put(dir, "baseline-compare.json",
+        "{\"verdict\":\"x\\\"><script>alert(2)</script>\",\"name\":\"n`x\",\"throughput_bps\":1e8,"
+        "\"conditions_differ\":[{\"key\":\"<img src=y onerror=2>\",\"baseline\":1,\"run\":2}],"
+        "\"changed\":[{\"key\":\"k|*\",\"baseline\":\"<img>\",\"run\":\"<script>\"}]}");
+}
+
+/* every class="..." value holds only [A-Za-z_ ] */
+static void assert_classes_clean(const char *html)
+{
+    for (const char *p = html; (p = strstr(p, "class=\"")); p++) {
+        const char *v = p + 7;
+        while (*v && *v != '"') {
+            if (!(isalpha((unsigned char)*v) || *v == '_' || *v == ' '))
+                fail_msg("class attribute with '%c': %.40s", *v, p);
+            v++;
+        }
+    }
+}
+
+/* no tag the data brought survives in HTML */
+static void assert_html_clean(const char *html)
+{
+    assert_null(strstr(html, "<script"));
+    assert_null(strstr(html, "<img"));
+    assert_null(strstr(html, "<u>"));
+    assert_classes_clean(html);
+}
+
+/* in Markdown every '<' of the data is backslash-escaped (ours are
+ * <details> and <summary>) and no line starts with the data's '#' */
+static void assert_md_clean(const char *md)
+{
+    for (const char *p = md; (p = strchr(p, '<')); p++)
+        if (p == md || p[-1] != '\\')
+            if (strncmp(p, "<details>", 9) && strncmp(p, "</details>", 10) && strncmp(p, "<summary>", 9) &&
+                strncmp(p, "</summary>", 10))
+                fail_msg("unescaped '<' in report.md: %.40s", p);
+    assert_null(strchr(md, '\r'));
+    assert_null(strstr(md, "\n# h"));
+}
+
+static void test_report_escapes_crafted_results(void **state)
+{
+    char dir[64];
+    char *html, *md;
+
+    (void)state;
+    evil_run(dir, sizeof(dir), false);
+    /* 0, or 3 without gnuplot */
+    assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+    html = get(dir, "report.html");
+    md = get(dir, "report.md");
+    assert_html_clean(html);
+    assert_non_null(strstr(html, "&lt;k&gt; = &lt;img&gt;"));     /* shown, as text */
+    assert_non_null(strstr(html, "x&quot;&gt;&lt;script&gt;"));
+    assert_md_clean(md);
+    free(html);
+    free(md);
+    rm_tree(dir);
+}
+
+static void test_report_evidence_array_does_not_crash(void **state)
+{
+    char dir[64];
+    char *html, *md;
+
+    (void)state;
+    evil_run(dir, sizeof(dir), true);
+    assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+    html = get(dir, "report.html");
+    md = get(dir, "report.md");
+    assert_html_clean(html);
+    assert_md_clean(md);
+    free(html);
+    free(md);
+    rm_tree(dir);
+}
+
+static void test_side_by_side_escapes_crafted_results(void **state)
+{
+    char a[64], b[64], out[80];
+    char *html, *md;
+    int rc;
+
+    (void)state;
+    evil_run(a, sizeof(a), false);
+    evil_run(b, sizeof(b), true);
+    snprintf(out, sizeof(out), "%s/cmp", a);
+    char *argv[] = { a, b, "--out", out, NULL };
+    rc = rp_cmd(4, argv);
+    assert_true(rc == 0 || rc == 3);
+    html = get(out, "report.html");
+    md = get(out, "report.md");
+    assert_html_clean(html);
+    assert_non_null(strstr(html, "<td>&lt;img src=x onerror=1&gt;</td>"));
+    assert_md_clean(md);
+    free(html);
+    free(md);
+    rm_tree(a);
+    rm_tree(b);
+}
+
+/* ---- D1: a run that did not finish is not reported ---------------------- */
+
+static void test_report_refuses_incomplete_run(void **state)
+{
+    char dir[64], path[128];
+    struct stat st;
+
+    (void)state;
+    evil_run(dir, sizeof(dir), false);
+    put(dir, "run.in-progress", "2026-12-01T15:00:00Z pid 1\n");
+    assert_int_equal(rp_run_report(dir), 2);
+    snprintf(path, sizeof(path), "%s/report.md", dir);
+    assert_int_not_equal(stat(path, &st), 0);
+    rm_tree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -99,6 +292,10 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_server),
         cmocka_unit_test(test_iperf3_json),
         cmocka_unit_test(test_limits),
+        cmocka_unit_test(test_report_escapes_crafted_results),
+        cmocka_unit_test(test_report_evidence_array_does_not_crash),
+        cmocka_unit_test(test_side_by_side_escapes_crafted_results),
+        cmocka_unit_test(test_report_refuses_incomplete_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

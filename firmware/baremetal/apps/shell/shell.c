@@ -4,7 +4,9 @@
  * Editing: printable characters, backspace/DEL, Ctrl-U (kill line), Ctrl-C
  * (abandon line).  A line is split on blanks into at most SHELL_MAX_ARGS
  * words; the first selects the command.  A command returning < 0 gets its
- * usage line printed; the firmware keeps serving either way.
+ * usage line printed; the firmware keeps serving either way.  A line longer
+ * than SHELL_LINE_MAX - 1 characters is refused with an error when it
+ * ends: running what fitted would run a command nobody typed.
  */
 #include <stdio.h>
 #include <string.h>
@@ -25,6 +27,7 @@ static unsigned npolls;
 static char line[SHELL_LINE_MAX];
 static unsigned len;
 static bool last_cr;
+static bool overflow;           /* the line being typed lost characters */
 
 void shell_register(const struct shell_cmd *cmd)
 {
@@ -111,7 +114,13 @@ void shell_input(int c)
         fputs("\n", stdout);
         line[len] = '\0';
         len = 0;
-        (void)shell_execute(line);
+        if (overflow) {
+            /* what is left is not what was typed: run nothing */
+            overflow = false;
+            printf("error: line too long (max %d characters), not executed\n", SHELL_LINE_MAX - 1);
+        } else {
+            (void)shell_execute(line);
+        }
         shell_prompt();
         return;
     }
@@ -124,6 +133,7 @@ void shell_input(int c)
         }
     } else if (c == 0x15 || c == 0x03) {  /* Ctrl-U, Ctrl-C */
         len = 0;
+        overflow = false;
         fputs(c == 0x03 ? "^C\n" : "\n", stdout);
         shell_prompt();
     } else if (c >= 0x20 && c < 0x7F) {
@@ -132,6 +142,7 @@ void shell_input(int c)
             putchar(c);
             fflush(stdout);
         } else {
+            overflow = true;            /* refused at the end of the line */
             putchar('\a');
             fflush(stdout);
         }
