@@ -727,12 +727,18 @@ int main(int argc, char **argv)
         len += (size_t)n;
         line[len] = '\0';
         for (;;) {
-            char *nl = strchr(line, '\n');
+            /* memchr over what was read, not strchr: a NUL byte must not
+             * hide the line end (and every later command) behind it */
+            char *nl = memchr(line, '\n', len);
 
             if (nl == NULL)
                 break;
             *nl = '\0';
-            if (!discarding)
+            if (discarding)
+                ;   /* the tail of a line already refused as too long */
+            else if (memchr(line, '\0', (size_t)(nl - line)) != NULL)
+                emit_error("?", "line contains a NUL byte", -EINVAL);
+            else
                 dispatch(line);
             discarding = false;
             len -= (size_t)(nl + 1 - line);
