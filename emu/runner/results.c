@@ -302,9 +302,6 @@ void rs_finish(struct run *r)
             r->exit_code = RUN_EXIT_FAIL;
     }
     verdict = cJSON_AddObjectToObject(r->results, "verdict");
-    /* atomic and checked (review D1): a full disk or a crash leaves no
-     * torn results.json, and a run whose results could not be written is
-     * not a PASS; RUN_DIR/run.in-progress goes only when both are in place */
     cJSON_AddStringToObject(verdict, "result", r->exit_code == RUN_EXIT_PASS ? "PASS"
                                                : r->reason[0] ? "ERROR" : "FAIL");
     cJSON_AddStringToObject(verdict, "reason", r->reason);
@@ -313,17 +310,12 @@ void rs_finish(struct run *r)
     if (r->exit_code != RUN_EXIT_PASS)
         cJSON_AddItemToObject(r->results, "console_tail", inst_tail_json(&r->in));
 
+    /* atomic and checked (review D1): a full disk or a crash leaves no
+     * torn results.json, and a run whose results could not be written is
+     * not a PASS; RUN_DIR/run.in-progress goes only when both are in place */
     snprintf(path, sizeof(path), "%s/results.json", r->in.run_dir);
     text = cJSON_Print(r->results);
     wrc = runner_write_text(path, text);
-    if (wrc) {
-        if (r->exit_code == RUN_EXIT_PASS)
-            r->exit_code = RUN_EXIT_FAIL;
-        snprintf(r->reason, sizeof(r->reason), "cannot write the results: %s (the run is incomplete: %s stays "
-                 "in the run directory)", strerror(-wrc), RUNNER_IN_PROGRESS);
-    } else {
-        rs_end(r);
-    }
     free(text);
     dj = dg_to_json(&rep);
     snprintf(path, sizeof(path), "%s/diagnosis.json", r->in.run_dir);
@@ -332,6 +324,14 @@ void rs_finish(struct run *r)
         wrc = runner_write_text(path, text);
     free(text);
     cJSON_Delete(dj);
+    if (wrc) {
+        if (r->exit_code == RUN_EXIT_PASS)
+            r->exit_code = RUN_EXIT_FAIL;
+        snprintf(r->reason, sizeof(r->reason), "cannot write the results: %s (the run is incomplete: %s stays "
+                 "in the run directory)", strerror(-wrc), RUNNER_IN_PROGRESS);
+    } else {
+        rs_end(r);
+    }
 
     dg_print(stdout, &rep);
     if (r->exit_code == RUN_EXIT_PASS || r->exit_code == RUN_EXIT_FAIL) {
@@ -387,6 +387,14 @@ void rs_build_header(struct run *r)
     cJSON_AddStringToObject(v, "qemu_path", r->qemu);
     buf[0] = '\0';
     run_capture(argv_i, buf, sizeof(buf), 5000);
+    buf[strcspn(buf, "\n")] = '\0';
+    cJSON_AddStringToObject(v, "iperf_host", buf);
+    cJSON_AddStringToObject(v, "firmware_path", r->fw);
+    prov_add(v, r->top, r->qemu, r->fw); /* qemu_patch, models, firmware, firmware_options */
+    cJSON_AddArrayToObject(r->results, "timeline_applied");
+}
+
+/* Boot QEMU for @r (scenario may be NULL for `boot`), connect, cont. */
 
 /* Results of an earlier run in a reused --out directory: a reader must not
  * take them for this run's (review D1). */
@@ -432,11 +440,3 @@ void rs_end(struct run *r)
     if (unlink(path) && errno != ENOENT)
         fprintf(stderr, "gemlab: cannot remove %s: %s\n", path, strerror(errno));
 }
-    buf[strcspn(buf, "\n")] = '\0';
-    cJSON_AddStringToObject(v, "iperf_host", buf);
-    cJSON_AddStringToObject(v, "firmware_path", r->fw);
-    prov_add(v, r->top, r->qemu, r->fw); /* qemu_patch, models, firmware, firmware_options */
-    cJSON_AddArrayToObject(r->results, "timeline_applied");
-}
-
-/* Boot QEMU for @r (scenario may be NULL for `boot`), connect, cont. */

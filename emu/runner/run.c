@@ -1029,6 +1029,10 @@ int run_cmd_run(int argc, char **argv)
     rc = inst_rundir(&r.in, r.o.out, r.top, r.s.v[SK_SCENARIO_NAME].s);
     if (rc)
         return RUN_EXIT_INPUT;
+    if (rs_begin(&r)) {
+        inst_stop(&r.in);
+        return RUN_EXIT_FAIL;
+    }
     r.progress_tty = isatty(2);
     if (r.o.net && strcmp(r.o.net, "tap") == 0) {
         snprintf(r.netns, sizeof(r.netns), "gl-run%d", (int)getpid());
@@ -1037,10 +1041,6 @@ int run_cmd_run(int argc, char **argv)
         if (rc) {
             fprintf(stderr, "gemlab run: cannot create netns %s with tap %s\n", r.netns, r.tap);
             r.netns[0] = '\0';
-    if (rs_begin(&r)) {
-        inst_stop(&r.in);
-        return RUN_EXIT_FAIL;
-    }
             inst_stop(&r.in);
             return RUN_EXIT_FAIL;
         }
