@@ -93,23 +93,29 @@
 
 /* ---- checksums ---- */
 /* With GEM_CSUM_OFFLOAD=1 the GEM inserts IP/TCP/UDP checksums on TX
- * (DMACFG csum_gen_offload_en) and drops bad ones on RX (NWCFG
- * rx_chksum_offld_en).  ICMP is never offloaded. */
+ * (DMACFG csum_gen_offload_en) and checks them on RX (NWCFG
+ * rx_chksum_offld_en), discarding frames whose checks fail.  But it checks
+ * only what it can parse: the IPv4 header, and TCP/UDP of an UNFRAGMENTED
+ * IPv4 (or extension-header-free IPv6) datagram behind an optional plain
+ * 802.1Q tag (UG585 ch. 16 "Checksum Offloading").  What it verified is in
+ * RX descriptor word 1 bits 23:22, so lwIP keeps its RX checks compiled in
+ * and netif_gem.c switches them per frame (LWIP_CHECKSUM_CTRL_PER_NETIF):
+ * off only for what the GEM reported checked.  Fragments (reassembled by
+ * lwIP), VLAN-with-CFI and SNAP frames are thus checked in software.
+ * ICMP is never offloaded. */
 #if GEM_CSUM_OFFLOAD
 #define CHECKSUM_GEN_IP            0
 #define CHECKSUM_GEN_UDP           0
 #define CHECKSUM_GEN_TCP           0
-#define CHECKSUM_CHECK_IP          0
-#define CHECKSUM_CHECK_UDP         0
-#define CHECKSUM_CHECK_TCP         0
+#define LWIP_CHECKSUM_CTRL_PER_NETIF 1
 #else
 #define CHECKSUM_GEN_IP            1
 #define CHECKSUM_GEN_UDP           1
 #define CHECKSUM_GEN_TCP           1
+#endif
 #define CHECKSUM_CHECK_IP          1
 #define CHECKSUM_CHECK_UDP         1
 #define CHECKSUM_CHECK_TCP         1
-#endif
 #define CHECKSUM_GEN_ICMP          1
 #define CHECKSUM_CHECK_ICMP        1
 #define LWIP_CHECKSUM_ON_COPY      0

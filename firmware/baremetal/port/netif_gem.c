@@ -12,6 +12,7 @@
 #include "netif/ethernet.h"
 #include "netif_gem.h"
 #include "gem.h"
+#include "gem_regs.h"
 
 #define RX_BUDGET 64u
 
@@ -38,10 +39,56 @@ static err_t gem_linkoutput(struct netif *netif, struct pbuf *p)
     return ERR_OK;
 }
 
+#if GEM_CSUM_OFFLOAD
+/* lwIP's per-netif checksum switches for one received frame, from the
+ * GEM's RX checksum status (RX descriptor word 1 bits 23:22, UG585 ch. 16
+ * "Receive Buffer Descriptor Entry"; with rx_chksum_offld_en the GEM has
+ * already discarded frames whose checked sums were wrong):
+ *   00  nothing checked (not IP, VLAN tag with CFI, SNAP, a header
+ *       it cannot parse, ...)               -> lwIP checks everything
+ *   01  IPv4 header checked, TCP/UDP not (a fragment, other protocols,
+ *       UDP without checksum)               -> lwIP checks TCP/UDP
+ *   10  IP header and TCP checked           -> lwIP checks all but those
+ *   11  IP header and UDP checked           -> likewise
+ * Linux's macb likewise trusts only 10/11 (GEM_RX_CSUM_CHECKED_MASK,
+ * drivers/net/ethernet/cadence/macb_main.c).  Only the RX checks switch:
+ * the TX generators of IP/UDP/TCP are compiled out (the GEM inserts those
+ * sums) and ICMP's stay on. */
+static u16_t rx_csum_flags(uint32_t status)
+{
+    u16_t off;
+
+    switch (status) {
+    case GEM_RX_CSUM_IP:
+        off = NETIF_CHECKSUM_CHECK_IP;
+        break;
+    case GEM_RX_CSUM_IP_TCP:
+        off = NETIF_CHECKSUM_CHECK_IP | NETIF_CHECKSUM_CHECK_TCP;
+        break;
+    case GEM_RX_CSUM_IP_UDP:
+        off = NETIF_CHECKSUM_CHECK_IP | NETIF_CHECKSUM_CHECK_UDP;
+        break;
+    default:
+        off = 0;
+        break;
+    }
+    return (u16_t)(NETIF_CHECKSUM_ENABLE_ALL & ~off);
+}
+#endif
+
 static bool deliver(const uint8_t *frame, uint32_t len, uint32_t csum, void *ctx)
 {
     struct netif *netif = ctx;
+#if GEM_CSUM_OFFLOAD
+    /* NO_SYS: netif->input() below runs the whole stack for this frame
+     * (ethernet -> IP -> reassembly -> UDP/TCP) before it returns, so the
+     * switches set here apply to this frame only.  A reassembled datagram
+     * is checked under the status of the fragment that completed it: a
+     * fragment is never reported 10/11. */
+    NETIF_SET_CHECKSUM_CTRL(netif, rx_csum_flags(csum));
+#else
     (void)csum;
+#endif
     struct pbuf *p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
     if (!p) {
         LINK_STATS_INC(link.memerr);
@@ -50,7 +97,12 @@ static bool deliver(const uint8_t *frame, uint32_t len, uint32_t csum, void *ctx
     }
     (void)pbuf_take(p, frame, (u16_t)len);
     LINK_STATS_INC(link.recv);
-    if (netif->input(p, netif) != ERR_OK) {
+    err_t err = netif->input(p, netif);
+#if GEM_CSUM_OFFLOAD
+    /* sends from outside an input (apps' poll hooks) see the defaults */
+    NETIF_SET_CHECKSUM_CTRL(netif, NETIF_CHECKSUM_ENABLE_ALL);
+#endif
+    if (err != ERR_OK) {
         pbuf_free(p);
         LINK_STATS_INC(link.drop);
         return false;

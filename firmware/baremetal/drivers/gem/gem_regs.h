@@ -170,6 +170,11 @@
 #define GEM_RXBD_EOF              GEM_BIT(15)
 #define GEM_RXBD_CSUM_SHIFT       22
 #define GEM_RXBD_CSUM_MASK        (0x3u << 22)
+/* values of that field (gem_rx_poll passes it shifted down) */
+#define GEM_RX_CSUM_NONE          0x0u
+#define GEM_RX_CSUM_IP            0x1u
+#define GEM_RX_CSUM_IP_TCP        0x2u
+#define GEM_RX_CSUM_IP_UDP        0x3u
 #define GEM_RXBD_BCAST            GEM_BIT(31)
 /* TX word1: 31 used (1 = SW owns) | 30 wrap | 29 retry limit exceeded
  *  27 AHB error | 26 late collision | 22..20 checksum gen error
