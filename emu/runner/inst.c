@@ -248,31 +248,199 @@ int inst_connect(struct inst *i, int timeout_ms)
     return 0;
 }
 
-static void tail_push(struct inst *i, const char *line)
+size_t inst_clean_text(char *out, size_t cap, const char *in, size_t n)
 {
-    snprintf(i->tail[i->tail_next], INST_TAIL_MAX, "%s", line);
+    static const char fffd[] = "\xEF\xBF\xBD";     /* U+FFFD REPLACEMENT CHARACTER */
+    const unsigned char *p = (const unsigned char *)in, *end = p + n;
+    size_t o = 0;
+
+    if (!cap)
+        return 0;
+    while (p < end) {
+        unsigned c = *p, cp, len = 1;
+        char caret[2];
+        const char *w = (const char *)p;    /* what to write: @wn bytes at @w */
+        size_t wn = 1;
+
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {   /* ESC -> ^[, BEL -> ^G, DEL -> ^? */
+                caret[0] = '^';
+                caret[1] = c == 0x7f ? '?' : (char)(c ^ 0x40);
+                w = caret;
+                wn = 2;
+            }
+        } else {
+            /* RFC 3629 section 4: lead bytes C2-F4, no overlong forms, no
+             * surrogates, nothing above U+10FFFF; one U+FFFD per bad byte */
+            bool ok;
+            len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+            ok = len && (size_t)(end - p) >= len;
+            cp = c & (0x7fu >> len);
+            for (unsigned k = 1; ok && k < len; k++) {
+                ok = (p[k] & 0xC0) == 0x80;
+                cp = cp << 6 | (p[k] & 0x3Fu);
+            }
+            if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                       (cp >= 0xD800 && cp <= 0xDFFF)))
+                ok = false;
+            if (!ok)
+                len = 1;
+            /* C1 controls (CSI U+009B, OSC U+009D) reach terminals too;
+             * U+FFFE/U+FFFF are not XML 1.0 Chars (XML 1.0 section 2.2) */
+            if (!ok || cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF) {
+                w = fffd;
+                wn = 3;
+            } else {
+                wn = len;
+            }
+        }
+        if (o + wn >= cap)
+            break;          /* a short @cap cuts at a character boundary */
+        memcpy(out + o, w, wn);
+        o += wn;
+        p += len;
+    }
+    out[o] = '\0';
+    return o;
+}
+
+/* @line is clean (inst_clean_text); cutting it again at INST_TAIL_MAX
+ * keeps whole characters. */
+static void tail_push(struct inst *i, const char *line, size_t len)
+{
+    inst_clean_text(i->tail[i->tail_next], INST_TAIL_MAX, line, len);
     i->tail_next = (i->tail_next + 1) % INST_TAIL_LINES;
     if (i->tail_n < INST_TAIL_LINES)
         i->tail_n++;
 }
 
+static const char *const msg_types[INST_NTYPES] = { INST_MSG_TYPES };
+
+static int msg_type_index(const char *type)
+{
+    for (int k = 0; k < INST_NTYPES; k++)
+        if (strcmp(msg_types[k], type) == 0)
+            return k;
+    return -1;
+}
+
+/* A string value decoded from a JSON escape (\u001b) can hold what the
+ * line itself no longer does: clean it the same way. */
+static void clean_json_string(cJSON *s)
+{
+    const unsigned char *v = (const unsigned char *)s->valuestring;
+    size_t n = strlen(s->valuestring);
+    char *c;
+
+    for (; *v; v++)
+        if (*v < 0x20 || *v >= 0x7f)
+            break;
+    if (!*v || !(c = malloc(3 * n + 1)))
+        return;
+    inst_clean_text(c, 3 * n + 1, s->valuestring, n);
+    cJSON_SetValuestring(s, c);
+    free(c);
+}
+
+/* Estimated memory of the items from @o on (cJSON nodes, keys, strings);
+ * cleans string values on the way.  Depth is bounded by cJSON's nesting
+ * limit (CJSON_NESTING_LIMIT, 1000). */
+static size_t msg_walk(cJSON *o)
+{
+    size_t c = 0;
+
+    for (; o; o = o->next) {
+        c += sizeof(*o);
+        if (o->string)
+            c += strlen(o->string) + 1;
+        if (cJSON_IsString(o) && o->valuestring) {
+            clean_json_string(o);
+            c += strlen(o->valuestring) + 1;
+        }
+        c += msg_walk(o->child);
+    }
+    return c;
+}
+
+/* Keep @o (owned) of type index @k: always as the newest of its type, in
+ * the history while the history stays under INST_MSGS_MAX_BYTES. */
+static void msg_keep(struct inst *i, cJSON *o, int k, size_t cost)
+{
+    if (i->msg_last_owned[k])
+        cJSON_Delete(i->msg_last[k]);
+    i->msg_count[k]++;
+    i->msg_last[k] = o;
+    i->msg_last_owned[k] = false;
+    if (i->msgs && cost <= INST_MSGS_MAX_BYTES - i->msgs_bytes) {
+        cJSON_AddItemToArray(i->msgs, o);
+        i->msgs_bytes += cost;
+        return;
+    }
+    if (!i->msgs_not_kept++ && !i->quiet)
+        fprintf(stderr, "gemlab: warning: the firmware's @gemlab messages passed %u MiB; later ones are counted "
+                        "and the newest of each type kept, not their history\n", INST_MSGS_MAX_BYTES >> 20);
+    i->msg_last_owned[k] = true;
+}
+
+/* console.log gets the raw line (what the guest printed) up to its cap. */
+static void console_write(struct inst *i, const char *line, size_t len)
+{
+    if (!i->console)
+        return;
+    if (i->console_bytes + len + 1 <= INST_CONSOLE_LOG_MAX) {
+        fwrite(line, 1, len, i->console);
+        fputc('\n', i->console);
+        i->console_bytes += len + 1;
+    } else if (!i->console_lines_dropped++) {
+        fprintf(i->console, "---- gemlab: console.log stops here: it reached its cap of %llu bytes "
+                            "(INST_CONSOLE_LOG_MAX); later lines are not written ----\n", INST_CONSOLE_LOG_MAX);
+    }
+    fflush(i->console);
+}
+
+/* Can the JSON text @j be a message of a consumed type?  Only a top-level
+ * `"type": "NAME"` with NAME in INST_MSG_TYPES is kept, and that text is
+ * then somewhere in @j: a line without it is not parsed at all (a guest
+ * printing 64 KiB arrays costs a scan, not 32 K cJSON nodes). */
+static bool may_be_consumed(const char *j)
+{
+    for (const char *p = j; (p = strstr(p, "\"type\"")); ) {
+        p += 6;
+        p += strspn(p, " \t");
+        if (*p != ':')
+            continue;
+        p++;
+        p += strspn(p, " \t");
+        if (*p++ != '"')
+            continue;
+        for (int k = 0; k < INST_NTYPES; k++) {
+            size_t n = strlen(msg_types[k]);
+            if (strncmp(p, msg_types[k], n) == 0 && p[n] == '"')
+                return true;
+        }
+    }
+    return false;
+}
+
 static void handle_line(struct inst *i, char *line)
 {
-    size_t len = strlen(line);
+    size_t len = strlen(line), clen;
     const char *mark;
 
     while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
         line[--len] = '\0';
-    if (i->console) {
-        fprintf(i->console, "%s\n", line);
-        fflush(i->console);
-    }
-    tail_push(i, line);
-    mark = strstr(line, "@gemlab ");
-    if (mark) {
+    console_write(i, line, len);
+    /* everything else sees the line cleaned: the tail goes to the
+     * terminal, results.json and (through qemu-test.sh) JUnit XML (R7) */
+    clen = inst_clean_text(i->clean, sizeof(i->clean), line, len);
+    tail_push(i, i->clean, clen);
+    mark = strstr(i->clean, "@gemlab ");
+    if (mark && may_be_consumed(mark + 8)) {
         cJSON *o = cJSON_Parse(mark + 8);
-        if (cJSON_IsObject(o) && cJSON_GetArraySize(i->msgs) < 100000)
-            cJSON_AddItemToArray(i->msgs, o);
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(o, "type");
+        int k = cJSON_IsObject(o) && cJSON_IsString(t) ? msg_type_index(t->valuestring) : -1;
+        if (k >= 0)
+            msg_keep(i, o, k, msg_walk(o));
         else
             cJSON_Delete(o);
     }
@@ -351,14 +519,29 @@ int inst_wait(struct inst *i, int timeout_ms, bool (*done)(struct inst *i, void 
 
 const cJSON *inst_last_msg(const struct inst *i, const char *type)
 {
-    const cJSON *found = NULL, *m;
+    int k = msg_type_index(type);
 
-    cJSON_ArrayForEach(m, i->msgs) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        if (cJSON_IsString(t) && strcmp(t->valuestring, type) == 0)
-            found = m;
+    return k < 0 ? NULL : i->msg_last[k];
+}
+
+int inst_count_msgs(const struct inst *i, const char *type)
+{
+    int k = msg_type_index(type);
+
+    return k < 0 ? 0 : i->msg_count[k];
+}
+
+void inst_msgs_free(struct inst *i)
+{
+    for (int k = 0; k < INST_NTYPES; k++) {
+        if (i->msg_last_owned[k])
+            cJSON_Delete(i->msg_last[k]);
+        i->msg_last[k] = NULL;
+        i->msg_last_owned[k] = false;
     }
-    return found;
+    cJSON_Delete(i->msgs);
+    i->msgs = NULL;
+    i->msgs_bytes = 0;
 }
 
 int inst_send(struct inst *i, const char *line)
@@ -448,8 +631,11 @@ void inst_stop(struct inst *i)
         handle_line(i, i->line);
         i->line_len = 0;
     }
-    if (i->console)
+    if (i->console) {
+        if (i->console_lines_dropped)
+            fprintf(i->console, "---- gemlab: %lu console line(s) not written ----\n", i->console_lines_dropped);
         fclose(i->console);
+    }
     i->console = NULL;
     if (i->qmp_path[0])
         unlink(i->qmp_path);

@@ -28,6 +28,17 @@
 #define INST_TAIL_LINES 40
 #define INST_LINE_MAX 65536     /* one console line (stats lines are long) */
 #define INST_TAIL_MAX 512       /* what the tail keeps of each line */
+/* What the guest can make the runner hold (security review R1): the
+ * history of @gemlab messages is kept while its estimated memory (cJSON
+ * nodes and strings) stays under INST_MSGS_MAX_BYTES; the newest message of
+ * each type and the per-type counts are always kept.  console.log stops
+ * with a marker line at INST_CONSOLE_LOG_MAX bytes. */
+#define INST_MSGS_MAX_BYTES (16u << 20)
+#define INST_CONSOLE_LOG_MAX (32ull << 20)
+/* The @gemlab "type"s the runner consumes (docs/schema.md); others are
+ * only in console.log.  Indexes into msg_count/msg_last. */
+#define INST_MSG_TYPES "ready", "link", "stats", "result", "status", "gem_config", "ip", "progress", "downshift"
+#define INST_NTYPES 9
 
 /* Set by the SIGINT/SIGTERM handler (inst_signals_install). */
 extern volatile sig_atomic_t inst_stop_signal;
@@ -47,7 +58,15 @@ struct inst {
     int tail_n, tail_next;
     char line[INST_LINE_MAX];
     size_t line_len;
-    cJSON *msgs;               /* every @gemlab JSON object seen, in order */
+    char clean[3 * INST_LINE_MAX + 1];  /* the line after inst_clean_text() */
+    cJSON *msgs;               /* @gemlab objects of INST_MSG_TYPES, in order, up to the byte cap */
+    size_t msgs_bytes;         /* their estimated memory */
+    unsigned long msgs_not_kept; /* messages past the cap (counted, last of each type kept) */
+    int msg_count[INST_NTYPES];  /* every message seen, per type */
+    cJSON *msg_last[INST_NTYPES];
+    bool msg_last_owned[INST_NTYPES]; /* msg_last[k] is not in msgs: ours to free */
+    unsigned long long console_bytes; /* written to console.log */
+    unsigned long console_lines_dropped; /* lines past INST_CONSOLE_LOG_MAX */
     long long watchdog_ms;     /* absolute CLOCK_MONOTONIC ms; 0 = off */
     bool quiet;
 };
@@ -75,8 +94,20 @@ int inst_connect(struct inst *i, int timeout_ms);
  * results above. */
 int inst_wait(struct inst *i, int timeout_ms, bool (*done)(struct inst *i, void *arg), void *arg);
 
-/* The newest @gemlab message whose "type" is @type, or NULL (borrowed). */
+/* The newest @gemlab message whose "type" is @type, or NULL (borrowed).
+ * Only INST_MSG_TYPES are kept; O(1). */
 const cJSON *inst_last_msg(const struct inst *i, const char *type);
+/* How many @gemlab messages of @type have arrived (also past the cap). */
+int inst_count_msgs(const struct inst *i, const char *type);
+/* Free the messages (i->msgs and the newest of each type).  Idempotent. */
+void inst_msgs_free(struct inst *i);
+
+/* Copy @n bytes of guest text @in to @out (@cap >= 3 * @n + 1) as valid
+ * UTF-8 that is safe for a terminal, XML 1.0 and strict JSON readers: C0
+ * controls but TAB and DEL become caret notation (ESC -> "^["), invalid
+ * UTF-8 bytes, C1 controls (U+0080-U+009F) and U+FFFE/U+FFFF become U+FFFD.
+ * Returns the length written (NUL-terminated). */
+size_t inst_clean_text(char *out, size_t cap, const char *in, size_t n);
 
 /* Send one command line to the firmware shell / agent. */
 int inst_send(struct inst *i, const char *line);

@@ -23,15 +23,7 @@
 
 int rs_count_msgs(const struct inst *i, const char *type)
 {
-    int n = 0;
-    const cJSON *m;
-
-    cJSON_ArrayForEach(m, i->msgs) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        if (cJSON_IsString(t) && strcmp(t->valuestring, type) == 0)
-            n++;
-    }
-    return n;
+    return inst_count_msgs(i, type);    /* O(1): callers poll it (R1) */
 }
 
 void rs_add_num_or_null(cJSON *o, const char *name, double v)
@@ -276,6 +268,12 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         cJSON_AddStringToObject(p, "run_dir", r->peer.run_dir);
         if (hw)
             gem_counters_copy(cJSON_AddObjectToObject(p, "gem"), hw, GEM_SRC_BAREMETAL);
+    }
+    if (r->in.msgs_not_kept || r->in.console_lines_dropped) {
+        /* the guest printed past the runner's caps (inst.h, review R1) */
+        cJSON *c = cJSON_AddObjectToObject(r->results, "console_capped");
+        cJSON_AddNumberToObject(c, "messages_not_kept", (double)r->in.msgs_not_kept);
+        cJSON_AddNumberToObject(c, "log_lines_not_written", (double)r->in.console_lines_dropped);
     }
 }
 

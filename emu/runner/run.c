@@ -280,15 +280,8 @@ static bool tool_done(struct inst *i, void *arg)
 static bool msg_after(struct inst *i, void *arg)
 {
     const char **want = arg;   /* [type, (const char *)count-as-pointer] */
-    int n = 0;
-    const cJSON *m;
 
-    cJSON_ArrayForEach(m, i->msgs) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        if (cJSON_IsString(t) && strcmp(t->valuestring, want[0]) == 0)
-            n++;
-    }
-    return n > (int)(intptr_t)want[1];
+    return inst_count_msgs(i, want[0]) > (int)(intptr_t)want[1];
 }
 
 static void progress(struct run *r, const char *phase, double elapsed, double total)
@@ -440,6 +433,16 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
     cJSON_AddItemToArray(log, e);
 }
 
+static bool is_udp_server_result(const cJSON *m)
+{
+    const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+    const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+    const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
+
+    return cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(role) &&
+           !strcmp(role->valuestring, "server") && cJSON_IsString(proto) && !strcmp(proto->valuestring, "udp");
+}
+
 /* A UDP run's receiver is the board: its iperf "result" line (docs/schema.md)
  * has the goodput, loss and jitter iperf 2's client cannot know. */
 static void board_udp_result(struct run *r, cJSON *res)
@@ -449,13 +452,13 @@ static void board_udp_result(struct run *r, cJSON *res)
     if (r->s.v[SK_TRAFFIC_PROTOCOL].e != 1)
         return;
     cJSON_ArrayForEach(m, r->in.msgs) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
-        const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
-        if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(role) &&
-            !strcmp(role->valuestring, "server") && cJSON_IsString(proto) && !strcmp(proto->valuestring, "udp"))
+        if (is_udp_server_result(m))
             found = m;
     }
+    /* the history stops at its cap (inst.h INST_MSGS_MAX_BYTES), the
+     * newest "result" is always kept */
+    if (is_udp_server_result(inst_last_msg(&r->in, "result")))
+        found = inst_last_msg(&r->in, "result");
     if (!found || found == r->last_udp_result)
         return;
     r->last_udp_result = found;
@@ -837,6 +840,11 @@ static const cJSON *pair_result(const struct inst *in, int skip, const char *rol
         if (n++ >= skip && cJSON_IsString(ro) && !strcmp(ro->valuestring, role))
             found = m;
     }
+    /* past the history's cap (inst.h) only the newest result is kept */
+    m = inst_last_msg(in, "result");
+    if (inst_count_msgs(in, "result") > skip && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "role")) &&
+        !strcmp(cJSON_GetObjectItemCaseSensitive(m, "role")->valuestring, role))
+        found = m;
     return found;
 }
 
@@ -1198,7 +1206,8 @@ out:
     cleanup(&r);
     rs_finish(&r);
     cJSON_Delete(r.results);
-    cJSON_Delete(r.in.msgs);
+    inst_msgs_free(&r.in);
+    inst_msgs_free(&r.peer);
     return r.exit_code;
 }
 
@@ -1270,7 +1279,7 @@ out:
     }
     printf("%s boot\n", r.exit_code == RUN_EXIT_PASS ? "PASS" : r.exit_code == RUN_EXIT_INTERRUPTED
                                                                   ? "INTERRUPTED" : "FAIL");
-    cJSON_Delete(r.in.msgs);
+    inst_msgs_free(&r.in);
     return r.exit_code;
 }
 

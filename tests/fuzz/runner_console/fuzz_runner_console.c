@@ -7,10 +7,12 @@
  *    emu/runner/inst.c's pump_serial()/handle_line(): line splitting at
  *    INST_LINE_MAX, NULs, "@gemlab {json}" messages from the firmware and
  *    the Linux agent, the tail buffer.  Checked: every stored message is a
- *    JSON object, at most one per line; inst_last_msg() returns a message
- *    of the type asked for; the tail holds at most INST_TAIL_LINES
- *    terminated lines of at most INST_TAIL_MAX bytes; inst_tail_json() is an
- *    array of strings.
+ *    JSON object of a consumed type (INST_MSG_TYPES), at most one per line,
+ *    and their estimated size stays under INST_MSGS_MAX_BYTES (review R1);
+ *    inst_last_msg() returns a message of the type asked for; the tail
+ *    holds at most INST_TAIL_LINES terminated lines of at most
+ *    INST_TAIL_MAX bytes, each valid UTF-8 without control characters but
+ *    TAB (review R7); inst_tail_json() is an array of strings.
  *  - results.json (selector odd): the text goes through cJSON and the
  *    diagnosis (dg_in_from_json, dg_run, dg_to_json, dg_check_expect).
  *    Checked: at most one finding per code, each with a terminated
@@ -29,6 +31,40 @@
 #include "../common/fuzz_input.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* Strict UTF-8 (RFC 3629) with no C0/C1 control but TAB. */
+static bool clean_utf8(const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+
+    while (*p) {
+        unsigned c = *p, len, cp;
+        if (c < 0x80) {
+            if ((c < 0x20 && c != '\t') || c == 0x7f) {
+                return false;
+            }
+            p++;
+            continue;
+        }
+        len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+        if (!len) {
+            return false;
+        }
+        cp = c & (0x7fu >> len);
+        for (unsigned k = 1; k < len; k++) {
+            if ((p[k] & 0xC0) != 0x80) {
+                return false;
+            }
+            cp = cp << 6 | (p[k] & 0x3Fu);
+        }
+        if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+            (cp >= 0xD800 && cp <= 0xDFFF) || cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF) {
+            return false;
+        }
+        p += len;
+    }
+    return true;
+}
 
 static void console(const uint8_t *data, size_t size)
 {
@@ -66,9 +102,12 @@ static void console(const uint8_t *data, size_t size)
             fz_fail("console: a stored message is not an object");
         }
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        if (cJSON_IsString(t) && inst_last_msg(&in, t->valuestring) == NULL) {
-            fz_fail("console: inst_last_msg(\"%s\") lost it", t->valuestring);
+        if (!cJSON_IsString(t) || inst_last_msg(&in, t->valuestring) == NULL) {
+            fz_fail("console: a kept message of no consumed type");
         }
+    }
+    if (in.msgs_bytes > INST_MSGS_MAX_BYTES) {
+        fz_fail("console: %zu bytes of messages kept", in.msgs_bytes);
     }
     static const char *const types[] = { "ready", "stats", "result", "" };
     for (size_t k = 0; k < sizeof(types) / sizeof(types[0]); k++) {
@@ -87,6 +126,9 @@ static void console(const uint8_t *data, size_t size)
         if (!memchr(in.tail[k], '\0', INST_TAIL_MAX)) {
             fz_fail("console: tail line %d not terminated", k);
         }
+        if (!clean_utf8(in.tail[k])) {
+            fz_fail("console: tail line %d has a control character or bad UTF-8", k);
+        }
     }
     cJSON *tail = inst_tail_json(&in);
     const cJSON *s;
@@ -99,7 +141,7 @@ static void console(const uint8_t *data, size_t size)
         }
     }
     cJSON_Delete(tail);
-    cJSON_Delete(in.msgs);
+    inst_msgs_free(&in);
     close(fds[0]);
 }
 
