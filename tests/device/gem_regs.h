@@ -11,16 +11,19 @@
 #define GEM0_QOM           "/machine/gem0"
 #define GEM0_PHY_ADDR      7u
 
-/* net_ctrl: 9 tx start | 4 MDIO enable | 3 tx enable | 2 rx enable */
+/* net_ctrl: 9 tx start | 4 MDIO enable | 3 tx enable | 2 rx enable |
+ * 1 local loopback */
 #define GEM_NWCTRL         0x000u
 #define GEM_NWCTRL_TSTART  BITU(9)
 #define GEM_NWCTRL_MDEN    BITU(4)
 #define GEM_NWCTRL_TXEN    BITU(3)
 #define GEM_NWCTRL_RXEN    BITU(2)
+#define GEM_NWCTRL_LOOPBACK_LOCAL BITU(1)
 
-/* net_cfg: 20:18 MDC divisor | 10 gigabit | 4 copy all | 1 full duplex |
- * 0 speed 100 */
+/* net_cfg: 20:18 MDC divisor | 17 FCS remove | 10 gigabit | 4 copy all |
+ * 1 full duplex | 0 speed 100 */
 #define GEM_NWCFG          0x004u
+#define GEM_NWCFG_FCS_REMOVE BITU(17)
 #define GEM_NWCFG_MDC_DIV32 (2u << 18)
 #define GEM_NWCFG_RX_CSUM  BITU(24)  /* receive checksum offload enable */
 #define GEM_NWCFG_GIGE     BITU(10)
@@ -32,8 +35,9 @@
 #define GEM_NWSR           0x008u
 #define GEM_NWSR_MGMT_IDLE BITU(2)
 
-/* dma_cfg: 23:16 RX buffer size in 64-byte units */
+/* dma_cfg: 30 64-bit addressing | 23:16 RX buffer size in 64-byte units */
 #define GEM_DMACFG         0x010u
+#define GEM_DMACFG_ADDR64  BITU(30)
 #define GEM_DMACFG_RXBUF_1536 (0x18u << 16)
 
 #define GEM_TXSR           0x014u
@@ -75,7 +79,13 @@
 #define GEM_RX_TCP_CSUM_ERRORS 0x1ACu
 #define GEM_RX_UDP_CSUM_ERRORS 0x1B0u
 
-/* Descriptors (16.3.5 / 16.3.6), 2 words. */
+/* type 1 screener 0 (priority queueing): 29 UDP port match enable |
+ * 28 DS/TC match enable | 11:4 DS/TC value (IPv4 byte 1) | 3:0 queue */
+#define GEM_SCREEN_T1_0    0x500u
+#define GEM_SCREEN_T1_DSTC_EN BITU(28)
+#define GEM_SCREEN_T1_DSTC(v) ((uint32_t)(v) << 4)
+
+/* Descriptors (16.3.5 / 16.3.6), 2 words (4 with 64-bit addressing). */
 #define RXD_W0_WRAP        BITU(1)
 #define RXD_W0_OWNED_SW    BITU(0)   /* "used": the buffer holds a frame */
 #define RXD_W1_LEN_MASK    0x1FFFu

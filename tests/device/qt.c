@@ -22,6 +22,7 @@
 #define QT_ARGV_MAX 96
 #define QT_TIMEOUT_MS 20000
 #define QT_LIVE_MAX 8
+#define MIN_SZ(a, b) ((a) < (b) ? (a) : (b))
 
 /* Every started, not yet stopped instance (for qt_stop_all). */
 static struct qt *live[QT_LIVE_MAX];
@@ -91,6 +92,64 @@ bool qt_event_seen(struct qt *q, const char *needle, ...)
     }
     q->events[0] = '\0';
     return seen;
+}
+
+unsigned qt_event_count(struct qt *q, const char *needle, char *last,
+                        size_t len)
+{
+    unsigned n;
+
+    q->count_needle = needle;
+    q->count_hits = 0;
+    q->count_last[0] = '\0';
+    qt_qmp(q, NULL, 0, "{\"execute\": \"query-status\"}");
+    n = q->count_hits;
+    if (last && len) {
+        snprintf(last, len, "%s", q->count_last);
+    }
+    q->count_needle = NULL;
+    q->events[0] = '\0';
+    return n;
+}
+
+const char *qt_status(struct qt *q, char *buf, size_t len)
+{
+    int st;
+
+    if (q->pid <= 0) {
+        snprintf(buf, len, "gone");
+    } else if (waitpid(q->pid, &st, WNOHANG) != q->pid) {
+        snprintf(buf, len, "running");
+    } else {
+        q->pid = -1;
+        if (WIFSIGNALED(st)) {
+            snprintf(buf, len, "killed by signal %d (%s)", WTERMSIG(st),
+                     strsignal(WTERMSIG(st)));
+        } else {
+            snprintf(buf, len, "exited %d", WEXITSTATUS(st));
+        }
+    }
+    return buf;
+}
+
+unsigned long qt_rss_kib(struct qt *q)
+{
+    char path[64], line[256];
+    unsigned long kib = 0;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "/proc/%d/status", (int)q->pid);
+    f = fopen(path, "r");
+    if (!f) {
+        return 0;
+    }
+    while (fgets(line, sizeof(line), f)) {
+        if (sscanf(line, "VmRSS: %lu", &kib) == 1) {
+            break;
+        }
+    }
+    fclose(f);
+    return kib;
 }
 
 bool qt_failed(const struct qt *q)
@@ -297,7 +356,8 @@ static int qt_cmd(struct qt *q, char *out, size_t len, const char *fmt, ...)
 /* QMP: read one line that is not an event. */
 static int qt_qmp_read(struct qt *q, char *resp, size_t len)
 {
-    static char buf[QT_RESP_MAX];
+    /* one line may be long: device-list-properties, an event backlog */
+    static char buf[1 << 20];
     static size_t blen;
 
     for (;;) {
@@ -314,6 +374,16 @@ static int qt_qmp_read(struct qt *q, char *resp, size_t len)
                 resp[c] = '\0';
             } else {
                 size_t have = strlen(q->events);
+
+                *nl = '\0';
+                if (q->count_needle && strstr(buf, q->count_needle)) {
+                    q->count_hits++;
+                    size_t k = MIN_SZ(n, sizeof(q->count_last) - 1);
+
+                    memcpy(q->count_last, buf, k);
+                    q->count_last[k] = '\0';
+                }
+                *nl = '\n';
 
                 if (have + n + 2 < sizeof(q->events)) {
                     memcpy(q->events + have, buf, n);

@@ -31,6 +31,10 @@ struct qt {
     uint64_t now_ns;       /* virtual clock, as the last step reported */
     bool failed;           /* a protocol error happened */
     char events[QT_RESP_MAX]; /* QMP events seen since the last check */
+    /* qt_event_count(): events containing count_needle, and the last */
+    const char *count_needle;
+    unsigned count_hits;
+    char count_last[512];
     char last_err[512];
     /* Running totals of the GEM statistics registers (0x100..0x1B0),
      * which clear on read: tests read them the way a driver does. */
@@ -101,6 +105,21 @@ const char *qt_qmp_desc(const char *resp, char *buf, size_t len);
  */
 bool qt_event_seen(struct qt *q, const char *needle, ...)
     __attribute__((sentinel));
+
+/*
+ * How many QMP events containing @needle QEMU has sent since the last
+ * call (a query-status round trip collects them all, however many); the
+ * last such event line is copied to @last (may be NULL).  Clears the log
+ * of qt_event_seen() too.
+ */
+unsigned qt_event_count(struct qt *q, const char *needle, char *last,
+                        size_t len);
+
+/* "running", or how QEMU ended ("killed by signal 11", "exited 1"). */
+const char *qt_status(struct qt *q, char *buf, size_t len);
+
+/* QEMU's resident set size (VmRSS) in KiB, or 0 if unknown. */
+unsigned long qt_rss_kib(struct qt *q);
 
 bool qt_failed(const struct qt *q);
 

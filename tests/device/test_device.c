@@ -1549,6 +1549,162 @@ static int test_link_change_emits_qmp_event(void)
     return 0;
 }
 
+/* ---- security review: guest-reachable device bugs (Q1-Q7) ---------- */
+
+/* A TX descriptor of 64-bit addressing: address low, control, address
+ * high, unused (UG585 16.3.6 with dma_cfg bit 30). */
+#define Q1_DSCP 0x2Eu
+
+/*
+ * Review Q1: a type 1 screener routes DSCP 0x2E to queue @qn on a GEM
+ * with one queue, 64-bit descriptors, PROMISC | FCS_REMOVE, local
+ * loopback.  The TX descriptor's words 2-3 are guest data (0x41414141),
+ * followed by 16 zero bytes: stock 7.2 read "queue 8"'s RX descriptor
+ * from tx_desc_addr[0] into rx_desc[8], over the device's state pointer.
+ * Returns 0 when the frame was dropped and counted and QEMU still works.
+ */
+static int screener_queue_case(unsigned qn)
+{
+    struct qt q;
+    uint8_t frame[64] = { 0 };
+    uint32_t txd[8] = { TXBUF_BASE, TXD_W1_WRAP | TXD_W1_LAST | 64u, 0,
+                        0x41414141u, 0, 0, 0, 0 };
+    uint32_t rxd[4] = { RXBUF_BASE | RXD_W0_WRAP, 0, 0, 0 };
+    uint32_t back[4], rx_used;
+    uint64_t drops = ~0ull;
+    bool up;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    memset(frame, 0xFF, 6);
+    memcpy(frame + 6, "\x02\x00\x00\x00\x00\x01", 6);
+    frame[12] = 0x08;                          /* IPv4 */
+    frame[14] = 0x45;
+    frame[15] = Q1_DSCP;                       /* IPv4 DS field */
+    qt_memwrite(&q, TXBUF_BASE, frame, sizeof(frame));
+    qt_memwrite(&q, TXD_BASE, txd, sizeof(txd));
+    qt_memwrite(&q, RXD_BASE, rxd, sizeof(rxd));
+    gem_wr(&q, GEM_DMACFG, GEM_DMACFG_RXBUF_1536 | GEM_DMACFG_ADDR64);
+    gem_wr(&q, GEM_TXQBASE, TXD_BASE);
+    gem_wr(&q, GEM_RXQBASE, RXD_BASE);
+    gem_wr(&q, GEM_SCREEN_T1_0, GEM_SCREEN_T1_DSTC_EN |
+           GEM_SCREEN_T1_DSTC(Q1_DSCP) | qn);
+    gem_wr(&q, GEM_NWCFG, GEM_NWCFG_MDC_DIV32 | GEM_NWCFG_PROMISC |
+           GEM_NWCFG_FCS_REMOVE);
+    gem_wr(&q, GEM_NWCTRL, GEM_NWCTRL_RXEN | GEM_NWCTRL_TXEN |
+           GEM_NWCTRL_LOOPBACK_LOCAL);
+    gem_wr(&q, GEM_NWCTRL, GEM_NWCTRL_RXEN | GEM_NWCTRL_TXEN |
+           GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);        /* 64 bytes at 10 Mb/s: 70.4 us */
+    if (qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) != 0) {
+        char st[64];
+
+        usleep(100000);
+        CHECK(0, "queue %u: QEMU no longer answers QOM after the frame "
+              "(QEMU %s)", qn, qt_status(&q, st, sizeof(st)));
+    }
+    CHECK(qt_qom_get_u64(&q, GEM0_QOM, "stat-rx-queue-drops", &drops) == 0,
+          "queue %u: %.200s", qn, q.last_err);
+    rx_used = gem_rd(&q, GEM_FRAMES_RX);
+    qt_memread(&q, TXD_BASE, back, sizeof(back));
+    qt_memread(&q, RXD_BASE, rxd, sizeof(rxd));
+    qt_stop(&q);
+    CHECK(drops == 1, "queue %u: stat-rx-queue-drops %" PRIu64 ", want 1",
+          qn, drops);
+    CHECK(rx_used == 0, "queue %u: frames_rx %u, want 0", qn, rx_used);
+    CHECK(!(rxd[0] & RXD_W0_OWNED_SW), "queue %u: the frame went to queue 0",
+          qn);
+    CHECK(back[1] & TXD_W1_USED, "queue %u: TX descriptor not handed back",
+          qn);
+    CHECK(back[0] == TXBUF_BASE && back[3] == 0x41414141u,
+          "queue %u: TX descriptor overwritten by RX DMA (0x%08x .. 0x%08x)",
+          qn, back[0], back[3]);
+    return 0;
+}
+
+static int test_rx_screener_queue_out_of_range(void)
+{
+    for (unsigned qn = 8; qn <= 15; qn++) {
+        if (screener_queue_case(qn)) {
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* @len-byte frame looped back (local loopback) into RX descriptor 0,
+ * whose buffer is pre-filled with 0xA5; @nwcfg_extra adds to NWCFG. */
+static void loopback_one(struct qt *q, unsigned len, uint32_t nwcfg_extra)
+{
+    uint8_t fill[128];
+
+    gem_setup(q, 100, true);
+    if (nwcfg_extra) {
+        gem_wr(q, GEM_NWCFG, gem_rd(q, GEM_NWCFG) | nwcfg_extra);
+    }
+    rx_ring(q, 8);
+    memset(fill, 0xA5, sizeof(fill));
+    qt_memwrite(q, RXBUF_BASE, fill, sizeof(fill));
+    tx_ring(q, 1, len);
+    gem_enable(q, GEM_NWCTRL_LOOPBACK_LOCAL);
+    gem_enable(q, GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
+    qt_step(q, NS_PER_MS);
+}
+
+/*
+ * Review Q2: a 1-byte frame looped back with FCS stripping off.  Stock
+ * 7.2 padded the length to 60 but copied 60 bytes out of a 1-byte heap
+ * buffer into guest RAM; the MAC pads short frames with zeros (IEEE
+ * 802.3 clause 4.2.3.3), so bytes 1..59 must read 0.
+ */
+static int test_rx_short_loopback_frame_is_zero_padded(void)
+{
+    struct qt q;
+    uint8_t buf[64];
+    uint32_t d[2];
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    loopback_one(&q, 1, 0);
+    qt_memread(&q, RXD_BASE, d, sizeof(d));
+    qt_memread(&q, RXBUF_BASE, buf, sizeof(buf));
+    qt_stop(&q);
+    CHECK(d[0] & RXD_W0_OWNED_SW, "the looped-back frame was not received");
+    CHECK_EQ(d[1] & RXD_W1_LEN_MASK, 64);     /* 60 + FCS */
+    CHECK_EQ(buf[0], 0xFF);
+    for (unsigned i = 1; i < 60; i++) {
+        CHECK(buf[i] == 0, "byte %u of the received frame is 0x%02x, not "
+              "zero padding (QEMU heap leaked into guest RAM)", i, buf[i]);
+    }
+    return 0;
+}
+
+/* Review Q2: a frame shorter than an Ethernet header from the netdev is
+ * dropped and counted before the MAC filter reads its addresses. */
+static int test_rx_runt_from_netdev_dropped_and_counted(void)
+{
+    static const uint8_t runt[5] = { 0x02, 0, 0, 0, 0 };
+    struct qt q;
+    struct partner p;
+    uint32_t d[2], frames;
+    uint64_t runts = ~0ull;
+
+    if (rx_start(&q, &p, NULL, 1000, 0)) {
+        return -1;
+    }
+    partner_send_frame(&p, runt, sizeof(runt));
+    CHECK(wait_rx_offered(&q, 1) == 0, "QEMU did not take the frame");
+    qt_step(&q, NS_PER_MS);
+    frames = gem_rd(&q, GEM_FRAMES_RX);
+    qt_memread(&q, RXD_BASE, d, sizeof(d));
+    qt_qom_get_u64(&q, GEM0_QOM, "stat-rx-runt-drops", &runts);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK(!(d[0] & RXD_W0_OWNED_SW), "a 5-byte frame was received "
+          "(descriptor 0: 0x%08x 0x%08x)", d[0], d[1]);
+    CHECK_EQ(frames, 0);
+    CHECK_EQ(runts, 1);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -1595,12 +1751,17 @@ static const struct test tests[] = {
     T(test_cable_plugged_at_runtime_brings_link_up),
     T(test_bad_property_at_startup_exits_naming_range),
     T(test_bad_property_at_runtime_rejected_machine_runs),
+    T(test_rx_screener_queue_out_of_range),
+    T(test_rx_short_loopback_frame_is_zero_padded),
+    T(test_rx_runt_from_netdev_dropped_and_counted),
 };
 
 int main(int argc, char **argv)
 {
     unsigned passed = 0, failed = 0;
 
+    /* a QEMU that crashed must fail the test, not kill the runner */
+    signal(SIGPIPE, SIG_IGN);
     for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
         if (argc > 1 && !strstr(tests[i].name, argv[1])) {
             continue;
