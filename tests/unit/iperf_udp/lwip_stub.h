@@ -13,6 +13,7 @@
 #define STUB_PCBS 4
 
 struct stub_sent {
+    struct udp_pcb *pcb;
     uint8_t *data;
     size_t len;
     ip_addr_t dst;
@@ -29,6 +30,9 @@ extern struct stub_sent stub_sent[STUB_SENT_MAX];
 extern unsigned stub_nsent;           /* datagrams sent since stub_reset() */
 extern uint64_t stub_now_us;          /* the clock sys_now()/timer_now_us() read */
 extern struct stub_udp_pcb stub_pcbs[STUB_PCBS];
+/* Called by udp_sendto() for every datagram instead of recording it in
+ * stub_sent[] (NULL: record). */
+extern void (*stub_send_hook)(struct udp_pcb *pcb, const struct pbuf *p);
 
 uint64_t timer_now_us(void);
 void glout_putline(const char *line);
