@@ -248,67 +248,11 @@ int inst_connect(struct inst *i, int timeout_ms)
     return 0;
 }
 
-size_t inst_clean_text(char *out, size_t cap, const char *in, size_t n)
-{
-    static const char fffd[] = "\xEF\xBF\xBD";     /* U+FFFD REPLACEMENT CHARACTER */
-    const unsigned char *p = (const unsigned char *)in, *end = p + n;
-    size_t o = 0;
-
-    if (!cap)
-        return 0;
-    while (p < end) {
-        unsigned c = *p, cp, len = 1;
-        char caret[2];
-        const char *w = (const char *)p;    /* what to write: @wn bytes at @w */
-        size_t wn = 1;
-
-        if (c < 0x80) {
-            if ((c < 0x20 && c != '\t') || c == 0x7f) {   /* ESC -> ^[, BEL -> ^G, DEL -> ^? */
-                caret[0] = '^';
-                caret[1] = c == 0x7f ? '?' : (char)(c ^ 0x40);
-                w = caret;
-                wn = 2;
-            }
-        } else {
-            /* RFC 3629 section 4: lead bytes C2-F4, no overlong forms, no
-             * surrogates, nothing above U+10FFFF; one U+FFFD per bad byte */
-            bool ok;
-            len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
-            ok = len && (size_t)(end - p) >= len;
-            cp = c & (0x7fu >> len);
-            for (unsigned k = 1; ok && k < len; k++) {
-                ok = (p[k] & 0xC0) == 0x80;
-                cp = cp << 6 | (p[k] & 0x3Fu);
-            }
-            if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-                       (cp >= 0xD800 && cp <= 0xDFFF)))
-                ok = false;
-            if (!ok)
-                len = 1;
-            /* C1 controls (CSI U+009B, OSC U+009D) reach terminals too;
-             * U+FFFE/U+FFFF are not XML 1.0 Chars (XML 1.0 section 2.2) */
-            if (!ok || cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF) {
-                w = fffd;
-                wn = 3;
-            } else {
-                wn = len;
-            }
-        }
-        if (o + wn >= cap)
-            break;          /* a short @cap cuts at a character boundary */
-        memcpy(out + o, w, wn);
-        o += wn;
-        p += len;
-    }
-    out[o] = '\0';
-    return o;
-}
-
-/* @line is clean (inst_clean_text); cutting it again at INST_TAIL_MAX
+/* @line is clean (runner_clean_text); cutting it again at INST_TAIL_MAX
  * keeps whole characters. */
 static void tail_push(struct inst *i, const char *line, size_t len)
 {
-    inst_clean_text(i->tail[i->tail_next], INST_TAIL_MAX, line, len);
+    runner_clean_text(i->tail[i->tail_next], INST_TAIL_MAX, line, len, false);
     i->tail_next = (i->tail_next + 1) % INST_TAIL_LINES;
     if (i->tail_n < INST_TAIL_LINES)
         i->tail_n++;
@@ -337,7 +281,7 @@ static void clean_json_string(cJSON *s)
             break;
     if (!*v || !(c = malloc(3 * n + 1)))
         return;
-    inst_clean_text(c, 3 * n + 1, s->valuestring, n);
+    runner_clean_text(c, 3 * n + 1, s->valuestring, n, false);
     cJSON_SetValuestring(s, c);
     free(c);
 }
@@ -432,7 +376,7 @@ static void handle_line(struct inst *i, char *line)
     console_write(i, line, len);
     /* everything else sees the line cleaned: the tail goes to the
      * terminal, results.json and (through qemu-test.sh) JUnit XML (R7) */
-    clen = inst_clean_text(i->clean, sizeof(i->clean), line, len);
+    clen = runner_clean_text(i->clean, sizeof(i->clean), line, len, false);
     tail_push(i, i->clean, clen);
     mark = strstr(i->clean, "@gemlab ");
     if (mark && may_be_consumed(mark + 8)) {

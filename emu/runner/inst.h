@@ -58,7 +58,7 @@ struct inst {
     int tail_n, tail_next;
     char line[INST_LINE_MAX];
     size_t line_len;
-    char clean[3 * INST_LINE_MAX + 1];  /* the line after inst_clean_text() */
+    char clean[3 * INST_LINE_MAX + 1];  /* the line after runner_clean_text() */
     cJSON *msgs;               /* @gemlab objects of INST_MSG_TYPES, in order, up to the byte cap */
     size_t msgs_bytes;         /* their estimated memory */
     unsigned long msgs_not_kept; /* messages past the cap (counted, last of each type kept) */
@@ -102,12 +102,6 @@ int inst_count_msgs(const struct inst *i, const char *type);
 /* Free the messages (i->msgs and the newest of each type).  Idempotent. */
 void inst_msgs_free(struct inst *i);
 
-/* Copy @n bytes of guest text @in to @out (@cap >= 3 * @n + 1) as valid
- * UTF-8 that is safe for a terminal, XML 1.0 and strict JSON readers: C0
- * controls but TAB and DEL become caret notation (ESC -> "^["), invalid
- * UTF-8 bytes, C1 controls (U+0080-U+009F) and U+FFFE/U+FFFF become U+FFFD.
- * Returns the length written (NUL-terminated). */
-size_t inst_clean_text(char *out, size_t cap, const char *in, size_t n);
 
 /* Send one command line to the firmware shell / agent. */
 int inst_send(struct inst *i, const char *line);

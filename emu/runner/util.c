@@ -349,3 +349,60 @@ bool runner_run_incomplete(const char *run_dir, FILE *err)
                 "run it again\n", run_dir, RUNNER_IN_PROGRESS);
     return true;
 }
+
+size_t runner_clean_text(char *out, size_t cap, const char *in, size_t n, bool keep_newlines)
+{
+    static const char fffd[] = "\xEF\xBF\xBD";     /* U+FFFD REPLACEMENT CHARACTER */
+    const unsigned char *p = (const unsigned char *)in, *end = p + n;
+    size_t o = 0;
+
+    if (!cap)
+        return 0;
+    while (p < end) {
+        unsigned c = *p, cp, len = 1;
+        char caret[2];
+        const char *w = (const char *)p;    /* what to write: @wn bytes at @w */
+        size_t wn = 1;
+
+        if (c < 0x80) {
+            bool keep = c == '\t' || (keep_newlines && (c == '\n' || c == '\r'));
+            if ((c < 0x20 && !keep) || c == 0x7f) {   /* ESC -> ^[, BEL -> ^G, DEL -> ^? */
+                caret[0] = '^';
+                caret[1] = c == 0x7f ? '?' : (char)(c ^ 0x40);
+                w = caret;
+                wn = 2;
+            }
+        } else {
+            /* RFC 3629 section 4: lead bytes C2-F4, no overlong forms, no
+             * surrogates, nothing above U+10FFFF; one U+FFFD per bad byte */
+            bool ok;
+            len = c >= 0xC2 && c <= 0xDF ? 2 : c >= 0xE0 && c <= 0xEF ? 3 : c >= 0xF0 && c <= 0xF4 ? 4 : 0;
+            ok = len && (size_t)(end - p) >= len;
+            cp = c & (0x7fu >> len);
+            for (unsigned k = 1; ok && k < len; k++) {
+                ok = (p[k] & 0xC0) == 0x80;
+                cp = cp << 6 | (p[k] & 0x3Fu);
+            }
+            if (ok && ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+                       (cp >= 0xD800 && cp <= 0xDFFF)))
+                ok = false;
+            if (!ok)
+                len = 1;
+            /* C1 controls (CSI U+009B, OSC U+009D) reach terminals too;
+             * U+FFFE/U+FFFF are not XML 1.0 Chars (XML 1.0 section 2.2) */
+            if (!ok || cp <= 0x9F || cp == 0xFFFE || cp == 0xFFFF) {
+                w = fffd;
+                wn = 3;
+            } else {
+                wn = len;
+            }
+        }
+        if (o + wn >= cap)
+            break;          /* a short @cap cuts at a character boundary */
+        memcpy(out + o, w, wn);
+        o += wn;
+        p += len;
+    }
+    out[o] = '\0';
+    return o;
+}

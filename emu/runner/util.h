@@ -80,4 +80,13 @@ int runner_write_text(const char *path, const char *text);
 /* True when @run_dir holds RUNNER_IN_PROGRESS (message on @err if not NULL). */
 bool runner_run_incomplete(const char *run_dir, FILE *err);
 
+/* Copy @n bytes of untrusted text @in (a guest's console, a JUnit file)
+ * to @out (@cap >= 3 * @n + 1 keeps all of it) as valid UTF-8 that is safe
+ * for a terminal, XML 1.0 and strict JSON readers (security review R7): C0
+ * controls but TAB (and LF/CR with @keep_newlines) and DEL become caret
+ * notation (ESC -> "^["); invalid UTF-8 bytes (RFC 3629), C1 controls
+ * (U+0080-U+009F) and U+FFFE/U+FFFF become U+FFFD.  A short @cap cuts at a
+ * character boundary.  Returns the length written (NUL-terminated). */
+size_t runner_clean_text(char *out, size_t cap, const char *in, size_t n, bool keep_newlines);
+
 #endif /* GEMLAB_RUNNER_UTIL_H */

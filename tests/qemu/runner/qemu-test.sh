@@ -12,6 +12,7 @@
 #   OUT=dir          run directories (default build/qemu-test)
 #   JUNIT=file       default build/test-results/qemu-test[-k-of-N].xml
 #   SEED=n           pass --seed
+#   TIMEOUT=sec      pass --timeout (each run's watchdog; default: gemlab's)
 #   FW=elf, LINUX_FW=image   pass --fw for bare-metal / Linux scenarios
 #   LIST=1           only print this shard's scenario names
 #   REPORT=0         skip `gemlab report` (report.md/html) in each run dir
@@ -80,7 +81,15 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT TERM
 
-xesc() { sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'; }
+# XML 1.0 text (section 2.2 Char): gemlab's output quotes the guest's console,
+# already cleaned by the runner; anything else that is no XML character
+# still goes - C0 controls but TAB/LF/CR become '?', bytes that are not
+# UTF-8 are dropped (iconv -c) - so one run cannot make the JUnit file, and
+# with it every shard's results in CI, unreadable (security review R7).
+xesc() {
+    LC_ALL=C sed -e 's/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/?/g' | iconv -f UTF-8 -t UTF-8 -c |
+        sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+}
 
 # run_one I FILE: writes $tmp/I.tap (TAP line + comments), $tmp/I.xml (the
 # JUnit testcase) and $tmp/I.st (pass|fail|skip) last, as the done marker.
@@ -97,6 +106,7 @@ run_one() {
     args=(run "$f" --out "$d")
     [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
     [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
+    [ -n "${TIMEOUT:-}" ] && args+=(--timeout "$TIMEOUT")
     [ -n "${FW:-}" ] && [ "$fw" = baremetal ] && args+=(--fw "$FW")
     [ -n "${LINUX_FW:-}" ] && [ "$fw" = linux ] && args+=(--fw "$LINUX_FW")
     # gemlab runs as its own job so an interrupted qemu-test can TERM it

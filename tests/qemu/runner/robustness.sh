@@ -279,6 +279,44 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     else bad "--net tap cleanup" "rc=$rc rc2=$rc2 during=$during before=[$before] after=[$after]"; fi
 fi
 
+# 19. A guest console that is not text (review R7): a firmware printing an
+#     OSC set-title sequence, BEL and 0xff (fixtures/uart_fixture.S
+#     -DHOSTILE, also inside a stats line) and never becoming ready.  Its
+#     run's terminal output has no ESC/BEL, results.json (console_tail,
+#     firmware_stats) is strict UTF-8 JSON, the JUnit of qemu-test.sh and
+#     of gemlab merge over it are well-formed XML 1.0 (xmllint).
+if [ $have_fixture = 1 ]; then
+    r7=$work/r7
+    mkdir -p "$r7"
+    if ! command -v xmllint >/dev/null; then
+        bad "guest control characters" "xmllint missing (apt-get install libxml2-utils; scripts/deps/report.list)"
+    elif ! arm-none-eabi-gcc -DHOSTILE -nostdlib -Ttext=0x100000 -o "$work/hostile.elf" "$here/fixtures/uart_fixture.S"; then
+        bad "guest control characters" "cannot build the -DHOSTILE fixture"
+    else
+        "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/hostile.elf" --out "$r7/run" --timeout 6 \
+            >"$r7/run.out" 2>&1; rc=$?
+        OUT=$r7/qt JUNIT=$r7/junit.xml REPORT=0 QEMU=$QEMU FW=$work/hostile.elf TIMEOUT=6 GEMLAB=$G \
+            "$here/qemu-test.sh" clean_1g >"$r7/qt.out" 2>&1; rc2=$?
+        "$G" merge --out "$r7/merged" "$r7/junit.xml" >"$r7/merge.out" 2>&1
+        why=""
+        [ $rc -eq 1 ] || why="$why run-rc=$rc"
+        grep -q "hostile console" "$r7/run.out" || why="$why no-console-tail"
+        LC_ALL=C grep -q $'[\x07\x1b]' "$r7/run.out" && why="$why ESC/BEL-on-the-terminal"
+        grep -qF '^[]0;x^G' "$r7/run.out" || why="$why tail-not-shown-cleaned"
+        for j in "$r7/run/results.json" "$r7/qt/clean_1g-baremetal/results.json"; do
+            python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert "^[]0;x^G\ufffd" in d["console_tail"]; assert d["firmware_stats"]["esc"] == "^[[2J^G"' "$j" \
+                2>"$r7/json.err" || why="$why json($j: $(tail -1 "$r7/json.err"))"
+        done
+        [ $rc2 -eq 1 ] && grep -q "<failure" "$r7/junit.xml" || why="$why qemu-test-rc=$rc2"
+        xmllint --noout "$r7/junit.xml" 2>"$r7/xml.err" || why="$why junit($(head -1 "$r7/xml.err"))"
+        xmllint --noout "$r7/merged/junit.xml" 2>"$r7/xml.err" || why="$why merged-junit($(head -1 "$r7/xml.err"))"
+        grep -qF '^[]0;x^G' "$r7/merged/junit.xml" || why="$why merged-junit-lacks-the-tail"
+        if [ -z "$why$(leftovers "$r7/run")" ]; then
+            ok "guest ESC/BEL/0xff: clean on the terminal, strict JSON in results.json, JUnit (qemu-test, merge) passes xmllint"
+        else bad "guest control characters" "$why $(leftovers "$r7/run")"; fi
+    fi
+fi
+
 # 15. Shards (issue 9): for several N the slices cover every scenario once.
 all=$(LIST=1 "$here/qemu-test.sh" | sort)
 shard_ok=1

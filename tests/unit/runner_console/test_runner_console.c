@@ -274,7 +274,7 @@ static void test_guest_control_chars_and_bad_utf8_never_reach_tail_or_json(void 
     inst_msgs_free(&in);
 }
 
-/* inst_clean_text() byte by byte: what stays, what is replaced, and a
+/* runner_clean_text() (util.c) byte by byte: what stays, what is replaced, and a
  * short buffer cutting at a character boundary. */
 static void test_clean_text_replaces_exactly_the_unsafe_bytes(void **state)
 {
@@ -292,15 +292,20 @@ static void test_clean_text_replaces_exactly_the_unsafe_bytes(void **state)
     char out[64];
     (void)state;
     for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]); k++) {
-        size_t n = inst_clean_text(out, sizeof(out), rows[k].in, strlen(rows[k].in));
+        size_t n = runner_clean_text(out, sizeof(out), rows[k].in, strlen(rows[k].in), false);
         assert_string_equal(out, rows[k].out);
         assert_int_equal(n, strlen(rows[k].out));
     }
     /* 8 bytes of room: 7 characters' bytes and the NUL */
-    assert_int_equal(inst_clean_text(out, 8, "ab\xf0\x9f\x98\x80" "cd", 8), 7);
+    assert_int_equal(runner_clean_text(out, 8, "ab\xf0\x9f\x98\x80" "cd", 8, false), 7);
     assert_string_equal(out, "ab\xf0\x9f\x98\x80" "c");
-    assert_int_equal(inst_clean_text(out, 6, "ab\xf0\x9f\x98\x80", 6), 2);
+    assert_int_equal(runner_clean_text(out, 6, "ab\xf0\x9f\x98\x80", 6, false), 2);
     assert_string_equal(out, "ab");
+    /* XML text keeps its line ends */
+    runner_clean_text(out, sizeof(out), "a\r\nb\x1b\n", 6, true);
+    assert_string_equal(out, "a\r\nb^[\n");
+    runner_clean_text(out, sizeof(out), "a\r\nb", 4, false);
+    assert_string_equal(out, "a^M^Jb");
 }
 
 int main(void)

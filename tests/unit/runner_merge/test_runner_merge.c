@@ -129,6 +129,26 @@ static void test_bad_junit(void **state)
 }
 
 
+/* Review R7: a shard's <failure> holding a guest's raw console bytes (an
+ * OSC title sequence, BEL, 0xff) is copied into junit.xml only as XML 1.0
+ * characters; line ends stay. */
+static void test_control_chars_and_bad_utf8_in_a_shard_are_cleaned(void **state)
+{
+    (void)state;
+    struct mg m = { 0 };
+    const char *xml = SUITE(1, 1, "  <testcase classname=\"qemu-test.baremetal\" name=\"a\" time=\"3\">"
+                                  "<failure message=\"exit 1\">\x1b]0;x\x07\xff\nnext</failure></testcase>\n");
+    assert_int_equal(mg_add_junit(&m, xml, "qemu-test.xml", stderr), 0);
+    assert_int_equal(m.nsuites, 1);
+    assert_non_null(strstr(m.suites[0].xml, "^[]0;x^G\xEF\xBF\xBD\nnext</failure>"));
+    for (const unsigned char *c = (const unsigned char *)m.suites[0].xml; *c; c++)
+        assert_true(*c >= 0x20 || *c == '\n' || *c == '\t' || *c == '\r');
+    assert_null(strchr(m.suites[0].xml, '\xff'));
+    mg_evaluate(&m);
+    assert_false(m.pass);
+    mg_free(&m);
+}
+
 /* ---- gemlab merge on crafted run directories ---- */
 
 static void put(const char *path, const char *text)
@@ -249,6 +269,7 @@ int main(void)
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_unsharded_and_file_names),
         cmocka_unit_test(test_bad_junit),
+        cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
         cmocka_unit_test(test_merge_flags_incomplete_run),
     };
