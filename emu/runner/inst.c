@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdlib.h>
 #include <string.h>
@@ -52,7 +53,8 @@ long long inst_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static int mkdir_p(const char *path, mode_t mode)
+/* The missing parents of @path (not @path itself). */
+static int mkdir_parents(const char *path)
 {
     char tmp[512];
     size_t len = strlen(path);
@@ -68,8 +70,30 @@ static int mkdir_p(const char *path, mode_t mode)
             return -errno;
         *p = '/';
     }
-    if (mkdir(tmp, mode) && errno != EEXIST)
-        return -errno;
+    return 0;
+}
+
+/* Every ancestor of @path: one that any user may write and that is not
+ * sticky (chmod 1777 like /tmp) lets another user swap the run directory
+ * for a symlink at any time (review R3).  0 or -EPERM (message). */
+static int ancestors_safe(const char *path, const char *what)
+{
+    char tmp[2 * PATH_MAX + 2], cwd[PATH_MAX];
+    struct stat st;
+
+    if (path[0] == '/' || !getcwd(cwd, sizeof(cwd)))
+        snprintf(tmp, sizeof(tmp), "%s", path);
+    else
+        snprintf(tmp, sizeof(tmp), "%s/%s", cwd, path);
+    for (char *slash = strrchr(tmp, '/'); slash; slash = strrchr(tmp, '/')) {
+        *slash = '\0';
+        if (stat(tmp[0] ? tmp : "/", &st) == 0 && (st.st_mode & S_IWOTH) && !(st.st_mode & S_ISVTX)) {
+            fprintf(stderr, "gemlab: %s: %s is writable by every user and not sticky (mode %04o): another user "
+                    "could replace the run directory; use a directory below a safe one\n", what,
+                    tmp[0] ? tmp : "/", (unsigned)(st.st_mode & 07777));
+            return -EPERM;
+        }
+    }
     return 0;
 }
 
@@ -99,12 +123,66 @@ static void remove_stale_outputs(const char *dir)
     closedir(d);
 }
 
+/* A run directory is one the runner created: it holds INST_RUN_MARK (review
+ * R3: `sudo gemlab run ... --out /tmp` made /tmp mode 0700 and removed
+ * other users' /tmp/iperf* files).  Create @path (mode 0700) and mark it,
+ * or accept it only when it and its mark are ours; a directory the runner
+ * did not create is never chmod()ed, cleaned or written.  @what names the
+ * path in messages ("--out DIR").  0 or a negative errno (message printed). */
+static int take_run_dir(const char *path, const char *what)
+{
+    static const char mark_text[] = "gemlab run directory: `gemlab run|boot --out` may reuse and clean it\n";
+    struct stat st;
+    int dfd, fd, rc;
+
+    if ((rc = mkdir_parents(path))) {
+        fprintf(stderr, "gemlab: %s: cannot create its parent directories: %s\n", what, strerror(-rc));
+        return rc;
+    }
+    if ((rc = ancestors_safe(path, what)))
+        return rc;
+    if (mkdir(path, 0700) == 0) {
+        dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        fd = dfd < 0 ? -1 : openat(dfd, INST_RUN_MARK, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+        rc = fd < 0 || write(fd, mark_text, sizeof(mark_text) - 1) != (ssize_t)(sizeof(mark_text) - 1) ? -errno : 0;
+        if (fd >= 0)
+            close(fd);
+        if (dfd >= 0)
+            close(dfd);
+        if (rc)
+            fprintf(stderr, "gemlab: %s: cannot write %s in it: %s\n", what, INST_RUN_MARK, strerror(-rc));
+        return rc;
+    }
+    if (errno != EEXIST) {
+        rc = -errno;
+        fprintf(stderr, "gemlab: %s: cannot create the run directory: %s\n", what, strerror(errno));
+        return rc;
+    }
+    /* an existing one: no symlink, ours, and marked by us */
+    dfd = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (dfd < 0 || fstat(dfd, &st) || st.st_uid != geteuid()) {
+        fprintf(stderr, "gemlab: %s: exists and is not a directory owned by uid %d (symlinks are refused)\n", what,
+                (int)geteuid());
+        if (dfd >= 0)
+            close(dfd);
+        return -EPERM;
+    }
+    rc = fstatat(dfd, INST_RUN_MARK, &st, AT_SYMLINK_NOFOLLOW);
+    close(dfd);
+    if (rc || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+        fprintf(stderr, "gemlab: %s: the directory exists and was not created by gemlab (no %s of ours in it); "
+                "a run only writes into and cleans directories it created: give a new path (it is created) "
+                "or a previous run's directory\n", what, INST_RUN_MARK);
+        return -EEXIST;
+    }
+    return 0;
+}
+
 int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name)
 {
-    struct stat st;
     struct sockaddr_un sa;
-    char buf[512];
-    int rc;
+    char buf[512], what[600];
+    int rc, fd;
 
     memset(i, 0, sizeof(*i));
     i->serial_fd = -1;
@@ -123,20 +201,9 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
             (int)sizeof(buf))
             return -ENAMETOOLONG;
     }
-    rc = mkdir_p(buf, 0700);
-    if (rc) {
-        fprintf(stderr, "gemlab: cannot create run directory %s: %s\n", buf, strerror(-rc));
+    snprintf(what, sizeof(what), "%s%s", dir ? "--out " : "run directory ", buf);
+    if ((rc = take_run_dir(buf, what)))
         return rc;
-    }
-    if (lstat(buf, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-        fprintf(stderr, "gemlab: %s is not a directory we own (symlinks are refused)\n", buf);
-        return -EPERM;
-    }
-    if (chmod(buf, 0700)) {
-        rc = -errno;
-        fprintf(stderr, "gemlab: chmod 0700 %s: %s\n", buf, strerror(errno));
-        return rc;
-    }
     if (!realpath(buf, i->run_dir))
         return -errno;
     snprintf(i->qmp_path, sizeof(i->qmp_path), "%s/qmp.sock", i->run_dir);
@@ -153,9 +220,15 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     unlink(i->serial_path);
     unlink(i->fault_path);
     remove_stale_outputs(i->run_dir);
-    i->console = fopen(i->console_path, "we");     /* not inherited by QEMU */
-    if (!i->console)
-        return -errno;
+    /* not inherited by QEMU; a symlink planted in the directory is refused */
+    fd = open(i->console_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd < 0 || !(i->console = fdopen(fd, "w"))) {
+        rc = -errno;
+        fprintf(stderr, "gemlab: %s: %s\n", i->console_path, strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return rc;
+    }
     return 0;
 }
 
@@ -163,7 +236,7 @@ int inst_spawn(struct inst *i, char *const argv[])
 {
     char log[600], pidf[600];
     FILE *f;
-    int rc;
+    int rc, fd;
 
     snprintf(log, sizeof(log), "%s/qemu.log", i->run_dir);
     /* own process group: a terminal ^C reaches only us, and we can kill
@@ -176,10 +249,12 @@ int inst_spawn(struct inst *i, char *const argv[])
         return -rc;
     }
     snprintf(pidf, sizeof(pidf), "%s/qemu.pid", i->run_dir);
-    f = fopen(pidf, "w");
-    if (f) {
+    fd = open(pidf, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0 && (f = fdopen(fd, "w"))) {
         fprintf(f, "%d\n", (int)i->pid);
         fclose(f);
+    } else if (fd >= 0) {
+        close(fd);
     }
     return 0;
 }

@@ -77,9 +77,16 @@ long long inst_now_ms(void);
  * loop can clean up; SIGPIPE is ignored. */
 void inst_signals_install(void);
 
+/* The mark of a directory the runner created (review R3). */
+#define INST_RUN_MARK ".gemlab-run"
+
 /* Create @dir (or, when NULL, build/runs/NAME-TIME-PID under @top) with
- * mode 0700 and fill i->run_dir and the socket paths.  An existing
- * directory is reused only if it is ours and not a symlink. */
+ * mode 0700, mark it with INST_RUN_MARK and fill i->run_dir and the socket
+ * paths.  An existing directory is reused only if this runner created it
+ * (it holds our INST_RUN_MARK; not a symlink, owned by us); anything else,
+ * e.g. /tmp or $HOME, is refused with a message naming --out, and never
+ * chmod()ed or cleaned.  So is a directory below a parent any user may
+ * write that is not sticky. */
 int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name);
 
 /* Spawn @argv (argv[0] is the binary path) in a new process group with

@@ -687,7 +687,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     struct argv_buf a;
     char path[PATH_MAX + 32];
     FILE *f;
-    int rc;
+    int rc, fd;
 
     if (qemu_gem_props(r->qemu, r->props, sizeof(r->props)) < 0)
         r->props[0] = '\0';
@@ -722,7 +722,10 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.props = r->props;
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
     snprintf(path, sizeof(path), "%s/qemu.argv", in->run_dir);
-    f = fopen(path, "w");
+    fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
+    f = fd < 0 ? NULL : fdopen(fd, "w");
+    if (!f && fd >= 0)
+        close(fd);
     if (f) {
         for (int k = 0; k < a.n; k++)
             fprintf(f, "%s\n", a.v[k]);

@@ -184,9 +184,10 @@ static void spawn_child(int report_fd, pid_t parent, char *const argv[], const c
         errno = ESRCH;
         goto fail;
     }
-    if (open_as(0, "/dev/null", O_RDONLY) || open_as(1, out_path, O_WRONLY | O_CREAT | O_TRUNC))
+    /* run-directory files: a symlink planted there is refused (review R3) */
+    if (open_as(0, "/dev/null", O_RDONLY) || open_as(1, out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW))
         goto fail;
-    if (err_path ? open_as(2, err_path, O_WRONLY | O_CREAT | O_TRUNC) : dup2(1, 2) < 0)
+    if (err_path ? open_as(2, err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW) : dup2(1, 2) < 0)
         goto fail;
     execvp(argv[0], argv);
 fail:

@@ -18,6 +18,8 @@ passed=0; failed=0
 cleanup_work() {
     # our own safety net: only processes whose command line names $work
     pkill -KILL -f -- "$work" 2>/dev/null
+    # the ENOSPC test's tmpfs (test 18)
+    mountpoint -q "$work/tiny" 2>/dev/null && umount "$work/tiny"
     rm -rf "$work"
 }
 trap cleanup_work EXIT
@@ -53,10 +55,11 @@ fi
 ns_before=$(netns_list)
 
 # 1. A clean boot: QMP answers, the run dir is 0700, nothing is left.
-#    The --out directory is reused: an earlier run's numbered host-tool
-#    outputs go, files that are not ours stay.
+#    The --out directory is reused (an earlier run created it): that
+#    run's numbered host-tool outputs go, files that are not ours stay.
 d=$work/clean
-mkdir -p "$d" && touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt"
+"$G" boot --qemu "$QEMU" --out "$d" --hold 0 >/dev/null 2>&1
+touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt"
 out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
 mode=$(stat -c %a "$d" 2>/dev/null)
 left=$(leftovers "$d")
@@ -65,6 +68,35 @@ if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$le
    && [ -z "$stale" ] && [ -e "$d/notes.txt" ]; then
     ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs of a reused --out removed"
 else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] stale=[$stale] out=$out"; fi
+
+# 1b. --out only creates a directory or reuses one a run created (it holds
+#     .gemlab-run): an existing directory without the mark is refused,
+#     never chmod()ed or cleaned (review R3: `--out /tmp` as root made /tmp
+#     mode 0700 and removed other users' /tmp/iperf* files).  A stand-in
+#     first: a 1777 directory with an iperf file in it; then, only if that
+#     was refused, the real /tmp and $HOME.  A parent any user may write
+#     (not sticky) is refused too.
+pub=$work/pub
+mkdir -p "$pub" && chmod 1777 "$pub" && touch "$pub/iperf-1.json"
+out=$("$G" boot --qemu "$QEMU" --out "$pub" --hold 0 2>&1); rc=$?
+mode=$(stat -c %a "$pub")
+if [ $rc -eq 2 ] && [[ "$out" == *"--out $pub"* ]] && [ "$mode" = 1777 ] && [ -e "$pub/iperf-1.json" ] \
+   && [ ! -e "$pub/qemu.argv" ]; then
+    ok "--out: an existing directory a run did not create is refused, its mode and files untouched"
+    tmode=$(stat -c %a /tmp); hmode=$(stat -c %a "$HOME")
+    out=$("$G" boot --qemu "$QEMU" --out /tmp --hold 0 2>&1); rc=$?
+    out2=$("$G" boot --qemu "$QEMU" --out "$HOME" --hold 0 2>&1); rc2=$?
+    if [ $rc -eq 2 ] && [[ "$out" == *"--out /tmp"* ]] && [ "$(stat -c %a /tmp)" = "$tmode" ] \
+       && [ $rc2 -eq 2 ] && [[ "$out2" == *"--out $HOME"* ]] && [ "$(stat -c %a "$HOME")" = "$hmode" ]; then
+        ok "--out /tmp and --out \$HOME refused, modes unchanged ($tmode, $hmode)"
+    else bad "--out /tmp, \$HOME" "rc=$rc rc2=$rc2 /tmp $(stat -c %a /tmp) $out / $out2"; fi
+else bad "--out on a directory a run did not create" "rc=$rc mode=$mode $out"; fi
+ww=$work/ww
+mkdir -p "$ww" && chmod 0777 "$ww"
+out=$("$G" boot --qemu "$QEMU" --out "$ww/run" --hold 0 2>&1); rc=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"writable by every user"* ]] && [ ! -e "$ww/run" ]; then
+    ok "--out below a world-writable, non-sticky parent refused"
+else bad "--out below a world-writable parent" "rc=$rc $out"; fi
 
 # 2. QEMU killed with SIGKILL mid-run: FAIL with the console tail, no leftovers.
 d=$work/sigkill
@@ -169,6 +201,26 @@ if [ $have_fixture = 1 ]; then
     else bad "run pipeline" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
 else
     echo "skip never-ready / pipeline tests: arm-none-eabi-gcc not installed"
+fi
+
+# 7b. A re-run into the same --out that is SIGKILLed leaves no results.json
+#     that looks fresh (review D1): the earlier run's results go at start,
+#     RUN_DIR/run.in-progress stays, and report / baseline save refuse it.
+if [ $have_fixture = 1 ]; then
+    printf '[traffic]\nduration = 1s\n' >"$work/short.ini"
+    d=$work/rerun
+    "$G" run "$work/short.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >/dev/null 2>&1
+    first=$( [ -s "$d/results.json" ] && echo yes )
+    "$G" run "$work/short.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >"$work/rerun.out" 2>&1 &
+    rpid=$!
+    wait_file "$d/qemu.pid"
+    kill -KILL $rpid; wait $rpid 2>/dev/null
+    "$G" report "$d" >"$work/rerun.report" 2>&1; rrc=$?
+    "$G" baseline save "$d" --dir "$work/bl" >"$work/rerun.bl" 2>&1; brc=$?
+    if [ "$first" = yes ] && [ ! -e "$d/results.json" ] && [ -e "$d/run.in-progress" ] && [ $rrc -eq 2 ] \
+       && [ $brc -eq 2 ] && grep -q "did not finish" "$work/rerun.report"; then
+        ok "SIGKILLed re-run: no stale results.json, run.in-progress stays, report and baseline save refuse"
+    else bad "SIGKILLed re-run" "first=$first results=$(ls "$d"/results.json 2>&1) rrc=$rrc brc=$brc"; fi
 fi
 
 # 8. A QEMU that exits at once (/bin/false stands in): FAIL naming the exit.
@@ -373,6 +425,29 @@ if [ $have_fixture = 1 ]; then
     if [ $rc -eq 130 ] && [ "$running" -eq 2 ] && [ -z "$left" ] && ! pgrep -f -- "$qt" >/dev/null; then
         ok "qemu-test.sh JOBS=2: 2 runs at once, TERM stops both, nothing left"
     else bad "qemu-test.sh JOBS=2 TERM" "rc=$rc running=$running left=[$left] $(tail -2 "$work/qt.out")"; fi
+fi
+
+# 18. A full disk (a 64 KiB tmpfs filled during the run): the run exits
+#     non-zero naming ENOSPC, never PASS, and leaves no partial
+#     results.json or temporary (review D1).
+#     16 fw_cmd lines make results.json larger than the one page the
+#     run frees when it stops (qemu.pid), so its write must fail.
+if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && mkdir -p "$work/tiny" \
+   && mount -t tmpfs -o size=64k,mode=0700 tmpfs "$work/tiny" 2>/dev/null; then
+    { printf '[traffic]\nduration = 1s\n'
+      for i in $(seq 16); do printf 'fw_cmd = echo %0110d\n' "$i"; done; } >"$work/big.ini"
+    d=$work/tiny/run
+    "$G" run "$work/big.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >"$work/enospc.out" 2>&1 &
+    rpid=$!
+    wait_file "$d/qemu.pid"
+    dd if=/dev/zero of="$work/tiny/fill" bs=4k >/dev/null 2>&1
+    wait $rpid; rc=$?
+    left=$(cd "$d" && ls -A | grep -E '^(results|diagnosis)\.json|^\.(results|diagnosis)' | tr '\n' ' ')
+    if [ $rc -ne 0 ] && [ -z "$left" ] && grep -q "No space left on device" "$work/enospc.out" \
+       && ! grep -q "^PASS" "$work/enospc.out" && [ -e "$d/run.in-progress" ]; then
+        ok "full disk: exit $rc, ENOSPC named, no partial results.json, run.in-progress stays"
+    else bad "full disk" "rc=$rc left=[$left] $(tail -3 "$work/enospc.out")"; fi
+    umount "$work/tiny"
 fi
 
 # Nothing of ours survives: no process naming the work dir, same netns list.
