@@ -12,6 +12,8 @@ G=$top/build/host/bin/gemlab
 OUT=${OUT:-$top/build/run/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 args=()
+# as root gemlab runs no make in the tree (review R8): this script names it
+QEMU=${QEMU:-$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)}
 [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
 
 rc=0

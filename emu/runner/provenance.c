@@ -3,8 +3,11 @@
  * run (see provenance.h).
  */
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "provenance.h"
 #include "qemu.h"
@@ -33,6 +36,22 @@ static void sibling_line(const char *path, const char *name, char *out, size_t l
         out[n - 1] = '\0';
 }
 
+/* Whether git may run in @top: always as a user; as root only when the tree
+ * and its .git are root's (review R8: git reads .git/config, whose
+ * core.fsmonitor, core.pager, ... are commands; git's own safe.directory
+ * check can be switched off by the environment, GIT_CONFIG_GLOBAL). */
+static bool tree_trusted(const char *top)
+{
+    char git[PATH_MAX + 8];
+    struct stat a, b;
+
+    if (geteuid() != 0)
+        return true;
+    snprintf(git, sizeof(git), "%s/.git", top);
+    return stat(top, &a) == 0 && a.st_uid == 0 && !(a.st_mode & (S_IWGRP | S_IWOTH)) &&
+           (stat(git, &b) != 0 || (b.st_uid == 0 && !(b.st_mode & (S_IWGRP | S_IWOTH))));
+}
+
 void prov_add(cJSON *versions, const char *top, const char *qemu, const char *fw)
 {
     char build[256] = "", patch[128] = "", buf[512], models[128] = "", line[1024], k1[128], k2[128];
@@ -50,7 +69,7 @@ void prov_add(cJSON *versions, const char *top, const char *qemu, const char *fw
     cJSON_AddStringToObject(versions, "qemu_build", build);
     cJSON_AddStringToObject(versions, "qemu_patch", patch);
 
-    {
+    if (tree_trusted(top)) {
         char *argv_t[] = { "git", "-C", (char *)top, "rev-parse", "--short=12", "HEAD:models", NULL };
         char *argv_d[] = { "git", "-C", (char *)top, "status", "--porcelain", "--", "models", NULL };
         buf[0] = '\0';

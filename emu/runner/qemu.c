@@ -235,6 +235,15 @@ int qemu_find(const char *top, const char *override, char *out, size_t len)
         snprintf(out, len, "%s", override);
         return 0;
     }
+    if (geteuid() == 0) {
+        /* review R8: `make -C TOP/emu/qemu path` runs the tree's Makefiles
+         * (and build.sh): as root that is root running whatever a user who
+         * can write the tree put there.  Root names its emulator instead. */
+        fprintf(stderr, "gemlab: as root gemlab runs no code from the tree (no `make -C emu/qemu path`): pass "
+                "--qemu PATH (as the tree's owner, `make -C emu/qemu` builds it and `make -s -C emu/qemu path` "
+                "prints it)\n");
+        return -ENOENT;
+    }
     snprintf(dir, sizeof(dir), "%s/emu/qemu", top);
     rc = run_capture(argv, buf, sizeof(buf), 10000);
     buf[strcspn(buf, "\n")] = '\0';

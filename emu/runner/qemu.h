@@ -40,8 +40,10 @@ void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_
  * properties refuse strings there).  Caller frees. */
 cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn_val *v);
 
-/* Locate QEMU: @override, else `make -s -C emu/qemu path` under @top.
- * Fills @out; -ENOENT (with a message naming `make -C emu/qemu`). */
+/* Locate QEMU: @override, else `make -s -C emu/qemu path` under @top -
+ * never as root (review R8: no code from the tree runs as root; --qemu is
+ * required).  Fills @out; -ENOENT (with a message naming `make -C
+ * emu/qemu`). */
 int qemu_find(const char *top, const char *override, char *out, size_t len);
 /* Locate firmware: @override, else the default build output. */
 int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);

@@ -19,8 +19,17 @@ void runner_find_top(char *top, size_t len)
 {
     char exe[PATH_MAX], probe[PATH_MAX + 32];
     const char *env = getenv("GEMLAB_TOP");
+    static bool warned;
     ssize_t n;
 
+    /* review R8: as root (or setuid) the environment does not choose the
+     * tree whose files the runner trusts */
+    if (env && *env && (geteuid() == 0 || getuid() != geteuid())) {
+        if (!warned)
+            fprintf(stderr, "gemlab: as root GEMLAB_TOP is ignored (the tree is found from the binary)\n");
+        warned = true;
+        env = NULL;
+    }
     if (env && *env) {
         snprintf(top, len, "%s", env);
         return;

@@ -7,8 +7,9 @@
 #include <stdio.h>
 #include <sys/types.h>
 
-/* The repository top: $GEMLAB_TOP, else derived from the binary
- * (TOP/build/host/bin/gemlab), else the working directory, else ".". */
+/* The repository top: $GEMLAB_TOP (not as root or setuid), else derived
+ * from the binary (TOP/build/host/bin/gemlab), else the working directory,
+ * else ".". */
 void runner_find_top(char *top, size_t len);
 
 /* Write @s to @f escaped for HTML text and quoted attribute values

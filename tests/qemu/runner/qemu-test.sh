@@ -7,7 +7,8 @@
 # and prints the last 40 console lines when it fires.
 #
 #   GEMLAB=path      the CLI (default build/host/bin/gemlab)
-#   QEMU=path        pass --qemu (default: gemlab finds our QEMU)
+#   QEMU=path        pass --qemu (default: `make -s -C emu/qemu path`; as
+#                    root gemlab itself runs no make in the tree)
 #   SHARD=k/N        run the k-th of N stable slices (by name hash)
 #   OUT=dir          run directories (default build/qemu-test)
 #   JUNIT=file       default build/test-results/qemu-test[-k-of-N].xml
@@ -53,6 +54,10 @@ if [ -n "${LIST:-}" ]; then
     for f in "${mine[@]}"; do basename "$f" .ini; done
     exit 0
 fi
+# our QEMU when QEMU is not given: this script is the tree's code and runs
+# as whoever started it, unlike gemlab, which as root runs none (review R8)
+default_qemu=""
+[ -z "${QEMU:-}" ] && default_qemu=$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)
 # Parallel jobs: JOBS=N, else make's -jN (MAKEFLAGS), else 1.  Each run
 # picks its own free ports and run dir, so runs do not clash; results are
 # printed and written to JUnit in scenario order whatever order they end in.
@@ -105,6 +110,7 @@ run_one() {
     t0=$(date +%s)
     args=(run "$f" --out "$d")
     [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
+    [ -z "${QEMU:-}" ] && [ -n "$default_qemu" ] && args+=(--qemu "$default_qemu")
     [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
     [ -n "${TIMEOUT:-}" ] && args+=(--timeout "$TIMEOUT")
     [ -n "${FW:-}" ] && [ "$fw" = baremetal ] && args+=(--fw "$FW")

@@ -235,9 +235,43 @@ else bad "QEMU failing at start" "rc=$rc left=[$left] $out"; fi
 out=$(GEMLAB_TOP=$work "$G" boot 2>&1); rc=$?
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C emu/qemu"* ]]; then ok "missing QEMU names make -C emu/qemu"
 else bad "missing QEMU message" "rc=$rc $out"; fi
-out=$(GEMLAB_TOP=$work "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" 2>&1); rc=$?
+# (a copy outside the tree, run in $work: as root GEMLAB_TOP is ignored and
+# the tree is found from the binary or the working directory)
+cp "$G" "$work/gemlab-notree"
+out=$(cd "$work" && GEMLAB_TOP=$work "$work/gemlab-notree" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" 2>&1); rc=$?
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C firmware/baremetal"* ]]; then ok "missing firmware names make -C firmware/baremetal"
 else bad "missing firmware message" "rc=$rc $out"; fi
+
+# 9b. As root the runner runs no code from the tree (review R8): GEMLAB_TOP
+#     is ignored (a booby-trapped emu/qemu/Makefile there is not run), our
+#     QEMU must be named with --qemu, and git is not run in a tree root does
+#     not own (.git/config names commands, e.g. core.fsmonitor; git's own
+#     safe.directory check is switched off here through GIT_CONFIG_GLOBAL).
+if [ "$(id -u)" = 0 ]; then
+    trap_top=$work/trap
+    mkdir -p "$trap_top/emu/qemu" "$trap_top/emu/runner"
+    printf 'path:\n\t@touch %s/pwned-make; echo /bin/true\n' "$work" >"$trap_top/emu/qemu/Makefile"
+    out=$(cd "$work" && GEMLAB_TOP=$trap_top "$G" boot --hold 0 2>&1); rc=$?
+    if [ $rc -eq 3 ] && [ ! -e "$work/pwned-make" ] && [[ "$out" == *"--qemu"* ]]; then
+        ok "root: GEMLAB_TOP ignored, no make in the tree (rc 3 asking for --qemu)"
+    else bad "root runs the tree's Makefile" "rc=$rc pwned=$(ls "$work"/pwned-make 2>/dev/null) $out"; fi
+    if [ $have_fixture = 1 ] && command -v git >/dev/null; then
+        gt=$work/gtree
+        mkdir -p "$gt/models" "$gt/emu/runner" "$gt/build/host/bin"
+        cp "$G" "$gt/build/host/bin/gemlab"
+        printf '#!/bin/sh\ntouch %s/pwned-git\n' "$work" >"$work/hook.sh"; chmod 755 "$work/hook.sh"
+        printf '[safe]\n\tdirectory = *\n' >"$work/gitcfg"
+        ( cd "$gt" && echo x >models/a && git init -q . && git add models/a &&
+          git -c user.email=rb@gemlab -c user.name=rb commit -qm fixture && git config core.fsmonitor "$work/hook.sh" )
+        chown -R 65534:65534 "$gt"
+        printf '[traffic]\nduration = 1s\n' >"$work/short.ini"
+        GIT_CONFIG_GLOBAL=$work/gitcfg "$gt/build/host/bin/gemlab" run "$work/short.ini" --qemu "$QEMU" \
+            --fw "$work/ready.elf" --out "$work/provrun" --timeout 3 >"$work/provrun.out" 2>&1
+        if [ -s "$work/provrun/results.json" ] && [ ! -e "$work/pwned-git" ]; then
+            ok "root: no git in a tree root does not own (its core.fsmonitor not run)"
+        else bad "root runs git in a foreign tree" "pwned=$(ls "$work"/pwned-git 2>/dev/null) $(tail -2 "$work/provrun.out")"; fi
+    fi
+fi
 
 # 10. Garbage scenarios: precise errors, never a crash.
 g=$work/garbage; mkdir -p "$g"
