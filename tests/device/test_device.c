@@ -19,6 +19,7 @@
 #include <string.h>
 #include <signal.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -1319,14 +1320,12 @@ static int test_pcap_flags_corrupted_and_dropped_frames(void)
 {
     struct qt q;
     struct partner p;
-    char extra[600], path[64];
+    char extra[600], path[64], dir[] = "/tmp/gemlab-pcap-XXXXXX";
     struct pcap_summary ps;
-    int fd;
 
-    snprintf(path, sizeof(path), "/tmp/gemlab-pcap-XXXXXX");
-    fd = mkstemp(path);
-    CHECK(fd >= 0, "mkstemp");
-    close(fd);
+    /* QEMU creates the file (it refuses an existing one) */
+    CHECK(mkdtemp(dir), "mkdtemp");
+    snprintf(path, sizeof(path), "%s/wire.pcapng", dir);
     snprintf(extra, sizeof(extra), "-global cadence_gem.pcap=%s "
              "-global cadence_gem.rx-corrupt-pct=100", path);
     if (rx_start(&q, &p, extra, 1000, 0)) {
@@ -1349,6 +1348,7 @@ static int test_pcap_flags_corrupted_and_dropped_frames(void)
     partner_close(&p);
     CHECK(pcap_scan(path, &ps) == 0, "pcapng unreadable");
     unlink(path);
+    rmdir(dir);
     CHECK_EQ(ps.outbound_ok, 2);
     CHECK_EQ(ps.outbound_dropped, 2);
     CHECK_EQ(ps.inbound_crc, 3);
@@ -1705,6 +1705,298 @@ static int test_rx_runt_from_netdev_dropped_and_counted(void)
     return 0;
 }
 
+/*
+ * Review Q3: the guest toggles BMCR loopback over MDIO (each write moves
+ * the link up or down) thousands of times without anyone reading QMP.
+ * GEMLAB_LINK_CHANGE is throttled per device like QEMU's other
+ * guest-triggerable events (monitor/monitor.c, 1 s), so only a handful
+ * are queued, and the last state still arrives.
+ */
+static int test_link_change_events_throttled(void)
+{
+    enum { TOGGLES = 4000 };
+    struct qt q;
+    char last[512];
+    unsigned during, after;
+    uint16_t bmcr;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_wr(&q, GEM_NWCFG, 0);            /* MDC divisor 8: 4.6 us frames */
+    gem_enable(&q, 0);
+    bmcr = mdio_read(&q, MII_BMCR) & (uint16_t)~BMCR_LOOPBACK;
+    qt_event_count(&q, "GEMLAB_LINK_CHANGE", NULL, 0);
+    for (unsigned i = 0; i < TOGGLES; i++) {
+        uint16_t v = (i & 1) ? bmcr : (uint16_t)(bmcr | BMCR_LOOPBACK);
+
+        gem_wr(&q, GEM_PHYMNTNC, GEM_PHYMNTNC_C22 | GEM_PHYMNTNC_OP_WR |
+               GEM_PHYMNTNC_PHY(GEM0_PHY_ADDR) | GEM_PHYMNTNC_REG(MII_BMCR) |
+               GEM_PHYMNTNC_MUST10 | v);
+        qt_step(&q, 5 * NS_PER_US);
+    }
+    CHECK(!qt_failed(&q), "harness: %.200s", q.last_err);
+    during = qt_event_count(&q, "GEMLAB_LINK_CHANGE", NULL, 0);
+    qt_step(&q, NS_PER_S);               /* the throttle period ends */
+    after = qt_event_count(&q, "GEMLAB_LINK_CHANGE", last, sizeof(last));
+    qt_stop(&q);
+    CHECK(during <= 2, "%u GEMLAB_LINK_CHANGE events queued for %u BMCR "
+          "writes (unthrottled)", during, TOGGLES);
+    CHECK(after == 1 && strstr(last, "\"up\": false"),
+          "%u events after the burst, last '%.200s' (want the final "
+          "link-down)", after, last);
+    return 0;
+}
+
+/*
+ * Review Q4: RX descriptor 0's buffer is the GEM's own register block.
+ * The looped-back frame's bytes would write NWCTRL (0: everything off)
+ * and the type 1 screener at 0x500.  The DMA runs from a timer, which
+ * must engage the device's re-entrancy guard (CVE-2023-3019): the
+ * registers keep their values and QEMU keeps running.
+ */
+static int test_rx_dma_into_own_registers_is_blocked(void)
+{
+    enum { LEN = 1400 };
+    static uint8_t frame[LEN];
+    const uint32_t screen = GEM_SCREEN_T1_DSTC_EN |
+                            GEM_SCREEN_T1_DSTC(Q1_DSCP) | 8u;
+    const uint32_t ctrl = GEM_NWCTRL_MDEN | GEM_NWCTRL_TXEN |
+                          GEM_NWCTRL_RXEN | GEM_NWCTRL_LOOPBACK_LOCAL;
+    uint32_t rxd[2] = { GEM0_BASE | RXD_W0_WRAP, 0 };
+    uint32_t txd[4] = { TXBUF_BASE, TXD_W1_LAST | LEN,
+                        0, TXD_W1_USED | TXD_W1_WRAP };
+    struct qt q;
+    uint32_t nwctrl, nwcfg, scr, cfg_before;
+    bool up;
+
+    memset(frame, 0, sizeof(frame));         /* bytes 0..3 -> NWCTRL */
+    for (unsigned i = 0; i < 4; i++) {       /* bytes 0x500.. -> screener */
+        frame[0x500 + i] = (uint8_t)(screen >> (8 * i));
+    }
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_setup(&q, 100, true);
+    cfg_before = gem_rd(&q, GEM_NWCFG);
+    qt_memwrite(&q, RXD_BASE, rxd, sizeof(rxd));
+    qt_memwrite(&q, TXBUF_BASE, frame, sizeof(frame));
+    qt_memwrite(&q, TXD_BASE, txd, sizeof(txd));
+    gem_wr(&q, GEM_NWCTRL, ctrl);
+    gem_wr(&q, GEM_NWCTRL, ctrl | GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);            /* 1400 bytes at 100 Mb/s: 114 us */
+    CHECK(qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) == 0,
+          "QEMU no longer answers QOM (%.200s)", q.last_err);
+    nwctrl = gem_rd(&q, GEM_NWCTRL);
+    nwcfg = gem_rd(&q, GEM_NWCFG);
+    scr = gem_rd(&q, GEM_SCREEN_T1_0);
+    CHECK(tx_desc_used(&q, 0), "the frame was not sent");
+    qt_stop(&q);
+    CHECK((nwctrl & ctrl) == ctrl, "NWCTRL 0x%08x after the frame, was "
+          "0x%08x: the RX DMA wrote the GEM's own registers", nwctrl, ctrl);
+    CHECK(nwcfg == cfg_before, "NWCFG 0x%08x, was 0x%08x (written by DMA)",
+          nwcfg, cfg_before);
+    CHECK(scr == 0, "screener 0x500 = 0x%08x (written by DMA)", scr);
+    return 0;
+}
+
+/*
+ * Review Q6: a DMA "quine".  The RX buffer lies over the rings: TX
+ * descriptor D at BASE, RX descriptors R1/R2 at BASE + 16/24.  D sends a
+ * 64-byte template holding the rings' pristine image (D unused, R1 and R2
+ * owned by the hardware), so each looped-back frame hands D back to the
+ * DMA and both RX descriptors back to the hardware: frames keep going
+ * with no CPU.  After GEM_LOOP_RUN_MAX
+ * (4096) loopback frames without a register access the model paces them
+ * to one per ms of virtual time: the count per virtual-time step is
+ * bounded, and QMP keeps answering.
+ */
+static int test_loopback_dma_quine_paced_without_cpu(void)
+{
+    enum { LEN = 64, RUN_MAX = 4096 };
+    const uint32_t base = 0x00300000u, tpl = 0x00301000u;
+    uint32_t img[LEN / 4] = { 0 };
+    struct qt q;
+    uint64_t f1, f2;
+
+    img[0] = tpl;                                /* D: sends the template */
+    img[1] = TXD_W1_WRAP | TXD_W1_LAST | LEN;    /* used = 0 */
+    img[4] = base;                               /* R1: buffer = the rings */
+    img[6] = base | RXD_W0_WRAP;                 /* R2: the same, wrap */
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    qt_memwrite(&q, base, img, sizeof(img));
+    qt_memwrite(&q, tpl, img, sizeof(img));
+    gem_wr(&q, GEM_NWCFG, GEM_NWCFG_MDC_DIV32 | GEM_NWCFG_GIGE |
+           GEM_NWCFG_FDX | GEM_NWCFG_PROMISC | GEM_NWCFG_FCS_REMOVE);
+    gem_wr(&q, GEM_DMACFG, GEM_DMACFG_RXBUF_1536);
+    gem_wr(&q, GEM_TXQBASE, base);
+    gem_wr(&q, GEM_RXQBASE, base + 16);
+    gem_enable(&q, GEM_NWCTRL_LOOPBACK_LOCAL);
+    gem_enable(&q, GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
+    /* 64-byte frames at 1000 Mb/s: 704 ns each, 14204 per 10 ms */
+    qt_step(&q, 10 * NS_PER_MS);
+    f1 = qom_u64(&q, "stat-tx-frames");
+    qt_step(&q, 10 * NS_PER_MS);
+    f2 = qom_u64(&q, "stat-tx-frames");
+    for (int i = 0; i < 100; i++) {
+        bool up;
+
+        CHECK(qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) == 0,
+              "qom-get %d failed: %.200s", i, q.last_err);
+    }
+    qt_stop(&q);
+    CHECK(f1 >= RUN_MAX, "the quine did not run: %" PRIu64 " frames", f1);
+    CHECK(f1 <= RUN_MAX + 11, "%" PRIu64 " frames in the first 10 ms "
+          "with no CPU access, want at most %u", f1, RUN_MAX + 11);
+    CHECK(f2 - f1 <= 11, "%" PRIu64 " frames in the next 10 ms, want at "
+          "most 11 (one per ms)", f2 - f1);
+    return 0;
+}
+
+/*
+ * Review Q7: rx-backpressure switched on while frames are on the wire
+ * (rx-latency 1 ms).  8 descriptors, 10 frames: the two that find the
+ * ring full cannot be held any more (they crossed the wire) and must be
+ * counted as resource errors, so wire-delivered = frames_rx + 0x1A0.
+ */
+static int test_rx_backpressure_toggled_in_flight_drops_counted(void)
+{
+    struct qt q;
+    struct partner p;
+    char resp[512];
+    uint64_t delivered;
+    uint32_t frames, res;
+
+    if (rx_start(&q, &p, "-global cadence_gem.rx-latency-ns=1000000", 1000,
+                 0)) {
+        return -1;
+    }
+    partner_send(&p, 10, 100);
+    CHECK(wait_rx_offered(&q, 10) == 0, "QEMU did not take the frames");
+    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-backpressure", "true", resp,
+                     sizeof(resp)) == 0, "rx-backpressure: %.300s", resp);
+    qt_step(&q, 5 * NS_PER_MS);
+    delivered = qom_u64(&q, "stat-rx-wire-delivered");
+    frames = gem_rd(&q, GEM_FRAMES_RX);
+    res = gem_rd(&q, GEM_RX_RESOURCE_ERRORS);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(delivered, 10);
+    CHECK_EQ(frames, 8);
+    CHECK(frames + res == delivered, "wire delivered %" PRIu64 " but "
+          "frames_rx %u + resource errors %u: frames lost uncounted",
+          delivered, frames, res);
+    return 0;
+}
+
+/*
+ * Review Q7: QMP device-list-properties creates and destroys an
+ * unrealized cadence_gem; without instance_finalize each call leaked the
+ * gemlab state.  Resident memory must not grow with the calls.
+ */
+static int test_device_list_properties_does_not_leak(void)
+{
+    enum { WARM = 200, N = 6000 };
+    struct qt q;
+    char resp[256];
+    unsigned long rss0 = 0, rss1;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    for (int i = 0; i < WARM + N; i++) {
+        if (i == WARM) {
+            rss0 = qt_rss_kib(&q);
+        }
+        CHECK(qt_qmp(&q, resp, sizeof(resp), "{\"execute\": "
+                     "\"device-list-properties\", \"arguments\": "
+                     "{\"typename\": \"cadence_gem\"}}") == 0,
+              "call %d: %.200s", i, resp);
+    }
+    rss1 = qt_rss_kib(&q);
+    qt_stop(&q);
+    CHECK(rss0 > 0 && rss1 > 0, "no VmRSS");
+    CHECK(rss1 < rss0 + 1024, "VmRSS grew by %lu KiB over %d "
+          "device-list-properties calls", rss1 - rss0, N);
+    return 0;
+}
+
+/* Review Q7: a bad num-priority-queues is rejected before anything is
+ * set up, naming the property and its range. */
+static int test_bad_num_priority_queues_exits_naming_range(void)
+{
+    char err[4096];
+    int rc;
+
+    rc = qt_run_expect_exit("-global cadence_gem.num-priority-queues=9", err,
+                            sizeof(err));
+    CHECK(rc > 0, "QEMU did not exit with an error (rc %d)", rc);
+    CHECK(strstr(err, "cadence_gem.num-priority-queues") &&
+          strstr(err, "[1, 8]"), "message lacks the name or range: %.300s",
+          err);
+    return 0;
+}
+
+/*
+ * Review Q7: the pcap is created, never opened through a symlink (any
+ * QMP client can set the property; QEMU may be root).  A symlink at the
+ * path is refused with an error naming the property, and the link's
+ * target is not created.
+ */
+static int test_pcap_symlink_refused_naming_property(void)
+{
+    char dir[] = "/tmp/gemlab-pcap-XXXXXX";
+    char target[64], link[64], args[200], err[4096];
+    bool created;
+    int rc;
+
+    CHECK(mkdtemp(dir), "mkdtemp");
+    snprintf(target, sizeof(target), "%s/target", dir);
+    snprintf(link, sizeof(link), "%s/link.pcapng", dir);
+    CHECK(symlink(target, link) == 0, "symlink");
+    snprintf(args, sizeof(args), "-global cadence_gem.pcap=%s", link);
+    rc = qt_run_expect_exit(args, err, sizeof(err));
+    created = access(target, F_OK) == 0;
+    unlink(target);
+    unlink(link);
+    rmdir(dir);
+    CHECK(!created, "QEMU created %s through the symlink", target);
+    CHECK(rc > 0, "QEMU did not exit with an error (rc %d)", rc);
+    CHECK(strstr(err, "cadence_gem.pcap") != NULL,
+          "message does not name the property: %.300s", err);
+    return 0;
+}
+
+/* Review Q7: pcap-max-bytes caps the capture file. */
+static int test_pcap_size_capped_by_pcap_max_bytes(void)
+{
+    char dir[] = "/tmp/gemlab-pcap-XXXXXX";
+    char path[64], args[200];
+    struct qt q;
+    struct stat st;
+    uint64_t sent;
+    int rc;
+
+    CHECK(mkdtemp(dir), "mkdtemp");
+    snprintf(path, sizeof(path), "%s/cap.pcapng", dir);
+    snprintf(args, sizeof(args), "-global cadence_gem.pcap=%s "
+             "-global cadence_gem.pcap-max-bytes=4096", path);
+    if (qt_start(&q, args) != 0) {
+        rmdir(dir);
+        CHECK(0, "QEMU did not start with pcap-max-bytes");
+    }
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, 60, 100);                    /* 60 EPBs of 144 bytes */
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    sent = qom_u64(&q, "stat-tx-wire-delivered");
+    qt_stop(&q);
+    rc = stat(path, &st);
+    unlink(path);
+    rmdir(dir);
+    CHECK(rc == 0, "no pcap file");
+    CHECK_EQ(sent, 60);
+    CHECK(st.st_size > 2048 && st.st_size <= 4096, "pcap is %lld bytes, "
+          "cap 4096", (long long)st.st_size);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -1754,6 +2046,14 @@ static const struct test tests[] = {
     T(test_rx_screener_queue_out_of_range),
     T(test_rx_short_loopback_frame_is_zero_padded),
     T(test_rx_runt_from_netdev_dropped_and_counted),
+    T(test_link_change_events_throttled),
+    T(test_rx_dma_into_own_registers_is_blocked),
+    T(test_loopback_dma_quine_paced_without_cpu),
+    T(test_rx_backpressure_toggled_in_flight_drops_counted),
+    T(test_device_list_properties_does_not_leak),
+    T(test_bad_num_priority_queues_exits_naming_range),
+    T(test_pcap_symlink_refused_naming_property),
+    T(test_pcap_size_capped_by_pcap_max_bytes),
 };
 
 int main(int argc, char **argv)
