@@ -18,6 +18,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>      /* SYS_pidfd_open (Linux 5.3), SYS_pidfd_send_signal (5.1) */
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -261,18 +262,62 @@ int inst_spawn(struct inst *i, char *const argv[])
 
 bool inst_exited(struct inst *i)
 {
-    int st;
+    siginfo_t si;
 
-    if (!i->pid)
+    if (!i->pid || i->exited)
         return true;
-    if (i->reaped)
-        return true;
-    if (waitpid(i->pid, &st, WNOHANG) == i->pid) {
-        i->reaped = true;
-        i->status = st;
+    /* WNOWAIT (waitid(2), POSIX): look, leave the zombie.  Reaping here
+     * let inst_stop() kill(-pid) seconds later, when that ID could belong
+     * to a new process group (security review R5). */
+    memset(&si, 0, sizeof(si));
+    if (waitid(P_PID, (id_t)i->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
+        if (errno != ECHILD)
+            return false;
+        i->exited = i->reaped = true;   /* not our child any more: never signal it */
+        i->status = 0;
         return true;
     }
-    return false;
+    if (si.si_pid != i->pid)
+        return false;                   /* still running */
+    i->exited = true;
+    /* the wait status waitpid() would have given (<sys/wait.h> layout) */
+    i->status = si.si_code == CLD_EXITED ? (si.si_status & 0xff) << 8
+                                         : (si.si_status & 0x7f) | (si.si_code == CLD_DUMPED ? 0x80 : 0);
+    return true;
+}
+
+/* Signal QEMU and its process group while we still own them: only before
+ * it is reaped.  The leader is named by a pidfd (pidfd_open(2): an unreaped
+ * child's pidfd cannot refer to another process); its group ID cannot be
+ * reused while the unreaped leader - running or a zombie - is a member
+ * (fork(2): a new PID never equals an existing process group's ID), which
+ * makes kill(-pgid) safe for the helpers it forked. */
+static void inst_signal(struct inst *i, int sig)
+{
+    int fd;
+
+    if (!i->pid || i->reaped)
+        return;
+    fd = (int)syscall(SYS_pidfd_open, i->pid, 0);
+    if (fd >= 0) {
+        syscall(SYS_pidfd_send_signal, fd, sig, NULL, 0);
+        close(fd);
+    } else if (errno != ENOSYS) {
+        return;         /* ESRCH: gone although never reaped by us */
+    }
+    kill(-i->pid, sig);
+}
+
+/* Reap the exited QEMU (inst_stop, after its group's last signal). */
+static void inst_reap(struct inst *i)
+{
+    int st;
+
+    if (!i->pid || i->reaped || !inst_exited(i))
+        return;
+    while (waitpid(i->pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    i->reaped = true;
 }
 
 static int connect_unix(const char *path, int timeout_ms, struct inst *i)
@@ -626,17 +671,17 @@ void inst_stop(struct inst *i)
         if (i->qmp_up)
             qmp_quit(&i->qmp, 1000);
         if (!wait_exit(i, 2000)) {
-            kill(-i->pid, SIGTERM);
+            inst_signal(i, SIGTERM);
             if (!wait_exit(i, 2000)) {
-                kill(-i->pid, SIGKILL);
+                inst_signal(i, SIGKILL);
                 wait_exit(i, 5000);
             }
         }
     }
-    if (i->pid) {
-        /* anything left in QEMU's group (helpers) goes too */
-        kill(-i->pid, SIGKILL);
-    }
+    /* anything left in QEMU's group (helpers) goes too, then QEMU is
+     * reaped: from here on its PID and group ID are not ours to signal */
+    inst_signal(i, SIGKILL);
+    inst_reap(i);
     if (i->qmp_up || i->qmp.fd >= 0)
         qmp_close(&i->qmp);
     i->qmp_up = false;
@@ -671,7 +716,7 @@ void inst_stop(struct inst *i)
 
 void inst_describe_exit(const struct inst *i, char *buf, size_t len)
 {
-    if (!i->reaped)
+    if (!i->exited)
         snprintf(buf, len, "still running");
     else if (WIFEXITED(i->status))
         snprintf(buf, len, "exited with status %d", WEXITSTATUS(i->status));

@@ -48,8 +48,9 @@ struct inst {
     char qmp_path[600], serial_path[600], console_path[600];
     char fault_path[600];      /* a second QMP monitor for `gemlab fault` */
     pid_t pid;                 /* QEMU, also its process group; 0 if none */
-    bool reaped;
-    int status;                /* waitpid status once reaped */
+    bool exited;               /* QEMU ended: status known, not reaped yet */
+    bool reaped;               /* and reaped (by inst_stop): pid no longer ours */
+    int status;                /* wait status once exited */
     int serial_fd;
     struct qmp qmp;
     bool qmp_up;
@@ -118,14 +119,17 @@ void inst_print_tail(const struct inst *i, FILE *out);
 /* The same as a JSON array (caller frees). */
 cJSON *inst_tail_json(const struct inst *i);
 
-/* Non-blocking: has QEMU exited?  Reaps it. */
+/* Non-blocking: has QEMU exited?  It is not reaped here (review R5): the
+ * zombie keeps its PID and process group ID from being reused until
+ * inst_stop(), so signalling that group stays safe. */
 bool inst_exited(struct inst *i);
 
-/* Stop QEMU (QMP quit, then SIGTERM, then SIGKILL to its group), close
- * everything, remove the sockets.  Idempotent. */
+/* Stop QEMU (QMP quit, then SIGTERM, then SIGKILL to its group), reap it,
+ * close everything, remove the sockets.  Signals go only to a QEMU that is
+ * not reaped yet.  Idempotent. */
 void inst_stop(struct inst *i);
 
-/* "exited with status 1", "killed by signal 9" for the reaped QEMU. */
+/* "exited with status 1", "killed by signal 9" for the exited QEMU. */
 void inst_describe_exit(const struct inst *i, char *buf, size_t len);
 
 #endif
