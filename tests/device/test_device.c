@@ -1886,6 +1886,76 @@ static int test_rx_backpressure_toggled_in_flight_drops_counted(void)
 }
 
 /*
+ * Review Q7: the partner's transmit queue into the wire holds at most 64
+ * frames (gem_can_receive).  A stream netdev (-netdev socket,connect=,
+ * length-prefixed frames) hands QEMU every frame of one read at once, so
+ * the rest wait in QEMU's net queue; qemu_flush_queued_packets() does
+ * not ask can_receive, so gem_receive itself must refuse past the cap or
+ * one flush puts the whole queue on the wire.
+ */
+static int test_rx_flush_keeps_in_flight_cap(void)
+{
+    enum { N = 200, LEN = 100, CAP = 64 };
+    static uint8_t burst[N * (4 + LEN)];
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    socklen_t sl = sizeof(sa);
+    char args[256];
+    struct qt q;
+    uint64_t inflight, sent, peak = 0;
+    int lfd, cfd = -1;
+
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    CHECK(lfd >= 0 && bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
+          listen(lfd, 1) == 0 &&
+          getsockname(lfd, (struct sockaddr *)&sa, &sl) == 0, "TCP listen");
+    snprintf(args, sizeof(args), "-netdev socket,id=n0,connect=127.0.0.1:%u "
+             "-net nic,netdev=n0,model=cadence_gem", ntohs(sa.sin_port));
+    if (qt_start(&q, args) != 0) {
+        close(lfd);
+        CHECK(0, "QEMU did not start");
+    }
+    cfd = accept(lfd, NULL, NULL);
+    close(lfd);
+    CHECK(cfd >= 0, "QEMU did not connect");
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    for (unsigned i = 0; i < N; i++) {
+        uint8_t *f = burst + i * (4 + LEN);
+
+        f[2] = (uint8_t)(LEN >> 8);              /* big-endian length */
+        f[3] = (uint8_t)LEN;
+        memset(f + 4, 0, LEN);
+        memcpy(f + 4, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x03"
+               "\x88\xB5", 14);
+        f[4 + 14] = (uint8_t)i;
+    }
+    CHECK(write(cfd, burst, sizeof(burst)) == (ssize_t)sizeof(burst),
+          "write");
+    if (wait_rx_offered(&q, CAP) != 0) {
+        close(cfd);
+        CHECK(0, "QEMU did not take %u frames", CAP);
+    }
+    usleep(200000);                 /* let QEMU read the whole burst */
+    /* each arrival frees a place and flushes QEMU's queue */
+    for (int i = 0; i < 20; i++) {
+        qt_step(&q, NS_PER_US);
+        inflight = qom_u64(&q, "stat-rx-wire-in-flight");
+        peak = inflight > peak ? inflight : peak;
+    }
+    qt_step(&q, 10 * NS_PER_MS);
+    sent = qom_u64(&q, "stat-rx-wire-sent");
+    qt_stop(&q);
+    close(cfd);
+    CHECK(peak <= CAP, "%" PRIu64 " frames in flight on the wire after a "
+          "flush, cap %u", peak, CAP);
+    CHECK_EQ(sent, N);              /* all went out in the end */
+    return 0;
+}
+
+/*
  * Review Q7: QMP device-list-properties creates and destroys an
  * unrealized cadence_gem; without instance_finalize each call leaked the
  * gemlab state.  Resident memory must not grow with the calls.
@@ -2050,6 +2120,7 @@ static const struct test tests[] = {
     T(test_rx_dma_into_own_registers_is_blocked),
     T(test_loopback_dma_quine_paced_without_cpu),
     T(test_rx_backpressure_toggled_in_flight_drops_counted),
+    T(test_rx_flush_keeps_in_flight_cap),
     T(test_device_list_properties_does_not_leak),
     T(test_bad_num_priority_queues_exits_naming_range),
     T(test_pcap_symlink_refused_naming_property),
