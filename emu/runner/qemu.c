@@ -14,6 +14,7 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
@@ -65,6 +66,23 @@ void av_free(struct argv_buf *a)
     free(a->v);
     a->v = NULL;
     a->n = a->cap = 0;
+}
+
+const char *qemu_opt_esc(const char *s, char *buf, size_t len)
+{
+    size_t o = 0;
+
+    for (; *s; s++) {
+        if (o + (*s == ',' ? 2 : 1) >= len)
+            return NULL;
+        if (*s == ',')
+            buf[o++] = ',';
+        buf[o++] = *s;
+    }
+    if (!len)
+        return NULL;
+    buf[o] = '\0';
+    return buf;
 }
 
 /* Scenario [link] keys -> our cadence_gem's QOM properties (emu/qemu
@@ -306,11 +324,22 @@ bool qemu_has_prop(const char *props, const char *name)
     return false;
 }
 
+/* A path for a QemuOpts value.  Paths are shorter than PATH_MAX, so their
+ * escaped form always fits @esc (2 * PATH_MAX + 1); like av_add()'s
+ * allocation failure, anything else is a bug. */
+static const char *opt_path(const char *p, char *esc, size_t len)
+{
+    if (!qemu_opt_esc(p, esc, len))
+        abort();
+    return esc;
+}
+
 int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct argv_buf *a,
                     char *unapplied, size_t ulen)
 {
     bool linux_fw = strcmp(o->firmware, "linux") == 0;
     size_t uoff = 0;
+    char esc[2 * PATH_MAX + 1];     /* a path with every ',' doubled */
 
     unapplied[0] = '\0';
     av_init(a);
@@ -324,15 +353,18 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     av_add(a, "-monitor");
     av_add(a, "none");
     av_add(a, "-S");        /* start paused: nothing is printed before we listen */
+    /* Paths (the run directory: --out, or the scenario's name) go into
+     * QemuOpts/keyval strings, where ',' separates options: commas are
+     * doubled (review R9).  inst_rundir() keeps paths below 600 bytes. */
     av_add(a, "-qmp");
-    av_add(a, "unix:%s,server=on,wait=off", o->qmp_path);
+    av_add(a, "unix:%s,server=on,wait=off", opt_path(o->qmp_path, esc, sizeof(esc)));
     if (o->fault_path) {
         /* QEMU serves one client per monitor: `gemlab fault` gets its own */
         av_add(a, "-qmp");
-        av_add(a, "unix:%s,server=on,wait=off", o->fault_path);
+        av_add(a, "unix:%s,server=on,wait=off", opt_path(o->fault_path, esc, sizeof(esc)));
     }
     av_add(a, "-chardev");
-    av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", o->serial_path);
+    av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", opt_path(o->serial_path, esc, sizeof(esc)));
     av_add(a, "-serial");
     av_add(a, linux_fw ? "null" : "chardev:ser0");
     av_add(a, "-serial");
@@ -373,7 +405,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
          * the receiving QEMU was descheduled on a loaded host) */
         av_add(a, "-netdev");
         av_add(a, "stream,id=%s,server=%s,addr.type=unix,addr.path=%s", QEMU_NETDEV_ID,
-               o->pair_server ? "on" : "off", o->pair_sock);
+               o->pair_server ? "on" : "off", opt_path(o->pair_sock, esc, sizeof(esc)));
         av_add(a, "-net");
         av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
     } else if (o->net && strcmp(o->net, "tap") == 0) {

@@ -30,6 +30,11 @@ void av_init(struct argv_buf *a);
 /* Append a copy of @s (printf format). */
 void av_add(struct argv_buf *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void av_free(struct argv_buf *a);
+/* @s with every ',' doubled into @buf: QemuOpts' and keyval's escape for
+ * a comma inside an option value (qemu-options.hx "-chardev ...,path=";
+ * util/qemu-option.c get_opt_value, util/keyval.c).  Returns @buf, or NULL
+ * when it does not fit (never a cut path). */
+const char *qemu_opt_esc(const char *s, char *buf, size_t len);
 
 /* The QOM property a scenario [link] key maps to, or NULL if none. */
 const char *qemu_prop_for(enum scn_key k);

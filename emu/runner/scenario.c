@@ -893,6 +893,18 @@ static int scn_run(struct scn_ctx *c)
     }
     if (rc > 0 && c->nerr == 0)     /* a syntax error our screen missed */
         scn_error(c, rc, "syntax error");
+    if (!c->s->v[SK_SCENARIO_NAME].set && !text_ok(c->s->v[SK_SCENARIO_NAME].s, true)) {
+        /* the name scn_init() took from the file name names the run
+         * directory, whose path goes into QEMU's option strings and the
+         * progress lines (review R9): the [scenario] name rule applies */
+        char shown[SCN_STR_MAX];
+        size_t k = 0;
+        for (const char *p = c->s->v[SK_SCENARIO_NAME].s; *p && k + 1 < sizeof(shown); p++)
+            shown[k++] = *p >= 0x20 && *p < 0x7f ? *p : '?';
+        shown[k] = '\0';
+        scn_error(c, 0, "the scenario name taken from the file name, '%s', may only hold letters, digits, "
+                        "'_', '.', '-': rename the file or set [scenario] name", shown);
+    }
     scn_cross_check(c);
     return c->nerr ? -EINVAL : 0;
 }

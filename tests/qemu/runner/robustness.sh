@@ -403,6 +403,19 @@ if [ $have_fixture = 1 ]; then
     fi
 fi
 
+# 20. Commas in paths (review R9): an --out with a comma (and a would-be
+#     QemuOpts key) still boots with QMP and the console on the sockets in
+#     it; a scenario whose file name is no valid name is refused, exit 2.
+d="$work/comma,server=off"
+out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
+left=$(leftovers "$d")
+printf '[traffic]\nduration = 2s\n' >"$work/bad,name.ini"
+out2=$("$G" run "$work/bad,name.ini" --qemu "$QEMU" 2>&1); rc2=$?
+if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && grep -qF "unix:$work/comma,,server=off/qmp.sock,server=on" "$d/qemu.argv" \
+   && [ -z "$left" ] && [ $rc2 -eq 2 ] && [[ "$out2" == *"bad,name.ini"*"file name"* ]]; then
+    ok "comma in --out doubled for QEMU's options; a file name that is no scenario name refused"
+else bad "commas in paths" "rc=$rc rc2=$rc2 left=[$left] $(echo "$out" | tail -2) / $(echo "$out2" | tail -1)"; fi
+
 # 15. Shards (issue 9): for several N the slices cover every scenario once.
 all=$(LIST=1 "$here/qemu-test.sh" | sort)
 shard_ok=1

@@ -289,6 +289,29 @@ static void test_qemu_argv_binds_loopback_and_keeps_values_whole(void **state)
     av_free(&a);
 }
 
+/* Review R9: QemuOpts and keyval split at ',' and take ",," as a comma
+ * inside a value (qemu-options.hx, "-chardev"; util/qemu-option.c
+ * get_opt_value): a run directory with a comma (--out a,server=off) must not
+ * add option keys. */
+static void test_qemu_argv_doubles_commas_in_socket_paths(void **state)
+{
+    struct argv_buf a;
+    char unapplied[64];
+    struct qemu_opts o = { .qemu = "/q", .firmware = "baremetal", .qmp_path = "/r,x=1/qmp.sock",
+                           .serial_path = "/r,x=1/serial.sock", .fault_path = "/r,x=1/fault.sock", .net = "pair",
+                           .pair_sock = "/r,x=1/pair.sock", .pair_server = true };
+    (void)state;
+    qemu_build_argv(NULL, &o, &a, unapplied, sizeof(unapplied));
+    assert_true(has_arg(&a, "unix:/r,,x=1/qmp.sock,server=on,wait=off"));
+    assert_true(has_arg(&a, "unix:/r,,x=1/fault.sock,server=on,wait=off"));
+    assert_true(has_arg(&a, "socket,id=ser0,path=/r,,x=1/serial.sock,server=on,wait=off"));
+    assert_true(has_arg(&a, "stream,id=net0,server=on,addr.type=unix,addr.path=/r,,x=1/pair.sock"));
+    av_free(&a);
+    char buf[32];
+    assert_string_equal(qemu_opt_esc("a,,b,", buf, sizeof(buf)), "a,,,,b,,");
+    assert_null(qemu_opt_esc("a,b", buf, 4));      /* does not fit: refused, not cut */
+}
+
 static void test_free_port_is_bindable(void **state)
 {
     int p = free_port();
@@ -313,6 +336,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
+        cmocka_unit_test(test_qemu_argv_doubles_commas_in_socket_paths),
         cmocka_unit_test(test_free_port_is_bindable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

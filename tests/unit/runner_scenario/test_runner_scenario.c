@@ -392,6 +392,34 @@ static int teardown(void **state)
     return 0;
 }
 
+/* Review R9: the name taken from the file name goes into the run
+ * directory and from there into QEMU's option strings; it must pass the
+ * [scenario] name check, or the file is refused with a message naming
+ * it.  A [scenario] name in the file makes the file name irrelevant. */
+static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
+{
+    size_t len = 0;
+    FILE *f;
+    (void)state;
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load_string("dir/a,b=c\x1b[2J.ini", "[traffic]\nduration = 5s\n", &scn, f), -EINVAL);
+    fclose(f);
+    assert_non_null(strstr(errbuf, "dir/a,b=c"));
+    assert_non_null(strstr(errbuf, "file name"));
+    assert_non_null(strstr(errbuf, "[scenario] name"));
+    assert_non_null(strstr(errbuf, "'a,b=c?[2J'"));   /* the name shown cleaned */
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load_string("dir/a,b.ini", "[scenario]\nname = ok_name\n", &scn, f), 0);
+    fclose(f);
+    assert_string_equal(scn.v[SK_SCENARIO_NAME].s, "ok_name");
+    assert_int_equal(load("[traffic]\nduration = 5s\n"), 0);     /* t.ini: fine */
+    assert_string_equal(scn.v[SK_SCENARIO_NAME].s, "t");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -416,6 +444,7 @@ int main(void)
         cmocka_unit_test_teardown(test_missing_file_and_directory_rejected, teardown),
         cmocka_unit_test_teardown(test_units_reject_junk, teardown),
         cmocka_unit_test_teardown(test_library_scenarios_all_valid, teardown),
+        cmocka_unit_test_teardown(test_file_name_that_is_no_scenario_name_is_refused, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
