@@ -35,6 +35,20 @@ for g in "${groups[@]}"; do
     done < "$f"
 done
 
+# The unprivileged user QEMU runs as in `gemlab run --net tap` (QEMU's
+# -runas: it opens the tap and its sockets as root, then drops to this
+# user; emu/runner/README.md).  A system user with no login and no home.
+# Created whatever the groups; as non-root only named when missing.
+if ! getent passwd gemlab >/dev/null; then
+    if [ "$(id -u)" -eq 0 ]; then
+        echo "deps.sh: adding the system user 'gemlab' (QEMU drops to it in --net tap runs)"
+        useradd --system --user-group --no-create-home --home-dir /nonexistent \
+            --shell /usr/sbin/nologin --comment "gemlab QEMU (runas)" gemlab
+    else
+        echo "deps.sh: note: no user 'gemlab' (--net tap runs QEMU as 'nobody' until root runs $0)" >&2
+    fi
+fi
+
 missing=()
 for p in "${pkgs[@]}"; do
     st=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)

@@ -17,6 +17,7 @@
 #include <limits.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <pwd.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -462,4 +463,31 @@ int free_port(void)
         close(t);
     }
     return -EADDRINUSE;
+}
+
+/* ---- hardening (review Q5) ------------------------------------------------ */
+
+bool qemu_has_sandbox(const char *qemu)
+{
+    /* options are parsed in order and -version exits at once: this fails
+     * only when the binary has no seccomp ("-sandbox is not supported by
+     * this QEMU binary"), before any sandbox is installed */
+    char out[256];
+    char *argv[] = { (char *)qemu, "-sandbox", "on", "-version", NULL };
+
+    return run_capture(argv, out, sizeof(out), 10000) == 0;
+}
+
+int qemu_runas_user(char *name, size_t len)
+{
+    static const char *const cands[] = { QEMU_RUNAS_USER, "nobody" };
+
+    for (size_t k = 0; k < sizeof(cands) / sizeof(cands[0]); k++) {
+        const struct passwd *pw = getpwnam(cands[k]);
+        if (pw && pw->pw_uid != 0) {
+            snprintf(name, len, "%s", cands[k]);
+            return 0;
+        }
+    }
+    return -ENOENT;
 }

@@ -75,6 +75,25 @@ struct qemu_opts {
     const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
 };
 
+/* Hardening (review Q5).  With --net tap QEMU starts as root (it must open
+ * the tap in the namespace) and drops to QEMU_RUNAS_USER with -runas
+ * after opening the tap, its sockets and the firmware, before the guest
+ * runs; every run gets -sandbox (QEMU's seccomp filter, qemu-options.hx
+ * "-sandbox") when the binary has it.  elevateprivileges must stay
+ * "allow" with -runas: "deny" and "children" block the setgid/setuid calls
+ * of the drop itself (softmmu/qemu-seccomp.c, os-posix.c
+ * change_process_uid; LXD passes the same for the same reason).  After
+ * the drop QEMU holds no privilege to regain (it checks that setuid(0)
+ * fails) and spawn=deny forbids exec, so no setuid program either. */
+#define QEMU_RUNAS_USER "gemlab"    /* scripts/deps.sh creates it */
+#define QEMU_SANDBOX "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"
+#define QEMU_SANDBOX_RUNAS "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny"
+/* Whether @qemu accepts -sandbox (built with seccomp). */
+bool qemu_has_sandbox(const char *qemu);
+/* QEMU_RUNAS_USER, else "nobody" (never a uid-0 account) into @name;
+ * 0 or -ENOENT. */
+int qemu_runas_user(char *name, size_t len);
+
 /* Build argv.  Scenario [link] keys the QEMU lacks are listed in
  * @unapplied (comma separated). */
 int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct argv_buf *a,

@@ -27,6 +27,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
+#include <pwd.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -680,6 +681,51 @@ static int run_traffic_settled(struct run *r, unsigned long long length, int idx
     }
 }
 
+/* QEMU never runs the guest as root (review Q5): in tap mode (root) it
+ * drops to QEMU_RUNAS_USER after opening the tap and its sockets, and it
+ * runs under -sandbox when the binary has seccomp.  Decided once per run,
+ * recorded as results.json "qemu".  0, or -EPERM when tap mode finds no
+ * unprivileged user (reason set). */
+static int harden_argv(struct run *r, struct argv_buf *a)
+{
+    if (!r->hardening_set) {
+        const struct passwd *pw = getpwuid(geteuid());
+        if (r->netns[0] && qemu_runas_user(r->qemu_user, sizeof(r->qemu_user))) {
+            snprintf(r->reason, sizeof(r->reason), "--net tap: no unprivileged user for QEMU's -runas (neither "
+                     "'%s' nor 'nobody'; scripts/deps.sh creates '%s')", QEMU_RUNAS_USER, QEMU_RUNAS_USER);
+            r->exit_code = RUN_EXIT_MISSING;
+            return -EPERM;
+        }
+        if (!r->netns[0])
+            snprintf(r->qemu_user, sizeof(r->qemu_user), "%s", pw ? pw->pw_name : "?");
+        if (r->netns[0] && strcmp(r->qemu_user, QEMU_RUNAS_USER))
+            fprintf(stderr, "gemlab: warning: no user '%s' (scripts/deps.sh creates it): QEMU runs as '%s'\n",
+                    QEMU_RUNAS_USER, r->qemu_user);
+        r->sandbox = qemu_has_sandbox(r->qemu) ? r->netns[0] ? QEMU_SANDBOX_RUNAS : QEMU_SANDBOX : NULL;
+        if (!r->sandbox)
+            fprintf(stderr, "gemlab: warning: %s has no -sandbox (built without seccomp): QEMU runs unconfined\n",
+                    r->qemu);
+        if (r->results) {
+            cJSON *q = cJSON_AddObjectToObject(r->results, "qemu");
+            cJSON_AddStringToObject(q, "user", r->qemu_user);
+            if (r->sandbox)
+                cJSON_AddStringToObject(q, "sandbox", r->sandbox);
+            else
+                cJSON_AddNullToObject(q, "sandbox");
+        }
+        r->hardening_set = true;
+    }
+    if (r->netns[0]) {
+        av_add(a, "-runas");
+        av_add(a, "%s", r->qemu_user);
+    }
+    if (r->sandbox) {
+        av_add(a, "-sandbox");
+        av_add(a, "%s", r->sandbox);
+    }
+    return 0;
+}
+
 static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario *s, bool with_fw,
                            const char *firmware)
 {
@@ -721,6 +767,10 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
+    if (harden_argv(r, &a)) {
+        av_free(&a);
+        return -EPERM;
+    }
     snprintf(path, sizeof(path), "%s/qemu.argv", in->run_dir);
     fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     f = fd < 0 ? NULL : fdopen(fd, "w");

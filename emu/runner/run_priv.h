@@ -43,6 +43,9 @@ struct run {
     const char *last_phase;
     const cJSON *last_udp_result;
     char netns[32], tap[16];  /* --net tap: ours to delete */
+    char qemu_user[64];       /* who QEMU runs as (-runas in tap mode; review Q5) */
+    const char *sandbox;      /* its -sandbox value, NULL when the binary has none */
+    bool hardening_set;       /* the two above are decided */
     struct inst peer;         /* --net pair: the second board (RUN_DIR/peer) */
     char pair_sock[600];      /* --net pair: RUN_DIR/pair.sock (the board listens) */
 };

@@ -357,12 +357,20 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     rpid=$!
     for _ in $(seq 200); do grep -q traffic "$work/tapint.out" && break; sleep 0.1; done
     during=$(netns_list | grep -c '^gl-run')
+    # review Q5: QEMU drops root after opening the tap (-runas), and runs
+    # under -sandbox; results.json names the user
+    quser=$(ps -o user= -p "$(cat "$d2/qemu.pid" 2>/dev/null)" 2>/dev/null | tr -d ' ')
     kill -INT $rpid; wait $rpid; rc2=$?
     after=$(netns_list)
     if [ $rc -le 1 ] && [ "$before" = "$mid" ] && [ "$during" -ge 1 ] && [ $rc2 -eq 130 ] && [ "$before" = "$after" ] \
        && [ -z "$(leftovers "$d")$(leftovers "$d2")" ]; then
         ok "--net tap: private netns exists during the run, gone after success and after SIGINT"
     else bad "--net tap cleanup" "rc=$rc rc2=$rc2 during=$during before=[$before] after=[$after]"; fi
+    ruser=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["qemu"]["user"])' "$d/results.json" 2>/dev/null)
+    if [ -n "$quser" ] && [ "$quser" != root ] && [ "$ruser" = "$quser" ] && grep -qx -- -runas "$d/qemu.argv" \
+       && grep -q "^on,.*spawn=deny" "$d/qemu.argv"; then
+        ok "--net tap: QEMU runs as '$quser', not root (-runas, -sandbox; results.json qemu.user)"
+    else bad "--net tap: QEMU as root" "ps user=[$quser] results.json qemu.user=[$ruser]"; fi
 fi
 
 # 19. A guest console that is not text (review R7): a firmware printing an
