@@ -23,10 +23,28 @@
 #   path   print the binary path (does not build)
 #   tree   print the patched source tree path (for patch development)
 #   clean  remove this key's tree and build directory (downloads are kept)
-#   prune  remove every other key's tree and build (old patch sets)
+#   prune  remove every other key's tree and build (old patch sets; the
+#          current patch set's normal and SAN=1 builds both stay)
+#   fuzz-path  print the qemu-fuzz-arm path (QEMU_SAN=1 only)
+#
+# QEMU_SAN=1 (`make -C emu/qemu SAN=1`) selects the sanitizer build: clang-14
+# with --enable-sanitizers (ASan + UBSan) and --enable-fuzzing, one build dir
+# (its own key: the configure options differ) that makes both
+# qemu-system-arm (tests/device on ASan/UBSan) and qemu-fuzz-arm (libFuzzer
+# with QEMU's generic-fuzz target, tests/fuzz/qemu).  --enable-fuzzing
+# compiles everything with -fsanitize=fuzzer-no-link and only links
+# libFuzzer's main() into qemu-fuzz-arm, so qemu-system-arm stays an
+# ordinary emulator (QEMU docs/devel/fuzzing.rst; meson.build "Fuzzing").
+# Coverage instrumentation is limited to hw/, net/ and slirp by QEMU's
+# scripts/oss-fuzz/instrumentation-filter-template (our models are compiled
+# as hw/net/gemlab-models/src/*.c, so they are instrumented).
 #
 # A failed step stops the script with "build.sh: step 'NAME' failed".
-# Concurrent runs are serialised with flock on $GEMLAB_CACHE/qemu/.lock.
+# Locks (flock): the download takes $GEMLAB_CACHE/qemu/.lock, everything
+# of one key (tree, configure, compile, clean) takes that key's VER-KEY.lock.
+# Two runs of the same key serialise; different keys (the normal and the
+# sanitizer build, or a new patch set) do not wait for each other, so a
+# no-op `make -C emu/qemu` never sits behind a 20-minute SAN=1 build.
 set -Eeuo pipefail
 
 QEMU_DEB_VERSION_PIN="1:7.2+dfsg-7+deb12u18"
@@ -52,9 +70,27 @@ CONFIGURE_OPTS=(
     --with-git-submodules=ignore
     --meson=meson
 )
+QEMU_SAN=${QEMU_SAN:-0}
+# ninja targets; the sanitizer build adds the fuzzer.
+TARGETS=(qemu-system-arm)
+if [ "$QEMU_SAN" = 1 ]; then
+    # clang (not gcc): libFuzzer and -fsanitize=fuzzer-no-link are clang's.
+    # Debian bookworm: clang-14 + libclang-rt-14-dev (scripts/deps/qemu.list).
+    san_cc=clang-14 san_cxx=clang++-14
+    for c in "$san_cc" "$san_cxx"; do
+        command -v "$c" >/dev/null || {
+            echo "build.sh: QEMU_SAN=1 needs $c (run: scripts/deps.sh qemu)" >&2; exit 1; }
+    done
+    # ccache through Debian's masquerade links, as for the normal build.
+    [ -x "/usr/lib/ccache/$san_cc" ] && san_cc=/usr/lib/ccache/$san_cc
+    [ -x "/usr/lib/ccache/$san_cxx" ] && san_cxx=/usr/lib/ccache/$san_cxx
+    # --cxx too: QEMU links with the C++ driver when one works, and g++
+    # cannot link clang's -fsanitize=fuzzer objects.
+    CONFIGURE_OPTS+=(--cc="$san_cc" --cxx="$san_cxx" --enable-sanitizers --enable-fuzzing)
+    TARGETS+=(qemu-fuzz-arm)
 # ccache: QEMU's configure hands meson an explicit compiler, so meson's own
 # ccache detection never triggers; use Debian's masquerade link instead.
-if [ -x /usr/lib/ccache/cc ]; then
+elif [ -x /usr/lib/ccache/cc ]; then
     CONFIGURE_OPTS+=(--cc=/usr/lib/ccache/cc)
 fi
 
@@ -186,11 +222,11 @@ compile() {
     local bld=$1
     # ccache: one cache for every key's build dir (paths made relative).
     export CCACHE_BASEDIR="$cache_root" CCACHE_NOHASHDIR=1
-    log "ninja -j$JOBS in $bld"
+    log "ninja -j$JOBS in $bld (${TARGETS[*]})"
     if [ "${V:-0}" = 1 ]; then
-        ninja -C "$bld" -j"$JOBS" qemu-system-arm
+        ninja -C "$bld" -j"$JOBS" "${TARGETS[@]}"
     else
-        ninja -C "$bld" -j"$JOBS" qemu-system-arm >"$bld/ninja.log" 2>&1 || {
+        ninja -C "$bld" -j"$JOBS" "${TARGETS[@]}" >"$bld/ninja.log" 2>&1 || {
             grep -E -B2 -A12 'error|FAILED' "$bld/ninja.log" | head -60 >&2; return 1
         }
     fi
@@ -207,37 +243,58 @@ main() {
     key=$(key_of "$ver")
     base="$cache_root/$ver-$key"
     bin="$base/build/qemu-system-arm"
+    fuzzbin="$base/build/qemu-fuzz-arm"
 
     case "$cmd" in
     path) echo "$bin"; exit 0 ;;
+    fuzz-path)
+        [ "$QEMU_SAN" = 1 ] || {
+            echo "build.sh: qemu-fuzz-arm exists only in the sanitizer build (QEMU_SAN=1)" >&2; exit 2; }
+        echo "$fuzzbin"; exit 0 ;;
     tree) echo "$base/src"; exit 0 ;;
     clean)
-        exec 9>"$cache_root/.lock"; flock 9
+        exec 8>"$base.lock"; flock 8
         rm -rf "$base"; log "removed $base"; exit 0 ;;
     prune)
+        # keeps the current patch set's normal and sanitizer keys, and any
+        # key a running build holds
+        local keep0 keep1
+        keep0=$(QEMU_SAN=0 QUIET=1 "$here/build.sh" tree); keep0=${keep0%/src}
+        keep1=$(QEMU_SAN=1 QUIET=1 "$here/build.sh" tree); keep1=${keep1%/src}
         exec 9>"$cache_root/.lock"; flock 9
         for d in "$cache_root"/*-*/; do
             d=${d%/}
-            [ "$d" = "$base" ] || [ ! -d "$d/src" -a ! -d "$d/build" ] ||
-                { rm -rf "$d"; log "removed $d"; }
+            [ "$d" = "$keep0" ] || [ "$d" = "$keep1" ] ||
+                [ ! -d "$d/src" -a ! -d "$d/build" ] && continue
+            if (exec 7>"$d.lock"; flock -n 7 && rm -rf "$d"); then
+                log "removed $d"
+            else
+                log "kept $d (a build holds $d.lock)"
+            fi
         done
         exit 0 ;;
     all) ;;
-    *) echo "usage: $0 [all|path|tree|clean|prune]" >&2; exit 2 ;;
+    *) echo "usage: [QEMU_SAN=1] $0 [all|path|fuzz-path|tree|clean|prune]" >&2; exit 2 ;;
     esac
 
-    exec 9>"$cache_root/.lock"
     step=lock
+    exec 9>"$cache_root/.lock"
     flock 9
     step=fetch;     fetch "$ver"
+    exec 9>&-
+    step=lock
+    exec 8>"$base.lock"
+    flock 8
     step=patch;     make_tree "$ver" "$base/src"
     step=models;    link_models "$base/src"
     step=configure; configure_tree "$base/src" "$base/build"
     step=compile;   compile "$base/build"
     step=check
     [ -x "$bin" ]
+    [ "$QEMU_SAN" != 1 ] || [ -x "$fuzzbin" ]
     echo "$bin"
 }
 
-main "$@"
-exit $?
+# One line: bash reads a script as it runs it, and a line after main's
+# return would be read from the edited file if build.sh changed meanwhile.
+main "$@"; exit $?
