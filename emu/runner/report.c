@@ -178,7 +178,12 @@ void rp_parse_iperf3_json(const char *text, const char *file, struct rp_streams 
             continue;
         cJSON_ArrayForEach(s, cJSON_GetObjectItemCaseSensitive(iv, "streams")) {
             char label[48];
-            snprintf(label, sizeof(label), "%s #%d", base_of(file), (int)jnum(s, "socket"));
+            double sock = jnum(s, "socket");
+            /* no (int) of NaN or of a huge number: undefined (C11 6.3.1.4) */
+            if (isfinite(sock) && sock >= 0 && sock <= INT_MAX)
+                snprintf(label, sizeof(label), "%s #%d", base_of(file), (int)sock);
+            else
+                snprintf(label, sizeof(label), "%s #unknown", base_of(file));
             point(series(st, label), jnum(s, "end"), jnum(s, "bits_per_second"), jnum(s, "jitter_ms"),
                   jnum(s, "lost_percent"));
         }

@@ -4,6 +4,7 @@
  * refused (review D1). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
+#include <dirent.h>
 #include <ftw.h>
 #include <math.h>
 #include <stdbool.h>
@@ -269,6 +270,31 @@ static void test_side_by_side_escapes_crafted_results(void **state)
     rm_tree(b);
 }
 
+/* an artifact's RUN_DIR/report -> elsewhere: no chart file lands there */
+static void test_report_refuses_symlinked_chart_dir(void **state)
+{
+    char dir[64], victim[64], link[128];
+    DIR *d;
+    struct dirent *e;
+    int n = 0;
+
+    (void)state;
+    evil_run(dir, sizeof(dir), false);
+    snprintf(victim, sizeof(victim), "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(victim));
+    snprintf(link, sizeof(link), "%s/report", dir);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(rp_run_report(dir), 2);
+    d = opendir(victim);
+    assert_non_null(d);
+    while ((e = readdir(d)))
+        n += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(n, 0);
+    rm_tree(dir);
+    rm_tree(victim);
+}
+
 /* ---- D1: a run that did not finish is not reported ---------------------- */
 
 static void test_report_refuses_incomplete_run(void **state)
@@ -296,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_report_evidence_array_does_not_crash),
         cmocka_unit_test(test_side_by_side_escapes_crafted_results),
         cmocka_unit_test(test_report_refuses_incomplete_run),
+        cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
