@@ -70,6 +70,16 @@ static double jnum_at(const cJSON *root, const char *path)
     return cJSON_IsNumber(j) ? j->valuedouble : NAN;
 }
 
+/* A count stored as a JSON number; 0 when it is none or out of int range
+ * (a hand-edited baseline: casting NaN or 1e300 to int is undefined, C11
+ * 6.3.1.4, and review R10 found it). */
+static int count_at(const cJSON *root, const char *path)
+{
+    double v = jnum_at(root, path);
+
+    return isfinite(v) && v >= 0 && v <= INT_MAX ? (int)v : 0;
+}
+
 static int cmp_dbl(const void *a, const void *b)
 {
     double x = *(const double *)a, y = *(const double *)b;
@@ -338,7 +348,7 @@ void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c)
     c->min_bps = jnum_at(bl, "stats.min_bps");
     c->max_bps = jnum_at(bl, "stats.max_bps");
     c->tolerance_pct = jnum_at(bl, "stats.tolerance_pct");
-    c->nruns = (int)jnum_at(bl, "stats.n");
+    c->nruns = count_at(bl, "stats.n");
     if (isnan(c->tolerance_pct))
         c->tolerance_pct = BL_DEFAULT_MIN_PCT;
     c->delta_pct = c->median_bps > 0 ? (c->run_bps - c->median_bps) / c->median_bps * 100 : NAN;
@@ -783,7 +793,7 @@ int bl_cmd(int argc, char **argv)
         if (arc || write_json(path, bl, stderr))
             goto out;
         printf("%s: %d run(s), median %.2f Mb/s, MAD %.2f Mb/s, tolerance %.1f%%\n", path,
-               (int)jnum_at(bl, "stats.n"), jnum_at(bl, "stats.median_bps") / 1e6,
+               count_at(bl, "stats.n"), jnum_at(bl, "stats.median_bps") / 1e6,
                jnum_at(bl, "stats.mad_bps") / 1e6, jnum_at(bl, "stats.tolerance_pct"));
         rc = 0;
     } else {

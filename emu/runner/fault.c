@@ -29,6 +29,27 @@ static int set_link_any(struct qmp *q, bool up)
     return rc;
 }
 
+/* The model has no "restart-aneg" property (review R10: the old qom-set of
+ * one always failed).  Setting any link-partner property renegotiates
+ * (patch 0003: GP_PARTNER -> gl_phy_set_partner -> gl_phy__restart), as a
+ * partner restarting its autonegotiation does (IEEE 802.3 clause 28): the
+ * partner's own autoneg setting is written back unchanged. */
+static int restart_aneg(struct qmp *q, const char *gem)
+{
+    cJSON *v = NULL;
+    int rc = qmp_qom_get(q, gem, "partner-autoneg", &v, QMP_TIMEOUT_MS);
+
+    if (rc == 0 && !cJSON_IsBool(v)) {
+        snprintf(q->last_error, sizeof(q->last_error), "qom-get partner-autoneg: not a boolean");
+        rc = -EPROTO;
+    }
+    if (rc) {
+        cJSON_Delete(v);
+        return rc;
+    }
+    return qmp_qom_set(q, gem, "partner-autoneg", v, QMP_TIMEOUT_MS);     /* consumes v */
+}
+
 int run_cmd_fault(int argc, char **argv)
 {
     static struct scenario s;
@@ -87,7 +108,7 @@ int run_cmd_fault(int argc, char **argv)
             rc = qmp_qom_set(&q, gem, qemu_prop_for((enum scn_key)scn_key_lookup("link", argv[2])),
                              qemu_prop_json(&s, (enum scn_key)scn_key_lookup("link", argv[2]), &v), QMP_TIMEOUT_MS);
         else if (!strcmp(argv[1], "restart-aneg"))
-            rc = qmp_qom_set(&q, gem, "restart-aneg", cJSON_CreateBool(1), QMP_TIMEOUT_MS);
+            rc = restart_aneg(&q, gem);
         else
             rc = qmp_qom_set(&q, gem, "rx-starve-ns", cJSON_CreateNumber((double)v.u), QMP_TIMEOUT_MS);
     }

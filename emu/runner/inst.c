@@ -612,6 +612,8 @@ int inst_send(struct inst *i, const char *line)
 {
     size_t len = strlen(line), off = 0;
 
+    long long deadline = inst_now_ms() + INST_SEND_TIMEOUT_MS;
+
     if (i->serial_fd < 0)
         return -ENOTCONN;
     while (off <= len) {
@@ -619,8 +621,16 @@ int inst_send(struct inst *i, const char *line)
         size_t n = off < len ? len - off : 1;
         ssize_t w = write(i->serial_fd, p, n);
         if (w < 0 && (errno == EINTR || errno == EAGAIN)) {
-            struct timespec ts = { 0, 1000000 };
-            nanosleep(&ts, NULL);
+            /* the guest does not drain its UART: wait for room, but not
+             * past a stop signal, QEMU's exit or the deadline (review R10) */
+            struct pollfd pf = { .fd = i->serial_fd, .events = POLLOUT };
+            if (inst_stop_signal)
+                return -EINTR;
+            if (inst_exited(i))
+                return -ECHILD;
+            if (inst_now_ms() >= deadline)
+                return -ETIMEDOUT;
+            poll(&pf, 1, 20);
             continue;
         }
         if (w < 0)

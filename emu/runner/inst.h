@@ -111,7 +111,11 @@ int inst_count_msgs(const struct inst *i, const char *type);
 void inst_msgs_free(struct inst *i);
 
 
-/* Send one command line to the firmware shell / agent. */
+/* Send one command line to the firmware shell / agent.  A console that
+ * takes nothing (the guest stopped reading) is given up on a stop signal
+ * (-EINTR), QEMU's exit (-ECHILD) or after INST_SEND_TIMEOUT_MS
+ * (-ETIMEDOUT). */
+#define INST_SEND_TIMEOUT_MS 5000
 int inst_send(struct inst *i, const char *line);
 
 /* Print the last console lines to @out. */

@@ -9,6 +9,7 @@
  */
 #include "iperf.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,15 @@ cJSON *iperf3_parse(const char *text)
     return out;
 }
 
+/* A CSV integer field; out-of-range values saturate, so "4294967295"
+ * is not read as -1 (atoi() is undefined there and glibc wraps; review R10). */
+static int field_int(const char *s)
+{
+    long v = strtol(s, NULL, 10);
+
+    return v > INT_MAX ? INT_MAX : v < INT_MIN ? INT_MIN : (int)v;
+}
+
 /* Split one CSV line into at most @max fields (in place). */
 static int csv_split(char *line, char **f, int max)
 {
@@ -209,7 +219,7 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
         bps = strtod(f[8], NULL);
         if (!isfinite(bps) || bps < 0)
             continue;
-        id = atoi(f[5]);
+        id = field_int(f[5]);
         if (a == 0.0 && b >= duration_s - 1.0 && b - a > 1.5) {
             if (id == -1)
                 final_sum = bps;
@@ -294,7 +304,7 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
             if (p)
                 p++;
         }
-        bool to_tx = p && atoi(p) == lport;
+        bool to_tx = p && field_int(p) == lport;
         char *dst = to_tx ? tx : rx;
         size_t *off = to_tx ? &txn : &rxn;
         memcpy(dst + *off, line, len);

@@ -389,7 +389,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 /* @to relative to directory @from (both made absolute) */
 static void relpath(const char *from, const char *to, char *out, size_t len)
 {
-    char a[PATH_MAX], b[PATH_MAX];
+    char a[PATH_MAX + 1], b[PATH_MAX + 1];  /* realpath() fills PATH_MAX, then a '/' (review R10) */
     size_t i = 0, common = 0;
     int ups = 0;
 

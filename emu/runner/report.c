@@ -145,7 +145,8 @@ void rp_parse_iperf2_csv(const char *text, const char *file, struct rp_streams *
                 fld[nf++] = tok;
             if (nf >= 9) {
                 double a, b;
-                int id = atoi(fld[5]);
+                long lid = strtol(fld[5], NULL, 10);    /* not atoi(): "4294967295" is no -1 */
+                int id = lid > INT_MAX ? INT_MAX : lid < INT_MIN ? INT_MIN : (int)lid;
                 if (sscanf(fld[6], "%lf-%lf", &a, &b) == 2 && b > a && b - a <= 1.5) {
                     char label[48];
                     double jit = NAN, lost = NAN;

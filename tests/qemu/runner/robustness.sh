@@ -325,6 +325,25 @@ if [ "$(id -u)" = 0 ] && command -v ip >/dev/null; then
     else bad "tap up/down" "rc=$rc inside=$inside after=$after"; fi
 fi
 
+# 14b. gemlab fault restart-aneg (review R10: it set a property the model
+#      does not have, so it always failed): on our QEMU it renegotiates.
+#      Stock QEMU has no link model, so this one needs ours
+#      (make -C emu/qemu, or OUR_QEMU=path).
+ourq=${OUR_QEMU:-$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)}
+if [ -x "$ourq" ]; then
+    d=$work/faultaneg
+    "$G" boot --qemu "$ourq" --out "$d" --hold 4 >"$work/faultaneg.out" 2>&1 &
+    rpid=$!
+    for _ in $(seq 200); do grep -q "QMP up" "$work/faultaneg.out" && break; sleep 0.1; done
+    o6=$("$G" fault "$d" restart-aneg 2>&1); r6=$?
+    wait $rpid
+    if [ $r6 -eq 0 ] && [[ "$o6" == *"fault applied: restart-aneg"* ]] && [ -z "$(leftovers "$d")" ]; then
+        ok "fault restart-aneg renegotiates through an existing property"
+    else bad "fault restart-aneg" "rc=$r6 $o6"; fi
+else
+    echo "skip fault restart-aneg: our QEMU is not built (make -C emu/qemu, or OUR_QEMU=path)"
+fi
+
 # 14. gemlab fault reaches a running instance through its QMP socket, and
 #     validates with the scenario tables before touching it.
 d=$work/fault

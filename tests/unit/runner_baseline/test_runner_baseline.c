@@ -172,6 +172,32 @@ static void test_missing_throughput(void **state)
     cJSON_Delete(bl);
 }
 
+/* Review R10: a hand-edited baseline whose stats.n is no number, or out of
+ * int range, was cast to int from NaN/1e300 (undefined behaviour; on x86
+ * "-2147483648 run(s)").  The run count is then unknown: 0. */
+static void test_hand_edited_run_count_is_not_cast_from_nan(void **state)
+{
+    (void)state;
+    const double runs[] = { 100e6, 101e6, 99e6 };
+    cJSON *bl = baseline_of(runs, 3, 5, 3), *r = results(100e6, 4, "h1");
+    cJSON *stats = cJSON_GetObjectItem(bl, "stats");
+    struct bl_cmp c;
+    assert_non_null(stats);
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.nruns, 3);
+    bl_cmp_free(&c);
+    cJSON_ReplaceItemInObject(stats, "n", cJSON_CreateString("x"));
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.nruns, 0);
+    bl_cmp_free(&c);
+    cJSON_ReplaceItemInObject(stats, "n", cJSON_CreateNumber(1e300));
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.nruns, 0);
+    bl_cmp_free(&c);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+}
+
 static void test_path_and_diagnosis_rule(void **state)
 {
     (void)state;
@@ -454,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_conditions_differ),
         cmocka_unit_test(test_subject_change_is_compared),
         cmocka_unit_test(test_missing_throughput),
+        cmocka_unit_test(test_hand_edited_run_count_is_not_cast_from_nan),
         cmocka_unit_test(test_path_and_diagnosis_rule),
         cmocka_unit_test(test_auto_lookup),
         cmocka_unit_test(test_parallel_saves_lose_nothing),

@@ -5,6 +5,8 @@
  * whole group of a live leader, reaps it, and reports how it ended.
  * kill() is wrapped (-Wl,--wrap=kill): a group signal whose leader is no
  * longer our child (waitid says ECHILD) is counted as a violation.
+ * inst_send() to a console nobody reads gives up (review R10): on a stop
+ * signal, when QEMU is gone, and at its deadline.
  * STYLE.md: `#include "module.c"` to reach static functions. */
 #include "../../../emu/runner/inst.c"
 
@@ -121,11 +123,64 @@ static void test_stop_kills_the_group_of_a_live_leader(void **state)
     unlink(pidfile);
 }
 
+static long long ms_since(long long t0)
+{
+    return inst_now_ms() - t0;
+}
+
+/* Review R10: a guest that stops reading its UART fills the serial
+ * socket; inst_send() used to retry EAGAIN every 1 ms forever, deaf to
+ * ^C.  Now a stop signal ends it at once, so does QEMU's exit, and
+ * INST_SEND_TIMEOUT_MS bounds it otherwise. */
+static void test_send_to_a_console_nobody_reads_gives_up(void **state)
+{
+    static struct inst in;
+    char *const argv[] = { "/bin/sleep", "30", NULL };
+    int sv[2], small = 4096;
+    char junk[4096];
+    long long t0;
+    (void)state;
+
+    alarm(INST_SEND_TIMEOUT_MS / 1000 + 20);    /* the old loop never returns */
+    inst_for(&in, argv);
+    assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+    setsockopt(sv[0], SOL_SOCKET, SO_SNDBUF, &small, sizeof(small));
+    fcntl(sv[0], F_SETFL, O_NONBLOCK);
+    memset(junk, 'x', sizeof(junk));
+    while (write(sv[0], junk, sizeof(junk)) > 0)
+        ;
+    in.serial_fd = sv[0];
+
+    inst_stop_signal = SIGINT;
+    t0 = inst_now_ms();
+    assert_int_equal(inst_send(&in, "stats"), -EINTR);
+    assert_true(ms_since(t0) < 1000);
+    inst_stop_signal = 0;
+
+    t0 = inst_now_ms();
+    assert_int_equal(inst_send(&in, "stats"), -ETIMEDOUT);
+    assert_true(ms_since(t0) >= INST_SEND_TIMEOUT_MS - 100 && ms_since(t0) < INST_SEND_TIMEOUT_MS + 2000);
+
+    __real_kill(in.pid, SIGKILL);
+    for (int k = 0; k < 500 && !inst_exited(&in); k++)
+        usleep(10000);
+    t0 = inst_now_ms();
+    assert_int_equal(inst_send(&in, "stats"), -ECHILD);
+    assert_true(ms_since(t0) < 1000);
+    in.serial_fd = -1;
+    inst_stop(&in);
+    assert_true(reaped(in.pid));
+    close(sv[0]);
+    close(sv[1]);
+    alarm(0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_group_is_not_signalled_after_its_leader_was_reaped),
         cmocka_unit_test(test_stop_kills_the_group_of_a_live_leader),
+        cmocka_unit_test(test_send_to_a_console_nobody_reads_gives_up),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -177,6 +177,20 @@ static void test_iperf2_stream_sum_overflow_is_unknown(void **state)
     cJSON_Delete(o);
 }
 
+/* Review R10: a stream id beyond int (a corrupt or hostile CSV) went
+ * through atoi(), which glibc wraps: 4294967295 became -1, the id of the
+ * sum line, and that stream alone was taken as the total. */
+static void test_iperf2_stream_id_beyond_int_is_no_sum_line(void **state)
+{
+    const char *csv = "1,a,1,b,2,4294967295,0.0-10.0,100,800\n"
+                      "1,a,1,b,2,3,0.0-10.0,100,100\n";
+    cJSON *o = iperf2_parse(csv, "", 0, 10.0);
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(num(o, "throughput_bps") == 900);
+    cJSON_Delete(o);
+}
+
 static void test_iperf2_no_summary_keeps_stderr(void **state)
 {
     cJSON *o = iperf2_parse("garbage\n,,,\n1,2,3\n", "connect failed: Connection refused\nmore", 0, 10.0);
@@ -330,6 +344,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_client_without_server_report_has_no_loss),
         cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
+        cmocka_unit_test(test_iperf2_stream_id_beyond_int_is_no_sum_line),
         cmocka_unit_test(test_iperf2_dual_splits_by_listen_port_and_sums),
         cmocka_unit_test(test_iperf2_dual_csv_without_final_newline_stays_in_bounds),
         cmocka_unit_test(test_infinities_are_unknown),

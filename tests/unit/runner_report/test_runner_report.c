@@ -46,6 +46,18 @@ static void test_iperf2_tcp_parallel(void **state)
     assert_true(isnan(st.s[0].jitter_ms[0]));
 }
 
+/* Review R10: stream id 4294967295 went through atoi(), which glibc
+ * wraps to -1, the id of iperf 2's sum line. */
+static void test_iperf2_stream_id_beyond_int_is_no_sum(void **state)
+{
+    (void)state;
+    static struct rp_streams st;
+    memset(&st, 0, sizeof(st));
+    rp_parse_iperf2_csv("1,a,1,b,2,4294967295,0.0-1.0,100,800\n", "iperf.csv", &st);
+    assert_int_equal(st.n, 1);
+    assert_string_equal(st.s[0].label, "iperf.csv #2147483647");
+}
+
 static void test_iperf2_udp_server(void **state)
 {
     (void)state;
@@ -79,6 +91,23 @@ static void test_iperf3_json(void **state)
     /* not JSON: nothing, no crash */
     rp_parse_iperf3_json("{", "bad.json", &st);
     assert_int_equal(st.n, 2);
+}
+
+/* Review R10: a "socket" that is no number (a hand-edited or truncated
+ * iperf3 file) was cast from NaN to int - undefined behaviour, and on x86
+ * every such stream got the label "#-2147483648".  It is "#unknown" now. */
+static void test_iperf3_stream_without_a_numeric_socket_is_labelled_unknown(void **state)
+{
+    (void)state;
+    static struct rp_streams st;
+    const char *json =
+        "{\"intervals\":[{\"streams\":[{\"socket\":\"x\",\"end\":1,\"bits_per_second\":1e8},"
+        "{\"socket\":1e300,\"end\":1,\"bits_per_second\":2e8}],\"sum\":{}}]}";
+    memset(&st, 0, sizeof(st));
+    rp_parse_iperf3_json(json, "iperf3.json", &st);
+    assert_true(st.n >= 1);
+    for (int i = 0; i < st.n; i++)
+        assert_string_equal(st.s[i].label, "iperf3.json #unknown");
 }
 
 static void test_limits(void **state)
@@ -316,7 +345,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_iperf2_tcp_parallel),
         cmocka_unit_test(test_iperf2_udp_server),
+        cmocka_unit_test(test_iperf2_stream_id_beyond_int_is_no_sum),
         cmocka_unit_test(test_iperf3_json),
+        cmocka_unit_test(test_iperf3_stream_without_a_numeric_socket_is_labelled_unknown),
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_report_escapes_crafted_results),
         cmocka_unit_test(test_report_evidence_array_does_not_crash),
