@@ -11,6 +11,7 @@ set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 G=${1:-$top/build/host/bin/gemlab}
+case $G in /*) ;; *) G=$PWD/$G ;; esac     # some tests run it from $work
 QEMU=${QEMU:-/usr/bin/qemu-system-arm}
 work=$(mktemp -d /tmp/gemlab-rb.XXXXXX)
 passed=0; failed=0
