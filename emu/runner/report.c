@@ -909,6 +909,14 @@ static int run_report(struct run_data *r, bool html)
         fprintf(stderr, "%s: cannot create: %s\n", c.dir, strerror(errno));
         return 2;
     }
+    {   /* the charts' files go into RUN_DIR/report itself, never through a
+         * symlink an unpacked artifact planted there (review section 4) */
+        struct stat st;
+        if (lstat(c.dir, &st) || !S_ISDIR(st.st_mode)) {
+            fprintf(stderr, "%s: not a directory (symlinks are refused)\n", c.dir);
+            return 2;
+        }
+    }
     run_charts(r, &c);
     if (write_run_html(r, &c))
         return 2;
