@@ -488,7 +488,7 @@ fi
 #     their QEMUs (exit 130, no process or socket left in its OUT dir).
 if [ $have_fixture = 1 ]; then
     qt=$work/qt
-    OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf \
+    OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf GEMLAB=$G \
         "$here/qemu-test.sh" clean_1g partner_100_only echo_100m >"$work/qt.out" 2>&1 &
     rpid=$!
     for _ in $(seq 200); do [ "$(ls "$qt"/*/qemu.pid 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
