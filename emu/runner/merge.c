@@ -54,6 +54,29 @@ static double attr_num(const char *tag, const char *end, const char *name)
     return e == buf ? NAN : v;
 }
 
+/* @s with the five predefined XML entities decoded (XML 1.0 section 4.6),
+ * in place; others stay as written */
+static void xml_unesc(char *s)
+{
+    static const struct { const char *ent; char c; } e[] = {
+        { "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&apos;", '\'' },
+    };
+    char *w = s;
+
+    for (const char *r = s; *r;) {
+        size_t i;
+        for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
+            if (!strncmp(r, e[i].ent, strlen(e[i].ent)))
+                break;
+        if (i < sizeof(e) / sizeof(e[0])) {
+            *w++ = e[i].c;
+            r += strlen(e[i].ent);
+        } else
+            *w++ = *r++;
+    }
+    *w = '\0';
+}
+
 /* "...-K-of-N" at the end of @s (an optional ".xml" after it) */
 static bool shard_of(const char *s, int *k, int *n)
 {
@@ -181,10 +204,18 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
                 char *body = strndup(te, (size_t)(ce - te));
                 if (!body)
                     return -ENOMEM;
+                char *sk;
                 if (strstr(body, "<failure") || strstr(body, "<error"))
                     tc->status = MG_FAIL;
-                else if (strstr(body, "<skipped"))
-                    tc->status = MG_SKIP;
+                else if ((sk = strstr(body, "<skipped"))) {
+                    /* qemu-test.sh: "TODO: ..." for a scenario marked todo,
+                     * else why it could not run */
+                    const char *ske = strchr(sk, '>');
+                    if (!ske || !attr(sk, ske, "message", tc->why, sizeof(tc->why)))
+                        snprintf(tc->why, sizeof(tc->why), "no reason given");
+                    xml_unesc(tc->why);
+                    tc->status = !strncmp(tc->why, "TODO", 4) ? MG_TODO : MG_SKIP;
+                }
                 free(body);
             }
             c = ce;
@@ -202,7 +233,7 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
 static void problem(struct mg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void problem(struct mg *m, const char *fmt, ...)
 {
-    char buf[512];
+    char buf[1024];
     va_list ap;
 
     va_start(ap, fmt);
@@ -218,7 +249,7 @@ void mg_evaluate(struct mg *m)
     cJSON_Delete(m->problems);
     m->problems = cJSON_CreateArray();
     m->n = m->expect_n;
-    m->tests = m->passed = m->failed = m->skipped = 0;
+    m->tests = m->passed = m->failed = m->skipped = m->todo = 0;
     m->time = 0;
     for (int i = 0; i < m->nsuites; i++) {
         const struct mg_suite *s = &m->suites[i];
@@ -250,8 +281,15 @@ void mg_evaluate(struct mg *m)
         m->tests++;
         if (c->status == MG_FAIL)
             m->failed++;
-        else if (c->status == MG_SKIP)
+        else if (c->status == MG_SKIP) {
             m->skipped++;
+            if (m->skips_fail)
+                problem(m, "%s (%s, shard %d/%d) was skipped (%s): under CI=true a skip fails the run; "
+                        "provide what it needs, or if this is a known gap mark the scenario with "
+                        "`todo = REASON` in its [scenario] section (scenarios/README.md)",
+                        c->name, c->classname, m->suites[c->shard].k, m->suites[c->shard].n, c->why);
+        } else if (c->status == MG_TODO)
+            m->todo++;
         else
             m->passed++;
         for (int j = 0; j < i; j++)
@@ -452,8 +490,8 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         return -EIO;
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<testsuites name=\"qemu-test-merged\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.0f\">\n",
-            m->tests + cJSON_GetArraySize(m->problems), m->failed + cJSON_GetArraySize(m->problems), m->skipped,
-            m->time);
+            m->tests + cJSON_GetArraySize(m->problems), m->failed + cJSON_GetArraySize(m->problems),
+            m->skipped + m->todo, m->time);
     for (int i = 0; i < m->nsuites; i++)
         fprintf(f, "%s\n", m->suites[i].xml);
     if (cJSON_GetArraySize(m->problems)) {
@@ -479,17 +517,32 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     cJSON_AddNumberToObject(idx, "passed", m->passed);
     cJSON_AddNumberToObject(idx, "failed", m->failed);
     cJSON_AddNumberToObject(idx, "skipped", m->skipped);
+    cJSON_AddNumberToObject(idx, "todo", m->todo);
+    cJSON_AddBoolToObject(idx, "skips_fail", m->skips_fail);
     cJSON_AddNumberToObject(idx, "time_s", m->time);
     cJSON_AddItemToObject(idx, "problems", cJSON_Duplicate(m->problems, 1));
+    /* what did not run, and why: skips and todos by name */
+    sh = cJSON_AddArrayToObject(idx, "not_run");
+    for (int c = 0; c < m->ncases; c++)
+        if (m->cases[c].status == MG_SKIP || m->cases[c].status == MG_TODO) {
+            cJSON *s = cJSON_CreateObject();
+            cJSON_AddStringToObject(s, "name", m->cases[c].name);
+            cJSON_AddStringToObject(s, "classname", m->cases[c].classname);
+            cJSON_AddStringToObject(s, "shard", m->suites[m->cases[c].shard].name);
+            cJSON_AddStringToObject(s, "status", m->cases[c].status == MG_TODO ? "todo" : "skipped");
+            cJSON_AddStringToObject(s, "why", m->cases[c].why);
+            cJSON_AddItemToArray(sh, s);
+        }
     sh = cJSON_AddArrayToObject(idx, "shards");
     for (int i = 0; i < m->nsuites; i++) {
         cJSON *s = cJSON_CreateObject();
-        int t = 0, fl = 0, sk = 0;
+        int t = 0, fl = 0, sk = 0, td = 0;
         for (int c = 0; c < m->ncases; c++)
             if (m->cases[c].shard == i) {
                 t++;
                 fl += m->cases[c].status == MG_FAIL;
                 sk += m->cases[c].status == MG_SKIP;
+                td += m->cases[c].status == MG_TODO;
             }
         cJSON_AddStringToObject(s, "name", m->suites[i].name);
         cJSON_AddStringToObject(s, "file", m->suites[i].file);
@@ -498,6 +551,7 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         cJSON_AddNumberToObject(s, "tests", t);
         cJSON_AddNumberToObject(s, "failed", fl);
         cJSON_AddNumberToObject(s, "skipped", sk);
+        cJSON_AddNumberToObject(s, "todo", td);
         if (!isnan(m->suites[i].time))
             cJSON_AddNumberToObject(s, "time_s", m->suites[i].time);
         cJSON_AddItemToArray(sh, s);
@@ -513,8 +567,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     if (!(f = open_out(&o, out, "report.md")))
         return -EIO;
     fprintf(f, "# qemu-test: %s %s\n\n", m->pass ? "\u2705" : "\u274c", verdict);
-    fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped**, %.0f s of shard time.\n\n",
-            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->time);
+    fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped, %d todo**, %.0f s of shard time.%s\n\n",
+            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->todo, m->time,
+            m->skips_fail ? " CI=true: a skip fails the run." : "");
     if (cJSON_GetArraySize(m->problems)) {
         fprintf(f, "## Shard problems\n\n");
         cJSON_ArrayForEach(p, m->problems) {
@@ -524,16 +579,17 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         }
         fputc('\n', f);
     }
-    fprintf(f, "| shard | tests | failed | skipped | time (s) |\n|---|---:|---:|---:|---:|\n");
+    fprintf(f, "| shard | tests | failed | skipped | todo | time (s) |\n|---|---:|---:|---:|---:|---:|\n");
     for (int i = 0; i < m->nsuites; i++) {
-        int t = 0, fl = 0, sk = 0;
+        int t = 0, fl = 0, sk = 0, td = 0;
         for (int c = 0; c < m->ncases; c++)
             if (m->cases[c].shard == i) {
                 t++;
                 fl += m->cases[c].status == MG_FAIL;
                 sk += m->cases[c].status == MG_SKIP;
+                td += m->cases[c].status == MG_TODO;
             }
-        fprintf(f, "| %d/%d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, t, fl, sk,
+        fprintf(f, "| %d/%d | %d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, t, fl, sk, td,
                 isnan(m->suites[i].time) ? 0 : m->suites[i].time);
     }
     if (m->failed) {
@@ -545,6 +601,23 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
                 fprintf(f, " (");
                 runner_md_esc(f, m->cases[c].classname);
                 fprintf(f, ", shard %d/%d)\n", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
+            }
+    }
+    for (int pass = 0; pass < 2; pass++) {
+        enum mg_status want = pass ? MG_TODO : MG_SKIP;
+        if (!(pass ? m->todo : m->skipped))
+            continue;
+        fprintf(f, "\n## %s\n\n", pass ? "TODO (scenarios marked `todo`: known gaps, not counted)"
+                                        : "Skipped (did not run: not a pass)");
+        for (int c = 0; c < m->ncases; c++)
+            if (m->cases[c].status == want) {
+                fputs("- ", f);
+                runner_md_esc(f, m->cases[c].name);
+                fprintf(f, " (");
+                runner_md_esc(f, m->cases[c].classname);
+                fprintf(f, ", shard %d/%d): ", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
+                runner_md_esc(f, m->cases[c].why);
+                fputc('\n', f);
             }
     }
     if (cJSON_GetArraySize(runs)) {
@@ -582,11 +655,13 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>qemu-test %s</title>\n"
                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
                "td,th{border:1px solid #ccc;padding:.3em .6em}.PASS{color:#080}.FAIL,.ERROR{color:#c00}"
+               ".SKIP{color:#b60}"
                "</style></head><body>\n",
             verdict);
     fprintf(f, "<h1>qemu-test: <span class=\"%s\">%s</span></h1>\n", verdict, verdict);
-    fprintf(f, "<p>%d scenarios in %d of %d shards: %d passed, %d failed, %d skipped, %.0f s of shard time.</p>\n",
-            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->time);
+    fprintf(f, "<p>%d scenarios in %d of %d shards: %d passed, %d failed, %d skipped, %d todo, %.0f s of shard time.%s</p>\n",
+            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->todo, m->time,
+            m->skips_fail ? " CI=true: a skip fails the run." : "");
     if (cJSON_GetArraySize(m->problems)) {
         fprintf(f, "<h2>Shard problems</h2><ul>\n");
         cJSON_ArrayForEach(p, m->problems) {
@@ -599,14 +674,19 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     fprintf(f, "<h2>Testcases</h2><table><tr><th>scenario</th><th>class</th><th>shard</th><th>result</th>"
                "<th>time (s)</th></tr>\n");
     for (int c = 0; c < m->ncases; c++) {
-        const char *st = m->cases[c].status == MG_FAIL ? "FAIL" : m->cases[c].status == MG_SKIP ? "SKIP" : "PASS";
+        const char *st = m->cases[c].status == MG_FAIL ? "FAIL" : m->cases[c].status == MG_SKIP ? "SKIP"
+                       : m->cases[c].status == MG_TODO ? "TODO" : "PASS";
         fputs("<tr><td>", f);
         runner_html_esc(f, m->cases[c].name);
         fputs("</td><td>", f);
         runner_html_esc(f, m->cases[c].classname);
-        fprintf(f, "</td><td>%d/%d</td><td class=\"%s\">%s</td><td>%.0f</td></tr>\n",
-                m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n, st, st,
-                isnan(m->cases[c].time) ? 0 : m->cases[c].time);
+        fprintf(f, "</td><td>%d/%d</td><td class=\"%s\">%s", m->suites[m->cases[c].shard].k,
+                m->suites[m->cases[c].shard].n, st, st);
+        if (m->cases[c].status == MG_SKIP || m->cases[c].status == MG_TODO) {
+            fputs(": ", f);
+            runner_html_esc(f, m->cases[c].why);
+        }
+        fprintf(f, "</td><td>%.0f</td></tr>\n", isnan(m->cases[c].time) ? 0 : m->cases[c].time);
     }
     fputs("</table>\n", f);
     if (cJSON_GetArraySize(runs)) {
@@ -667,13 +747,20 @@ int mg_cmd(int argc, char **argv)
     int ninputs = 0, rc;
 
     memset(&m, 0, sizeof(m));
+    /* GitHub Actions sets CI=true in every step ("Default environment
+     * variables", docs.github.com/en/actions/learn-github-actions/variables) */
+    m.skips_fail = getenv("CI") && !strcmp(getenv("CI"), "true");
     for (int i = 0; i < argc; i++)
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             puts("usage: gemlab merge [--out DIR] [--expect-shards N] INPUT...\n"
                  "  INPUT: a shard's output directory (searched for JUnit *.xml and run directories\n"
                  "  with results.json) or a JUnit file.  Writes DIR/junit.xml, report.md, index.html,\n"
                  "  index.json (DIR default build/qemu-test-merged).\n"
-                 "  exit: 0 every shard present and passed, 1 a shard failed or is missing, 2 bad input");
+                 "  Skipped scenarios are counted apart; a <skipped> case whose message starts with TODO\n"
+                 "  (a scenario marked `todo`) counts as todo.  With CI=true in the environment a skip\n"
+                 "  that is not a todo fails the merge.\n"
+                 "  exit: 0 every shard present and passed, 1 a shard failed or is missing (or, CI=true,\n"
+                 "  a scenario was skipped), 2 bad input");
             return 0;
         }
     runs = cJSON_CreateArray();
@@ -758,8 +845,8 @@ int mg_cmd(int argc, char **argv)
         const cJSON *p;
         cJSON_ArrayForEach(p, m.problems) fprintf(stderr, "gemlab merge: %s\n", p->valuestring);
     }
-    printf("merge: %s: %d scenarios in %d of %d shards, %d passed, %d failed, %d skipped; %s/report.md\n",
-           m.pass ? "PASS" : "FAIL", m.tests, m.nsuites, m.n, m.passed, m.failed, m.skipped, out);
+    printf("merge: %s: %d scenarios in %d of %d shards, %d passed, %d failed, %d skipped, %d todo; %s/report.md\n",
+           m.pass ? "PASS" : "FAIL", m.tests, m.nsuites, m.n, m.passed, m.failed, m.skipped, m.todo, out);
     rc = m.pass ? 0 : 1;
     cJSON_Delete(runs);
     mg_free(&m);

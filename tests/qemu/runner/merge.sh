@@ -4,14 +4,20 @@
 # a scenario ran in two shards, exit 2 on bad input.  No QEMU needed.
 # The shard coverage test (union of SHARD=k/N = the full list, no
 # duplicates) is robustness.sh #15.
+# Cases 6-7: a skip is not a pass (issue 20): skips are counted apart, and
+# under CI=true a skip fails qemu-test.sh and gemlab merge unless the
+# scenario is marked `todo` (a fake scenario whose firmware is missing).
 # Ends with "merge: N passed, M failed"; exit status non-zero on failure.
 set -u
+# cases 1-5 are the behaviour outside CI; 6-7 set CI=true themselves
+ci_env=${CI-}
+unset CI
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 G=${1:-$top/build/host/bin/gemlab}
 work=$(mktemp -d /tmp/gemlab-merge.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
+passed=0; failed=0; skipped=0
 ok()  { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
 
@@ -49,18 +55,20 @@ shard "$work/a1" 1 3 s1:pass s2:pass
 shard "$work/a2" 2 3 s3:pass s4:skip
 shard "$work/a3" 3 3 s5:pass
 out=$("$G" merge --out "$work/m1" --expect-shards 3 "$work/a1" "$work/a2" "$work/a3" 2>&1); rc=$?
-if [ $rc -eq 0 ] && [[ "$out" == *"PASS: 5 scenarios in 3 of 3 shards, 4 passed, 0 failed, 1 skipped"* ]] \
+if [ $rc -eq 0 ] && [[ "$out" == *"PASS: 5 scenarios in 3 of 3 shards, 4 passed, 0 failed, 1 skipped, 0 todo"* ]] \
    && grep -q 'tests="5" failures="0" skipped="1"' "$work/m1/junit.xml" \
    && [ "$(grep -c '<testcase' "$work/m1/junit.xml")" = 5 ] \
    && grep -q '| s1 | baremetal | PASS | 123.4 | PROTO\\_RETRANSMITS' "$work/m1/report.md" \
    && grep -q '../a1/qemu-test/s1-baremetal/results.json' "$work/m1/index.html" \
    && grep -q '"verdict":	"PASS"' "$work/m1/index.json"; then
-    ok "three shards merge: 5 scenarios, 4 passed, 1 skipped, PASS"
+    ok "three shards merge: 5 scenarios, 4 passed, 1 skipped (counted apart), PASS"
 else bad "good merge" "rc=$rc $out"; fi
 if command -v xmllint >/dev/null; then
     if xmllint --noout "$work/m1/junit.xml" && xmllint --html --noout "$work/m1/index.html"; then ok "merged JUnit and index are well-formed XML"
     else bad "merged JUnit/index not well-formed"; fi
-fi
+elif [ "$ci_env" = true ]; then
+    bad "merged JUnit/index well-formed" "skipped under CI=true (a skip is not a pass): xmllint missing (apt-get install libxml2-utils; scripts/deps/report.list)"
+else skipped=$((skipped + 1)); echo "SKIP merged JUnit/index well-formed: xmllint missing (apt-get install libxml2-utils)"; fi
 
 # 2. a failed case in one shard fails the merge
 shard "$work/b2" 2 3 s3:fail s4:skip
@@ -100,5 +108,53 @@ if [ $rc -eq 0 ] && [[ "$out" == *"5 scenarios in 3 of 3 shards"* ]] \
     ok "JUnit files as input; bad input exits 2 naming the file or flag"
 else bad "inputs" "rc=$rc r=$r1$r2$r3$r4$r5 $e1 $e2 $e3 $e4"; fi
 
-echo "merge: $passed passed, $failed failed"
+# 6. qemu-test.sh: a scenario whose firmware is missing is a
+#    SKIP outside CI, counted apart; under CI=true it fails the matrix
+#    naming the scenario, why, and how to mark it todo; a scenario marked
+#    `todo` is allowed.  gemlab exits 3 before it starts anything (QEMU is
+#    /bin/true: only the firmware is missing).
+sc=$work/scen; mkdir -p "$sc"
+printf '[scenario]\ndescription = firmware not built\n[traffic]\nduration = 1s\n' >"$sc/fake_nofw.ini"
+printf '[scenario]\ntodo = known gap, not built yet\n[traffic]\nduration = 1s\n' >"$sc/fake_todo.ini"
+qt() { # OUTNAME SCENARIO... (environment before the call applies)
+    local o=$1; shift
+    OUT=$work/$o JUNIT=$work/$o.xml REPORT=0 QEMU=/bin/true FW=$work/no-fw.elf GEMLAB=$G \
+        "$here/qemu-test.sh" "$@" >"$work/$o.tap" 2>&1
+}
+qt q1 "$sc/fake_nofw.ini"; r1=$?
+CI=true qt q2 "$sc/fake_nofw.ini"; r2=$?
+CI=true qt q3 "$sc/fake_todo.ini"; r3=$?
+why=""
+[ $r1 -eq 0 ] || why="$why no-CI-rc=$r1"
+grep -q '^ok 1 - fake_nofw (baremetal) # SKIP .*no-fw.elf' "$work/q1.tap" || why="$why no-SKIP-line-with-reason"
+grep -q '^# qemu-test: 0 passed, 0 failed, 1 skipped, 0 todo' "$work/q1.tap" || why="$why summary-not-0-passed-1-skipped"
+grep -q '<skipped message="[^"]*no-fw.elf' "$work/q1.xml" || why="$why junit-skip-without-reason"
+[ $r2 -ne 0 ] || why="$why CI-rc=0"
+grep -q '^not ok 1 - fake_nofw (baremetal).*skipped under CI=true' "$work/q2.tap" || why="$why CI-no-not-ok-line"
+grep -q 'todo = REASON' "$work/q2.tap" || why="$why CI-no-todo-hint"
+grep -q 'fake_nofw' <(grep -i 'skipped under CI' "$work/q2.tap" | tail -1) || why="$why CI-summary-does-not-name-it"
+grep -q '<failure message="skipped under CI=true' "$work/q2.xml" || why="$why CI-junit-not-failure"
+[ $r3 -eq 0 ] || why="$why todo-CI-rc=$r3"
+grep -q '^ok 1 - fake_todo (baremetal).*# TODO known gap, not built yet' "$work/q3.tap" || why="$why todo-not-TAP-TODO"
+grep -q '^# qemu-test: 0 passed, 0 failed, 0 skipped, 1 todo' "$work/q3.tap" || why="$why todo-summary"
+if [ -z "$why" ]; then
+    ok "qemu-test.sh: missing firmware is a SKIP counted apart; CI=true fails naming it; a todo scenario is allowed"
+else bad "qemu-test.sh skips" "$why: $(tail -4 "$work/q2.tap" | tr '\n' ' ')"; fi
+
+# 7. gemlab merge under CI=true: a skipped case fails the merge, naming it
+#    and its reason; a TODO case (qemu-test.sh's "TODO: ...") does not.
+out=$(CI=true "$G" merge --out "$work/m7" --expect-shards 3 "$work/a1" "$work/a2" "$work/a3" 2>&1); rc=$?
+out2=$(CI=true "$G" merge --out "$work/m7b" "$work/q3.xml" 2>&1); rc2=$?
+out3=$("$G" merge --out "$work/m7c" "$work/q1.xml" 2>&1); rc3=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"s4 (qemu-test.baremetal, shard 2/3) was skipped (missing build): under CI=true"*"todo = REASON"* ]] \
+   && grep -q 's4 (qemu-test.baremetal, shard 2/3) was skipped' "$work/m7/report.md" \
+   && grep -q '"skips_fail":	true' "$work/m7/index.json" \
+   && [ $rc2 -eq 0 ] && [[ "$out2" == *"0 skipped, 1 todo"* ]] \
+   && [ $rc3 -eq 0 ] && [[ "$out3" == *"PASS: 1 scenarios in 1 of 1 shards, 0 passed, 0 failed, 1 skipped, 0 todo"* ]] \
+   && grep -q '"why":	".*no-fw.elf' "$work/m7c/index.json"; then
+    ok "merge: CI=true fails on a skip naming it; a todo passes; counts kept apart"
+else bad "merge under CI=true" "rc=$rc rc2=$rc2 rc3=$rc3 $out / $out2 / $out3"; fi
+
+if [ $skipped -gt 0 ]; then echo "merge: $passed passed, $failed failed, $skipped skipped"
+else echo "merge: $passed passed, $failed failed"; fi
 [ $failed -eq 0 ]

@@ -2,9 +2,16 @@
 # qemu-test.sh [SCENARIO...] - run the scenario matrix with `gemlab run`.
 #
 # Writes TAP to stdout (for prove) and JUnit XML to $JUNIT.  Each scenario
-# runs on the firmware its [board] names; one whose firmware image is not
-# built is reported as a TAP SKIP.  gemlab's own watchdog bounds each run
-# and prints the last 40 console lines when it fires.
+# runs on the firmware its [board] names.  gemlab's own watchdog bounds each
+# run and prints the last 40 console lines when it fires.
+#
+# A skip is not a pass (issue 20).  A run gemlab could not start (exit 3:
+# firmware or QEMU not built, host iperf missing, QEMU would not start) is
+# a TAP SKIP with gemlab's reason, counted apart ("N skipped"); under CI=true
+# it is a failure ("not ok") naming the scenario and the reason.  A scenario
+# marked `todo = REASON` in its [scenario] section is a known gap: TAP TODO,
+# counted as todo, never a failure, under CI=true too.  The last line:
+#   # qemu-test[-K-of-N]: P passed, F failed, S skipped, T todo; ...
 #
 #   GEMLAB=path      the CLI (default build/host/bin/gemlab)
 #   QEMU=path        pass --qemu (default: `make -s -C emu/qemu path`; as
@@ -19,6 +26,7 @@
 #   REPORT=0         skip `gemlab report` (report.md/html) in each run dir
 #   JOBS=N           run N scenarios at once (default: make's -jN, else 1);
 #                    TAP and JUnit stay in scenario order
+#   CI=true          a skip (not a todo) fails (GitHub Actions sets it)
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
@@ -97,7 +105,8 @@ xesc() {
 }
 
 # run_one I FILE: writes $tmp/I.tap (TAP line + comments), $tmp/I.xml (the
-# JUnit testcase) and $tmp/I.st (pass|fail|skip) last, as the done marker.
+# JUnit testcase) and $tmp/I.st (pass|fail|skip|todo|ciskip) last, as the
+# done marker; ciskip is a skip under CI=true, counted as failed.
 run_one() {
     local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why
     name=$(basename "$f" .ini)
@@ -126,20 +135,35 @@ run_one() {
     # report.md + report.html in the run dir (CI summaries, gemlab merge's links)
     [ "${REPORT:-1}" != 0 ] && [ -f "$d/results.json" ] && "$G" report "$d" >/dev/null 2>&1
     esc=$(printf '%s' "$log" | tail -60 | xesc)
-    if [ -n "$todo" ] && [ $rc -ne 3 ]; then
-        # a known gap ([scenario] todo): reported, not counted (TAP TODO)
+    # exit 3: gemlab could not start the run; its reason is the first line
+    # naming a build step, else its first "gemlab: " line
+    why=""
+    if [ $rc -eq 3 ]; then
+        why=$(printf '%s\n' "$log" | grep -m1 'make -C' | sed 's/^gemlab: //')
+        [ -z "$why" ] && why=$(printf '%s\n' "$log" | grep -m1 '^gemlab: ' | sed 's/^gemlab: //')
+        why=${why:-gemlab exit 3, no reason printed}
+    fi
+    if [ -n "$todo" ]; then
+        # a known gap ([scenario] todo): reported, not counted (TAP TODO),
+        # also when it could not run (exit 3)
         [ $rc -eq 0 ] && st="ok" || st="not ok"
-        echo "$st $i - $name ($fw) ${dt}s # TODO $todo" >"$tmp/$i.tap"
+        [ $rc -eq 3 ] && st="ok"
+        echo "$st $i - $name ($fw) ${dt}s # TODO $todo${why:+ (not run: $why)}" >"$tmp/$i.tap"
         echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"TODO: $(printf '%s' "$todo" | xesc)\"/></testcase>" >"$tmp/$i.xml"
-        echo skip >"$tmp/$i.st"
+        echo todo >"$tmp/$i.st"
+    elif [ $rc -eq 3 ] && [ "${CI:-}" = true ]; then
+        { echo "not ok $i - $name ($fw) ${dt}s # skipped under CI=true, and a skip is not a pass: $why"
+          echo "# $name: provide what it needs, or if this is a known gap mark the scenario with"
+          echo "# \`todo = REASON\` in its [scenario] section (scenarios/README.md)"; } >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"skipped under CI=true: $(printf '%s' "$why" | xesc)\">$esc</failure></testcase>" >"$tmp/$i.xml"
+        echo ciskip >"$tmp/$i.st"
     elif [ $rc -eq 0 ]; then
         echo "ok $i - $name ($fw) ${dt}s" >"$tmp/$i.tap"
         echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>" >"$tmp/$i.xml"
         echo pass >"$tmp/$i.st"
     elif [ $rc -eq 3 ]; then
-        why=$(printf '%s' "$log" | grep -m1 'make -C' | sed 's/^gemlab: //')
-        echo "ok $i - $name ($fw) # SKIP ${why:-missing build}" >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"missing build\"/></testcase>" >"$tmp/$i.xml"
+        echo "ok $i - $name ($fw) # SKIP $why" >"$tmp/$i.tap"
+        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"$(printf '%s' "$why" | xesc)\"/></testcase>" >"$tmp/$i.xml"
         echo skip >"$tmp/$i.st"
     else
         { echo "not ok $i - $name ($fw) ${dt}s exit $rc"
@@ -176,7 +200,7 @@ done
 while [ -n "$(jobs -rp)" ]; do wait -n 2>/dev/null; flush; done
 wait
 flush
-fails=0; skips=0; cases=""
+passes=0; fails=0; skips=0; todos=0; ciskips=""; cases=""
 for ((j = 1; j <= ${#mine[@]}; j++)); do
     if [ ! -f "$tmp/$j.st" ]; then      # a job that died without a result
         fails=$((fails + 1))
@@ -185,15 +209,22 @@ for ((j = 1; j <= ${#mine[@]}; j++)); do
         cases+="  <testcase classname=\"qemu-test\" name=\"$name\"><failure message=\"no result\"/></testcase>"$'\n'
         continue
     fi
-    case $(cat "$tmp/$j.st") in fail) fails=$((fails + 1));; skip) skips=$((skips + 1));; esac
+    case $(cat "$tmp/$j.st") in
+        pass) passes=$((passes + 1));;
+        fail) fails=$((fails + 1));;
+        skip) skips=$((skips + 1));;
+        todo) todos=$((todos + 1));;
+        ciskip) fails=$((fails + 1)); ciskips+=" $(basename "${mine[j-1]}" .ini)";;
+    esac
     cases+="$(cat "$tmp/$j.xml")"$'\n'
 done
 t_total=$(( $(date +%s) - t_all ))
 {
     echo '<?xml version="1.0" encoding="UTF-8"?>'
-    echo "<testsuite name=\"qemu-test$suffix\" tests=\"${#mine[@]}\" failures=\"$fails\" skipped=\"$skips\" time=\"$t_total\">"
+    echo "<testsuite name=\"qemu-test$suffix\" tests=\"${#mine[@]}\" failures=\"$fails\" skipped=\"$((skips + todos))\" time=\"$t_total\">"
     printf '%s' "$cases"
     echo '</testsuite>'
 } >"$JUNIT"
-echo "# qemu-test$suffix: ${#mine[@]} scenarios, $fails failed, $skips skipped, ${t_total}s; JUnit: $JUNIT"
+[ -n "$ciskips" ] && echo "# qemu-test$suffix: skipped under CI=true (each counted as failed):$ciskips"
+echo "# qemu-test$suffix: $passes passed, $fails failed, $skips skipped, $todos todo; ${#mine[@]} scenarios, ${t_total}s; JUnit: $JUNIT"
 [ $fails -eq 0 ]

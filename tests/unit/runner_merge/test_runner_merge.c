@@ -24,6 +24,7 @@
 #define PASS(x) "  <testcase classname=\"qemu-test.baremetal\" name=\"" x "\" time=\"3\"/>\n"
 #define FAIL(x) "  <testcase classname=\"qemu-test.baremetal\" name=\"" x "\" time=\"3\"><failure message=\"exit 1\">a &lt; b</failure></testcase>\n"
 #define SKIP(x) "  <testcase classname=\"qemu-test.linux\" name=\"" x "\" time=\"0\"><skipped message=\"missing build\"/></testcase>\n"
+#define TODO(x) "  <testcase classname=\"qemu-test.linux\" name=\"" x "\" time=\"0\"><skipped message=\"TODO: known gap\"/></testcase>\n"
 
 static void test_totals_pass(void **state)
 {
@@ -260,6 +261,106 @@ static void test_merge_flags_incomplete_run(void **state)
     rm_tree(top);
 }
 
+
+/* ---- skips (issue 20, "a skip is not a pass") ---- */
+
+/* One shard file in a fresh directory; gemlab merge over it with CI set
+ * to @ci (NULL: unset).  Returns the exit code; *idx, *md get index.json
+ * and report.md (caller frees). */
+static int merge_one(const char *junit, const char *ci, char **idx, char **md, char **junit_out)
+{
+    char top[64], path[256], out[128];
+    const char *old = getenv("CI");
+    char *saved = old ? strdup(old) : NULL;
+    int rc;
+
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
+    put(path, junit);
+    snprintf(out, sizeof(out), "%s/merged", top);
+    if (ci)
+        setenv("CI", ci, 1);
+    else
+        unsetenv("CI");
+    char *argv[] = { "--out", out, path, NULL };
+    rc = mg_cmd(3, argv);
+    if (saved)
+        setenv("CI", saved, 1);
+    else
+        unsetenv("CI");
+    free(saved);
+    snprintf(path, sizeof(path), "%s/index.json", out);
+    *idx = get(path);
+    snprintf(path, sizeof(path), "%s/report.md", out);
+    *md = get(path);
+    if (junit_out) {
+        snprintf(path, sizeof(path), "%s/junit.xml", out);
+        *junit_out = get(path);
+    }
+    rm_tree(top);
+    return rc;
+}
+
+/* Outside CI a skip is counted on its own (not as passed) and listed with
+ * its reason; the merge passes. */
+static void test_skip_counted_apart_outside_ci(void **state)
+{
+    char *idx, *md;
+
+    (void)state;
+    assert_int_equal(merge_one(SUITE(1, 1, PASS("a") SKIP("b")), NULL, &idx, &md, NULL), 0);
+    assert_non_null(strstr(idx, "\"passed\":\t1,"));
+    assert_non_null(strstr(idx, "\"skipped\":\t1,"));
+    assert_non_null(strstr(md, "1 passed, 0 failed, 1 skipped"));
+    assert_non_null(strstr(md, "## Skipped"));
+    assert_non_null(strstr(md, "- b (qemu-test.linux, shard 1/1): missing build"));
+    free(idx);
+    free(md);
+}
+
+/* CI=true: the same skip fails the merge, and the problem names the case,
+ * its reason and how to mark a known gap todo. */
+static void test_skip_fails_the_merge_under_ci(void **state)
+{
+    char *idx, *md, *junit;
+
+    (void)state;
+    assert_int_equal(merge_one(SUITE(1, 1, PASS("a") SKIP("b")), "true", &idx, &md, &junit), 1);
+    assert_non_null(strstr(idx, "\"verdict\":\t\"FAIL\""));
+    assert_non_null(strstr(idx, "\"skipped\":\t1,"));
+    assert_non_null(strstr(idx, "b (qemu-test.linux, shard 1/1) was skipped (missing build): under CI=true"));
+    assert_non_null(strstr(idx, "todo = REASON"));
+    assert_non_null(strstr(md, "b (qemu-test.linux, shard 1/1) was skipped"));
+    /* the merged JUnit carries it as a failing case */
+    assert_non_null(strstr(junit, "failures=\"1\""));
+    free(idx);
+    free(md);
+    free(junit);
+}
+
+/* A case qemu-test.sh marked TODO (scenario `todo`) is counted as todo, not
+ * as skipped or passed, and is allowed under CI=true. */
+static void test_todo_counted_apart_and_allowed_under_ci(void **state)
+{
+    char *idx, *md;
+
+    (void)state;
+    assert_int_equal(merge_one(SUITE(1, 1, PASS("a") TODO("t")), "true", &idx, &md, NULL), 0);
+    assert_non_null(strstr(idx, "\"verdict\":\t\"PASS\""));
+    assert_non_null(strstr(idx, "\"passed\":\t1,"));
+    assert_non_null(strstr(idx, "\"skipped\":\t0,"));
+    assert_non_null(strstr(idx, "\"todo\":\t1,"));
+    assert_non_null(strstr(md, "1 passed, 0 failed, 0 skipped, 1 todo"));
+    assert_non_null(strstr(md, "- t (qemu-test.linux, shard 1/1): TODO: known gap"));
+    free(idx);
+    free(md);
+    /* CI=false (or anything but "true") is not CI */
+    assert_int_equal(merge_one(SUITE(1, 1, SKIP("b")), "false", &idx, &md, NULL), 0);
+    free(idx);
+    free(md);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -272,6 +373,9 @@ int main(void)
         cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
         cmocka_unit_test(test_merge_flags_incomplete_run),
+        cmocka_unit_test(test_skip_counted_apart_outside_ci),
+        cmocka_unit_test(test_skip_fails_the_merge_under_ci),
+        cmocka_unit_test(test_todo_counted_apart_and_allowed_under_ci),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
