@@ -24,7 +24,6 @@
       header plus its 60-byte client header (apps/iperf/iperf_udp.c).
 """
 import json
-import os
 import select
 import socket
 import struct

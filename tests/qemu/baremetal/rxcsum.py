@@ -38,7 +38,6 @@ import shutil
 import subprocess
 import sys
 import tempfile
-import time
 
 sys.dont_write_bytecode = True      # no __pycache__ in the source tree
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -146,10 +145,9 @@ def run(t, b, net):
 
 def main():
     bmlib.install_signal_handlers()
-    if os.geteuid() != 0:
-        print("SKIP baremetal-rxcsum: needs root for a private netns + tap")
-        print("baremetal-rxcsum: 0 passed, 0 failed (skipped)")
-        return 0
+    rc = bmlib.needs_root("baremetal-rxcsum")
+    if rc is not None:
+        return rc
     elf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.environ.get("O", os.path.join(bmlib.TOP, "build")), "csum-offload", "baremetal",
         "qemu-zynq", "gemlab-fw.elf")
