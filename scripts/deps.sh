@@ -24,7 +24,9 @@ need_armhf=0
 for g in "${groups[@]}"; do
     f="$listdir/$g.list"
     if [ ! -f "$f" ]; then
-        echo "deps.sh: unknown group '$g' (have: $(cd "$listdir" && ls *.list | sed 's/\.list//' | tr '\n' ' '))" >&2
+        have=""
+        for l in "$listdir"/*.list; do have+="$(basename "$l" .list) "; done
+        echo "deps.sh: unknown group '$g' (have: $have)" >&2
         exit 2
     fi
     case "$g" in qemu|baremetal|linux) need_src=1 ;; esac

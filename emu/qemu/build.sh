@@ -95,6 +95,8 @@ elif [ -x /usr/lib/ccache/cc ]; then
 fi
 
 step=""
+# Only reached through `trap on_err ERR` below (shellcheck cannot see it).
+# shellcheck disable=SC2317
 on_err() { [ "$BASHPID" = "$$" ] && echo "build.sh: step '$step' failed" >&2; }
 trap on_err ERR
 
@@ -104,7 +106,7 @@ series() {
     if [ -f "$patchdir/series" ]; then
         sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$patchdir/series"
     else
-        (cd "$patchdir" && ls -1 *.patch 2>/dev/null | sort)
+        (cd "$patchdir" && find . -maxdepth 1 -name '*.patch' -printf '%f\n' | sort)
     fi
 }
 
@@ -124,7 +126,7 @@ pick_version() {
     local alt
     alt=$(grep '^1:7\.2+' <<<"$avail" | sort -V | tail -1)
     if [ -z "$alt" ]; then
-        echo "build.sh: no QEMU 7.2 source available (have: $(echo $avail))" >&2
+        echo "build.sh: no QEMU 7.2 source available (have: ${avail//$'\n'/ })" >&2
         return 1
     fi
     echo "build.sh: WARNING: pinned qemu $QEMU_DEB_VERSION_PIN is no longer served;" \
@@ -168,9 +170,9 @@ make_tree() {
     # pc-bios/meson.build wants every edk2 *.fd.bz2 when an ARM target is
     # built; empty bzip2 streams satisfy it (we never install blobs).
     local f
-    for f in $(sed -n "s/^ *'\(edk2-[^']*\.fd\)',\?$/\1/p" "$src.tmp/pc-bios/meson.build"); do
+    while read -r f; do
         [ -f "$src.tmp/pc-bios/$f.bz2" ] || bzip2 </dev/null >"$src.tmp/pc-bios/$f.bz2"
-    done
+    done < <(sed -n "s/^ *'\(edk2-[^']*\.fd\)',\?$/\1/p" "$src.tmp/pc-bios/meson.build")
     step=git-init
     (cd "$src.tmp" && git init -q && git add -A -f . &&
         git -c user.name=gemlab -c user.email=gemlab@localhost \
@@ -200,7 +202,7 @@ link_models() {
         echo "gemlab_models_dep = declare_dependency("
         echo "  include_directories: include_directories('include'))"
         echo "gemlab_models_src = files("
-        (cd "$top/models/src" && ls -1 *.c 2>/dev/null | LC_ALL=C sort) |
+        (cd "$top/models/src" && find . -maxdepth 1 -name '*.c' -printf '%f\n' | LC_ALL=C sort) |
             sed "s|.*|  'src/&',|"
         echo ")"
     } >"$new"
@@ -265,7 +267,7 @@ main() {
         for d in "$cache_root"/*-*/; do
             d=${d%/}
             [ "$d" = "$keep0" ] || [ "$d" = "$keep1" ] ||
-                [ ! -d "$d/src" -a ! -d "$d/build" ] && continue
+                { [ ! -d "$d/src" ] && [ ! -d "$d/build" ]; } && continue
             if (exec 7>"$d.lock"; flock -n 7 && rm -rf "$d"); then
                 log "removed $d"
             else
@@ -285,7 +287,7 @@ main() {
     step=lock
     exec 8>"$base.lock"
     flock 8
-    step=patch;     make_tree "$ver" "$base/src"
+    step="patch";   make_tree "$ver" "$base/src"
     step=models;    link_models "$base/src"
     step=configure; configure_tree "$base/src" "$base/build"
     step=compile;   compile "$base/build"

@@ -43,6 +43,8 @@ apt_sig=$( { ls -l --time-style=+%s /var/lib/apt/lists/ /etc/apt/sources.list \
              dpkg --print-foreign-architectures; cat "$0"; } | sha256sum | cut -c1-16)
 vcache=$root/userland/apt-versions-$apt_sig
 if [ -s "$vcache" ]; then
+    # The v_*= lines this script wrote below (printf %q), read back.
+    # shellcheck source=/dev/null
     . "$vcache"
 else
     v_busybox=$(cand busybox-static:armhf)
@@ -82,12 +84,17 @@ rm -rf "$work"; mkdir -p "$work/bin" "$work/sysroot" "$pkgs"
 
 # --- fetch ------------------------------------------------------------------
 fetch_deb() { # PKG:armhf VERSION
-    local name=${1%%:*} f
-    f=$(ls "$pkgs/${name}_"*"_armhf.deb" 2>/dev/null | grep -F "_${2#*:}_" | head -1 || true)
+    local name=${1%%:*} f="" d
+    # The first (sorted) NAME_*_armhf.deb whose name holds _VERSION_.
+    for d in "$pkgs/${name}_"*"_armhf.deb"; do
+        case "$d" in *"_${2#*:}_"*) [ -e "$d" ] && { f=$d; break; } ;; esac
+    done
     if [ -z "$f" ]; then
         ( cd "$pkgs" && apt-get download -q "$1=$2" ) >"$work/fetch-$name.log" 2>&1 \
             || { cat "$work/fetch-$name.log" >&2; die "step fetch $1"; }
-        f=$(ls "$pkgs/${name}_"*"_armhf.deb" | head -1)
+        for d in "$pkgs/${name}_"*"_armhf.deb"; do
+            [ -e "$d" ] && { f=$d; break; }
+        done
     fi
     echo "$f"
 }
@@ -122,7 +129,7 @@ cp "$src/src/iperf" "$work/bin/iperf"
 # --- iperf3 -----------------------------------------------------------------
 step "iperf3 (libiperf $v_libiperf, static link)"
 for p in "libiperf-dev:armhf $v_libiperf" "libssl-dev:armhf $v_ssl" "libsctp-dev:armhf $v_sctp"; do
-    dpkg -x "$(fetch_deb $p)" "$work/sysroot" || die "step unpack ${p%% *}"
+    dpkg -x "$(fetch_deb "${p%% *}" "${p#* }")" "$work/sysroot" || die "step unpack ${p%% *}"
 done
 sr=$work/sysroot/usr
 $host-gcc -std=c11 -D_DEFAULT_SOURCE -Os -Wall -Wextra -Werror -static \

@@ -44,7 +44,7 @@ have_cache() {
 copy_out() {
     local p
     for p in $products; do cp -p "$cache/$p" "$out/$p"; done
-    [ -f "$cache/build-time.txt" ] && cp -p "$cache/build-time.txt" "$out/" || true
+    if [ -f "$cache/build-time.txt" ]; then cp -p "$cache/build-time.txt" "$out/"; fi
     echo "$key" > "$out/kernel.key"
 }
 
@@ -98,7 +98,9 @@ done < "$here/gemlab.config"
 # --- build ------------------------------------------------------------------
 t0=$(date +%s)
 echo "linux-kernel: make -j$jobs zImage dtbs (log: $obj/build.log)"
-kmake zImage $(for b in $boards; do echo "$b.dtb"; done) > "$obj/build.log" 2>&1 \
+dtbs=()
+for b in $boards; do dtbs+=("$b.dtb"); done
+kmake zImage "${dtbs[@]}" > "$obj/build.log" 2>&1 \
     || { tail -30 "$obj/build.log" >&2; die "step zImage/dtbs"; }
 t1=$(date +%s)
 
