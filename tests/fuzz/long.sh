@@ -50,6 +50,8 @@ run)
     echo "end $(date -u +%FT%TZ) rc=$rc" >>"$log"
     exit $rc ;;
 status)
+    # Oldest first (ls -t: mtime) over our own NAME-TIME-PID.log names.
+    # shellcheck disable=SC2010
     for f in $(ls -tr "$long"/*.log 2>/dev/null | grep -v -- '-merge\.log$'); do
         b=$(basename "$f" .log)
         n=$(sed -n 's/^stat::number_of_executed_units: *//p' "$f" | tail -1)
@@ -59,7 +61,7 @@ status)
         grep -q 'libFuzzer: run interrupted' "$f" && st=stopped
         if [ -z "$n" ]; then
             l=$(grep -a '^#[0-9]' "$f" | tail -1)
-            n=$(echo "$l" | sed 's/^#\([0-9]*\).*/\1/')
+            n=${l#\#}; n=${n%%[!0-9]*}
             eps=$(echo "$l" | sed -n 's/.*exec\/s: \([0-9]*\).*/\1/p')
         fi
         printf '%-44s %-8s %10s %7s\n' "$b" "$st" "${n:-0}" "${eps:-?}"
@@ -72,11 +74,11 @@ merge)
     rm -rf "$out"
     mkdir -p "$out"
     cp "$here/$name/corpus/"* "$out/"
-    # shellcheck disable=SC2046
+    # shellcheck disable=SC2046  # ARGS are separate libFuzzer flags
     nice -n 15 "$bin" -merge=1 -use_counters=0 $(target_args "$name") -timeout=10 \
         "$out" "$long/$name"-work-* >"$long/$name-merge.log" 2>&1
     rc=$?
-    echo "$name: merge rc=$rc, $(ls "$out" | wc -l) files, $(cat "$out"/* | wc -c) bytes"
+    echo "$name: merge rc=$rc, $(find "$out" -mindepth 1 -maxdepth 1 ! -name '.*' | wc -l) files, $(cat "$out"/* | wc -c) bytes"
     exit $rc ;;
 *)
     echo "usage: $0 run NAME RUNS [BIN] | status | merge NAME [BIN]" >&2

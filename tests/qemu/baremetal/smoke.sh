@@ -32,7 +32,7 @@ cleanup() {
         for _ in 1 2 3 4 5 6 7 8 9 10; do kill -0 "$qpid" 2>/dev/null || break; sleep 0.1; done
         kill -9 "$qpid" 2>/dev/null
     fi
-    [ -n "${SMOKE_KEEP:-}" ] && echo "smoke: kept $tmp" || rm -rf "$tmp"
+    if [ -n "${SMOKE_KEEP:-}" ]; then echo "smoke: kept $tmp"; else rm -rf "$tmp"; fi
 }
 trap cleanup EXIT
 trap 'echo "baremetal-smoke: interrupted"; exit 130' INT TERM

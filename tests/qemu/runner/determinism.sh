@@ -25,7 +25,9 @@ set -u
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 qemu=${QEMU:-$(make -s -C "$top/emu/qemu" path 2>/dev/null)}
 fw=${FW:-$top/build/baremetal/qemu-zynq/gemlab-fw.elf}
-[ -n "$qemu" ] && [ -x "$qemu" ] || { echo "determinism: our QEMU is not built (make -C emu/qemu)" >&2; exit 3; }
+if [ -z "$qemu" ] || [ ! -x "$qemu" ]; then
+    echo "determinism: our QEMU is not built (make -C emu/qemu)" >&2; exit 3
+fi
 [ -r "$fw" ] || { echo "determinism: $fw missing (make -C firmware/baremetal)" >&2; exit 3; }
 out=${OUT:-$top/build/test-results/determinism}
 rm -rf "$out"
