@@ -104,9 +104,10 @@ mkdir -p "$work/empty"; e4=$("$G" merge --out "$work/m6" "$work/empty" 2>&1); r4
 e5=$("$G" merge 2>&1); r5=$?
 if [ $rc -eq 0 ] && [[ "$out" == *"5 scenarios in 3 of 3 shards"* ]] \
    && [ $r1 -eq 2 ] && [[ "$e1" == *broken.xml* ]] && [ $r2 -eq 2 ] && [[ "$e2" == *nonexistent* ]] \
-   && [ $r3 -eq 2 ] && [[ "$e3" == *--expect-shards* ]] && [ $r4 -eq 2 ] && [[ "$e4" == *empty* ]] && [ $r5 -eq 2 ]; then
+   && [ $r3 -eq 2 ] && [[ "$e3" == *--expect-shards* ]] && [ $r4 -eq 2 ] && [[ "$e4" == *empty* ]] \
+   && [ $r5 -eq 2 ] && [[ "$e5" == *"no INPUT given"* ]]; then
     ok "JUnit files as input; bad input exits 2 naming the file or flag"
-else bad "inputs" "rc=$rc r=$r1$r2$r3$r4$r5 $e1 $e2 $e3 $e4"; fi
+else bad "inputs" "rc=$rc r=$r1$r2$r3$r4$r5 $e1 $e2 $e3 $e4 $e5"; fi
 
 # 6. qemu-test.sh: a scenario whose firmware is missing is a
 #    SKIP outside CI, counted apart; under CI=true it fails the matrix
