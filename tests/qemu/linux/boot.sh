@@ -39,8 +39,11 @@
 #
 # Network: slirp only, host side bound to 127.0.0.1 on a free port; the tap
 # phase lives entirely inside a netns this script creates and removes.
-# QEMU is always killed (trap EXIT INT TERM).  Last line:
-#   linux-boot: N passed, M failed
+# QEMU is always killed (trap EXIT INT TERM).
+# A case this host cannot run (tap without root, partner100 and the FCS
+# check on stock QEMU) is a "skip", counted apart; under CI=true it is a
+# failure (issue 20: a skip is not a pass).  Last line:
+#   linux-boot: N passed, M failed[, K skipped] (T s)
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -76,11 +79,17 @@ IPERF_TIME=${IPERF_TIME:-3}
 UDP_RATE=${UDP_RATE:-10M}
 NETNS=${NETNS:-auto}
 py=/usr/bin/python3
-J="$py $here/gemlab_json.py"
+# gj ARGS...: tests/qemu/linux/gemlab_json.py (agent lines, JSON fields, QMP).
+gj() { "$py" "$here/gemlab_json.py" "$@"; }
 
-pass=0 fail=0
+pass=0 fail=0 skipped=0
 ok()  { pass=$((pass + 1)); echo "  ok    $*"; }
 bad() { fail=$((fail + 1)); echo "  FAIL  $*"; }
+# skip WHAT: a check this host or QEMU cannot run
+skip() {
+    if [ "${CI:-}" = true ]; then bad "$* (skipped under CI=true, and a skip is not a pass)"
+    else skipped=$((skipped + 1)); echo "  skip  $*"; fi
+}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/gemlab-linux-boot.XXXXXX")
 logdir=$out/boot-test
@@ -170,19 +179,33 @@ agent() {
     printf '%s\n' "$1" >&7
     deadline=$(( $(date +%s) + $3 ))
     while :; do
-        if $J line "$log" "$2" "$from" > "$4" 2>/dev/null; then return 0; fi
-        if [ "$2" != error ] && $J line "$log" error "$from" > "$4" 2>/dev/null; then return 1; fi
+        if gj line "$log" "$2" "$from" > "$4" 2>/dev/null; then return 0; fi
+        if [ "$2" != error ] && gj line "$log" error "$from" > "$4" 2>/dev/null; then return 1; fi
         [ "$(date +%s)" -lt "$deadline" ] || { echo "  (no $2 line for '$1' within $3 s)"; tail -n 5 "$log" | sed 's/^/    | /'; return 1; }
         sleep 0.2
     done
 }
 # qmp CMD [ARGS_JSON]: one QMP command on the running QEMU; prints "return".
-qmp() { $J qmp "$qmp_sock" "$@"; }
+qmp() { gj qmp "$qmp_sock" "$@"; }
 # qmp_set_link UP(true|false): QMP set_link on the GEM's netdev.
 qmp_set_link() { qmp set_link "{\"name\": \"n0\", \"up\": $1}" > /dev/null && echo "set_link up=$1"; }
 # qom_get PROP / qom_set PROP JSON_VALUE: a property of /machine/gem0.
 qom_get() { qmp qom-get "{\"path\": \"/machine/gem0\", \"property\": \"$1\"}"; }
 qom_set() { qmp qom-set "{\"path\": \"/machine/gem0\", \"property\": \"$1\", \"value\": $2}" > /dev/null; }
+# qom_is PROP VALUE: the raw QMP answer for PROP of /machine/gem0 is VALUE.
+qom_is() {
+    local v
+    v=$(gj qmp "$qmp_sock" qom-get "{\"path\":\"/machine/gem0\",\"property\":\"$1\"}")
+    echo "$1=$v"; [ "$v" = "$2" ]
+}
+# p100_partner_no_1000: the agent's link answer lists no 1000baseT partner mode.
+p100_partner_no_1000() { gj get "$work/p100-link.json" partner | grep -v 1000baseT; }
+# fit_model_is_board: the fit boot's ready line names BOARD in its model.
+fit_model_is_board() {
+    local m
+    m=$(gj get "$work/fit-ready.json" model); echo "model $m"
+    case "$m" in *"${BOARD^^}"*) ;; *) return 1 ;; esac
+}
 # wait_link_event UP(true|false) FROM_LINE: an agent link line with that state.
 wait_link_event() {
     local deadline=$(( $(date +%s) + 10 ))
@@ -215,7 +238,7 @@ guest_iperf3_idle() {
     while :; do
         n=$((n + 1))
         agent "tcp-port 5201" result 10 "$work/tcp-port.json" || { echo "agent tcp-port 5201 gave no answer"; return 1; }
-        [ "$($J get "$work/tcp-port.json" idle)" = true ] && { [ $n -gt 1 ] && echo "guest server idle after $n polls"; return 0; }
+        [ "$(gj get "$work/tcp-port.json" idle)" = true ] && { [ $n -gt 1 ] && echo "guest server idle after $n polls"; return 0; }
         [ "$(date +%s)" -lt "$deadline" ] || { echo "guest iperf3 server not idle within 30 s: $(cat "$work/tcp-port.json")"; return 1; }
         sleep 0.2
     done
@@ -230,7 +253,7 @@ host_iperf3() {
     [ -n "$waited" ] && echo "  (iperf3 $name: $waited)" >&2
     timeout $((IPERF_TIME + 30)) "$@" -J > "$work/$name.json" 2>"$work/$name.err"; rc=$?
     if [ $rc -eq 0 ]; then
-        $J iperf3 "$work/$name.json" && return 0
+        gj iperf3 "$work/$name.json" && return 0
     else
         echo "iperf3 failed (exit $rc): $(head -c 300 "$work/$name.json") $(cat "$work/$name.err")"
     fi
@@ -250,10 +273,10 @@ boot_ready() {
         bad "$1: boot to ready marker"
         return 1
     fi
-    $J line "$log" ready > "$work/$1-ready.json"
-    expect "$1: ready event" $J check ready "$work/$1-ready.json"
-    $J line "$log" link > "$work/$1-link-start.json"
-    expect "$1: link event at start" $J check link "$work/$1-link-start.json"
+    gj line "$log" ready > "$work/$1-ready.json"
+    expect "$1: ready event" gj check ready "$work/$1-ready.json"
+    gj line "$log" link > "$work/$1-link-start.json"
+    expect "$1: link event at start" gj check link "$work/$1-link-start.json"
 }
 # kernel_link NAME EXPECTED: the kernel's "Link is Up - X" line, the PHY
 # driver, and (ours) no downshift warning.
@@ -262,8 +285,8 @@ kernel_link() {
     seen=$(grep -aoE 'macb [^ ]+ eth0: Link is Up - [^ ]+' "$log" | head -1 | sed 's/.*Link is Up - //')
     if [ "$seen" = "$2" ]; then ok "$1: kernel 'Link is Up - $seen'"
     else bad "$1: kernel link line: expected '$2', saw '${seen:-nothing}'"; fi
-    grep -aq "driver \[$PHY_DRIVER\]" "$log" && ok "$1: PHY bound by the $PHY_DRIVER driver" \
-        || bad "$1: no 'driver [$PHY_DRIVER]' in the kernel log"
+    if grep -aq "driver \[$PHY_DRIVER\]" "$log"; then ok "$1: PHY bound by the $PHY_DRIVER driver"
+    else bad "$1: no 'driver [$PHY_DRIVER]' in the kernel log"; fi
     if grep -aqi 'downshift' "$log"; then
         if [ "$STOCK" = 1 ]; then echo "  note  $1: kernel printed a downshift warning (stock PHY model quirk)"
         else bad "$1: kernel printed a downshift warning: $(grep -ai downshift "$log" | head -1)"; fi
@@ -274,8 +297,8 @@ kernel_link() {
 # json_eq FILE PATH VALUE: a JSON field equals VALUE.
 json_eq() {
     local v
-    v=$($J get "$1" "$2") || { echo "$v"; return 1; }
-    [ "$v" = "$3" ] && echo "$2 = $v" || { echo "$2 = $v, expected $3"; return 1; }
+    v=$(gj get "$1" "$2") || { echo "$v"; return 1; }
+    if [ "$v" = "$3" ]; then echo "$2 = $v"; else echo "$2 = $v, expected $3"; return 1; fi
 }
 # ncpus_in_irqs FILE N: every GEM IRQ in an agent stats line has N per-CPU counts.
 ncpus_in_irqs() {
@@ -306,13 +329,15 @@ clock_mark() {
     h0=$(date +%s%3N)
     agent link link 10 "$1" || return 1
     h1=$(date +%s%3N)
-    echo "$(( (h0 + h1) / 2 )) $($J get "$1" t_ms)"
+    echo "$(( (h0 + h1) / 2 )) $(gj get "$1" t_ms)"
 }
 # clock_ratio "H0 G0" "H1 G1": guest time must track host time within 5 %
 # (QEMU's timers count at fixed rates; the QEMU DTB's fixed clocks must match).
 clock_ratio() {
-    set -- $1 $2
-    awk -v h=$(( $3 - $1 )) -v g=$(( $4 - $2 )) 'BEGIN {
+    local h0 g0 h1 g1
+    read -r h0 g0 <<<"$1"
+    read -r h1 g1 <<<"$2"
+    awk -v h=$(( h1 - h0 )) -v g=$(( g1 - g0 )) 'BEGIN {
         r = g / h; printf "guest %d ms over host %d ms (ratio %.3f)\n", g, h, r
         exit !(r > 0.95 && r < 1.05) }'
 }
@@ -330,16 +355,19 @@ if ! boot_ready slirp; then
 fi
 kernel_link slirp "$EXPECT_LINK"
 want_cpus="$SMP CPU"; [ "$SMP" -gt 1 ] && want_cpus="${want_cpus}s"
-grep -aq "smp: Brought up 1 node, $want_cpus\$" <(tr -d '\r' < "$log") \
-    && ok "kernel 'smp: Brought up 1 node, $want_cpus'" \
-    || bad "kernel did not bring up $want_cpus: $(grep -a 'smp: Brought up' "$log" | tr -d '\r' | head -1)"
+if grep -aq "smp: Brought up 1 node, $want_cpus\$" <(tr -d '\r' < "$log"); then
+    ok "kernel 'smp: Brought up 1 node, $want_cpus'"
+else
+    bad "kernel did not bring up $want_cpus: $(grep -a 'smp: Brought up' "$log" | tr -d '\r' | head -1)"
+fi
 expect "agent ready reports $SMP CPU(s)" json_eq "$work/slirp-ready.json" cpus "$SMP"
 
 # Host -> guest, guest -> host (-R), 4 streams, UDP: guest iperf3 -s from /init.
 mark0=$(clock_mark "$work/clock0.json") || bad "agent link (clock mark)"
 for t in "p1 -P 1" "p4 -P 4" "p1R -P 1 -R" "p4R -P 4 -R"; do
-    set -- $t; name=$1; shift
-    expect "iperf3 $* over slirp" host_iperf3 "slirp-$name" iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" "$@"
+    read -r name args <<<"$t"
+    read -ra args <<<"$args"
+    expect "iperf3 ${args[*]} over slirp" host_iperf3 "slirp-$name" iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" "${args[@]}"
 done
 expect "iperf3 -u -b $UDP_RATE over slirp" host_iperf3 slirp-udp iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" -u -b "$UDP_RATE" -l 1400
 mark1=$(clock_mark "$work/clock1.json") || bad "agent link (clock mark)"
@@ -353,72 +381,92 @@ mark1=$(clock_mark "$work/clock1.json") || bad "agent link (clock mark)"
 # macb accumulates them).
 if [ "$STOCK" = 0 ]; then
     agent stats stats 10 "$work/fcs-before.json" || bad "agent stats before the FCS run"
-    fcs_base=$($J get "$work/fcs-before.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
+    fcs_base=$(gj get "$work/fcs-before.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
     model_base=$(qom_get stat-rx-fcs-drops 2>&1)
     echo "  info  before: agent rx_frame_check_sequence_errors=$fcs_base model stat-rx-fcs-drops=$model_base"
     if qom_set rx-corrupt-pct "$CORRUPT_PCT"; then
         ok "qom-set /machine/gem0 rx-corrupt-pct $CORRUPT_PCT"
         # UDP keeps sending whatever is lost (TCP over a lossy slirp path
         # collapses to a few frames); the run is only the traffic source.
-        host_iperf3 slirp-fcs iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" -u -b "$UDP_RATE" -l 1400 > "$work/fcs-iperf.log" 2>&1 \
-            && echo "  info  iperf3 -u -b $UDP_RATE with rx-corrupt-pct $CORRUPT_PCT: $(cat "$work/fcs-iperf.log")" \
-            || echo "  info  iperf3 with corruption did not complete: $(head -c 200 "$work/fcs-iperf.log")"
+        if host_iperf3 slirp-fcs iperf3 -c 127.0.0.1 -p "$port" -t "$IPERF_TIME" -u -b "$UDP_RATE" -l 1400 > "$work/fcs-iperf.log" 2>&1; then
+            echo "  info  iperf3 -u -b $UDP_RATE with rx-corrupt-pct $CORRUPT_PCT: $(cat "$work/fcs-iperf.log")"
+        else
+            echo "  info  iperf3 with corruption did not complete: $(head -c 200 "$work/fcs-iperf.log")"
+        fi
         qom_set rx-corrupt-pct 0 || bad "qom-set rx-corrupt-pct 0"
         sleep 1
         model=$(qom_get stat-rx-fcs-drops 2>&1)
         mism=$(qom_get stat-rx-mismatch-drops 2>&1)
         corrupted=$(qom_get stat-rx-wire-corrupted 2>&1)
         agent stats stats 10 "$work/fcs-after.json" || bad "agent stats after the FCS run"
-        fcs=$($J get "$work/fcs-after.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
+        fcs=$(gj get "$work/fcs-after.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
         agent stats stats 10 "$work/fcs-again.json" || bad "agent stats (second read)"
-        fcs2=$($J get "$work/fcs-again.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
+        fcs2=$(gj get "$work/fcs-again.json" ethtool.rx_frame_check_sequence_errors 2>/dev/null || echo '?')
         model2=$(qom_get stat-rx-fcs-drops 2>&1)
         echo "fcs agent=$fcs agent_reread=$fcs2 model=$model model_reread=$model2 mismatch=$mism wire_corrupted=$corrupted" > "$work/fcs.log"
         echo "  info  after: agent rx_frame_check_sequence_errors=$fcs (re-read $fcs2), model stat-rx-fcs-drops=$model (re-read $model2), stat-rx-mismatch-drops=$mism, stat-rx-wire-corrupted=$corrupted"
         case "$model" in ''|*[!0-9]*) model=-1 ;; esac
-        [ "$model" -gt 0 ] && ok "model delivered $model FCS-errored frames into the GEM" \
-            || bad "model counted no FCS-errored deliveries (stat-rx-fcs-drops=$model)"
-        [ "$mism" = 0 ] && ok "no MAC/PHY mismatch drops (stat-rx-mismatch-drops=0)" \
-            || bad "stat-rx-mismatch-drops=$mism (they count at 0x190 too)"
-        [ "$fcs" = "$model" ] && ok "agent rx_frame_check_sequence_errors == model stat-rx-fcs-drops ($fcs)" \
-            || bad "agent rx_frame_check_sequence_errors=$fcs != model stat-rx-fcs-drops=$model"
-        [ "$fcs2" = "$fcs" ] && [ "$model2" = "$model" ] && ok "counters stable over a second read with no traffic" \
-            || bad "counters changed with no traffic: agent $fcs -> $fcs2, model $model -> $model2"
+        if [ "$model" -gt 0 ]; then ok "model delivered $model FCS-errored frames into the GEM"
+        else bad "model counted no FCS-errored deliveries (stat-rx-fcs-drops=$model)"; fi
+        if [ "$mism" = 0 ]; then ok "no MAC/PHY mismatch drops (stat-rx-mismatch-drops=0)"
+        else bad "stat-rx-mismatch-drops=$mism (they count at 0x190 too)"; fi
+        if [ "$fcs" = "$model" ]; then ok "agent rx_frame_check_sequence_errors == model stat-rx-fcs-drops ($fcs)"
+        else bad "agent rx_frame_check_sequence_errors=$fcs != model stat-rx-fcs-drops=$model"; fi
+        if [ "$fcs2" = "$fcs" ] && [ "$model2" = "$model" ]; then ok "counters stable over a second read with no traffic"
+        else bad "counters changed with no traffic: agent $fcs -> $fcs2, model $model -> $model2"; fi
     else
         bad "qom-set /machine/gem0 rx-corrupt-pct $CORRUPT_PCT"
     fi
+else
+    skip "FCS counters: stock QEMU has no rx-corrupt-pct property"
 fi
 
 # Agent commands.
-agent help result 10 "$work/help.json" && expect "agent help" $J check help "$work/help.json" || bad "agent help"
-agent link link 10 "$work/link.json" && expect "agent link" $J check link "$work/link.json" || bad "agent link"
-agent stats stats 10 "$work/stats.json" && expect "agent stats" $J check stats "$work/stats.json" || bad "agent stats"
+if agent help result 10 "$work/help.json"; then
+    expect "agent help" gj check help "$work/help.json"
+else bad "agent help"; fi
+if agent link link 10 "$work/link.json"; then
+    expect "agent link" gj check link "$work/link.json"
+else bad "agent link"; fi
+if agent stats stats 10 "$work/stats.json"; then
+    expect "agent stats" gj check stats "$work/stats.json"
+else bad "agent stats"; fi
 expect "agent per-CPU IRQ data has $SMP column(s)" ncpus_in_irqs "$work/stats.json" "$SMP"
-agent "frobnicate now" error 10 "$work/unknown.json" && expect "unknown command -> error" $J check error "$work/unknown.json" || bad "unknown command"
-agent "run sh -c reboot" error 10 "$work/notallowed.json" && expect "run of a non-iperf tool refused" $J check error "$work/notallowed.json" || bad "run sh refused"
-agent "sockbuf 256K" result 10 "$work/sockbuf.json" && expect "agent sockbuf 256K" $J check sockbuf "$work/sockbuf.json" || bad "agent sockbuf"
+if agent "frobnicate now" error 10 "$work/unknown.json"; then
+    expect "unknown command -> error" gj check error "$work/unknown.json"
+else bad "unknown command"; fi
+if agent "run sh -c reboot" error 10 "$work/notallowed.json"; then
+    expect "run of a non-iperf tool refused" gj check error "$work/notallowed.json"
+else bad "run sh refused"; fi
+if agent "sockbuf 256K" result 10 "$work/sockbuf.json"; then
+    expect "agent sockbuf 256K" gj check sockbuf "$work/sockbuf.json"
+else bad "agent sockbuf"; fi
 # With 2 CPUs, steer the GEM IRQ to CPU1 and require that the next run's
 # interrupts land there and nowhere else.
 aff=1; [ "$SMP" -gt 1 ] && aff=2
-agent "irq-affinity $aff" result 10 "$work/irq.json" && expect "agent irq-affinity $aff" $J check irq "$work/irq.json" || bad "agent irq-affinity"
+if agent "irq-affinity $aff" result 10 "$work/irq.json"; then
+    expect "agent irq-affinity $aff" gj check irq "$work/irq.json"
+else bad "agent irq-affinity"; fi
 [ "$SMP" -gt 1 ] && { agent stats stats 10 "$work/stats-aff0.json" || bad "agent stats before the affinity run"; }
 
 # Guest-side clients through the agent: guest -> 10.0.2.2 (the host's loopback).
 iperf3 -s -1 -B 127.0.0.1 -p "$hport" > "$work/host-iperf3-server.log" 2>&1 &
 hpids="$hpids $!"
 sleep 0.5
-agent "run iperf3 -c 10.0.2.2 -p $hport -t $IPERF_TIME -P 2 -w 256K -J" result $((IPERF_TIME + 30)) "$work/run-iperf3.json" \
-    && expect "agent run iperf3 -c -P 2 -w 256K -J (embedded json)" $J check run "$work/run-iperf3.json" || bad "agent run iperf3: $(head -c 300 "$work/run-iperf3.json")"
+if agent "run iperf3 -c 10.0.2.2 -p $hport -t $IPERF_TIME -P 2 -w 256K -J" result $((IPERF_TIME + 30)) "$work/run-iperf3.json"; then
+    expect "agent run iperf3 -c -P 2 -w 256K -J (embedded json)" gj check run "$work/run-iperf3.json"
+else bad "agent run iperf3: $(head -c 300 "$work/run-iperf3.json")"; fi
 if [ "$SMP" -gt 1 ]; then
-    agent stats stats 10 "$work/stats-aff1.json" \
-        && expect "GEM IRQ follows smp_affinity 2 (CPU1 only)" irq_moved "$work/stats-aff0.json" "$work/stats-aff1.json" \
-        || bad "agent stats after the affinity run"
+    if agent stats stats 10 "$work/stats-aff1.json"; then
+        expect "GEM IRQ follows smp_affinity 2 (CPU1 only)" irq_moved "$work/stats-aff0.json" "$work/stats-aff1.json"
+    else bad "agent stats after the affinity run"; fi
 fi
 iperf -s -B 127.0.0.1 -p "$h2port" > "$work/host-iperf2-server.log" 2>&1 &
 hpids="$hpids $!"
 sleep 0.5
-agent "run iperf -c 10.0.2.2 -p $h2port -t $IPERF_TIME -P 2 -i 1" result $((IPERF_TIME + 30)) "$work/run-iperf.json" \
-    && expect "agent run iperf (2) -c -P 2" $J check run "$work/run-iperf.json" || bad "agent run iperf: $(head -c 300 "$work/run-iperf.json")"
+if agent "run iperf -c 10.0.2.2 -p $h2port -t $IPERF_TIME -P 2 -i 1" result $((IPERF_TIME + 30)) "$work/run-iperf.json"; then
+    expect "agent run iperf (2) -c -P 2" gj check run "$work/run-iperf.json"
+else bad "agent run iperf: $(head -c 300 "$work/run-iperf.json")"; fi
 # Link down/up from the host (QMP set_link): the agent reports both edges.
 from=$(( $(wc -l < "$log") + 1 ))
 expect "QMP set_link down" qmp_set_link false
@@ -426,25 +474,28 @@ expect "agent link event on carrier loss" wait_link_event false "$from"
 from=$(( $(wc -l < "$log") + 1 ))
 expect "QMP set_link up" qmp_set_link true
 expect "agent link event on carrier return" wait_link_event true "$from"
-agent stats stats 10 "$work/stats2.json" && expect "agent still serving after runs" $J check stats "$work/stats2.json" || bad "agent stats after runs"
+if agent stats stats 10 "$work/stats2.json"; then
+    expect "agent still serving after runs" gj check stats "$work/stats2.json"
+else bad "agent stats after runs"; fi
 stop_qemu
 fi
 
 # --- case partner100: a partner that offers only 100 Mb/s ------------------
 if want partner100 && [ "$STOCK" = 1 ]; then
-    echo "  skip  partner100: stock QEMU has no partner-abilities property"
+    skip "partner100: stock QEMU has no partner-abilities property"
 elif want partner100; then
-    qextra=(-global cadence_gem.partner-abilities=100FD,100HD)
+    qextra=(-global "cadence_gem.partner-abilities=100FD,100HD")
     boot p100 "user,id=n0" "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2 gemlab.iperf3=0"
     if boot_ready p100; then
         kernel_link p100 "100Mbps/Full"
-        agent link link 10 "$work/p100-link.json" && expect "p100: agent link" $J check link "$work/p100-link.json" || bad "p100: agent link"
+        if agent link link 10 "$work/p100-link.json"; then
+            expect "p100: agent link" gj check link "$work/p100-link.json"
+        else bad "p100: agent link"; fi
         expect "p100: agent link speed" json_eq "$work/p100-link.json" speed_mbps 100
         expect "p100: agent link duplex" json_eq "$work/p100-link.json" duplex full
-        expect "p100: partner advertises no 1000baseT" bash -c \
-            "$J get '$work/p100-link.json' partner | grep -v 1000baseT"
-        expect "p100: model link-speed" bash -c "v=\$($J qmp '$qmp_sock' qom-get '{\"path\":\"/machine/gem0\",\"property\":\"link-speed\"}'); echo link-speed=\$v; [ \"\$v\" = 100 ]"
-        expect "p100: model not downshifted" bash -c "v=\$($J qmp '$qmp_sock' qom-get '{\"path\":\"/machine/gem0\",\"property\":\"link-downshifted\"}'); echo link-downshifted=\$v; [ \"\$v\" = false ]"
+        expect "p100: partner advertises no 1000baseT" p100_partner_no_1000
+        expect "p100: model link-speed" qom_is link-speed 100
+        expect "p100: model not downshifted" qom_is link-downshifted false
     fi
     stop_qemu
     qextra=()
@@ -474,8 +525,9 @@ if want tap && [ "$NETNS" = 1 ]; then
             # makes the server reset the next test): a closed port answers RST.
             expect "tap: guest answers TCP (RST from closed port 9)" tap_rst
             for t in "p1 -P 1" "p4 -P 4" "p1R -P 1 -R" "p4R -P 4 -R"; do
-                set -- $t; name=$1; shift
-                expect "iperf3 $* over tap" host_iperf3 "tap-$name" ip netns exec "$ns" iperf3 -c 192.168.77.2 -t "$IPERF_TIME" "$@"
+                read -r name args <<<"$t"
+                read -ra args <<<"$args"
+                expect "iperf3 ${args[*]} over tap" host_iperf3 "tap-$name" ip netns exec "$ns" iperf3 -c 192.168.77.2 -t "$IPERF_TIME" "${args[@]}"
             done
         else
             bad "tap: boot to ready"
@@ -486,7 +538,7 @@ if want tap && [ "$NETNS" = 1 ]; then
     fi
     ip netns del "$ns" 2>/dev/null; ns=""
 elif want tap; then
-    echo "  skip  tap: needs root (NETNS=1)"
+    skip "tap: needs root (NETNS=1)"
 fi
 
 # --- case fit: image.ub, listed and booted from its own bytes --------------
@@ -565,8 +617,7 @@ if want fit; then
             boot fit "user,id=n0" "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"
             if boot_ready fit; then
                 kernel_link fit "$EXPECT_LINK"
-                expect "fit: ready reports the board model" bash -c \
-                    "m=\$($J get '$work/fit-ready.json' model); echo \"model \$m\"; case \"\$m\" in *${BOARD^^}*) ;; *) exit 1;; esac"
+                expect "fit: ready reports the board model" fit_model_is_board
             fi
             stop_qemu
             k_img=$out/zImage k_dtb=$out/zynq-$BOARD-qemu.dtb k_initrd=$out/initramfs.cpio.gz
@@ -574,5 +625,5 @@ if want fit; then
     fi
 fi
 
-echo "linux-boot: $pass passed, $fail failed ($(( $(date +%s) - t_script )) s)"
+echo "linux-boot: $pass passed, $fail failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped") ($(( $(date +%s) - t_script )) s)"
 [ "$fail" -eq 0 ]
