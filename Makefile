@@ -93,6 +93,7 @@ test-linux: qemu
 test-runner: runner
 	$(Q)$(MAKE) -C emu/runner robustness
 	$(Q)$(TOP)/tests/qemu/runner/merge.sh
+	$(Q)$(TOP)/tests/qemu/runner/skips.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
 	$(Q)$(TOP)/tests/bench/test_aggregate.sh
 	$(Q)QEMU="$(QEMU_BIN)" $(TOP)/tests/qemu/runner/determinism.sh

@@ -38,6 +38,40 @@ def install_signal_handlers():
     signal.signal(signal.SIGHUP, h)
 
 
+def ci():
+    """True under CI=true (GitHub Actions sets it in every step): there a
+    check that cannot run is a failure, not a skip (issue 20)."""
+    return os.environ.get("CI") == "true"
+
+
+def gh_warning(title, text):
+    """A GitHub Actions warning annotation (workflow command `::warning`,
+    docs.github.com "Workflow commands for GitHub Actions"), so that a
+    check that did not count shows on the run's page; its data escapes
+    '%', CR and LF as %25, %0D, %0A."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    title = title.replace("%", "%25").replace(",", "%2C").replace("::", ": :")
+    print("::warning title=%s::%s" % (title, text), flush=True)
+
+
+def needs_root(suite):
+    """None as root.  Otherwise the whole suite cannot run (a private netns
+    and tap need root): outside CI it is one skip, counted as such and
+    exit 0; under CI=true it fails.  Prints the summary line and returns
+    the exit status."""
+    if os.geteuid() == 0:
+        return None
+    why = "needs root for a private netns + tap"
+    if ci():
+        print("FAIL %s: skipped under CI=true, and a skip is not a pass: %s "
+              "(CI runs as root in a --privileged container)" % (suite, why))
+        print("%s: 0 passed, 1 failed" % suite)
+        return 1
+    print("SKIP %s: %s" % (suite, why))
+    print("%s: 0 passed, 0 failed, 1 skipped" % suite)
+    return 0
+
+
 def is_patched(qemu):
     """True when qemu's cadence_gem has gemlab's partner-abilities property."""
     try:

@@ -51,6 +51,16 @@ attempt, for the TCP check) is reported as SKIP with the figures, not as
 a pass or a failure: the host, not the firmware, set the rate.  A slow
 firmware keeps QEMU busy rather than waiting, so it still fails.  Seen:
 vCPU waits of 2 % idle and 59 % under TCP at load 23 on the 2-core host.
+Such a timing skip is never counted as passed (issue 20: a skip is not a
+pass): it prints "SKIP (timing, not a pass)", the last line says
+"K skipped (timing...)", and under CI=true it is also raised as a GitHub
+warning annotation.  It is not turned into a failure under CI: CI runs on
+a shared 2-core host, and without virtual time (QEMU -icount) a real-time
+rate cannot be made deterministic there.  The same properties are checked
+deterministically in virtual time by the device tests
+(test_tx_100m_frames_leave_at_line_rate, test_rx_100m_frames_arrive_at_
+line_rate in tests/device/test_device.c); this end-to-end check adds the
+firmware and host stack when the host lets it.
 
 Why the best 1 s stretch and not the mean: the firmware can keep at most
 one 64 KiB window (44 segments, ~5.4 ms at 100 Mb/s) queued, so whenever
@@ -102,9 +112,14 @@ class Test:
     def __init__(self):
         self.passed = self.failed = self.skipped = 0
 
-    def skip(self, name, why):
+    def timing_skip(self, name, why):
+        """A real-time check the host's scheduling decided, not the
+        firmware: counted apart from passed and failed, and shown."""
         self.skipped += 1
-        print("SKIP %s: %s" % (name, why), flush=True)
+        print("SKIP (timing, not a pass) %s: %s" % (name, why), flush=True)
+        if bmlib.ci():
+            bmlib.gh_warning("baremetal-ourqemu: timing check not counted",
+                             "%s: %s (see tests/qemu/baremetal/ourqemu.py, Host starvation)" % (name, why))
 
     def check(self, name, err):
         if err is None:
@@ -301,7 +316,7 @@ def run(t, b, net, tmp):
                 None if s["lost"] == 0 else "%d lost" % s["lost"])
         name = "udp board->host: rate 14..21 Mb/s (70..105 %%) [QEMU waited %s]" % starve[0]
         if s["mbps"] < 14.0 and starve[0].starved():
-            t.skip(name, "%.2f Mb/s, but the host starved QEMU" % s["mbps"])
+            t.timing_skip(name, "%.2f Mb/s, but the host starved QEMU" % s["mbps"])
         else:
             t.check(name, None if 14.0 <= s["mbps"] <= 21.0 else "%.2f Mb/s" % s["mbps"])
 
@@ -378,7 +393,7 @@ def run(t, b, net, tmp):
             return
         if attempt == 3:
             if all(w.starved() for w in waits):
-                t.skip(name, "%.3f Mb/s at best, but in every attempt the host starved QEMU "
+                t.timing_skip(name, "%.3f Mb/s at best, but in every attempt the host starved QEMU "
                        "(waited %s for a CPU)" % (best / 1e6, ", ".join(str(w) for w in waits)))
             else:
                 t.check(name, "%.3f Mb/s at best in 3 attempts, QEMU waited %s"
@@ -388,10 +403,9 @@ def run(t, b, net, tmp):
 
 def main():
     bmlib.install_signal_handlers()
-    if os.geteuid() != 0:
-        print("SKIP baremetal-ourqemu: needs root for a private netns + tap")
-        print("baremetal-ourqemu: 0 passed, 0 failed (skipped)")
-        return 0
+    rc = bmlib.needs_root("baremetal-ourqemu")
+    if rc is not None:
+        return rc
     elf = sys.argv[1] if len(sys.argv) > 1 else os.path.join(
         os.environ.get("O", os.path.join(bmlib.TOP, "build")), "baremetal", "qemu-zynq", "gemlab-fw.elf")
     t = Test()
@@ -431,7 +445,8 @@ def main():
         else:
             shutil.rmtree(tmp, ignore_errors=True)
     print("baremetal-ourqemu: %d passed, %d failed%s" % (t.passed, t.failed,
-          ", %d skipped (host starved QEMU)" % t.skipped if t.skipped else ""))
+          ", %d skipped (timing: the host starved QEMU; not counted as passed)" % t.skipped
+          if t.skipped else ""))
     return 0 if t.failed == 0 else 1
 
 
