@@ -84,7 +84,7 @@ for c in $charts; do
     seg=$(awk -v id="chart-$c" 'index($0, "id=\"" id "\"") {on=1} on {print} on && /<\/svg>/ {exit}' "$r/report.html")
     pts=$(printf '%s\n' "$seg" | grep -o "d=['\"]M[^'\"]*['\"]" | awk '{n = gsub(/L/, "L"); if (n > m) m = n} END {print m + 0}')
     if [ -z "$seg" ] || [ "${pts:-0}" -lt 3 ]; then svg_ok=0; why+=" $c(points=$pts)"; fi
-    [ -s "$r/report/$c.svg" ] && [ -s "$r/report/$c.gp" ] || { svg_ok=0; why+=" $c(files)"; }
+    if [ ! -s "$r/report/$c.svg" ] || [ ! -s "$r/report/$c.gp" ]; then svg_ok=0; why+=" $c(files)"; fi
 done
 if [ $svg_ok = 1 ] && ! grep -q '<?xml' "$r/report.html"; then ok "charts inlined with data: $charts"
 else bad "charts" "$why"; fi

@@ -50,6 +50,8 @@ qemu_count() { pgrep -c -f -- "$work" 2>/dev/null || true; }
 
 # Wait until FILE exists (max 20 s).
 wait_file() { for _ in $(seq 200); do [ -s "$1" ] && return 0; sleep 0.1; done; return 1; }
+# nfiles GLOB: how many names the glob expands to (0 when none matches).
+nfiles() { local n=0 f; for f in "$@"; do [ -e "$f" ] && n=$((n + 1)); done; echo "$n"; }
 
 if [ ! -x "$G" ]; then echo "runner: $G not built (make -C emu/runner)"; echo "runner: 0 passed, 1 failed"; exit 1; fi
 if [ ! -x "$QEMU" ]; then echo "runner: $QEMU missing (apt-get install qemu-system-arm)"; echo "runner: 0 passed, 1 failed"; exit 1; fi
@@ -76,7 +78,7 @@ touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt"
 out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
 mode=$(stat -c %a "$d" 2>/dev/null)
 left=$(leftovers "$d")
-stale=$(cd "$d" && ls iperf* 2>/dev/null | tr '\n' ' ')
+stale=$(cd "$d" && compgen -G 'iperf*' | tr '\n' ' ')
 if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ] \
    && [ -z "$stale" ] && [ -e "$d/notes.txt" ]; then
     ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs of a reused --out removed"
@@ -291,6 +293,8 @@ g=$work/garbage; mkdir -p "$g"
 head -c 4096 /dev/urandom >"$g/random.ini"
 printf '[board]\ncpus = 99999999999999999999999999999\nrx_bds = -1\n[link]\nlatency = 1e309s\nloss = 1000%%\n' >"$g/huge.ini"
 printf '[scenario]\nzz = 1\n[board]\nzz = 1\n[link]\nzz = 1\n[timeline]\nzz = 1\n[traffic]\nzz = 1\n[expect]\nzz = 1\n' >"$g/unknown.ini"
+# The $(...) and `...` are the hostile text itself, never to be expanded here.
+# shellcheck disable=SC2016
 printf '[traffic]\nfw_cmd = $(reboot); `id` | rm -rf /\n' >"$g/shell.ini"
 awk 'BEGIN { printf "[scenario]\ndescription = "; for (i = 0; i < 100000; i++) printf "x"; printf "\n" }' >"$g/longline.ini"
 allgood=1
@@ -507,8 +511,8 @@ if [ $have_fixture = 1 ]; then
     OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf GEMLAB=$G \
         "$here/qemu-test.sh" clean_1g partner_100_only echo_100m >"$work/qt.out" 2>&1 &
     rpid=$!
-    for _ in $(seq 200); do [ "$(ls "$qt"/*/qemu.pid 2>/dev/null | wc -l)" -ge 2 ] && break; sleep 0.1; done
-    running=$(ls "$qt"/*/qemu.pid 2>/dev/null | wc -l)
+    for _ in $(seq 200); do [ "$(nfiles "$qt"/*/qemu.pid)" -ge 2 ] && break; sleep 0.1; done
+    running=$(nfiles "$qt"/*/qemu.pid)
     kill -TERM $rpid; wait $rpid; rc=$?
     sleep 0.2
     left=""
@@ -533,7 +537,8 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && mkdir -p "$work/tiny" \
     wait_file "$d/qemu.pid"
     dd if=/dev/zero of="$work/tiny/fill" bs=4k >/dev/null 2>&1
     wait $rpid; rc=$?
-    left=$(cd "$d" && ls -A | grep -E '^(results|diagnosis)\.json|^\.(results|diagnosis)' | tr '\n' ' ')
+    left=$(cd "$d" && for p in 'results.json*' 'diagnosis.json*' '.results*' '.diagnosis*'; do
+               compgen -G "$p"; done | tr '\n' ' ')
     if [ $rc -ne 0 ] && [ -z "$left" ] && grep -q "No space left on device" "$work/enospc.out" \
        && ! grep -q "^PASS" "$work/enospc.out" && [ -e "$d/run.in-progress" ]; then
         ok "full disk: exit $rc, ENOSPC named, no partial results.json, run.in-progress stays"
