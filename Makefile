@@ -5,6 +5,7 @@
 #   make test    everything CI checks
 #   make bench   benchmarks (never part of `make test`)
 #   make fuzz    every fuzz target for FUZZ_SECONDS (default 120) each
+#   make fuzz-qemu  QEMU generic-fuzz on cadence_gem, FUZZ_SECONDS (default 600)
 #   make soak    the fault soak, SOAK_SECONDS (default 1800)
 #
 # Conventions (mk/common.mk): V=1 verbose, O=DIR output root (default
@@ -20,13 +21,14 @@ QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
 
 .PHONY: all deps help models demo qemu qemu-path firmware baremetal linux runner \
         test test-unit test-san test-fuzz test-device test-baremetal \
+        qemu-san test-device-san fuzz-qemu test-fuzz-qemu \
         test-linux test-runner test-soak qemu-test qemu-test-merge bench fuzz soak \
         run run-demo clean
 
 all: models qemu baremetal linux runner
 
 help:
-	@sed -n '2,12p' Makefile
+	@sed -n '2,13p' Makefile
 
 deps:
 	$(Q)$(TOP)/scripts/deps.sh $(DEPS_TEST)
@@ -60,6 +62,8 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-san
 	$(Q)$(MAKE) --no-print-directory test-fuzz
 	$(Q)$(MAKE) --no-print-directory test-device
+	$(Q)$(MAKE) --no-print-directory test-device-san
+	$(Q)$(MAKE) --no-print-directory test-fuzz-qemu
 	$(Q)$(MAKE) --no-print-directory test-baremetal
 	$(Q)$(MAKE) --no-print-directory test-linux
 	$(Q)$(MAKE) --no-print-directory test-runner
@@ -80,6 +84,25 @@ test-fuzz:
 
 test-device: qemu
 	$(Q)$(MAKE) -C tests/device run
+
+# The sanitizer QEMU (clang-14, ASan+UBSan, --enable-fuzzing; its own cache
+# key): qemu-system-arm for test-device-san, qemu-fuzz-arm for fuzz-qemu.
+qemu-san:
+	$(Q)$(MAKE) -C emu/qemu all SAN=1
+
+# The device tests again, harness and QEMU under ASan+UBSan: any sanitizer
+# report fails the step (security review section 6, item 2).
+test-device-san: qemu-san
+	$(Q)$(MAKE) -C tests/device run SAN=1
+
+# QEMU's generic-fuzz on xilinx-zynq-a9 + cadence_gem (tests/fuzz/qemu):
+#   make fuzz-qemu FUZZ_SECONDS=3600   a long run, growing build/fuzz/qemu/corpus
+# `make test` runs 60 s from the committed corpus only (test-fuzz-qemu).
+fuzz-qemu: qemu-san
+	$(Q)$(MAKE) -C tests/fuzz/qemu fuzz FUZZ_SECONDS=$(or $(FUZZ_SECONDS),600)
+
+test-fuzz-qemu: qemu-san
+	$(Q)$(MAKE) -C tests/fuzz/qemu smoke
 
 # Build every board profile; boot the QEMU one on our QEMU.
 test-baremetal: qemu
