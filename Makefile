@@ -7,6 +7,7 @@
 #   make fuzz    every fuzz target for FUZZ_SECONDS (default 120) each
 #   make fuzz-qemu  QEMU generic-fuzz on cadence_gem, FUZZ_SECONDS (default 600)
 #   make soak    the fault soak, SOAK_SECONDS (default 1800)
+#   make lint    shellcheck + pyflakes3 on every tracked script (make test's first step)
 #
 # Conventions (mk/common.mk): V=1 verbose, O=DIR output root (default
 # build/), SAN=1 ASan+UBSan host build, GEMLAB_CACHE third-party cache.
@@ -28,7 +29,7 @@ QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
 all: models qemu baremetal linux runner
 
 help:
-	@sed -n '2,13p' Makefile
+	@sed -n '2,14p' Makefile
 
 deps:
 	$(Q)$(TOP)/scripts/deps.sh $(DEPS_TEST)
@@ -58,6 +59,7 @@ runner:
 # ---- make test: every part CI checks, in dependency order -------------
 # Each step is its own target so `make test-device` etc. work alone.
 test: deps
+	$(Q)$(MAKE) --no-print-directory test-lint
 	$(Q)$(MAKE) --no-print-directory test-unit
 	$(Q)$(MAKE) --no-print-directory test-san
 	$(Q)$(MAKE) --no-print-directory test-fuzz
@@ -70,6 +72,15 @@ test: deps
 	$(Q)$(MAKE) --no-print-directory test-soak
 	$(Q)$(MAKE) --no-print-directory qemu-test
 	@echo "make test: all suites passed"
+
+# Lint (issue 21), first because it takes seconds: shellcheck on every
+# tracked shell script, pyflakes3 on every tracked Python file, found by
+# git ls-files and shebang (scripts/lint.sh); "lint: N passed, M failed".
+# C warnings fail the C builds themselves (-Werror, mk/common.mk WARNFLAGS).
+.PHONY: lint test-lint
+lint: test-lint
+test-lint:
+	$(Q)$(TOP)/scripts/lint.sh
 
 test-unit: models
 	$(Q)$(MAKE) -C tests/unit run
