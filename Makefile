@@ -14,11 +14,18 @@
 include mk/common.mk
 
 # Groups of Debian packages (scripts/deps/GROUP.list) the targets need.
-DEPS_TEST := base qemu baremetal linux report
-DEPS_RUN  := base qemu baremetal
+# `make run` gets gnuplot (charts) so the first report has its charts, but
+# not report.list's chromium and tshark.
+DEPS_TEST := base qemu baremetal linux charts report
+DEPS_RUN  := base qemu baremetal charts
 
-# The QEMU every firmware test boots: ours.
-QEMU_BIN = $(shell $(MAKE) -s --no-print-directory -C emu/qemu path)
+# The QEMU every firmware test boots: ours.  Its path is asked for by the
+# shell when the recipe line runs, never by make: make expands every line
+# of a recipe before it runs the first, so a $(shell ...) here ran
+# build.sh before `make run` had installed anything (issue 21, "a clean
+# first run").  Use: $(Q)$(QEMU_SET) && QEMU="$$qemu" CMD.  build.sh
+# directly, not $(MAKE): a line naming $(MAKE) runs even under `make -n`.
+QEMU_SET = qemu=$$(QEMU_SAN=$(SAN) $(TOP)/emu/qemu/build.sh path)
 
 .PHONY: all deps help models demo qemu qemu-path firmware baremetal linux runner \
         test test-unit test-san test-fuzz test-device test-baremetal \
@@ -119,18 +126,19 @@ test-fuzz-qemu: qemu-san
 test-baremetal: qemu
 	$(Q)$(MAKE) -C firmware/baremetal all BOARD=zc702
 	$(Q)$(MAKE) -C firmware/baremetal all BOARD=zc706
-	$(Q)$(MAKE) -C firmware/baremetal test QEMU="$(QEMU_BIN)"
+	$(Q)$(QEMU_SET) && $(MAKE) -C firmware/baremetal test QEMU="$$qemu"
 
 test-linux: qemu
-	$(Q)$(MAKE) -C firmware/linux test QEMU="$(QEMU_BIN)"
+	$(Q)$(QEMU_SET) && $(MAKE) -C firmware/linux test QEMU="$$qemu"
 
 test-runner: runner
 	$(Q)$(MAKE) -C emu/runner robustness
 	$(Q)$(TOP)/tests/qemu/runner/merge.sh
 	$(Q)$(TOP)/tests/qemu/runner/skips.sh
+	$(Q)$(TOP)/tests/qemu/runner/first_run.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
 	$(Q)$(TOP)/tests/bench/test_aggregate.sh
-	$(Q)QEMU="$(QEMU_BIN)" $(TOP)/tests/qemu/runner/determinism.sh
+	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(TOP)/tests/qemu/runner/determinism.sh
 
 # The fault soak (issue 8): flaps every 2 s, 5 % Gilbert-Elliott loss,
 # partner-speed changes, RX starvation bursts, iperf + echo; then stats,
@@ -151,7 +159,7 @@ test-soak: qemu baremetal runner
 #   make qemu-test SCENARIO=clean_1g   one (or several, space-separated)
 #   make qemu-test SHARD=2/4           a stable slice of the matrix
 qemu-test: qemu baremetal linux runner
-	$(Q)QEMU="$(QEMU_BIN)" SHARD="$(or $(SHARD),1/1)" \
+	$(Q)$(QEMU_SET) && QEMU="$$qemu" SHARD="$(or $(SHARD),1/1)" \
 	    $(TOP)/tests/qemu/runner/qemu-test.sh $(SCENARIO)
 
 bench: deps models
@@ -171,7 +179,7 @@ qemu-test-merge: runner
 run:
 	$(Q)$(TOP)/scripts/deps.sh $(DEPS_RUN)
 	$(Q)$(MAKE) --no-print-directory qemu baremetal runner
-	$(Q)QEMU="$(QEMU_BIN)" $(TOP)/scripts/run.sh
+	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(TOP)/scripts/run.sh
 
 # The models alone, no emulator: negotiation and wire traces.
 run-demo: models

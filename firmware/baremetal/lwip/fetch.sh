@@ -28,8 +28,11 @@ mkdir -p "$cache/lwip"
 tmp=$(mktemp -d "$cache/lwip/.fetch.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-echo "fetch.sh: apt-get source lwip=$version into $dest" >&2
-if ! (cd "$tmp" && apt-get source -q "lwip=$version" >&2); then
+# One line of what and how long instead of apt-get's own (kept in a log,
+# shown only when it fails).
+echo "fetch.sh: fetching lwIP $version (apt-get source lwip, about 0.8 MB): a few seconds, into $dest" >&2
+if ! (cd "$tmp" && apt-get source -q "lwip=$version" >"$tmp/apt-get.log" 2>&1); then
+    tail -n 15 "$tmp/apt-get.log" >&2
     echo "fetch.sh: 'apt-get source lwip=$version' failed; is deb-src enabled?" >&2
     echo "          run: sudo scripts/deps.sh base baremetal" >&2
     exit 1
