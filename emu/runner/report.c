@@ -428,6 +428,106 @@ static void free_run(struct run_data *r)
     r->res = r->dg = r->cmp = r->lat = NULL;
 }
 
+/* ---- the line-rate ceiling every throughput chart draws ----
+ *
+ * Goodput cannot pass the negotiated line rate R times the share of each
+ * frame's wire time that is payload.  Around each IP packet the wire
+ * carries 38 bytes: preamble + SFD 8, MAC header 14 and FCS 4 (IEEE
+ * 802.3 clause 3.1.1) and the inter-packet gap of 96 bit times = 12
+ * (clause 4.4.2); a full 1500-byte packet takes 1538 bytes of wire.  TCP
+ * carries MSS bytes of it (dg_ceiling_bps, the rule diagnosis uses: 1448
+ * with timestamps, 1460 without), UDP L bytes of an L + 28 packet
+ * (docs/BENCHMARKS.md: R x 1470/1536 for 1470-byte datagrams).
+ * results.json has no measured MSS: the legend says which one it assumed. */
+#define WIRE_OVERHEAD 38        /* preamble+SFD, MAC header, FCS, IFG */
+#define IP_MTU 1500
+#define IPV4_HDR 20
+#define UDP_HDR 8
+#define MIN_IP_PACKET 46        /* 64-byte minimum frame less header and FCS */
+
+/* UDP goodput ceiling for @len-byte datagrams: IP fragments beyond the MTU
+ * each pay their own IPv4 header and 38 bytes of wire; a tiny datagram is
+ * padded to the minimum frame. */
+static double udp_ceiling_bps(double speed_mbps, double len, int *frags, double *wire)
+{
+    double data = len + UDP_HDR, per = IP_MTU - IPV4_HDR;     /* 1480 per fragment */
+    int n = (int)ceil(data / per);
+    double last = data - (n - 1) * per, w;
+
+    w = data + n * (double)(IPV4_HDR + WIRE_OVERHEAD);
+    if (last + IPV4_HDR < MIN_IP_PACKET)
+        w += MIN_IP_PACKET - (last + IPV4_HDR);
+    if (frags)
+        *frags = n;
+    if (wire)
+        *wire = w;
+    return speed_mbps * 1e6 * len / w;
+}
+
+struct ceiling {
+    double speed_mbps, bps;
+    char legend[192];
+};
+
+/* The ceiling for a run's negotiated speed and protocol; false when the
+ * run has no speed to draw it at (link never up, no expected speed). */
+static bool run_ceiling(const cJSON *res, struct ceiling *ce)
+{
+    const cJSON *ts = runner_json_path(res, "conditions.tcp_timestamps");
+    const char *proto = js(res, "conditions.protocol"), *fw = js(res, "conditions.firmware");
+    double sp = jnum(res, "link.speed_mbps"), len = jnum(res, "conditions.length_bytes");
+    bool expected = false;
+    char side[32] = "";
+    size_t o;
+
+    memset(ce, 0, sizeof(*ce));
+    if (isnan(sp) || sp <= 0 || !cJSON_IsTrue(runner_json_path(res, "link.up"))) {
+        sp = jnum(res, "expect.speed_mbps");
+        expected = true;
+    }
+    if (isnan(sp) || sp <= 0)
+        return false;
+    ce->speed_mbps = sp;
+    if (cJSON_IsTrue(runner_json_path(res, "conditions.bidir")))
+        snprintf(side, sizeof(side), ", per direction");
+    if (strcmp(proto, "udp") == 0) {
+        if (!isnan(len) && len > 0 && len <= 65507) {
+            int n;
+            double w;
+            ce->bps = udp_ceiling_bps(sp, len, &n, &w);
+            o = (size_t)snprintf(ce->legend, sizeof(ce->legend), "line-rate ceiling %.2f Mb/s = %g x %g/%g (UDP, %g-byte datagrams",
+                                 ce->bps / 1e6, sp, len, w, len);
+            if (n > 1)
+                o += (size_t)snprintf(ce->legend + o, sizeof(ce->legend) - o, " in %d IP fragments", n);
+        } else {
+            ce->bps = dg_ceiling_bps(sp, true, false);
+            o = (size_t)snprintf(ce->legend, sizeof(ce->legend),
+                                 "line-rate ceiling %.2f Mb/s = %g x 1472/1538 (UDP, 1472-byte datagrams assumed", ce->bps / 1e6, sp);
+        }
+    } else {
+        /* timestamps: as results say, else Linux uses them and lwIP does not (diagnose.c) */
+        bool on = cJSON_IsBool(ts) ? cJSON_IsTrue(ts) : strcmp(fw, "linux") == 0;
+        ce->bps = dg_ceiling_bps(sp, false, on);
+        o = (size_t)snprintf(ce->legend, sizeof(ce->legend), "line-rate ceiling %.2f Mb/s = %g x %d/1538 (TCP, MSS %d: %s%s",
+                             ce->bps / 1e6, sp, on ? 1448 : 1460, on ? 1448 : 1460,
+                             on ? "with timestamps" : "no timestamps", cJSON_IsBool(ts) ? "" : " assumed");
+    }
+    snprintf(ce->legend + o, sizeof(ce->legend) - o, "%s%s)", expected ? ", expected speed: link not up" : "", side);
+    return true;
+}
+
+/* "CEILING with lines ... title 'PREFIXLEGEND'" for a plot command: a
+ * dashed horizontal line (the caller's plot sets the x range), red; a
+ * side-by-side chart with several ceilings gives each its own @style. */
+static size_t ceiling_term(char *out, size_t len, const struct ceiling *ce, int style, const char *prefix)
+{
+    static const char *const colour[] = { "#cc0000", "#e07000", "#008060", "#5030c0" };
+
+    style %= 4;
+    return (size_t)snprintf(out, len, "%.6g with lines dt %d lw 2 lc rgb '%s' title '%s%s'", ce->bps / 1e6,
+                            2 + style, colour[style], prefix, ce->legend);
+}
+
 static void run_charts(struct run_data *r, struct charts *c)
 {
     const cJSON *iv = runner_json_path(r->res, "iperf.intervals_bps"), *e, *sw = runner_json_path(r->res, "sweep");
@@ -437,10 +537,14 @@ static void run_charts(struct run_data *r, struct charts *c)
     FILE *f;
     int k;
     bool any_udp = false;
+    struct ceiling ce;
+    bool has_ce = run_ceiling(r->res, &ce);
 
-    /* throughput over time: per stream and the summed series */
+    /* throughput over time: per stream and the summed series, under the
+     * line-rate ceiling (key below the plot: the formula is long) */
     if (cJSON_GetArraySize(iv) > 0 || r->st.n > 0) {
-        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
+        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'time (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\n%splot ",
+                             has_ce ? "set key below left Left reverse\n" : "");
         /* a sweep's tests ran one after another: their sum is no rate */
         if (cJSON_GetArraySize(iv) > 0 && cJSON_GetArraySize(sw) == 0 && cJSON_GetArraySize(ps) == 0 &&
             (f = chart_file(c, "tput_sum.dat", "w"))) {
@@ -479,8 +583,13 @@ static void run_charts(struct run_data *r, struct charts *c)
                                   r->st.s[i].label);
         }
         if (o > 2 && body[o - 2] == ',') {
-            body[o - 2] = '\n';
-            body[o - 1] = '\0';
+            if (has_ce && o < sizeof(body) - 256) {
+                o += ceiling_term(body + o, sizeof(body) - o, &ce, 0, "");
+                snprintf(body + o, sizeof(body) - o, "\n");
+            } else {
+                body[o - 2] = '\n';
+                body[o - 1] = '\0';
+            }
             chart(c, "throughput", "Throughput over time (per stream and summed)", body);
         }
     }
@@ -552,9 +661,25 @@ static void run_charts(struct run_data *r, struct charts *c)
         cJSON_ArrayForEach(e, sw)
             fprintf(f, "%g %.6g %.6g\n", jnum(e, "length_bytes"), jnum(e, "throughput_bps") / 1e6, jnum(e, "udp_lost_pct"));
         fclose(f);
-        chart(c, "sweep", "Packet-size sweep",
-              "set xlabel 'payload (bytes)'\nset ylabel 'Mb/s'\nset logscale x 2\nset yrange [0:*]\n"
-              "plot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'goodput'\n");
+        o = (size_t)snprintf(body, sizeof(body),
+                             "set xlabel 'payload (bytes)'\nset ylabel 'Mb/s'\nset logscale x 2\nset yrange [0:*]\n"
+                             "%splot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'goodput'",
+                             has_ce ? "set key below left Left reverse\nset samples 400\n" : "");
+        if (has_ce && strcmp(js(r->res, "conditions.protocol"), "udp") == 0)
+            /* UDP: the ceiling depends on the datagram length L (udp_ceiling_bps;
+             * fragments of 1480 data bytes, minimum-frame padding left out) */
+            snprintf(body + o, sizeof(body) - o,
+                     ", %g*x/(x+%d+ceil((x+%d)/%d.0)*%d) with lines dt 2 lw 2 lc rgb '#cc0000' "
+                     "title 'line-rate ceiling %g x L/(L+8+58 x IP fragments) (UDP; 58 = 20 IPv4 + 38 wire)'\n",
+                     ce.speed_mbps, UDP_HDR, UDP_HDR, IP_MTU - IPV4_HDR, IPV4_HDR + WIRE_OVERHEAD, ce.speed_mbps);
+        else if (has_ce) {
+            body[o++] = ',';
+            body[o++] = ' ';
+            o += ceiling_term(body + o, sizeof(body) - o, &ce, 0, "");
+            snprintf(body + o, sizeof(body) - o, "\n");
+        } else
+            snprintf(body + o, sizeof(body) - o, "\n");
+        chart(c, "sweep", "Packet-size sweep", body);
     }
     /* -P sweep: one bar per parallel count (summed goodput of that test) */
     if (cJSON_GetArraySize(ps) > 0 && (f = chart_file(c, "psweep.dat", "w"))) {
@@ -568,10 +693,19 @@ static void run_charts(struct run_data *r, struct charts *c)
                 fprintf(f, "%d %.6g \"-P %g\"\n", k++, b / 1e6, jnum(e, "parallel"));
         }
         fclose(f);
-        chart(c, "psweep", "-P sweep: summed goodput per stream count",
-              "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\nset xrange [-0.6:*]\n"
-              "set offsets 0,0.6,0,0\nset key off\nplot 'psweep.dat' using 1:2:xtic(3) with boxes title 'Mb/s', "
-              "'' using 1:2:(sprintf('%.1f',$2)) with labels offset 0,0.7 notitle\n");
+        o = (size_t)snprintf(body, sizeof(body),
+                             "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\n"
+                             "set xrange [-0.6:%g]\n%s\n"      /* the ceiling spans every bar */
+                             "plot 'psweep.dat' using 1:2:xtic(3) with boxes notitle, "
+                             "'' using 1:2:(sprintf('%%.1f',$2)) with labels offset 0,0.7 notitle",
+                             k - 0.4, has_ce ? "set key below left Left reverse" : "set key off");
+        if (has_ce) {
+            body[o++] = ',';
+            body[o++] = ' ';
+            o += ceiling_term(body + o, sizeof(body) - o, &ce, 0, "");
+        }
+        snprintf(body + o, sizeof(body) - o, "\n");
+        chart(c, "psweep", "-P sweep: summed goodput per stream count", body);
     }
 }
 
@@ -839,7 +973,7 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
     }
     fputs("<h2>Charts</h2>\n", f);
     if (c->missing)
-        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox; scripts/deps/report.list).</p>\n", f);
+        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox; scripts/deps/charts.list).</p>\n", f);
     for (int i = 0; i < c->n; i++) {
         fprintf(f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c->names[i]) - 4), c->names[i]);
         inline_svg(f, c->dir, c->names[i]);
@@ -981,9 +1115,33 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     memset(&c, 0, sizeof(c));
     snprintf(c.dir, sizeof(c.dir), "%s", out);
     if (html) {
-        /* throughput per run (bars) and summed throughput over time */
-        char body[8192];
-        size_t o;
+        /* throughput per run (bars) and summed throughput over time, each
+         * under the line-rate ceiling of every distinct speed/protocol */
+        char body[8192], ceils[1024] = "";
+        size_t o, co = 0;
+        struct ceiling ce[4];
+        char who[4][40];        /* "#1,#3: " when the runs' ceilings differ */
+        int nce = 0;
+        for (int i = 0; i < n; i++) {
+            struct ceiling x;
+            int j = 0;
+            if (!run_ceiling(runs[i].res, &x))
+                continue;
+            while (j < nce && strcmp(ce[j].legend, x.legend))
+                j++;
+            if (j == nce && nce < 4) {
+                ce[nce] = x;
+                who[nce++][0] = '\0';
+            }
+            if (j < nce && strlen(who[j]) < sizeof(who[j]) - 8)
+                snprintf(who[j] + strlen(who[j]), sizeof(who[j]) - strlen(who[j]), "%s#%d", who[j][0] ? "," : "", i + 1);
+        }
+        for (int j = 0; j < nce; j++) {
+            if (nce > 1)
+                snprintf(who[j] + strlen(who[j]), sizeof(who[j]) - strlen(who[j]), ": ");
+            co += (size_t)snprintf(ceils + co, sizeof(ceils) - co, ", ");
+            co += ceiling_term(ceils + co, sizeof(ceils) - co, &ce[j], j, nce > 1 ? who[j] : "");
+        }
         if ((d = chart_file(&c, "runs.dat", "w"))) {
             fprintf(d, "# index Mb/s label\n");
             for (int i = 0; i < n; i++) {
@@ -991,13 +1149,16 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                 fprintf(d, "%d %.6g \"%s\"\n", i, jnum(runs[i].res, "iperf.throughput_bps") / 1e6, label);
             }
             fclose(d);
-            chart(&c, "runs", "Throughput per run",
-                  "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\nset xrange [-0.6:*]\n"
-                  "set offsets 0,0.6,0,0\nset key off\nplot 'runs.dat' using 1:2:xtic(3) with boxes title 'Mb/s', "
-                  "'' using 1:2:(sprintf('%.1f',$2)) with labels offset 0,0.7 notitle\n");
+            snprintf(body, sizeof(body),
+                     "set ylabel 'Mb/s'\nset yrange [0:*]\nset style fill solid 0.6\nset boxwidth 0.6\nset xrange [-0.6:%g]\n"
+                     "%s\nplot 'runs.dat' using 1:2:xtic(3) with boxes notitle, "
+                     "'' using 1:2:(sprintf('%%.1f',$2)) with labels offset 0,0.7 notitle%s\n",
+                     n - 0.4, nce ? "set key below left Left reverse" : "set key off", ceils);
+            chart(&c, "runs", "Throughput per run", body);
         }
-        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'interval (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\nplot ");
-        for (int i = 0; i < n && o < sizeof(body) - 200; i++) {
+        o = (size_t)snprintf(body, sizeof(body), "set xlabel 'interval (s)'\nset ylabel 'Mb/s'\nset yrange [0:*]\n%splot ",
+                             nce ? "set key below left Left reverse\n" : "");
+        for (int i = 0; i < n && o < sizeof(body) - 200 - co; i++) {
             char name[32];
             const cJSON *e;
             int k = 0;
@@ -1013,8 +1174,8 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                                   name, label);
         }
         if (o > 2 && body[o - 2] == ',') {
-            body[o - 2] = '\n';
-            body[o - 1] = '\0';
+            /* the ceilings' leading ", " takes the place of the last one */
+            snprintf(body + o - 2, sizeof(body) - (o - 2), "%s\n", ceils);
             chart(&c, "overtime", "Summed throughput over time", body);
         }
     }

@@ -1,7 +1,8 @@
 /* test_runner_report.c - per-stream interval parsing behind the report's
  * charts (emu/runner/report.c): iperf 2 CSV and iperf3 JSON; escaping of
  * crafted results in report.md/report.html (review R6); incomplete runs
- * refused (review D1). */
+ * refused (review D1); the line-rate ceiling on every throughput chart
+ * (issue 21). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <dirent.h>
@@ -340,6 +341,177 @@ static void test_report_refuses_incomplete_run(void **state)
     rm_tree(dir);
 }
 
+/* ---- issue 21: every throughput chart draws the line-rate ceiling ------- */
+
+/* a finished run at @speed Mb/s (@proto, @extra conditions JSON) */
+static void speed_run(char *dir, size_t len, int speed, const char *proto, const char *extra)
+{
+    char json[1024];
+
+    snprintf(dir, len, "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(json, sizeof(json),
+             "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"s%d\"},"
+             "\"verdict\":{\"result\":\"PASS\",\"reason\":\"\"},"
+             "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"%s\",\"duration_s\":3%s},"
+             "\"link\":{\"up\":true,\"speed_mbps\":%d,\"full_duplex\":true},"
+             "\"iperf\":{\"throughput_bps\":%d,\"intervals_bps\":[%d,%d,%d]}}",
+             speed, proto, extra, speed, speed * 900000, speed * 880000, speed * 900000, speed * 920000);
+    put(dir, "results.json", json);
+}
+
+/* report/NAME.gp of a run reported with rp_run_report (0, or 3 without
+ * gnuplot: the script is written before gnuplot is looked for) */
+static char *chart_gp(const char *dir, const char *name)
+{
+    char sub[128];
+    int rc = rp_run_report(dir);
+
+    assert_true(rc == 0 || rc == 3);
+    snprintf(sub, sizeof(sub), "%s/report", dir);
+    return get(sub, name);
+}
+
+static void assert_has(const char *text, const char *what)
+{
+    if (!strstr(text, what))
+        fail_msg("'%s' not in:\n%s", what, text);
+}
+
+/* 100 Mb/s, TCP with timestamps: 100 x 1448/1538 = 94.148 Mb/s (FACTS.md) */
+static void test_throughput_chart_ceiling_100_tcp(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 100, "tcp", ",\"tcp_timestamps\":true");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, ", 94.1482 with lines");                     /* the line, at the ceiling */
+    assert_has(gp, "title 'line-rate ceiling 94.15 Mb/s = 100 x 1448/1538 (TCP, MSS 1448: with timestamps)'");
+    assert_null(strstr(gp, "941.48"));
+    free(gp);
+    rm_tree(dir);
+}
+
+/* the same run at 1000 Mb/s gets the 1000 Mb/s ceiling */
+static void test_throughput_chart_ceiling_1000_tcp(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 1000, "tcp", ",\"tcp_timestamps\":true");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, ", 941.482 with lines");
+    assert_has(gp, "line-rate ceiling 941.48 Mb/s = 1000 x 1448/1538 (TCP");
+    free(gp);
+    rm_tree(dir);
+}
+
+/* lwIP without timestamps: MSS 1460; unknown timestamps say "assumed" */
+static void test_throughput_chart_ceiling_no_timestamps(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 100, "tcp", ",\"tcp_timestamps\":false");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, ", 94.9285 with lines");
+    assert_has(gp, "94.93 Mb/s = 100 x 1460/1538 (TCP, MSS 1460: no timestamps)'");
+    free(gp);
+    rm_tree(dir);
+    speed_run(dir, sizeof(dir), 10, "tcp", "");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, "9.49 Mb/s = 10 x 1460/1538 (TCP, MSS 1460: no timestamps assumed)'");
+    free(gp);
+    rm_tree(dir);
+}
+
+/* UDP, 1470-byte datagrams: R x 1470/1536 (docs/BENCHMARKS.md); an 8000-byte
+ * datagram is 6 IP fragments: 8008 + 6 x 58 = 8356 bytes of wire */
+static void test_throughput_chart_ceiling_udp(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 100, "udp", ",\"length_bytes\":1470");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, ", 95.7031 with lines");
+    assert_has(gp, "line-rate ceiling 95.70 Mb/s = 100 x 1470/1536 (UDP, 1470-byte datagrams)'");
+    free(gp);
+    rm_tree(dir);
+    speed_run(dir, sizeof(dir), 1000, "udp", ",\"length_bytes\":8000");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, "= 1000 x 8000/8356 (UDP, 8000-byte datagrams in 6 IP fragments");
+    free(gp);
+    rm_tree(dir);
+    /* no length: the largest unfragmented datagram, said so */
+    speed_run(dir, sizeof(dir), 1000, "udp", "");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, ", 957.087 with lines");
+    assert_has(gp, "1000 x 1472/1538 (UDP, 1472-byte datagrams assumed");
+    free(gp);
+    rm_tree(dir);
+}
+
+/* the size sweep (UDP: a curve over the datagram length) and the -P sweep */
+static void test_sweep_charts_ceiling(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    put(dir, "results.json",
+        "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"sw\"},\"verdict\":{\"result\":\"PASS\"},"
+        "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"udp\"},"
+        "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},\"iperf\":{\"throughput_bps\":9e7},"
+        "\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":4e7},{\"length_bytes\":1470,\"throughput_bps\":9.5e7}],"
+        "\"parallel_sweep\":[{\"parallel\":1,\"throughput_bps\":9e7},{\"parallel\":2,\"throughput_bps\":9.4e7}]}");
+    gp = chart_gp(dir, "sweep.gp");
+    assert_has(gp, ", 100*x/(x+8+ceil((x+8)/1480.0)*58) with lines");
+    assert_has(gp, "line-rate ceiling 100 x L/(L+8+58 x IP fragments)");
+    free(gp);
+    gp = chart_gp(dir, "psweep.gp");
+    assert_has(gp, ", 95.7087 with lines");
+    free(gp);
+    rm_tree(dir);
+}
+
+/* side by side: each distinct ceiling once, on the bars and over time */
+static void test_side_by_side_charts_ceilings(void **state)
+{
+    char a[64], b[64], c2[64], out[80];
+    char *gp, *p;
+    int rc, n = 0;
+
+    (void)state;
+    speed_run(a, sizeof(a), 100, "tcp", ",\"tcp_timestamps\":true");
+    speed_run(b, sizeof(b), 100, "tcp", ",\"tcp_timestamps\":true");
+    speed_run(c2, sizeof(c2), 1000, "tcp", ",\"tcp_timestamps\":true");
+    snprintf(out, sizeof(out), "%s/cmp", a);
+    char *argv[] = { a, b, c2, "--out", out, NULL };
+    rc = rp_cmd(5, argv);
+    assert_true(rc == 0 || rc == 3);
+    gp = get(out, "runs.gp");
+    assert_has(gp, ", 94.1482 with lines");
+    assert_has(gp, ", 941.482 with lines");
+    for (p = gp; (p = strstr(p, "94.1482 with lines")); p++)
+        n++;
+    assert_int_equal(n, 1);
+    free(gp);
+    gp = get(out, "overtime.gp");
+    assert_has(gp, "941.48 Mb/s = 1000 x 1448/1538");
+    free(gp);
+    rm_tree(a);
+    rm_tree(b);
+    rm_tree(c2);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -354,6 +526,12 @@ int main(void)
         cmocka_unit_test(test_side_by_side_escapes_crafted_results),
         cmocka_unit_test(test_report_refuses_incomplete_run),
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
+        cmocka_unit_test(test_throughput_chart_ceiling_100_tcp),
+        cmocka_unit_test(test_throughput_chart_ceiling_1000_tcp),
+        cmocka_unit_test(test_throughput_chart_ceiling_no_timestamps),
+        cmocka_unit_test(test_throughput_chart_ceiling_udp),
+        cmocka_unit_test(test_sweep_charts_ceiling),
+        cmocka_unit_test(test_side_by_side_charts_ceilings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
