@@ -159,12 +159,13 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy");
     bool seen_up = false, up = false, downshift = rs_count_msgs(&r->in, "downshift") > 0;
     double speed = NAN;
-    int flaps = 0, full = -1, autoneg = -1;
+    int flaps = 0, full = -1, autoneg = -1, nlink = -1;
 
     cJSON_ArrayForEach(m, r->in.msgs) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
         if (!cJSON_IsString(t) || strcmp(t->valuestring, "link") != 0)
             continue;
+        nlink++;
         const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "up");
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "duplex");
         cJSON *e = cJSON_CreateObject();
@@ -175,11 +176,13 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             full = cJSON_IsString(d) ? strcmp(d->valuestring, "full") == 0 : -1;
             autoneg = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "autoneg"))
                           ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "autoneg")) : -1;
-        } else if (seen_up) {
+        } else if (seen_up && !(nlink >= r->relink_lo && nlink < r->relink_hi)) {
             flaps++;
         }
         cJSON_AddNumberToObject(e, "t_s", rs_jnumber(m, "t_ms") / 1e3);
         cJSON_AddBoolToObject(e, "up", up);
+        if (nlink >= r->relink_lo && nlink < r->relink_hi)
+            cJSON_AddStringToObject(e, "cause", "fw_cmd renegotiation");
         if (up) {
             rs_add_num_or_null(e, "speed_mbps", speed);
             if (full >= 0)
@@ -229,6 +232,36 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             cJSON_AddBoolToObject(l, "autoneg", autoneg);
     }
     cJSON_AddBoolToObject(l, "downshift", downshift);
+    {
+        /* our advertisement as the PHY holds it: bare-metal reads ANAR
+         * (reg 4, 28.2.4.1.3) and 1000BASE-T control (reg 9, 40.5.1.1) in
+         * `stats`; the Linux agent's link line has ethtool's advertising */
+        const cJSON *regs = cJSON_GetObjectItemCaseSensitive(phy, "regs");
+        double anar = rs_jnumber(regs, "4"), c1000 = rs_jnumber(regs, "9");
+        const cJSON *last = NULL, *lm;
+        cJSON_ArrayForEach(lm, r->in.msgs) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(lm, "type");
+            if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 &&
+                cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(lm, "advertising")))
+                last = lm;
+        }
+        if (!isnan(anar) && !isnan(c1000) && anar != 0xFFFF && c1000 != 0xFFFF) {
+            static const struct { int reg; unsigned bit; const char *w; } b[] = {
+                { 9, 1u << 9, "1000FD" }, { 9, 1u << 8, "1000HD" }, { 4, 1u << 8, "100FD" },
+                { 4, 1u << 7, "100HD" }, { 4, 1u << 6, "10FD" }, { 4, 1u << 5, "10HD" },
+                { 4, 1u << 10, "PAUSE" }, { 4, 1u << 11, "ASYM_PAUSE" },
+            };
+            cJSON *a = cJSON_AddArrayToObject(l, "advertised");
+            for (size_t k = 0; k < sizeof(b) / sizeof(b[0]); k++)
+                if (((unsigned)(b[k].reg == 4 ? anar : c1000)) & b[k].bit)
+                    cJSON_AddItemToArray(a, cJSON_CreateString(b[k].w));
+            cJSON_AddNumberToObject(l, "anar", anar);
+            cJSON_AddNumberToObject(l, "ctrl1000", c1000);
+        } else if (last) {
+            cJSON_AddItemToObject(l, "advertised",
+                                  cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(last, "advertising"), 1));
+        }
+    }
     cJSON_AddNumberToObject(l, "flaps", flaps);
     cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
     rs_add_num_or_null(l, "mac_speed_mbps", mac_speed);

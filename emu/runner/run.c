@@ -381,6 +381,71 @@ static int apply_board_keys(struct run *r)
     return 0;
 }
 
+/* The @n-th `link` line (0-based) of @in, or NULL. */
+static const cJSON *link_msg(const struct inst *in, int n)
+{
+    const cJSON *m;
+
+    cJSON_ArrayForEach(m, in->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 && n-- == 0)
+            return m;
+    }
+    return NULL;
+}
+
+struct link_want {
+    int from;       /* first link line to look at */
+    bool up;        /* the state wanted */
+    int found;      /* its ordinal, once seen */
+};
+
+static bool link_state_after(struct inst *i, void *arg)
+{
+    struct link_want *w = arg;
+    const cJSON *m;
+
+    for (int k = w->from; (m = link_msg(i, k)) != NULL; k++)
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "up")) == w->up) {
+            w->found = k;
+            return true;
+        }
+    return false;
+}
+
+/* After a command that restarts autonegotiation (IEEE 802.3 22.2.4.1.7:
+ * the link drops while the PHYs exchange pages, then comes back) wait for
+ * the link to go down and up again before traffic, so iperf does not start
+ * on a dead link and the commanded down/up is not reported as a flap
+ * (issue 20).  @n0: link lines before the command.  A link that does not
+ * come back is left for the results to show (link.up false, NO_LINK).
+ * Returns non-zero when the run must stop (QEMU gone, signal). */
+static int wait_relink(struct run *r, int n0)
+{
+    /* down: the firmware reports it at its next PHY step (~100 ms), the
+     * Linux agent polls the carrier every 500 ms; up: AN + 1000BASE-T
+     * training, or a downshift after several attempts (phy.h) */
+    struct link_want down = { n0, false, -1 }, up = { n0, true, -1 };
+    int rc;
+
+    progress(r, "relink", 0, 0);
+    rc = inst_wait(&r->in, 3000, link_state_after, &down);
+    if (rc && rc != -ETIMEDOUT)
+        return wait_failed(r, rc, "link after fw_cmd");
+    if (rc == 0) {
+        up.from = down.found + 1;
+        rc = inst_wait(&r->in, 20000, link_state_after, &up);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "link after fw_cmd");
+    }
+    r->relink_lo = n0;
+    r->relink_hi = up.found >= 0 ? up.found + 1 : rs_count_msgs(&r->in, "link");
+    if (rc == -ETIMEDOUT)
+        fprintf(stderr, "gemlab: warning: the link did not %s after the renegotiating command(s); "
+                        "starting traffic anyway\n", down.found < 0 ? "drop" : "come back");
+    return 0;
+}
+
 static void apply_step(struct run *r, const struct step *st, cJSON *log)
 {
     cJSON *e = cJSON_CreateObject();
@@ -1162,8 +1227,24 @@ int run_cmd_run(int argc, char **argv)
     }
     if (apply_board_keys(&r))
         goto out;
-    for (unsigned k = 0; k < r.s.nfw_cmds; k++)
-        inst_send(&r.in, r.s.fw_cmds[k]);
+    {
+        /* the user's commands, then [board] advertise; wait for the link
+         * if any of them renegotiates */
+        int n0 = rs_count_msgs(&r.in, "link");
+        bool reneg = false;
+        char adv[96];
+
+        for (unsigned k = 0; k < r.s.nfw_cmds; k++) {
+            inst_send(&r.in, r.s.fw_cmds[k]);
+            reneg |= scn_cmd_renegotiates(r.s.fw_cmds[k]);
+        }
+        if (scn_advertise_cmd(&r.s, adv, sizeof(adv))) {
+            inst_send(&r.in, adv);
+            reneg = true;
+        }
+        if (reneg && wait_relink(&r, n0))
+            goto out;
+    }
     if (r.s.v[SK_BOARD_FIRMWARE].e == 1) {
         /* Linux agent (firmware/linux/agent/agent_cmd.h): IRQ mask, server */
         static const char *const masks[] = { "irq-affinity 3", "irq-affinity 1", "irq-affinity 2" };

@@ -48,6 +48,10 @@ struct run {
     bool hardening_set;       /* the two above are decided */
     struct inst peer;         /* --net pair: the second board (RUN_DIR/peer) */
     char pair_sock[600];      /* --net pair: RUN_DIR/pair.sock (the board listens) */
+    /* `link` lines [relink_lo, relink_hi) (ordinals among r->in's link
+     * lines) are the down/up of a renegotiating fw_cmd before traffic:
+     * commanded, not flaps (run.c wait_relink) */
+    int relink_lo, relink_hi;
 };
 
 

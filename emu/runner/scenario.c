@@ -30,6 +30,8 @@
 
 #include <gemlab/err.h>
 
+#include <gemlab/phy.h>
+
 #include "model_glue.h"
 #include "units.h"
 
@@ -95,6 +97,8 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     /* host: the host's iperf over --net user|tap; baremetal: a second
      * bare-metal board over --net pair */
     [SK_BOARD_PEER] = { "board", "peer", T_ENUM, 0, 0, e_peer, "host", false },
+    /* our own advertisement (ethtool -s eth0 advertise); [link] partner's words */
+    [SK_BOARD_ADVERTISE] = { "board", "advertise", T_ABIL, 0, 0, NULL, NULL, false },
     [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
     [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
     [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
@@ -799,6 +803,16 @@ static void scn_cross_check(struct scn_ctx *c)
     if (!V(LINK_PARTNER_AUTONEG)->b && V(LINK_PARTNER)->set)
         scn_error(c, V(LINK_PARTNER)->line,
                   "[link] partner: abilities are advertised only with partner_autoneg = on");
+    if (V(BOARD_ADVERTISE)->set) {
+        uint32_t ab = 0;
+        gl_phy_parse_abilities(V(BOARD_ADVERTISE)->s, &ab, NULL);
+        if (ab & GL_ABIL_100T4)
+            scn_error(c, V(BOARD_ADVERTISE)->line,
+                      "[board] advertise: 100T4 is a partner ability; the board's PHY is not 100BASE-T4");
+        else if (!(ab & GL_ABIL_ALL_SPEEDS))
+            scn_error(c, V(BOARD_ADVERTISE)->line,
+                      "[board] advertise: needs at least one of 1000FD,1000HD,100FD,100HD,10FD,10HD");
+    }
     if (V(LINK_JITTER)->set && V(LINK_JITTER)->u > V(LINK_LATENCY)->u)
         scn_error(c, V(LINK_JITTER)->line,
                   "[link] jitter: %.3f ms exceeds latency %.3f ms (delays would go negative)",
@@ -977,6 +991,50 @@ const char *scn_enum_word(enum scn_key k, int e)
         if (i == e)
             return keydefs[k].words[i];
     return NULL;
+}
+
+int scn_advertise_cmd(const struct scenario *s, char *buf, size_t len)
+{
+    /* GL_ABIL_* -> word (firmware) and ethtool ADVERTISED_* bit (ethtool(8)) */
+    static const struct { uint32_t abil; const char *word; unsigned eth; } m[] = {
+        { GL_ABIL_1000FD, "1000FD", 0x020 }, { GL_ABIL_1000HD, "1000HD", 0x010 },
+        { GL_ABIL_100FD, "100FD", 0x008 },   { GL_ABIL_100HD, "100HD", 0x004 },
+        { GL_ABIL_10FD, "10FD", 0x002 },     { GL_ABIL_10HD, "10HD", 0x001 },
+        { GL_ABIL_PAUSE, "PAUSE", 0x2000 },  { GL_ABIL_ASYM_PAUSE, "ASYM_PAUSE", 0x4000 },
+    };
+    uint32_t ab = 0;
+    unsigned eth = 0;
+    size_t n;
+
+    if (!s->v[SK_BOARD_ADVERTISE].set || gl_phy_parse_abilities(s->v[SK_BOARD_ADVERTISE].s, &ab, NULL))
+        return 0;
+    if (s->v[SK_BOARD_FIRMWARE].e == 1) {
+        for (size_t i = 0; i < sizeof(m) / sizeof(m[0]); i++)
+            if (ab & m[i].abil)
+                eth |= m[i].eth;
+        snprintf(buf, len, "advertise 0x%x", eth);
+        return 1;
+    }
+    n = (size_t)snprintf(buf, len, "phy advertise ");
+    for (size_t i = 0; i < sizeof(m) / sizeof(m[0]) && n < len; i++)
+        if (ab & m[i].abil)
+            n += (size_t)snprintf(buf + n, len - n, "%s%s", buf[n - 1] == ' ' ? "" : ",", m[i].word);
+    return 1;
+}
+
+bool scn_cmd_renegotiates(const char *cmd)
+{
+    static const char *const sub[] = { "restart", "aneg", "force", "advertise" };
+    char w0[16], w1[16];
+    int n = sscanf(cmd, "%15s %15s", w0, w1);
+
+    if (n >= 1 && strcmp(w0, "advertise") == 0)
+        return true;                    /* Linux agent */
+    if (n == 2 && strcmp(w0, "phy") == 0)
+        for (size_t i = 0; i < sizeof(sub) / sizeof(sub[0]); i++)
+            if (strcmp(w1, sub[i]) == 0)
+                return true;
+    return false;
 }
 
 const char *scn_enum_str(const struct scenario *s, enum scn_key k)

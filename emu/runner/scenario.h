@@ -42,6 +42,7 @@
     X(BOARD_MAC_SPEED, "board", "mac_speed")         \
     X(BOARD_PHY_MODE, "board", "phy_mode")           \
     X(BOARD_PEER, "board", "peer")                   \
+    X(BOARD_ADVERTISE, "board", "advertise")         \
     X(LINK_PARTNER, "link", "partner")               \
     X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
     X(LINK_PARTNER_SPEED, "link", "partner_speed")   \
@@ -183,6 +184,18 @@ void scn_format_value(const struct scenario *s, enum scn_key k,
  * the stored unit (ns, bit/s, bytes, percent).  Caller frees. */
 struct cJSON;
 struct cJSON *scn_to_json(const struct scenario *s);
+
+/* [board] advertise as the command that applies it: bare-metal
+ * "phy advertise 1000FD,100FD,..." (firmware/baremetal/apps/shell), Linux
+ * "advertise 0xMASK" (the agent runs `ethtool -s eth0 advertise 0xMASK`,
+ * ethtool(8) ADVERTISED_* bits).  Returns 1 with @buf filled, 0 when the
+ * key is not set. */
+int scn_advertise_cmd(const struct scenario *s, char *buf, size_t len);
+/* True when a firmware/agent command restarts autonegotiation (the link
+ * drops and comes back by itself): `phy restart|aneg|force|advertise` on
+ * bare-metal, `advertise` on the Linux agent.  The runner waits for the
+ * link after such commands before traffic (issue 20). */
+bool scn_cmd_renegotiates(const char *cmd);
 
 /* Parse one value of key @k (used by `gemlab fault` to reuse the table).
  * Returns 0 or -EINVAL/-ERANGE with a message in @msg. */

@@ -431,6 +431,62 @@ static void test_force_then_autoneg_command_returns_to_1000_autoneg(void **state
     assert_true(p.link.autoneg);
 }
 
+/* `phy advertise` (issue 20): ANAR (28.2.4.1.3) and 1000BASE-T control
+ * (40.5.1.1) carry only the chosen modes, autoneg restarts, and a later
+ * `phy restart` keeps them. */
+static void test_advertise_writes_anar_and_ctrl1000_and_restarts_aneg(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    unsigned modes;
+    fake_stock_qemu();
+    phy_init(&p, -1, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MII_ADVERTISE], ADVERTISE_CSMA | ADVERTISE_ALL | ADVERTISE_PAUSE_CAP |
+                                            ADVERTISE_PAUSE_ASYM);
+    assert_int_equal(f.regs[MII_CTRL1000], ADVERTISE_1000FULL | ADVERTISE_1000HALF);
+    uint32_t restarts = p.an_restarts;
+    assert_int_equal(phy_parse_advertise("100fd,100HD", &modes), 0);
+    assert_int_equal(modes, PHY_ADV_100FD | PHY_ADV_100HD);
+    assert_int_equal(phy_cmd_advertise(&p, modes), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MII_ADVERTISE], ADVERTISE_CSMA | ADVERTISE_100FULL | ADVERTISE_100HALF);
+    assert_int_equal(f.regs[MII_CTRL1000], 0);
+    assert_true(f.last_bmcr_write & BMCR_ANRESTART);
+    assert_int_equal(p.an_restarts, restarts + 1);
+    assert_true(saw(PHY_EVENT_LINK_DOWN));
+    phy_cmd_autoneg(&p);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MII_ADVERTISE], ADVERTISE_CSMA | ADVERTISE_100FULL | ADVERTISE_100HALF);
+    assert_int_equal(f.regs[MII_CTRL1000], 0);
+    assert_int_equal(phy_parse_advertise("1000FD,PAUSE", &modes), 0);
+    assert_int_equal(phy_cmd_advertise(&p, modes), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MII_ADVERTISE], ADVERTISE_CSMA | ADVERTISE_PAUSE_CAP);
+    assert_int_equal(f.regs[MII_CTRL1000], ADVERTISE_1000FULL);
+}
+
+static void test_advertise_rejects_bad_lists(void **state)
+{
+    (void)state;
+    struct phy p;
+    unsigned modes = 0x55;
+    static const char *const bad[] = { "", ",", "100FD,", ",100FD", "100FD,,10HD", "2500FD",
+                                       "100T4", "PAUSE", "100FDX", "100F", "none" };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        assert_int_equal(phy_parse_advertise(bad[i], &modes), -EINVAL);
+    assert_int_equal(modes, 0x55);
+    assert_int_equal(phy_parse_advertise(NULL, &modes), -EINVAL);
+    assert_int_equal(phy_parse_advertise("10HD,10FD,100HD,100FD,1000HD,1000FD,PAUSE,ASYM_PAUSE",
+                                         &modes), 0);
+    assert_int_equal(modes, PHY_ADV_SPEEDS | PHY_ADV_PAUSE | PHY_ADV_ASYM_PAUSE);
+    memset(&p, 0, sizeof p);
+    assert_int_equal(phy_cmd_advertise(&p, PHY_ADV_PAUSE), -EINVAL);
+    assert_int_equal(phy_cmd_advertise(&p, 0x80), -EINVAL);
+    assert_false(p.reconfigure);
+}
+
 static void test_force_unsupported_speed_returns_einval(void **state)
 {
     (void)state;
@@ -619,6 +675,8 @@ int main(void)
         T(test_force_during_slow_autoneg_configure_rewrites_advertisement),
         T(test_force_100_full_writes_bmcr_without_aneg_and_reports_forced),
         T(test_force_then_autoneg_command_returns_to_1000_autoneg),
+        T(test_advertise_writes_anar_and_ctrl1000_and_restarts_aneg),
+        T(test_advertise_rejects_bad_lists),
         T(test_force_unsupported_speed_returns_einval),
         T(test_no_phy_reports_not_found_and_retries_after_1s),
         T(test_slow_mdio_never_blocks_and_link_still_comes_up),

@@ -420,6 +420,48 @@ static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
     assert_string_equal(scn.v[SK_SCENARIO_NAME].s, "t");
 }
 
+/* [board] advertise (issue 20): the partner's vocabulary, a file:line
+ * error on a bad value, and the command each firmware gets. */
+static void test_board_advertise_key_and_command(void **state)
+{
+    char cmd[96];
+    (void)state;
+    assert_int_equal(load("[board]\nadvertise = 100FD,100HD\n"), 0);
+    assert_int_equal(scn_advertise_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "phy advertise 100FD,100HD");
+    assert_true(scn_cmd_renegotiates(cmd));
+    assert_int_equal(load("[board]\nfirmware = linux\nadvertise = 1000FD,100FD,PAUSE\n"), 0);
+    assert_int_equal(scn_advertise_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "advertise 0x2028");       /* ethtool(8) ADVERTISED_* bits */
+    assert_true(scn_cmd_renegotiates(cmd));
+    assert_int_equal(load("[traffic]\nduration = 5s\n"), 0);
+    assert_int_equal(scn_advertise_cmd(&scn, cmd, sizeof(cmd)), 0);   /* not set: no command */
+
+    assert_int_equal(load("[board]\n\nadvertise = 100FD,2500FD\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] advertise:"));
+    assert_int_equal(load("[board]\nadvertise = 100T4,100FD\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] advertise: 100T4"));
+    assert_int_equal(load("[board]\nadvertise = PAUSE\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] advertise: needs at least one"));
+}
+
+/* The commands after which the runner waits for the link to come back
+ * before traffic (run.c wait_relink; issue 20). */
+static void test_renegotiating_commands(void **state)
+{
+    (void)state;
+    assert_true(scn_cmd_renegotiates("phy restart"));
+    assert_true(scn_cmd_renegotiates("phy aneg"));
+    assert_true(scn_cmd_renegotiates("phy force 100 full"));
+    assert_true(scn_cmd_renegotiates("phy advertise 100FD"));
+    assert_true(scn_cmd_renegotiates("advertise 0x00c"));
+    assert_false(scn_cmd_renegotiates("phy"));
+    assert_false(scn_cmd_renegotiates("phy dump"));
+    assert_false(scn_cmd_renegotiates("gem rxbd 8"));
+    assert_false(scn_cmd_renegotiates("stats"));
+    assert_false(scn_cmd_renegotiates(""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -445,6 +487,8 @@ int main(void)
         cmocka_unit_test_teardown(test_units_reject_junk, teardown),
         cmocka_unit_test_teardown(test_library_scenarios_all_valid, teardown),
         cmocka_unit_test_teardown(test_file_name_that_is_no_scenario_name_is_refused, teardown),
+        cmocka_unit_test_teardown(test_board_advertise_key_and_command, teardown),
+        cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -120,6 +120,20 @@ static int cmd_phy(int argc, char **argv)
         printf("phy: autonegotiation restart requested\n");
         return 0;
     }
+    if (argc == 3 && strcmp(argv[1], "advertise") == 0) {
+        /* like `ethtool -s eth0 advertise ...`: ANAR (reg 4) and reg 9 are
+         * written and autoneg restarted by the state machine's next step */
+        unsigned modes;
+        uint16_t anar, c1000;
+        if (phy_parse_advertise(argv[2], &modes) != 0 || phy_cmd_advertise(phy, modes) != 0)
+            return -1;
+        phy_advertise_regs(modes, &anar, &c1000);
+        printf(FW_JSON_HEAD("phy_advertise") ",\"modes\":%u,\"anar\":%u,\"ctrl1000\":%u,\"t_ms\":%" PRIu32 "}\n",
+               modes, anar, c1000, timer_now_ms());
+        printf("phy: advertising %s (ANAR 0x%04x, 1000BASE-T control 0x%04x); autonegotiation restart requested\n",
+               argv[2], anar, c1000);
+        return 0;
+    }
     if (argc == 4 && strcmp(argv[1], "force") == 0) {
         char *end;
         unsigned long speed = strtoul(argv[2], &end, 10);
@@ -337,7 +351,7 @@ static const struct shell_cmd builtins[] = {
     { "help",   "help                       list commands", cmd_help },
     { "ip",     "ip [ADDR NETMASK GW]       show or set the static IPv4 address", cmd_ip },
     { "dhcp",   "dhcp                       get an address by DHCP", cmd_dhcp },
-    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half]", cmd_phy },
+    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half|advertise 1000FD,100FD,...]", cmd_phy },
     { "gem",    "gem [rxbd N|macspeed auto|off|10|100|1000] (RX BDs armed; MAC speed debug)", cmd_gem },
     { "stats",  "stats                      lwIP, GEM and PHY counters", cmd_stats },
     { "reboot", "reboot                     soft-reset the PS", cmd_reboot },

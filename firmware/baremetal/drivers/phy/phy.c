@@ -150,6 +150,80 @@ int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex)
     return 0;
 }
 
+int phy_cmd_advertise(struct phy *phy, unsigned modes)
+{
+    if (modes & ~(PHY_ADV_SPEEDS | PHY_ADV_PAUSE | PHY_ADV_ASYM_PAUSE))
+        return -EINVAL;
+    if (modes && !(modes & PHY_ADV_SPEEDS))
+        return -EINVAL;                 /* nothing to negotiate */
+    phy->advertise = (uint16_t)modes;
+    phy->forced = false;
+    phy->reconfigure = true;
+    return 0;
+}
+
+static char upcase(char c)
+{
+    return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+int phy_parse_advertise(const char *list, unsigned *modes)
+{
+    static const struct { const char *w; unsigned m; } words[] = {
+        { "10HD", PHY_ADV_10HD }, { "10FD", PHY_ADV_10FD },
+        { "100HD", PHY_ADV_100HD }, { "100FD", PHY_ADV_100FD },
+        { "1000HD", PHY_ADV_1000HD }, { "1000FD", PHY_ADV_1000FD },
+        { "PAUSE", PHY_ADV_PAUSE }, { "ASYM_PAUSE", PHY_ADV_ASYM_PAUSE },
+    };
+    unsigned m = 0;
+    const char *p = list;
+    if (!list)
+        return -EINVAL;
+    for (;;) {
+        size_t n = 0;
+        while (p[n] && p[n] != ',')
+            n++;
+        size_t i;
+        for (i = 0; i < sizeof words / sizeof words[0]; i++) {
+            const char *w = words[i].w;
+            size_t k = 0;
+            while (k < n && w[k] && upcase(p[k]) == w[k])
+                k++;
+            if (k == n && w[k] == '\0')
+                break;
+        }
+        if (n == 0 || i == sizeof words / sizeof words[0])
+            return -EINVAL;
+        m |= words[i].m;
+        if (p[n] == '\0')
+            break;
+        p += n + 1;
+    }
+    if (!(m & PHY_ADV_SPEEDS))
+        return -EINVAL;
+    *modes = m;
+    return 0;
+}
+
+void phy_advertise_regs(unsigned modes, uint16_t *anar, uint16_t *ctrl1000)
+{
+    uint16_t a = ADVERTISE_CSMA, c = 0;
+    if (modes == 0)
+        modes = PHY_ADV_SPEEDS | PHY_ADV_PAUSE | PHY_ADV_ASYM_PAUSE;
+    /* ANAR technology ability field, 28.2.4.1.3 / Annex 28B.2 */
+    if (modes & PHY_ADV_10HD)       a |= ADVERTISE_10HALF;
+    if (modes & PHY_ADV_10FD)       a |= ADVERTISE_10FULL;
+    if (modes & PHY_ADV_100HD)      a |= ADVERTISE_100HALF;
+    if (modes & PHY_ADV_100FD)      a |= ADVERTISE_100FULL;
+    if (modes & PHY_ADV_PAUSE)      a |= ADVERTISE_PAUSE_CAP;
+    if (modes & PHY_ADV_ASYM_PAUSE) a |= ADVERTISE_PAUSE_ASYM;
+    /* 1000BASE-T control register 9 bits 9:8, 40.5.1.1 */
+    if (modes & PHY_ADV_1000HD)     c |= ADVERTISE_1000HALF;
+    if (modes & PHY_ADV_1000FD)     c |= ADVERTISE_1000FULL;
+    *anar = a;
+    *ctrl1000 = c;
+}
+
 int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
                     uint16_t stat1000, struct phy_link *out)
 {
@@ -267,8 +341,8 @@ static int configure(struct phy *phy)
     uint16_t adv = ADVERTISE_CSMA | ADVERTISE_PAUSE_CAP | ADVERTISE_PAUSE_ASYM;
     uint16_t ctrl1000 = 0;
     if (!phy->forced) {
-        adv |= ADVERTISE_ALL;
-        ctrl1000 = ADVERTISE_1000FULL | ADVERTISE_1000HALF;
+        /* what phy_cmd_advertise() chose; by default everything */
+        phy_advertise_regs(phy->advertise, &adv, &ctrl1000);
         bmcr |= BMCR_ANENABLE | BMCR_ANRESTART;
     } else if (phy->forced_speed == 1000) {
         /* 1000BASE-T has no forced mode: advertise only the chosen mode. */

@@ -97,6 +97,8 @@ struct phy {
     bool forced;              /* forced mode requested */
     uint16_t forced_speed;
     bool forced_full;
+    uint16_t advertise;       /* PHY_ADV_* to advertise in autoneg mode;
+                                 0 = everything we can (the default) */
     bool reconfigure;         /* command pending */
     uint8_t scan_addr;        /* PROBE: next address to try */
     uint8_t downshift_attempts; /* 1000BASE-T attempts before the PHY
@@ -134,9 +136,31 @@ uint32_t phy_step(struct phy *phy, uint32_t now_ms);
 /* Commands: take effect at the next phy_step(). */
 void phy_cmd_autoneg(struct phy *phy);            /* enable + restart autoneg */
 int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex); /* 0 / -EINVAL */
+/* Advertise only @modes (PHY_ADV_*; 0 = all) and restart autoneg, as
+ * `ethtool -s eth0 advertise MASK` does.  -EINVAL when no speed is in it. */
+int phy_cmd_advertise(struct phy *phy, unsigned modes);
 const char *phy_state_name(enum phy_state st);
 
+/* Our advertisement, in ethtool's ADVERTISED_* bit order (ethtool(8)
+ * "advertise N": 0x001 10HD ... 0x020 1000FD, 0x2000 Pause, 0x4000 Asym). */
+#define PHY_ADV_10HD       0x0001u
+#define PHY_ADV_10FD       0x0002u
+#define PHY_ADV_100HD      0x0004u
+#define PHY_ADV_100FD      0x0008u
+#define PHY_ADV_1000HD     0x0010u
+#define PHY_ADV_1000FD     0x0020u
+#define PHY_ADV_PAUSE      0x2000u
+#define PHY_ADV_ASYM_PAUSE 0x4000u
+#define PHY_ADV_SPEEDS     0x003Fu
+
 /* Pure helpers (unit tested). */
+/* "1000FD,100FD,100HD,10FD,10HD,PAUSE,ASYM_PAUSE" (any subset, any order,
+ * case-insensitive; the scenario's [link] partner words) -> PHY_ADV_*.
+ * Returns 0, or -EINVAL for an unknown word, an empty item, or no speed. */
+int phy_parse_advertise(const char *list, unsigned *modes);
+/* PHY_ADV_* -> ANAR (reg 4, 28.2.4.1.3) and 1000BASE-T control (reg 9,
+ * 40.5.1.1) advertisement bits; the selector (IEEE 802.3) is always set. */
+void phy_advertise_regs(unsigned modes, uint16_t *anar, uint16_t *ctrl1000);
 /* Best common mode from ANAR/ANLPAR and 1000BASE-T ctrl/status; returns 0 or
  * -ENOLINK when the two sides share no mode. */
 int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
