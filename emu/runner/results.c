@@ -233,9 +233,10 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     }
     cJSON_AddBoolToObject(l, "downshift", downshift);
     {
-        /* our advertisement as the PHY holds it: bare-metal reads ANAR
-         * (reg 4, 28.2.4.1.3) and 1000BASE-T control (reg 9, 40.5.1.1) in
-         * `stats`; the Linux agent's link line has ethtool's advertising */
+        /* our advertisement as the PHY holds it: ANAR (reg 4, 28.2.4.1.3)
+         * and 1000BASE-T control (reg 9, 40.5.1.1) read over MDIO, by the
+         * bare-metal `stats` or the Linux agent's last `link` line
+         * (SIOCGMIIREG); else ethtool's advertising from that line */
         const cJSON *regs = cJSON_GetObjectItemCaseSensitive(phy, "regs");
         double anar = rs_jnumber(regs, "4"), c1000 = rs_jnumber(regs, "9");
         const cJSON *last = NULL, *lm;
@@ -244,6 +245,14 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 &&
                 cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(lm, "advertising")))
                 last = lm;
+        }
+        if (last && (isnan(anar) || isnan(c1000))) {
+            const cJSON *lr = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(last, "phy"), "regs");
+            if (cJSON_IsArray(lr) && cJSON_GetArraySize(lr) == 32 &&
+                cJSON_IsNumber(cJSON_GetArrayItem(lr, 4)) && cJSON_IsNumber(cJSON_GetArrayItem(lr, 9))) {
+                anar = cJSON_GetArrayItem(lr, 4)->valuedouble;
+                c1000 = cJSON_GetArrayItem(lr, 9)->valuedouble;
+            }
         }
         if (!isnan(anar) && !isnan(c1000) && anar != 0xFFFF && c1000 != 0xFFFF) {
             static const struct { int reg; unsigned bit; const char *w; } b[] = {

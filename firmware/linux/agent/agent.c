@@ -7,7 +7,7 @@
  *   ready   once, at start
  *   link    at start, on `link`, and whenever the carrier changes
  *   stats   on `stats`: ethtool -S, /proc/net/dev, GEM IRQs, cpufreq, idle
- *   result  the answer to help/run/irq-affinity/sockbuf
+ *   result  the answer to help/run/irq-affinity/sockbuf/advertise
  *   error   a command that failed or is unknown; the agent keeps serving
  *
  * Usage: gemlab-agent [IFACE]   (default eth0)
@@ -381,6 +381,7 @@ static void cmd_help(void)
     static const char *const usage[] = {
         "help", "stats", "link", "run iperf3|iperf ARGS...",
         "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
+        "advertise HEXMASK",
     };
 
     glout_begin(&g, buf, sizeof(buf), "result");
@@ -475,6 +476,40 @@ static void cmd_run(struct agent_argv *a)
         glout_putline(buf);
     }
     free(buf);
+    free(r.out);
+}
+
+/* `advertise HEXMASK`: our PHY advertisement, as a user sets it with
+ * `ethtool -s eth0 advertise N` (ethtool(8)); the kernel's phylib writes
+ * ANAR/1000BASE-T control and restarts autoneg.  The carrier drop and the
+ * new link (with ethtool's advertising and the PHY registers) follow as
+ * `link` lines from the carrier poll. */
+static void cmd_advertise(struct agent_argv *a)
+{
+    struct agent_run_result r;
+    unsigned long mask;
+    char hex[16], buf[2048];
+    struct glout g;
+    int rc;
+
+    if (a->argc != 2 || agent_parse_advertise(a->argv[1], &mask) != 0) {
+        emit_error("advertise", "usage: advertise HEXMASK (ethtool advertise bits 0x03f|0x6000)", -EINVAL);
+        return;
+    }
+    snprintf(hex, sizeof(hex), "0x%lx", mask);
+    char *const argv[] = { "ethtool", "-s", (char *)iface, "advertise", hex, NULL };
+    rc = agent_run("/usr/bin/ethtool", argv, &r);
+    if (rc != 0) {
+        emit_error("advertise", "fork failed", rc);
+        return;
+    }
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "advertise");
+    glout_str(&g, "mask", hex);
+    glout_int(&g, "exit", r.exit_status);
+    glout_str(&g, "output", r.out);
+    if (glout_emit(&g) != 0)
+        emit_error("advertise", "result line overflow", -ENOSPC);
     free(r.out);
 }
 
@@ -668,6 +703,9 @@ static void dispatch(char *line)
         return;
     case AGENT_CMD_TCP_PORT:
         cmd_tcp_port(&a);
+        return;
+    case AGENT_CMD_ADVERTISE:
+        cmd_advertise(&a);
         return;
     case AGENT_CMD_UNKNOWN:
         emit_error(a.argv[0], "unknown command (try help)", -EINVAL);

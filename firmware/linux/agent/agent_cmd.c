@@ -19,6 +19,7 @@ static const struct {
     { "irq-affinity", AGENT_CMD_IRQ_AFFINITY },
     { "sockbuf", AGENT_CMD_SOCKBUF },
     { "tcp-port", AGENT_CMD_TCP_PORT },
+    { "advertise", AGENT_CMD_ADVERTISE },
 };
 
 static const struct {
@@ -89,6 +90,18 @@ int agent_parse_mask(const char *s, unsigned long *mask)
     errno = 0;
     v = strtoul(s, &end, 16);
     if (errno != 0 || *end != '\0' || v == 0 || v > 0xFFFFFFFFUL)
+        return -EINVAL;
+    *mask = v;
+    return 0;
+}
+
+int agent_parse_advertise(const char *s, unsigned long *mask)
+{
+    /* ethtool(8) "advertise N": 0x001 10baseT Half .. 0x020 1000baseT Full,
+     * 0x2000 Pause, 0x4000 Asym_Pause (what the board's PHY can do) */
+    unsigned long v;
+
+    if (agent_parse_mask(s, &v) != 0 || (v & ~0x603FUL) != 0 || (v & 0x3FUL) == 0)
         return -EINVAL;
     *mask = v;
     return 0;

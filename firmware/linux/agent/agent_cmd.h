@@ -21,6 +21,7 @@ enum agent_cmd {
     AGENT_CMD_IRQ_AFFINITY, /* irq-affinity HEXMASK */
     AGENT_CMD_SOCKBUF,      /* sockbuf BYTES */
     AGENT_CMD_TCP_PORT,     /* tcp-port PORT: sockets on a local TCP port */
+    AGENT_CMD_ADVERTISE,    /* advertise HEXMASK: ethtool -s IFACE advertise */
     AGENT_CMD_UNKNOWN,
 };
 
@@ -46,6 +47,11 @@ bool agent_args_want_json(int argc, char *const argv[]);
 /* A CPU mask for smp_affinity: hex digits, optional 0x, non-zero, at most
  * 32 bits.  Returns 0 and *mask, or -EINVAL. */
 int agent_parse_mask(const char *s, unsigned long *mask);
+
+/* An advertisement for `ethtool -s IFACE advertise N` (ethtool(8)): hex,
+ * optional 0x, only the 10/100/1000 half/full bits (0x03f) and Pause/Asym
+ * (0x6000), at least one speed.  Returns 0 and *mask, or -EINVAL. */
+int agent_parse_advertise(const char *s, unsigned long *mask);
 
 /* A socket buffer size: decimal bytes with an optional K or M suffix
  * (powers of 1024), 4096..(256 MiB).  Returns 0 and *bytes, or -EINVAL. */

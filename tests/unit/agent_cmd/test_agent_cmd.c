@@ -73,6 +73,7 @@ static void test_lookup_every_command_and_unknown(void **state)
         { "link", AGENT_CMD_LINK }, { "run", AGENT_CMD_RUN },
         { "irq-affinity", AGENT_CMD_IRQ_AFFINITY },
         { "sockbuf", AGENT_CMD_SOCKBUF }, { "tcp-port", AGENT_CMD_TCP_PORT },
+        { "advertise", AGENT_CMD_ADVERTISE },
         { "STATS", AGENT_CMD_UNKNOWN },
         { "reboot", AGENT_CMD_UNKNOWN }, { "runx", AGENT_CMD_UNKNOWN },
     };
@@ -126,6 +127,27 @@ static void test_mask_hex_accepted_zero_and_junk_rejected(void **state)
     assert_int_equal(agent_parse_mask("-1", &m), -EINVAL);
     assert_int_equal(agent_parse_mask("3g", &m), -EINVAL);
     assert_int_equal(agent_parse_mask("100000000", &m), -EINVAL);
+}
+
+/* `advertise HEXMASK` (issue 20): ethtool(8) advertise bits only. */
+static void test_advertise_mask_bits_and_junk(void **state)
+{
+    unsigned long m = 7;
+
+    (void)state;
+    assert_int_equal(agent_parse_advertise("0xc", &m), 0);
+    assert_int_equal(m, 0xc);
+    assert_int_equal(agent_parse_advertise("602f", &m), 0);
+    assert_int_equal(m, 0x602f);
+    m = 7;
+    assert_int_equal(agent_parse_advertise("0x2000", &m), -EINVAL);   /* no speed */
+    assert_int_equal(agent_parse_advertise("0x80", &m), -EINVAL);     /* 10000baseT */
+    assert_int_equal(agent_parse_advertise("0x8008", &m), -EINVAL);
+    assert_int_equal(agent_parse_advertise("0", &m), -EINVAL);
+    assert_int_equal(agent_parse_advertise("", &m), -EINVAL);
+    assert_int_equal(agent_parse_advertise("c;reboot", &m), -EINVAL);
+    assert_int_equal(agent_parse_advertise(NULL, &m), -EINVAL);
+    assert_int_equal(m, 7);
 }
 
 static void test_bytes_suffixes_and_bounds(void **state)
@@ -201,6 +223,7 @@ int main(void)
         cmocka_unit_test(test_want_json_on_J_or_long_option_only),
         cmocka_unit_test(test_mask_hex_accepted_zero_and_junk_rejected),
         cmocka_unit_test(test_bytes_suffixes_and_bounds),
+        cmocka_unit_test(test_advertise_mask_bits_and_junk),
         cmocka_unit_test(test_json_flatten_finds_object_and_joins_lines),
         cmocka_unit_test(test_json_flatten_rejects_truncated_or_raw_newline_in_string),
         cmocka_unit_test(test_json_flatten_rejects_mismatched_bracket),
