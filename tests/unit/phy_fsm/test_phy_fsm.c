@@ -331,6 +331,71 @@ static void test_88e1116r_power_on_downshift_counter_is_kept(void **state)
     assert_int_equal(p.downshift_attempts, 2);
 }
 
+/* `phy downshift off` (as `ethtool --set-phy-tunable eth0 downshift off`,
+ * Linux m88e1111_set_downshift(phydev, 0)): reg 20 bit 8 and reg 16 bit 11
+ * end up clear, and stay clear through a later autoneg restart - the
+ * driver's Linux-like default (enable) must not come back. */
+static void test_88e1116r_downshift_off_stays_off(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    f.link = false;                     /* 2-pair cable: never links */
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_true(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);     /* the default */
+    assert_int_equal(phy_cmd_downshift(&p, false, 0, true), 0);
+    run(&p, &now, 200);
+    assert_false(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
+    assert_false(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);
+    assert_int_equal(p.downshift_attempts, 0);
+    assert_int_equal(p.an_restarts, 2);
+    phy_cmd_autoneg(&p);
+    run(&p, &now, 200);
+    assert_int_equal(p.an_restarts, 3);
+    assert_false(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
+    /* no downshift budget to wait for: autoneg restarts after the plain timeout */
+    run(&p, &now, PHY_AN_TIMEOUT_MS + 200);
+    assert_int_equal(p.an_restarts, 4);
+    assert_false(p.link.up);
+}
+
+static void test_88e1116r_downshift_on_sets_counter_and_bad_counts_fail(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_int_equal(phy_cmd_downshift(&p, true, 0, true), -EINVAL);
+    assert_int_equal(phy_cmd_downshift(&p, true, PHY_DOWNSHIFT_ATTEMPTS_MAX + 1u, true), -EINVAL);
+    assert_int_equal(phy_cmd_downshift(&p, true, 2, true), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_ECR] & (MRVL_ECR_DOWNSHIFT_EN | MRVL_ECR_DOWNSHIFT_CNT_MASK),
+                     MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT));
+    assert_int_equal(p.downshift_attempts, 2);
+    /* without restart nothing is written until the next configure */
+    uint16_t ecr = f.regs[MRVL_ECR];
+    unsigned restarts = p.an_restarts;
+    assert_int_equal(phy_cmd_downshift(&p, false, 0, false), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_ECR], ecr);
+    assert_int_equal(p.an_restarts, restarts);
+}
+
+static void test_downshift_command_on_phy_without_downshift_is_enotsup(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    fake_stock_qemu();
+    phy_init(&p, -1, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_int_equal(phy_cmd_downshift(&p, false, 0, true), -ENOTSUP);
+}
+
 /* A 2-pair cable: the 88E1116R keeps trying 1000BASE-T, then downshifts by
  * itself.  The driver must not restart autoneg (which resets the PHY's
  * attempt counter) while those attempts can still be running. */
@@ -666,6 +731,9 @@ int main(void)
         T(test_88e1116r_trusts_reg17_100_full_over_std_regs),
         T(test_88e1116r_config_enables_downshift_and_rgmii_delays),
         T(test_88e1116r_power_on_downshift_counter_is_kept),
+        T(test_88e1116r_downshift_off_stays_off),
+        T(test_88e1116r_downshift_on_sets_counter_and_bad_counts_fail),
+        T(test_downshift_command_on_phy_without_downshift_is_enotsup),
         T(test_88e1116r_downshift_no_restart_while_phy_retries),
         T(test_88e1116r_no_link_restarts_after_downshift_budget),
         T(test_88e1116r_unresolved_reg17_keeps_waiting),

@@ -104,6 +104,50 @@ static void phy_dump(struct phy *phy)
     }
 }
 
+/* phy downshift off | on [N]: what the PHY driver configures (88E1116R reg
+ * 20 Extended PHY Specific Control, downshift enable bit 8 and counter
+ * 11:9 [MII_M1111_PHY_EXT_CR_DOWNSHIFT_*], Linux drivers/net/phy/marvell.c).
+ * The PHY is only reset when the register does not already hold that, so
+ * a setting that the power-on strap already has does not drop the link. */
+static int phy_downshift(struct phy *phy, int argc, char **argv)
+{
+    bool en;
+    unsigned long n = PHY_DOWNSHIFT_ATTEMPTS;
+    uint16_t ecr = 0;
+    if (strcmp(argv[2], "off") == 0 && argc == 3) {
+        en = false;
+    } else if (strcmp(argv[2], "on") == 0) {
+        en = true;
+        if (argc == 4) {
+            char *end;
+            n = strtoul(argv[3], &end, 10);
+            if (*end != '\0' || n < 1 || n > PHY_DOWNSHIFT_ATTEMPTS_MAX)
+                return -1;
+        }
+    } else {
+        return -1;
+    }
+    /* Before the PHY is found (the shell is up before the scan ends) the
+     * request waits for the driver's first configure. */
+    bool pending = !phy->drv, same = true;
+    if (phy->drv && (!(phy->drv->flags & PHY_F_DOWNSHIFT) || mdio_read(phy->addr, MRVL_ECR, &ecr) != 0)) {
+        printf("phy: downshift: no PHY with downshift control (%s)\n", phy->drv->name);
+        return 1;
+    }
+    if (!pending)
+        same = en ? (ecr & MRVL_ECR_DOWNSHIFT_EN) &&
+                        ((ecr & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT) == n - 1u
+                  : !(ecr & MRVL_ECR_DOWNSHIFT_EN);
+    if (phy_cmd_downshift(phy, en, (unsigned)n, !same) != 0)
+        return -1;
+    printf(FW_JSON_HEAD("phy_downshift") ",\"enabled\":%s,\"attempts\":%lu,\"pending\":%s,"
+           "\"restart\":%s}\n", en ? "true" : "false", en ? n : 0ul, pending ? "true" : "false",
+           same ? "false" : "true");
+    printf("phy: downshift %s%s\n", en ? "on" : "off",
+           pending ? " (at the PHY's first configure)" : same ? " (already set)" : ", PHY reset");
+    return 0;
+}
+
 static int cmd_phy(int argc, char **argv)
 {
     struct phy *phy = fw_phy();
@@ -151,6 +195,8 @@ static int cmd_phy(int argc, char **argv)
         printf("phy: forcing %lu/%s\n", speed, full ? "full" : "half");
         return 0;
     }
+    if ((argc == 3 || argc == 4) && strcmp(argv[1], "downshift") == 0)
+        return phy_downshift(phy, argc, argv);
     return -1;
 }
 
@@ -294,7 +340,7 @@ static int cmd_stats(int argc, char **argv)
 
     static const uint8_t phy_regs[] = { MII_BMCR, MII_BMSR, MII_PHYSID1, MII_PHYSID2,
         MII_ADVERTISE, MII_LPA, MII_EXPANSION, MII_CTRL1000, MII_STAT1000, MII_ESTATUS,
-        MRVL_PSCR, MRVL_PSSR };
+        MRVL_PSCR, MRVL_PSSR, MRVL_ECR };
     uint16_t pv[sizeof phy_regs];
     for (unsigned i = 0; i < sizeof phy_regs; i++)
         if (!phy->drv || mdio_read(phy->addr, phy_regs[i], &pv[i]) != 0)
@@ -351,7 +397,7 @@ static const struct shell_cmd builtins[] = {
     { "help",   "help                       list commands", cmd_help },
     { "ip",     "ip [ADDR NETMASK GW]       show or set the static IPv4 address", cmd_ip },
     { "dhcp",   "dhcp                       get an address by DHCP", cmd_dhcp },
-    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half|advertise 1000FD,100FD,...]", cmd_phy },
+    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half|advertise 1000FD,100FD,...|downshift off|on [1-8]]", cmd_phy },
     { "gem",    "gem [rxbd N|macspeed auto|off|10|100|1000] (RX BDs armed; MAC speed debug)", cmd_gem },
     { "stats",  "stats                      lwIP, GEM and PHY counters", cmd_stats },
     { "reboot", "reboot                     soft-reset the PS", cmd_reboot },

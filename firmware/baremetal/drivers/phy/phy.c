@@ -224,6 +224,21 @@ void phy_advertise_regs(unsigned modes, uint16_t *anar, uint16_t *ctrl1000)
     *ctrl1000 = c;
 }
 
+int phy_cmd_downshift(struct phy *phy, bool enable, unsigned attempts, bool restart)
+{
+    if (enable && (attempts < 1 || attempts > PHY_DOWNSHIFT_ATTEMPTS_MAX))
+        return -EINVAL;
+    if (phy->drv && !(phy->drv->flags & PHY_F_DOWNSHIFT))
+        return -ENOTSUP;                /* before the probe: kept for configure */
+    phy->downshift_req = enable ? PHY_DS_ON : PHY_DS_OFF;
+    phy->downshift_req_attempts = (uint8_t)attempts;
+    if (restart)
+        phy->reconfigure = true;
+    else
+        phy->downshift_attempts = enable ? (uint8_t)attempts : 0;
+    return 0;
+}
+
 int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
                     uint16_t stat1000, struct phy_link *out)
 {
@@ -269,28 +284,33 @@ int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out)
  * RX/TX clock delays in the PHY (ZC702/ZC706 route RGMII without skew).
  * Takes effect at the soft reset that configure() writes next.  A counter
  * already enabled at power-on (strap, FSBL) is kept; otherwise
- * PHY_DOWNSHIFT_ATTEMPTS. */
+ * PHY_DOWNSHIFT_ATTEMPTS.  After `phy downshift off|on N`
+ * (phy_cmd_downshift) the enable bit and counter are what was asked, as
+ * after `ethtool --set-phy-tunable eth0 downshift ...` on Linux. */
 static int m88e1116r_config(struct phy *phy)
 {
     uint16_t v;
+    unsigned n = phy->downshift_req == PHY_DS_ON ? phy->downshift_req_attempts : PHY_DOWNSHIFT_ATTEMPTS;
     int err = rd(phy, MRVL_PSCR, &v);
     if (err)
         return err;
-    v &= (uint16_t)~(MRVL_PSCR_MDIX_MASK | MRVL_PSCR_DOWNSHIFT_CNT_MASK);
-    v |= MRVL_PSCR_MDIX_AUTO | MRVL_PSCR_DOWNSHIFT_EN |
-         ((PHY_DOWNSHIFT_ATTEMPTS - 1u) << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
+    v &= (uint16_t)~(MRVL_PSCR_MDIX_MASK | MRVL_PSCR_DOWNSHIFT_CNT_MASK | MRVL_PSCR_DOWNSHIFT_EN);
+    v |= MRVL_PSCR_MDIX_AUTO;
+    if (phy->downshift_req != PHY_DS_OFF)
+        v |= MRVL_PSCR_DOWNSHIFT_EN | ((n - 1u) << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
     if ((err = wr(phy, MRVL_PSCR, v)) != 0)
         return err;
     if ((err = rd(phy, MRVL_ECR, &v)) != 0)
         return err;
-    if (!(v & MRVL_ECR_DOWNSHIFT_EN)) {
+    if (phy->downshift_req == PHY_DS_OFF) {
+        v &= (uint16_t)~MRVL_ECR_DOWNSHIFT_EN;
+    } else if (phy->downshift_req == PHY_DS_ON || !(v & MRVL_ECR_DOWNSHIFT_EN)) {
         v &= (uint16_t)~MRVL_ECR_DOWNSHIFT_CNT_MASK;
-        v |= (uint16_t)(((PHY_DOWNSHIFT_ATTEMPTS - 1u) << MRVL_ECR_DOWNSHIFT_CNT_SHIFT) |
-                        MRVL_ECR_DOWNSHIFT_EN);
+        v |= (uint16_t)(((n - 1u) << MRVL_ECR_DOWNSHIFT_CNT_SHIFT) | MRVL_ECR_DOWNSHIFT_EN);
     }
     if ((err = wr(phy, MRVL_ECR, v)) != 0)
         return err;
-    phy->downshift_attempts =
+    phy->downshift_attempts = !(v & MRVL_ECR_DOWNSHIFT_EN) ? 0 :
         (uint8_t)(((v & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT) + 1u);
     if ((err = wr(phy, MRVL_PAGE, MRVL_MSCR2_PAGE)) != 0)
         return err;

@@ -103,6 +103,8 @@ struct phy {
     uint8_t scan_addr;        /* PROBE: next address to try */
     uint8_t downshift_attempts; /* 1000BASE-T attempts before the PHY
                                    downshifts by itself; 0 = no downshift */
+    uint8_t downshift_req;    /* PHY_DS_*: what `phy downshift` asked for */
+    uint8_t downshift_req_attempts;
     /* MDIO transaction log of the pass in progress */
     struct phy_txn txn[PHY_TXN_MAX];
     uint8_t txn_n, txn_pos;
@@ -126,6 +128,8 @@ struct phy {
 #define PHY_DOWNSHIFT_ATTEMPT_MS 3000u
 /* Counter written when the PHY came up with downshift disabled (a counter
  * already enabled by strap or by an earlier boot stage is kept). */
+enum { PHY_DS_DEFAULT, PHY_DS_OFF, PHY_DS_ON };   /* phy.downshift_req */
+#define PHY_DOWNSHIFT_ATTEMPTS_MAX 8u   /* 3-bit counter, n + 1 attempts */
 #ifndef PHY_DOWNSHIFT_ATTEMPTS
 #define PHY_DOWNSHIFT_ATTEMPTS 4u
 #endif
@@ -136,6 +140,14 @@ uint32_t phy_step(struct phy *phy, uint32_t now_ms);
 /* Commands: take effect at the next phy_step(). */
 void phy_cmd_autoneg(struct phy *phy);            /* enable + restart autoneg */
 int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex); /* 0 / -EINVAL */
+/* Downshift as the board's PHY driver is told to configure it (Linux:
+ * `ethtool --set-phy-tunable eth0 downshift on count N|off`).  With
+ * @restart the PHY is reconfigured and soft-reset at once (the bits take
+ * effect at the next reset, as m88e1111_set_downshift() in Linux
+ * drivers/net/phy/marvell.c does); without it they are written at the next
+ * configure.  0 / -EINVAL (attempts outside 1..8) / -ENOTSUP (PHY without
+ * downshift). */
+int phy_cmd_downshift(struct phy *phy, bool enable, unsigned attempts, bool restart);
 /* Advertise only @modes (PHY_ADV_*; 0 = all) and restart autoneg, as
  * `ethtool -s eth0 advertise MASK` does.  -EINVAL when no speed is in it. */
 int phy_cmd_advertise(struct phy *phy, unsigned modes);
