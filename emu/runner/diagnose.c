@@ -964,6 +964,16 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
                 fail(out, &nfail, "traffic: iperf failed: %s", err[0] ? err : "no result");
         }
     }
+    {
+        /* traffic skipped for want of a link (run.c): expected only when
+         * the scenario expects link = down */
+        const cJSON *sk = jget(root, "iperf.skipped"), *el = jget(e, "link");
+        if (cJSON_IsString(sk)) {
+            n++;
+            if (!cJSON_IsString(el) || strcmp(el->valuestring, "down") != 0)
+                fail(out, &nfail, "traffic: skipped (%s)", sk->valuestring);
+        }
+    }
     for (int pass = 0; pass < 2; pass++) {
         const cJSON *a = jget(e, pass ? "diag_absent" : "diag"), *c;
         if (!cJSON_IsArray(a))

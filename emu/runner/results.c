@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h> /* strncasecmp */
 #include <time.h>
 #include <unistd.h>
 
@@ -274,6 +275,53 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     cJSON_AddNumberToObject(l, "flaps", flaps);
     cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
     rs_add_num_or_null(l, "mac_speed_mbps", mac_speed);
+    {
+        /* downshift as the PHY holds it, read over MDIO by the firmware's
+         * `stats` or by the Linux agent (SIOCGMIIREG, its link lines'
+         * phy.regs[32]): 88E1116R reg 20 (Extended PHY Specific Control
+         * [MII_M1111_PHY_EXT_CR]) bit 8 enable, 11:9 attempts - 1, and reg
+         * 16 (Copper Specific Control [MII_M1011_PHY_SCR]) bit 11 enable,
+         * 14:12 attempts - 1, which Linux's m88e1116r_config_init() sets
+         * (m88e1011_set_downshift(phydev, 8), drivers/net/phy/marvell.c).
+         * Other PHYs' regs 16/20 mean something else: nothing is claimed. */
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(phy, "name"), *lm, *lp = NULL;
+        double ecr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "20");
+        double scr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "16");
+        bool m1116r = cJSON_IsString(nm) && strstr(nm->valuestring, "88E1116R");
+        cJSON_ArrayForEach(lm, r->in.msgs) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(lm, "type");
+            const cJSON *p = cJSON_GetObjectItemCaseSensitive(lm, "phy");
+            if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 &&
+                cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, "regs")))
+                lp = p;
+        }
+        if (!cJSON_IsObject(phy) && lp) {
+            const cJSON *id = cJSON_GetObjectItemCaseSensitive(lp, "id");
+            const cJSON *rg = cJSON_GetObjectItemCaseSensitive(lp, "regs");
+            const cJSON *r16 = cJSON_GetArrayItem(rg, 16), *r20 = cJSON_GetArrayItem(rg, 20);
+            /* PHY ID 0x01410e4x [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0] */
+            m1116r = cJSON_IsString(id) && strncasecmp(id->valuestring, "0x01410e4", 9) == 0;
+            ecr = cJSON_IsNumber(r20) ? r20->valuedouble : NAN;
+            scr = cJSON_IsNumber(r16) ? r16->valuedouble : NAN;
+        }
+        if (m1116r && !isnan(ecr) && ecr != 0xFFFF && !isnan(scr) && scr != 0xFFFF) {
+            bool en20 = ((unsigned)ecr & 0x100u) != 0, en16 = ((unsigned)scr & 0x800u) != 0, en = en20 || en16;
+            cJSON_AddBoolToObject(l, "downshift_enabled", en);
+            if (en)
+                cJSON_AddNumberToObject(l, "downshift_attempts", en20 ? (((unsigned)ecr >> 9) & 7u) + 1u
+                                                                      : (((unsigned)scr >> 12) & 7u) + 1u);
+            cJSON_AddNumberToObject(l, "phy_reg16", scr);
+            cJSON_AddNumberToObject(l, "phy_reg20", ecr);
+            if (r->s.v[SK_LINK_DOWNSHIFT].set && r->s.v[SK_LINK_DOWNSHIFT].b != en) {
+                char note[200];
+                snprintf(note, sizeof(note), "the scenario asks downshift %s but the PHY reads it %s: "
+                         "the board's PHY driver overrides it", r->s.v[SK_LINK_DOWNSHIFT].b ? "on" : "off",
+                         en ? "enabled" : "disabled");
+                cJSON_AddStringToObject(l, "downshift_note", note);
+                fprintf(stderr, "gemlab: warning: %s\n", note);
+            }
+        }
+    }
 
     if (stats && cJSON_GetObjectItemCaseSensitive(stats, "ethtool")) {
         /* Linux agent: `ethtool -S eth0` names (macb) and /proc/interrupts */

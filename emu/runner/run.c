@@ -340,6 +340,50 @@ static int wait_failed(struct run *r, int rc, const char *phase)
     return rc;
 }
 
+/* True once the board's last `link` line says up (bare-metal: BMSR link
+ * status and the 88E1116R status register, firmware/baremetal/src/main.c;
+ * Linux agent: ethtool GLINK). */
+static bool board_link_up(struct inst *i, void *arg)
+{
+    const cJSON *m, *last = NULL;
+
+    (void)arg;
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0)
+            last = m;
+    }
+    return last && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "up"));
+}
+
+/* [link] downshift: what the board's PHY driver is configured to do.  The
+ * same key sets the model's power-on reg 20 (the strap, model_glue.c), but
+ * the bare-metal driver, like Linux's m88e1116r_config_init(), enables
+ * downshift at configure; `phy downshift off|on [N]` (sent before the link
+ * is waited for) makes it keep what the scenario asks.  What the PHY ended
+ * up with is read back from reg 20 in `stats` (results.json
+ * link.downshift_enabled).  Returns non-zero when the run must stop. */
+static int apply_downshift(struct run *r)
+{
+    char cmd[48];
+    const char *want[2];
+    int rc;
+
+    if (!scn_downshift_cmd(&r->s, cmd, sizeof(cmd)))
+        return 0;
+    want[0] = "phy_downshift";
+    want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "phy_downshift");
+    inst_send(&r->in, cmd);
+    rc = inst_wait(&r->in, 3000, msg_after, want);
+    if (rc == -ETIMEDOUT) {
+        fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (an older ELF without "
+                        "`phy downshift`?); downshift is whatever its PHY driver set\n", cmd);
+    } else if (rc) {
+        return wait_failed(r, rc, cmd);
+    }
+    return 0;
+}
+
 /* Bare-metal runtime board knobs, applied over the console after link-up
  * (firmware/baremetal `gem` command; each answers with a gem_config line):
  * [board] rx_bds -> `gem rxbd N` (arms N of the GEM_RXBD descriptors the
@@ -1217,10 +1261,12 @@ int run_cmd_run(int argc, char **argv)
         }
         goto out;
     }
-    /* wait for the link (or 10 s), then start the board-side server */
-    want[0] = "link";
-    want[1] = (const char *)(intptr_t)0;
-    rc = inst_wait(&r.in, 10000, msg_after, want);
+    if (apply_downshift(&r))
+        goto out;
+    /* wait for the link (or 20 s: the firmware gives a 2-pair cable
+     * PHY_AN_TIMEOUT_MS + 4 downshift attempts, 17 s, phy.h), then start
+     * the board-side server */
+    rc = inst_wait(&r.in, 20000, board_link_up, NULL);
     if (rc && rc != -ETIMEDOUT) {
         wait_failed(&r, rc, "link-up");
         goto out;
@@ -1264,7 +1310,16 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         }
     }
-    if (r.s.nsweep) {
+    if (!board_link_up(&r.in, NULL)) {
+        /* No link (no cable, a 2-pair cable without downshift...): iperf
+         * would only measure what the host wrote into slirp.  Traffic is
+         * skipped and said so; the expectations decide whether that was
+         * expected (`link = down`, diagnose.c dg_check_expect). */
+        cJSON *res = cJSON_CreateObject();
+        cJSON_AddStringToObject(res, "skipped", "no link: the board reported no link up before traffic");
+        cJSON_AddItemToObject(r.results, "iperf", res);
+        fprintf(stderr, "gemlab: no link on the board: traffic skipped\n");
+    } else if (r.s.nsweep) {
         r.sweep = cJSON_AddArrayToObject(r.results, "sweep");
         for (unsigned k = 0; k < r.s.nsweep; k++) {
             cJSON *res = NULL, *e;

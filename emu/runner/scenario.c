@@ -1037,6 +1037,19 @@ bool scn_cmd_renegotiates(const char *cmd)
     return false;
 }
 
+int scn_downshift_cmd(const struct scenario *s, char *buf, size_t len)
+{
+    if (s->v[SK_BOARD_FIRMWARE].e != 0 || !s->v[SK_LINK_DOWNSHIFT].set)
+        return 0;
+    if (!s->v[SK_LINK_DOWNSHIFT].b)
+        snprintf(buf, len, "phy downshift off");
+    else if (s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].set)
+        snprintf(buf, len, "phy downshift on %llu", (unsigned long long)s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].u);
+    else
+        snprintf(buf, len, "phy downshift on");
+    return 1;
+}
+
 const char *scn_enum_str(const struct scenario *s, enum scn_key k)
 {
     if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM)

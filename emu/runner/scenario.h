@@ -197,6 +197,12 @@ int scn_advertise_cmd(const struct scenario *s, char *buf, size_t len);
  * link after such commands before traffic (issue 20). */
 bool scn_cmd_renegotiates(const char *cmd);
 
+/* [link] downshift as the bare-metal command that configures the board's
+ * PHY driver: "phy downshift off" or "phy downshift on [N]" (N from
+ * downshift_attempts).  Returns 1 with @buf filled, 0 when the key is not
+ * set or the board is not bare-metal. */
+int scn_downshift_cmd(const struct scenario *s, char *buf, size_t len);
+
 /* Parse one value of key @k (used by `gemlab fault` to reuse the table).
  * Returns 0 or -EINVAL/-ERANGE with a message in @msg. */
 int scn_parse_value(enum scn_key k, const char *text, struct scn_val *out,

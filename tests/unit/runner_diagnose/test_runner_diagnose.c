@@ -286,6 +286,59 @@ static void test_failed_traffic_fails_unless_expected(void **state)
     cJSON_Delete(exp);
 }
 
+/* No link (issue 20): the runner skips traffic; that passes only with
+ * `link = down` expected, and PHY_NO_LINK comes from link.up (the board's
+ * BMSR), not from the expectation. */
+static void test_no_link_skipped_traffic_passes_only_when_link_down_expected(void **state)
+{
+    static const char *const down =
+        "{\"expect\":{\"link\":\"down\",\"diag\":[\"PHY_NO_LINK\"],\"diag_absent\":[\"PHY_DOWNSHIFT\"]},"
+        "\"link\":{\"up\":false,\"downshift\":false,\"downshift_enabled\":false},"
+        "\"iperf\":{\"skipped\":\"no link: the board reported no link up before traffic\"}}";
+    static const char *const up =
+        "{\"expect\":{\"link\":\"up\",\"diag_absent\":[\"PHY_NO_LINK\"]},\"link\":{\"up\":false},"
+        "\"iperf\":{\"skipped\":\"no link: the board reported no link up before traffic\"}}";
+    static const char *const noexp =
+        "{\"expect\":{\"diag\":[]},\"link\":{\"up\":false},\"iperf\":{\"skipped\":\"no link\"}}";
+    struct dg_in in;
+    struct dg_report rep;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    int checks = 0;
+    cJSON *root;
+    (void)state;
+
+    root = cJSON_Parse(down);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    assert_true(dg_report_has(&rep, DG_PHY_NO_LINK));
+    assert_int_equal(dg_check_expect(root, &rep, NULL, &checks), 0);
+    assert_int_equal(checks, 4);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+
+    root = cJSON_Parse(up);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(dg_check_expect(root, &rep, f, &checks), 3);
+    fclose(f);
+    assert_non_null(strstr(buf, "link: expected up, got down"));
+    assert_non_null(strstr(buf, "traffic: skipped (no link"));
+    assert_non_null(strstr(buf, "PHY_NO_LINK produced but must be absent"));
+    free(buf);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+
+    root = cJSON_Parse(noexp);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    assert_int_equal(dg_check_expect(root, &rep, NULL, &checks), 1);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 static void test_diagnose_dir_writes_diagnosis_json(void **state)
 {
     char dir[] = "/tmp/gemlab-dg-XXXXXX", path[256];
@@ -337,5 +390,6 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     return _cmocka_run_group_tests("runner_diagnose", tests, n, NULL, NULL);
 }

@@ -396,6 +396,28 @@ static int teardown(void **state)
  * directory and from there into QEMU's option strings; it must pass the
  * [scenario] name check, or the file is refused with a message naming
  * it.  A [scenario] name in the file makes the file name irrelevant. */
+/* [link] downshift (issue 20): bare-metal boards get the PHY driver
+ * command that keeps it (firmware/baremetal/apps/shell `phy downshift`);
+ * not set, or Linux: no command. */
+static void test_link_downshift_becomes_the_phy_driver_command(void **state)
+{
+    char cmd[48];
+    (void)state;
+    assert_int_equal(load("[link]\ncable = 2pair\ndownshift = off\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "phy downshift off");
+    assert_int_equal(load("[link]\ndownshift = on\ndownshift_attempts = 2\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "phy downshift on 2");
+    assert_int_equal(load("[link]\ndownshift = on\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "phy downshift on");
+    assert_int_equal(load("[link]\ncable = 2pair\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
+    assert_int_equal(load("[board]\nfirmware = linux\n[link]\ndownshift = off\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
+}
+
 static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
 {
     size_t len = 0;
@@ -486,6 +508,7 @@ int main(void)
         cmocka_unit_test_teardown(test_missing_file_and_directory_rejected, teardown),
         cmocka_unit_test_teardown(test_units_reject_junk, teardown),
         cmocka_unit_test_teardown(test_library_scenarios_all_valid, teardown),
+        cmocka_unit_test_teardown(test_link_downshift_becomes_the_phy_driver_command, teardown),
         cmocka_unit_test_teardown(test_file_name_that_is_no_scenario_name_is_refused, teardown),
         cmocka_unit_test_teardown(test_board_advertise_key_and_command, teardown),
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
