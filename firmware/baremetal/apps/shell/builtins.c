@@ -324,13 +324,13 @@ static int cmd_stats(int argc, char **argv)
     printf("\"drv\":{\"irqs\":%" PRIu32 ",\"rx_frames\":%" PRIu32 ",\"rx_bytes\":%" PRIu32
            ",\"rx_bad_bd\":%" PRIu32 ",\"rx_dropped\":%" PRIu32 ",\"rx_used_read\":%" PRIu32
            ",\"rx_overrun\":%" PRIu32 ",\"rx_kicks\":%" PRIu32 ",\"max_rx_batch\":%" PRIu32
-           ",\"tx_frames\":%" PRIu32 ",\"tx_bytes\":%" PRIu32 ",\"tx_ring_full\":%" PRIu32
+           ",\"tx_frames\":%" PRIu32 ",\"tx_bytes\":%" PRIu32 ",\"tx_pad_bytes\":%" PRIu32 ",\"tx_ring_full\":%" PRIu32
            ",\"tx_errors\":%" PRIu32 ",\"tx_underrun\":%" PRIu32 ",\"tx_ahb_err\":%" PRIu32
            ",\"hresp_not_ok\":%" PRIu32 ",\"tx_restarts\":%" PRIu32 ",\"tx_inflight\":%u,\"rxbd\":%u,\"rxbd_max\":%u,\"rx_reinit_drops\":%" PRIu32 ",\"txbd\":%u,"
            "\"mac_speed\":\"%s\",\"nwcfg_speed_mbps\":%u,"
            "\"csum_offload\":%s,\"jumbo\":%s,\"mdio_timeouts\":%" PRIu32 ",\"mdio_max_wait_us\":%" PRIu32 ",\"imr\":%" PRIu32 "}},",
            s->irqs, s->rx_frames, s->rx_bytes, s->rx_bad_bd, s->rx_dropped, s->rx_used_read,
-           s->rx_overrun, s->rx_kicks, s->max_rx_batch, s->tx_frames, s->tx_bytes,
+           s->rx_overrun, s->rx_kicks, s->max_rx_batch, s->tx_frames, s->tx_bytes, s->tx_pad_bytes,
            s->tx_ring_full, s->tx_errors, s->tx_underrun, s->tx_ahb_err, s->hresp_not_ok,
            s->tx_restarts,
            gem_tx_inflight(), gem_rx_bds(), (unsigned)GEM_RXBD, s->rx_reinit_drops, (unsigned)GEM_TXBD,

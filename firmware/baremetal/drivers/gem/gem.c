@@ -377,6 +377,9 @@ int gem_tx_submit(uint32_t len)
     wr(GEM_NWCTRL, nwctrl | GEM_NWCTRL_START_TX);
     st.tx_frames++;
     st.tx_bytes += len;
+    /* we never set GEM_TXBD_NO_CRC, so the MAC pads to the 60-byte minimum */
+    if (len < GEM_MIN_FRAME_NOFCS)
+        st.tx_pad_bytes += GEM_MIN_FRAME_NOFCS - len;
     return 0;
 }
 

@@ -56,6 +56,9 @@ struct gem_sw_stats {
     uint32_t rx_overrun;        /* ISR: RX FIFO overrun (episodes) */
     uint32_t rx_kicks;          /* NWCTRL re-arm writes */
     uint32_t tx_frames, tx_bytes;
+    uint32_t tx_pad_bytes;      /* zeros the MAC adds to frames under 60 bytes
+                                 * (IEEE 802.3 4.2.3.3; no_crc clear), which the
+                                 * octets-transmitted counter includes */
     uint32_t tx_ring_full;      /* gem_tx_buffer() found no free descriptor */
     uint32_t tx_errors;         /* descriptors written back with error bits */
     uint32_t tx_underrun, tx_ahb_err, hresp_not_ok;

@@ -182,6 +182,9 @@
 #define GEM_TXBD_LEN_MASK         0x3FFFu
 #define GEM_TXBD_LAST             GEM_BIT(15)
 #define GEM_TXBD_NO_CRC           GEM_BIT(16)
+/* Shortest frame the MAC sends without FCS: it zero-pads shorter ones unless
+ * no_crc is set (IEEE 802.3 4.2.3.3, minFrameSize 64 octets with FCS). */
+#define GEM_MIN_FRAME_NOFCS       60u
 #define GEM_TXBD_CSUM_ERR_MASK    (0x7u << 20)
 #define GEM_TXBD_LATE_COLL        GEM_BIT(26)
 #define GEM_TXBD_AHB_ERR          GEM_BIT(27)
