@@ -142,9 +142,13 @@ void shell_input(int c)
             putchar(c);
             fflush(stdout);
         } else {
+            if (!overflow) {            /* one bell, not one per dropped char:
+                                         * echoing each one slowed the drain
+                                         * of the 256-byte UART RX ring */
+                putchar('\a');
+                fflush(stdout);
+            }
             overflow = true;            /* refused at the end of the line */
-            putchar('\a');
-            fflush(stdout);
         }
     }
 }
