@@ -1,0 +1,101 @@
+/*
+ * gemlab/pcapng.h - a minimal pcapng writer: one section, one Ethernet
+ * interface with nanosecond timestamps, one Enhanced Packet Block per
+ * frame carrying its direction and CRC-error state in epb_flags.
+ *
+ * Format: the pcapng draft, draft-ietf-opsawg-pcapng (IETF OPSAWG):
+ *   3.1   general block structure (type, length, body, length again; every
+ *         block a multiple of 4 bytes)
+ *   3.5   options (code, length, value padded to 32 bits; opt_comment = 1,
+ *         opt_endofopt = 0)
+ *   4.1   Section Header Block (byte-order magic 0x1A2B3C4D, v1.0,
+ *         section length -1 = unknown)
+ *   4.2   Interface Description Block (LINKTYPE_ETHERNET, snaplen,
+ *         if_tsresol = 9: timestamps in units of 10^-9 s)
+ *   4.3   Enhanced Packet Block (interface id, 64-bit timestamp split high
+ *         and low, captured and original length, data padded to 32 bits)
+ *   4.3.1 epb_flags word: bits 0-1 direction (1 inbound, 2 outbound),
+ *         bits 24-31 link-layer-dependent errors, bit 24 = CRC error.
+ * Everything is written little-endian (the SHB's magic tells readers).
+ *
+ * Like every model, the writer takes time as an argument and knows
+ * nothing of QEMU: the caller opens the file (QEMU's cadence_gem uses
+ * O_CREAT|O_EXCL|O_NOFOLLOW) and hands over a FILE*.  Errors follow
+ * gemlab/err.h: 0 or a negative errno, with an optional message.
+ */
+#ifndef GEMLAB_PCAPNG_H
+#define GEMLAB_PCAPNG_H
+
+#include "gemlab/err.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Block types (4.1, 4.2, 4.3) and option codes (3.5, 4.3 Table 4). */
+#define GL_PCAPNG_SHB 0x0A0D0D0Au
+#define GL_PCAPNG_IDB 0x00000001u
+#define GL_PCAPNG_EPB 0x00000006u
+#define GL_PCAPNG_BOM 0x1A2B3C4Du
+#define GL_PCAPNG_OPT_END 0
+#define GL_PCAPNG_OPT_COMMENT 1
+#define GL_PCAPNG_OPT_EPB_FLAGS 2
+#define GL_PCAPNG_OPT_IF_TSRESOL 9
+#define GL_PCAPNG_LINKTYPE_ETHERNET 1
+
+/* epb_flags bits (4.3.1). */
+#define GL_PCAPNG_FLAG_INBOUND 1u
+#define GL_PCAPNG_FLAG_OUTBOUND 2u
+#define GL_PCAPNG_FLAG_CRC_ERR (1u << 24)
+
+/* The IDB's snaplen; a longer frame is refused, never truncated. */
+#define GL_PCAPNG_SNAPLEN 65535u
+/* Longest opt_comment (the option length is 16 bits). */
+#define GL_PCAPNG_COMMENT_MAX 65532u
+
+/* SHB + IDB, the bytes gl_pcapng_start() writes. */
+#define GL_PCAPNG_HEADER_BYTES 60u
+
+/* Range of the size cap (QEMU's cadence_gem pcap-max-bytes). */
+#define GL_PCAPNG_MAX_MIN 4096ull
+#define GL_PCAPNG_MAX_MAX (1ull << 40)
+#define GL_PCAPNG_MAX_DEFAULT (1ull << 30)
+
+struct gl_pcapng {
+    FILE *f;              /* not owned: the caller closes it */
+    uint64_t max_bytes;   /* the cap: the file never grows past it */
+    uint64_t bytes;       /* written so far (headers included) */
+    uint64_t frames;      /* EPBs written */
+    uint64_t refused;     /* frames left out because of the cap */
+    bool full;            /* a frame did not fit: every later one is refused */
+};
+
+/*
+ * Check @max_bytes, then write the SHB and the IDB to @f and flush.
+ * -EINVAL (f NULL or the cap out of range, "pcap-max-bytes: ...") or
+ * -EIO when the write fails.
+ */
+int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
+                    struct gl_err *err);
+
+/* Bytes one EPB takes for a @len-byte frame and a comment of @clen bytes
+ * (@has_comment false: no opt_comment at all). */
+uint32_t gl_pcapng_epb_size(uint32_t len, bool has_comment, uint32_t clen);
+
+/*
+ * Append one frame as an EPB at @t_ns (ns, interface 0) with epb_flags
+ * inbound or outbound, plus the CRC-error bit when @bad_fcs, plus an
+ * opt_comment when @comment is non-NULL; then flush.
+ * Returns 0 when written;
+ *   -ENOSPC when the EPB would take the file past max_bytes: nothing is
+ *           written, p->full is set and every later frame is refused too,
+ *           so the file stays a valid pcapng (p->refused counts them);
+ *   -EINVAL for a frame longer than GL_PCAPNG_SNAPLEN, data NULL with a
+ *           non-zero length, or a comment longer than GL_PCAPNG_COMMENT_MAX;
+ *   -EIO    when the write fails.
+ */
+int gl_pcapng_frame(struct gl_pcapng *p, uint64_t t_ns, bool inbound,
+                    const void *data, uint32_t len, bool bad_fcs,
+                    const char *comment, struct gl_err *err);
+
+#endif /* GEMLAB_PCAPNG_H */

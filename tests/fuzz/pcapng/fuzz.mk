@@ -1,0 +1,1 @@
+pcapng_ARGS := -max_len=2048
