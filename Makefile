@@ -109,7 +109,8 @@ qemu-san:
 	$(Q)$(MAKE) -C emu/qemu all SAN=1
 
 # The device tests again, harness and QEMU under ASan+UBSan: any sanitizer
-# report fails the step (security review section 6, item 2).
+# report fails the step (docs/SECURITY.md: the device tests run on the
+# SAN=1 QEMU).
 test-device-san: qemu-san
 	$(Q)$(MAKE) -C tests/device run SAN=1
 

@@ -12,7 +12,7 @@ G=$top/build/host/bin/gemlab
 OUT=${OUT:-$top/build/run/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
 args=()
-# as root gemlab runs no make in the tree (review R8): this script names it
+# as root gemlab runs no make in the tree (docs/SECURITY.md R8): this script names it
 QEMU=${QEMU:-$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)}
 [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
 

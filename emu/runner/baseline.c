@@ -72,7 +72,7 @@ static double jnum_at(const cJSON *root, const char *path)
 
 /* A count stored as a JSON number; 0 when it is none or out of int range
  * (a hand-edited baseline: casting NaN or 1e300 to int is undefined, C11
- * 6.3.1.4, and review R10 found it). */
+ * 6.3.1.4; docs/SECURITY.md R10). */
 static int count_at(const cJSON *root, const char *path)
 {
     double v = jnum_at(root, path);
@@ -443,7 +443,7 @@ static int mkdir_p(char *path)
 }
 
 /* The parent directories of @path (created), then @j through the atomic
- * writer (util.h: unique mkstemp temporary, fsync, rename; review D1/D2). */
+ * writer (util.h: unique mkstemp temporary, fsync, rename; docs/SECURITY.md D1/D2). */
 static int write_json(const char *path, const cJSON *j, FILE *err)
 {
     char dir[PATH_MAX];
@@ -464,8 +464,8 @@ static int write_json(const char *path, const cJSON *j, FILE *err)
     return rc;
 }
 
-/* Exclusive lock on PATH.lock for a baseline's read-modify-write (review
- * D2: two saves of one scenario each read N runs and wrote N+1, losing
+/* Exclusive lock on PATH.lock for a baseline's read-modify-write
+ * (docs/SECURITY.md D2: two saves of one scenario each read N runs and wrote N+1, losing
  * one).  flock(2) locks are released when the descriptor is closed, also
  * when the process dies.  The descriptor, or a negative errno (message on
  * @err). */

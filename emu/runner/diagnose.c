@@ -3,7 +3,8 @@
  *
  * Each rule is a row: code, a test that fills the evidence when the rule
  * fires, and the likely cause and remedy the seeds give.  The rows are in
- * the order of seed 001 §5: physical link first, then the driver/MAC, then
+ * the order of seed 001 §5 (summarised with every cited section in
+ * docs/SOURCES.md): physical link first, then the driver/MAC, then
  * the protocol, then the way it was measured, then the baseline.
  *
  * Known limitations:
@@ -198,7 +199,7 @@ double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps)
     return speed_mbps * 1e6 * payload / 1538.0;
 }
 
-/* Timestamps: Linux peers use them, lwIP does not (FACTS.md). */
+/* Timestamps: Linux peers use them, lwIP does not (docs/FACTS.md). */
 static double ceiling(const struct dg_in *in)
 {
     bool ts = in->tcp_timestamps == 1 ||
@@ -1073,7 +1074,7 @@ int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *o
     cJSON_AddNumberToObject(dj, "expectations_failed", *failed);
     text = cJSON_Print(dj);
     snprintf(path, sizeof(path), "%s/diagnosis.json", run_dir);
-    rc = runner_write_text(path, text);     /* atomic, checked (review D1) */
+    rc = runner_write_text(path, text);     /* atomic, checked (docs/SECURITY.md D1) */
     free(text);
     cJSON_Delete(dj);
     dg_report_free(&rep);

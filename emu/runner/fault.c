@@ -29,7 +29,7 @@ static int set_link_any(struct qmp *q, bool up)
     return rc;
 }
 
-/* The model has no "restart-aneg" property (review R10: the old qom-set of
+/* The model has no "restart-aneg" property (docs/SECURITY.md R10: the old qom-set of
  * one always failed).  Setting any link-partner property renegotiates
  * (patch 0003: GP_PARTNER -> gl_phy_set_partner -> gl_phy__restart), as a
  * partner restarting its autonegotiation does (IEEE 802.3 clause 28): the

@@ -76,7 +76,7 @@ static int mkdir_parents(const char *path)
 
 /* Every ancestor of @path: one that any user may write and that is not
  * sticky (chmod 1777 like /tmp) lets another user swap the run directory
- * for a symlink at any time (review R3).  0 or -EPERM (message). */
+ * for a symlink at any time (docs/SECURITY.md R3).  0 or -EPERM (message). */
 static int ancestors_safe(const char *path, const char *what)
 {
     char tmp[2 * PATH_MAX + 2], cwd[PATH_MAX];
@@ -124,8 +124,8 @@ static void remove_stale_outputs(const char *dir)
     closedir(d);
 }
 
-/* A run directory is one the runner created: it holds INST_RUN_MARK (review
- * R3: `sudo gemlab run ... --out /tmp` made /tmp mode 0700 and removed
+/* A run directory is one the runner created: it holds INST_RUN_MARK
+ * (docs/SECURITY.md R3: `sudo gemlab run ... --out /tmp` made /tmp mode 0700 and removed
  * other users' /tmp/iperf* files).  Create @path (mode 0700) and mark it,
  * or accept it only when it and its mark are ours; a directory the runner
  * did not create is never chmod()ed, cleaned or written.  @what names the
@@ -268,7 +268,7 @@ bool inst_exited(struct inst *i)
         return true;
     /* WNOWAIT (waitid(2), POSIX): look, leave the zombie.  Reaping here
      * let inst_stop() kill(-pid) seconds later, when that ID could belong
-     * to a new process group (security review R5). */
+     * to a new process group (docs/SECURITY.md R5). */
     memset(&si, 0, sizeof(si));
     if (waitid(P_PID, (id_t)i->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0) {
         if (errno != ECHILD)
@@ -495,7 +495,7 @@ static void handle_line(struct inst *i, char *line)
         line[--len] = '\0';
     console_write(i, line, len);
     /* everything else sees the line cleaned: the tail goes to the
-     * terminal, results.json and (through qemu-test.sh) JUnit XML (R7) */
+     * terminal, results.json and (through qemu-test.sh) JUnit XML (docs/SECURITY.md R7) */
     clen = runner_clean_text(i->clean, sizeof(i->clean), line, len, false);
     tail_push(i, i->clean, clen);
     mark = strstr(i->clean, "@gemlab ");
@@ -622,7 +622,7 @@ int inst_send(struct inst *i, const char *line)
         ssize_t w = write(i->serial_fd, p, n);
         if (w < 0 && (errno == EINTR || errno == EAGAIN)) {
             /* the guest does not drain its UART: wait for room, but not
-             * past a stop signal, QEMU's exit or the deadline (review R10) */
+             * past a stop signal, QEMU's exit or the deadline (docs/SECURITY.md R10) */
             struct pollfd pf = { .fd = i->serial_fd, .events = POLLOUT };
             if (inst_stop_signal)
                 return -EINTR;

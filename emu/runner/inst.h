@@ -28,7 +28,7 @@
 #define INST_TAIL_LINES 40
 #define INST_LINE_MAX 65536     /* one console line (stats lines are long) */
 #define INST_TAIL_MAX 512       /* what the tail keeps of each line */
-/* What the guest can make the runner hold (security review R1): the
+/* What the guest can make the runner hold (docs/SECURITY.md R1): the
  * history of @gemlab messages is kept while its estimated memory (cJSON
  * nodes and strings) stays under INST_MSGS_MAX_BYTES; the newest message of
  * each type and the per-type counts are always kept.  console.log stops
@@ -78,7 +78,7 @@ long long inst_now_ms(void);
  * loop can clean up; SIGPIPE is ignored. */
 void inst_signals_install(void);
 
-/* The mark of a directory the runner created (review R3). */
+/* The mark of a directory the runner created (docs/SECURITY.md R3). */
 #define INST_RUN_MARK ".gemlab-run"
 
 /* Create @dir (or, when NULL, build/runs/NAME-TIME-PID under @top) with
@@ -123,7 +123,7 @@ void inst_print_tail(const struct inst *i, FILE *out);
 /* The same as a JSON array (caller frees). */
 cJSON *inst_tail_json(const struct inst *i);
 
-/* Non-blocking: has QEMU exited?  It is not reaped here (review R5): the
+/* Non-blocking: has QEMU exited?  It is not reaped here (docs/SECURITY.md R5): the
  * zombie keeps its PID and process group ID from being reused until
  * inst_stop(), so signalling that group stays safe. */
 bool inst_exited(struct inst *i);

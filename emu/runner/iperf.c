@@ -177,7 +177,7 @@ cJSON *iperf3_parse(const char *text)
 }
 
 /* A CSV integer field; out-of-range values saturate, so "4294967295"
- * is not read as -1 (atoi() is undefined there and glibc wraps; review R10). */
+ * is not read as -1 (atoi() is undefined there and glibc wraps; docs/SECURITY.md R10). */
 static int field_int(const char *s)
 {
     long v = strtol(s, NULL, 10);

@@ -111,7 +111,7 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
 /* Shards' JUnit is copied into ours verbatim: a control character or bad
  * UTF-8 in it (a guest's console in a <failure>, an older qemu-test.sh)
  * would make junit.xml invalid XML 1.0 and lose every shard's results in
- * CI (security review R7), so the text is cleaned first. */
+ * CI (docs/SECURITY.md R7), so the text is cleaned first. */
 int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
 {
     size_t n = strlen(text);
@@ -427,7 +427,7 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 /* @to relative to directory @from (both made absolute) */
 static void relpath(const char *from, const char *to, char *out, size_t len)
 {
-    char a[PATH_MAX + 1], b[PATH_MAX + 1];  /* realpath() fills PATH_MAX, then a '/' (review R10) */
+    char a[PATH_MAX + 1], b[PATH_MAX + 1];  /* realpath() fills PATH_MAX, then a '/' (docs/SECURITY.md R10) */
     size_t i = 0, common = 0;
     int ups = 0;
 
@@ -458,7 +458,7 @@ static int cmp_run(const void *x, const void *y)
     return strcmp(jstr_at(a, "scenario", NULL), jstr_at(b, "scenario", NULL));
 }
 
-/* Outputs go through the atomic writer (util.h, review D1): a merge that
+/* Outputs go through the atomic writer (util.h, docs/SECURITY.md D1): a merge that
  * is killed or runs out of space leaves no torn junit.xml for CI to
  * publish.  The open file, or NULL (message on stderr). */
 static FILE *open_out(struct runner_out *o, const char *dir, const char *name)

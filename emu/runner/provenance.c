@@ -37,7 +37,7 @@ static void sibling_line(const char *path, const char *name, char *out, size_t l
 }
 
 /* Whether git may run in @top: always as a user; as root only when the tree
- * and its .git are root's (review R8: git reads .git/config, whose
+ * and its .git are root's (docs/SECURITY.md R8: git reads .git/config, whose
  * core.fsmonitor, core.pager, ... are commands; git's own safe.directory
  * check can be switched off by the environment, GIT_CONFIG_GLOBAL). */
 static bool tree_trusted(const char *top)

@@ -255,7 +255,7 @@ int qemu_find(const char *top, const char *override, char *out, size_t len)
         return 0;
     }
     if (geteuid() == 0) {
-        /* review R8: `make -C TOP/emu/qemu path` runs the tree's Makefiles
+        /* docs/SECURITY.md R8: `make -C TOP/emu/qemu path` runs the tree's Makefiles
          * (and build.sh): as root that is root running whatever a user who
          * can write the tree put there.  Root names its emulator instead. */
         fprintf(stderr, "gemlab: as root gemlab runs no code from the tree (no `make -C emu/qemu path`): pass "
@@ -356,7 +356,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     av_add(a, "-S");        /* start paused: nothing is printed before we listen */
     /* Paths (the run directory: --out, or the scenario's name) go into
      * QemuOpts/keyval strings, where ',' separates options: commas are
-     * doubled (review R9).  inst_rundir() keeps paths below 600 bytes. */
+     * doubled (docs/SECURITY.md R9).  inst_rundir() keeps paths below 600 bytes. */
     av_add(a, "-qmp");
     av_add(a, "unix:%s,server=on,wait=off", opt_path(o->qmp_path, esc, sizeof(esc)));
     if (o->fault_path) {
@@ -465,7 +465,7 @@ int free_port(void)
     return -EADDRINUSE;
 }
 
-/* ---- hardening (review Q5) ------------------------------------------------ */
+/* ---- hardening (docs/SECURITY.md Q5) ----------------------------------- */
 
 bool qemu_has_sandbox(const char *qemu)
 {

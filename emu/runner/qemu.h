@@ -46,7 +46,7 @@ void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_
 cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn_val *v);
 
 /* Locate QEMU: @override, else `make -s -C emu/qemu path` under @top -
- * never as root (review R8: no code from the tree runs as root; --qemu is
+ * never as root (docs/SECURITY.md R8: no code from the tree runs as root; --qemu is
  * required).  Fills @out; -ENOENT (with a message naming `make -C
  * emu/qemu`). */
 int qemu_find(const char *top, const char *override, char *out, size_t len);
@@ -75,7 +75,7 @@ struct qemu_opts {
     const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
 };
 
-/* Hardening (review Q5).  With --net tap QEMU starts as root (it must open
+/* Hardening (docs/SECURITY.md Q5).  With --net tap QEMU starts as root (it must open
  * the tap in the namespace) and drops to QEMU_RUNAS_USER with -runas
  * after opening the tap, its sockets and the firmware, before the guest
  * runs; every run gets -sandbox (QEMU's seccomp filter, qemu-options.hx

@@ -1044,7 +1044,7 @@ static int run_report(struct run_data *r, bool html)
         return 2;
     }
     {   /* the charts' files go into RUN_DIR/report itself, never through a
-         * symlink an unpacked artifact planted there (review section 4) */
+         * symlink an unpacked artifact planted there (docs/SECURITY.md) */
         struct stat st;
         if (lstat(c.dir, &st) || !S_ISDIR(st.st_mode)) {
             fprintf(stderr, "%s: not a directory (symlinks are refused)\n", c.dir);

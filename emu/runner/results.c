@@ -24,7 +24,7 @@
 
 int rs_count_msgs(const struct inst *i, const char *type)
 {
-    return inst_count_msgs(i, type);    /* O(1): callers poll it (R1) */
+    return inst_count_msgs(i, type);    /* O(1): callers poll it (docs/SECURITY.md R1) */
 }
 
 void rs_add_num_or_null(cJSON *o, const char *name, double v)
@@ -80,7 +80,7 @@ void rs_build_conditions(struct run *r)
     rs_add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);
     cJSON_AddNumberToObject(c, "omit_s", s->v[SK_TRAFFIC_OMIT].u / 1e9);
     cJSON_AddNumberToObject(c, "duration_s", s->v[SK_TRAFFIC_DURATION].u / 1e9);
-    /* lwIP sends no timestamps by default, Linux does (FACTS.md) - but only
+    /* lwIP sends no timestamps by default, Linux does (docs/FACTS.md) - but only
      * to a peer that does too: over slirp (--net user) the board's TCP peer
      * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
      * timestamps on the link; over a tap the peer is the host's Linux */
@@ -360,7 +360,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             gem_counters_copy(cJSON_AddObjectToObject(p, "gem"), hw, GEM_SRC_BAREMETAL);
     }
     if (r->in.msgs_not_kept || r->in.console_lines_dropped) {
-        /* the guest printed past the runner's caps (inst.h, review R1) */
+        /* the guest printed past the runner's caps (inst.h, docs/SECURITY.md R1) */
         cJSON *c = cJSON_AddObjectToObject(r->results, "console_capped");
         cJSON_AddNumberToObject(c, "messages_not_kept", (double)r->in.msgs_not_kept);
         cJSON_AddNumberToObject(c, "log_lines_not_written", (double)r->in.console_lines_dropped);
@@ -398,7 +398,7 @@ void rs_finish(struct run *r)
     if (r->exit_code != RUN_EXIT_PASS)
         cJSON_AddItemToObject(r->results, "console_tail", inst_tail_json(&r->in));
 
-    /* atomic and checked (review D1): a full disk or a crash leaves no
+    /* atomic and checked (docs/SECURITY.md D1): a full disk or a crash leaves no
      * torn results.json, and a run whose results could not be written is
      * not a PASS; RUN_DIR/run.in-progress goes only when both are in place */
     snprintf(path, sizeof(path), "%s/results.json", r->in.run_dir);
@@ -485,7 +485,7 @@ void rs_build_header(struct run *r)
 /* Boot QEMU for @r (scenario may be NULL for `boot`), connect, cont. */
 
 /* Results of an earlier run in a reused --out directory: a reader must not
- * take them for this run's (review D1). */
+ * take them for this run's (docs/SECURITY.md D1). */
 static const char *const stale_results[] = {
     "results.json", "diagnosis.json", "baseline-compare.json", "report.md", "report.html",
 };

@@ -790,7 +790,7 @@ static int run_traffic_settled(struct run *r, unsigned long long length, int idx
     }
 }
 
-/* QEMU never runs the guest as root (review Q5): in tap mode (root) it
+/* QEMU never runs the guest as root (docs/SECURITY.md Q5): in tap mode (root) it
  * drops to QEMU_RUNAS_USER after opening the tap and its sockets, and it
  * runs under -sandbox when the binary has seccomp.  Decided once per run,
  * recorded as results.json "qemu".  0, or -EPERM when tap mode finds no

@@ -43,7 +43,7 @@ struct run {
     const char *last_phase;
     const cJSON *last_udp_result;
     char netns[32], tap[16];  /* --net tap: ours to delete */
-    char qemu_user[64];       /* who QEMU runs as (-runas in tap mode; review Q5) */
+    char qemu_user[64];       /* who QEMU runs as (-runas in tap mode; docs/SECURITY.md Q5) */
     const char *sandbox;      /* its -sandbox value, NULL when the binary has none */
     bool hardening_set;       /* the two above are decided */
     struct inst peer;         /* --net pair: the second board (RUN_DIR/peer) */

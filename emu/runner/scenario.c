@@ -910,7 +910,7 @@ static int scn_run(struct scn_ctx *c)
     if (!c->s->v[SK_SCENARIO_NAME].set && !text_ok(c->s->v[SK_SCENARIO_NAME].s, true)) {
         /* the name scn_init() took from the file name names the run
          * directory, whose path goes into QEMU's option strings and the
-         * progress lines (review R9): the [scenario] name rule applies */
+         * progress lines (docs/SECURITY.md R9): the [scenario] name rule applies */
         char shown[SCN_STR_MAX];
         size_t k = 0;
         for (const char *p = c->s->v[SK_SCENARIO_NAME].s; *p && k + 1 < sizeof(shown); p++)

@@ -22,7 +22,7 @@ void runner_find_top(char *top, size_t len)
     static bool warned;
     ssize_t n;
 
-    /* review R8: as root (or setuid) the environment does not choose the
+    /* docs/SECURITY.md R8: as root (or setuid) the environment does not choose the
      * tree whose files the runner trusts */
     if (env && *env && (geteuid() == 0 || getuid() != geteuid())) {
         if (!warned)
@@ -193,7 +193,7 @@ static void spawn_child(int report_fd, pid_t parent, char *const argv[], const c
         errno = ESRCH;
         goto fail;
     }
-    /* run-directory files: a symlink planted there is refused (review R3) */
+    /* run-directory files: a symlink planted there is refused (docs/SECURITY.md R3) */
     if (open_as(0, "/dev/null", O_RDONLY) || open_as(1, out_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW))
         goto fail;
     if (err_path ? open_as(2, err_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW) : dup2(1, 2) < 0)
@@ -238,7 +238,7 @@ int runner_spawn(pid_t *pid, char *const argv[], const char *out_path, const cha
     return 0;
 }
 
-/* ---- result files (util.h, review D1) ------------------------------------ */
+/* ---- result files (util.h, docs/SECURITY.md D1) ------------------------ */
 
 int runner_out_open(struct runner_out *o, const char *path)
 {

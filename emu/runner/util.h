@@ -48,7 +48,7 @@ const struct cJSON *runner_json_path(const struct cJSON *root, const char *path)
  * failures of open() and exec() in the child included. */
 int runner_spawn(pid_t *pid, char *const argv[], const char *out_path, const char *err_path);
 
-/* ---- result files: atomic, checked writes (review D1) ---------------------
+/* ---- result files: atomic, checked writes (docs/SECURITY.md D1) -----------
  * Every file a reader takes as a result (results.json, diagnosis.json,
  * report.md/html, junit.xml, index.json/html, baselines) is written through
  * these: the text goes to a mkstemp() temporary in the target's directory,
@@ -83,7 +83,7 @@ bool runner_run_incomplete(const char *run_dir, FILE *err);
 
 /* Copy @n bytes of untrusted text @in (a guest's console, a JUnit file)
  * to @out (@cap >= 3 * @n + 1 keeps all of it) as valid UTF-8 that is safe
- * for a terminal, XML 1.0 and strict JSON readers (security review R7): C0
+ * for a terminal, XML 1.0 and strict JSON readers (docs/SECURITY.md R7): C0
  * controls but TAB (and LF/CR with @keep_newlines) and DEL become caret
  * notation (ESC -> "^["); invalid UTF-8 bytes (RFC 3629), C1 controls
  * (U+0080-U+009F) and U+FFFE/U+FFFF become U+FFFD.  A short @cap cuts at a

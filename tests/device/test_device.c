@@ -1549,14 +1549,14 @@ static int test_link_change_emits_qmp_event(void)
     return 0;
 }
 
-/* ---- security review: guest-reachable device bugs (Q1-Q7) ---------- */
+/* ---- docs/SECURITY.md: guest-reachable device bugs (Q1-Q7) ---------- */
 
 /* A TX descriptor of 64-bit addressing: address low, control, address
  * high, unused (UG585 16.3.6 with dma_cfg bit 30). */
 #define Q1_DSCP 0x2Eu
 
 /*
- * Review Q1: a type 1 screener routes DSCP 0x2E to queue @qn on a GEM
+ * docs/SECURITY.md Q1: a type 1 screener routes DSCP 0x2E to queue @qn on a GEM
  * with one queue, 64-bit descriptors, PROMISC | FCS_REMOVE, local
  * loopback.  The TX descriptor's words 2-3 are guest data (0x41414141),
  * followed by 16 zero bytes: stock 7.2 read "queue 8"'s RX descriptor
@@ -1651,7 +1651,7 @@ static void loopback_one(struct qt *q, unsigned len, uint32_t nwcfg_extra)
 }
 
 /*
- * Review Q2: a 1-byte frame looped back with FCS stripping off.  Stock
+ * docs/SECURITY.md Q2: a 1-byte frame looped back with FCS stripping off.  Stock
  * 7.2 padded the length to 60 but copied 60 bytes out of a 1-byte heap
  * buffer into guest RAM; the MAC pads short frames with zeros (IEEE
  * 802.3 clause 4.2.3.3), so bytes 1..59 must read 0.
@@ -1677,7 +1677,7 @@ static int test_rx_short_loopback_frame_is_zero_padded(void)
     return 0;
 }
 
-/* Review Q2: a frame shorter than an Ethernet header from the netdev is
+/* docs/SECURITY.md Q2: a frame shorter than an Ethernet header from the netdev is
  * dropped and counted before the MAC filter reads its addresses. */
 static int test_rx_runt_from_netdev_dropped_and_counted(void)
 {
@@ -1706,7 +1706,7 @@ static int test_rx_runt_from_netdev_dropped_and_counted(void)
 }
 
 /*
- * Review Q3: the guest toggles BMCR loopback over MDIO (each write moves
+ * docs/SECURITY.md Q3: the guest toggles BMCR loopback over MDIO (each write moves
  * the link up or down) thousands of times without anyone reading QMP.
  * GEMLAB_LINK_CHANGE is throttled per device like QEMU's other
  * guest-triggerable events (monitor/monitor.c, 1 s), so only a handful
@@ -1747,7 +1747,7 @@ static int test_link_change_events_throttled(void)
 }
 
 /*
- * Review Q4: RX descriptor 0's buffer is the GEM's own register block.
+ * docs/SECURITY.md Q4: RX descriptor 0's buffer is the GEM's own register block.
  * The looped-back frame's bytes would write NWCTRL (0: everything off)
  * and the type 1 screener at 0x500.  The DMA runs from a timer, which
  * must engage the device's re-entrancy guard (CVE-2023-3019): the
@@ -1797,7 +1797,7 @@ static int test_rx_dma_into_own_registers_is_blocked(void)
 }
 
 /*
- * Review Q6: a DMA "quine".  The RX buffer lies over the rings: TX
+ * docs/SECURITY.md Q6: a DMA "quine".  The RX buffer lies over the rings: TX
  * descriptor D at BASE, RX descriptors R1/R2 at BASE + 16/24.  D sends a
  * 64-byte template holding the rings' pristine image (D unused, R1 and R2
  * owned by the hardware), so each looped-back frame hands D back to the
@@ -1850,7 +1850,7 @@ static int test_loopback_dma_quine_paced_without_cpu(void)
 }
 
 /*
- * Review Q7: rx-backpressure switched on while frames are on the wire
+ * docs/SECURITY.md Q7: rx-backpressure switched on while frames are on the wire
  * (rx-latency 1 ms).  8 descriptors, 10 frames: the two that find the
  * ring full cannot be held any more (they crossed the wire) and must be
  * counted as resource errors, so wire-delivered = frames_rx + 0x1A0.
@@ -1886,7 +1886,7 @@ static int test_rx_backpressure_toggled_in_flight_drops_counted(void)
 }
 
 /*
- * Review Q7: the partner's transmit queue into the wire holds at most 64
+ * docs/SECURITY.md Q7: the partner's transmit queue into the wire holds at most 64
  * frames (gem_can_receive).  A stream netdev (-netdev socket,connect=,
  * length-prefixed frames) hands QEMU every frame of one read at once, so
  * the rest wait in QEMU's net queue; qemu_flush_queued_packets() does
@@ -1956,7 +1956,7 @@ static int test_rx_flush_keeps_in_flight_cap(void)
 }
 
 /*
- * Review Q7: QMP device-list-properties creates and destroys an
+ * docs/SECURITY.md Q7: QMP device-list-properties creates and destroys an
  * unrealized cadence_gem; without instance_finalize each call leaked the
  * gemlab state.  Resident memory must not grow with the calls.
  */
@@ -2003,7 +2003,7 @@ static int test_device_list_properties_does_not_leak(void)
     return 0;
 }
 
-/* Review Q7: a bad num-priority-queues is rejected before anything is
+/* docs/SECURITY.md Q7: a bad num-priority-queues is rejected before anything is
  * set up, naming the property and its range. */
 static int test_bad_num_priority_queues_exits_naming_range(void)
 {
@@ -2020,7 +2020,7 @@ static int test_bad_num_priority_queues_exits_naming_range(void)
 }
 
 /*
- * Review Q7: the pcap is created, never opened through a symlink (any
+ * docs/SECURITY.md Q7: the pcap is created, never opened through a symlink (any
  * QMP client can set the property; QEMU may be root).  A symlink at the
  * path is refused with an error naming the property, and the link's
  * target is not created.
@@ -2049,7 +2049,7 @@ static int test_pcap_symlink_refused_naming_property(void)
     return 0;
 }
 
-/* Review Q7: pcap-max-bytes caps the capture file. */
+/* docs/SECURITY.md Q7: pcap-max-bytes caps the capture file. */
 static int test_pcap_size_capped_by_pcap_max_bytes(void)
 {
     char dir[] = "/tmp/gemlab-pcap-XXXXXX";

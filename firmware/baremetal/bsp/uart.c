@@ -3,7 +3,7 @@
  * TX polls the FIFO-full flag with a bounded wait (a stuck UART drops
  * characters instead of hanging the firmware).  RX is interrupt driven into a
  * ring buffer so typing wakes the main loop from WFI.
- * Quirk (stock QEMU, FACTS.md): the UART resets with CR = 0x128 (TX/RX
+ * Quirk (stock QEMU, docs/FACTS.md): the UART resets with CR = 0x128 (TX/RX
  * disabled); we always write CR explicitly.
  */
 #include "bsp.h"

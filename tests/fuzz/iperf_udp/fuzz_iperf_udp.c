@@ -12,7 +12,7 @@
  *         ~65 Mb/s keeps a poll's burst small -, u16 ms, bool -n mode)
  *   3     a datagram (u16 length, bytes) to the client's socket
  *   4     advance the clock by a u16 of ms and run the poll hook
- * Checked on every datagram the firmware sends (security review F1 found
+ * Checked on every datagram the firmware sends (docs/SECURITY.md F1 found
  * the sender reading past its pattern buffer): the server's are FIN-acks
  * of exactly IPERF2_FIN_ACK_LEN bytes; the client's are 16..8972 bytes
  * and, after the 16-byte datagram header and the client header, the

@@ -127,13 +127,13 @@ SEEDS = {
         extra=(wr(ST1R0, (1 << 28) | (0x2E << 4) | 0),
                wr(ST2_ETHTYPE0, 0x0800),
                wr(ST2R0, (1 << 12) | (0 << 9) | 0))),
-    # regression (review Q1): a type 1 screener sends the frame to queue 8,
+    # regression (docs/SECURITY.md Q1): a type 1 screener sends the frame to queue 8,
     # which the GEM does not have (the patch before 99b921f indexed
     # rx_desc[8]: UBSan index out of bounds, heap overflow past the state)
     "regress_q1_screener_queue_8": loopback(
         PROMISC | STRIP_FCS, frame(96, tos=0x2E),
         extra=(wr(ST1R0, (1 << 28) | (0x2E << 4) | 8),)),
-    # regression (review Q2): a 1-byte frame looped back with the FCS kept
+    # regression (docs/SECURITY.md Q2): a 1-byte frame looped back with the FCS kept
     # (before 99b921f: ASan heap-buffer-overflow READ of size 60 in
     # gem_rx_deliver, QEMU heap copied into guest RAM)
     "regress_q2_short_frame_fcs_kept": loopback(PROMISC, b"\xff"),

@@ -8,19 +8,19 @@
  *    INST_LINE_MAX, NULs, "@gemlab {json}" messages from the firmware and
  *    the Linux agent, the tail buffer.  Checked: every stored message is a
  *    JSON object of a consumed type (INST_MSG_TYPES), at most one per line,
- *    and their estimated size stays under INST_MSGS_MAX_BYTES (review R1);
+ *    and their estimated size stays under INST_MSGS_MAX_BYTES (docs/SECURITY.md R1);
  *    inst_last_msg() returns a message of the type asked for; the tail
  *    holds at most INST_TAIL_LINES terminated lines of at most
  *    INST_TAIL_MAX bytes, each valid UTF-8 without control characters but
- *    TAB (review R7); inst_tail_json() is an array of strings.
+ *    TAB (docs/SECURITY.md R7); inst_tail_json() is an array of strings.
  *  - results.json (selector odd): the text goes through cJSON and the
  *    diagnosis (dg_in_from_json, dg_run, dg_to_json, dg_check_expect).
  *    Checked: at most one finding per code, each with a terminated
  *    summary; the diagnosis prints as JSON that parses back; failed
  *    expectations never exceed those checked.
  *
- * pump_serial() is static, so inst.c is included (STYLE.md: `#include
- * "module.c"` to reach a static function).
+ * pump_serial() is static, so inst.c is included (`#include
+ * "module.c"`) to reach it.
  */
 #include "../../../emu/runner/inst.c"
 

@@ -6,8 +6,8 @@
  * For iperf 2 the text is split at its first NUL into stdout and stderr,
  * and the selector also gives the UDP flag, the test duration and (bit 5)
  * the dual-test split iperf2_parse_dual() with the host listening on 5001
- * (its one-byte heap overflow on a CSV without a final newline, R2 of the
- * security review, was neither fuzzed nor unit-tested before).
+ * (its one-byte heap overflow on a CSV without a final newline,
+ * docs/SECURITY.md R2, was neither fuzzed nor unit-tested before).
  * Checked: the parsers return an object (never NULL, never crash) with a
  * boolean "ok"; "error" is a string when present (one line for iperf 2,
  * whose parser keeps the first line of stderr); numbers it

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """rxcsum.py [ELF] - the GEM_CSUM_OFFLOAD=1 firmware on gemlab's patched
 QEMU, over a private netns tap: what the receive checksum offload does
-NOT check is checked by lwIP (security review F2), and the UDP sender's
+NOT check is checked by lwIP (docs/SECURITY.md F2), and the UDP sender's
 largest datagrams carry only the payload pattern (F1).
 
 The GEM checks the IPv4 header checksum and the TCP/UDP checksum of

@@ -30,7 +30,7 @@
 #   EXPECT_LINK=...   the "Link is Up - X" text to require.  Default
 #                     "1Gbps/Full" (the scenario's 1G partner); with Debian's
 #                     stock QEMU "100Mbps/Full", because its PHY register 17
-#                     says 100 Mb/s whatever regs 9/10 resolve (FACTS.md).
+#                     says 100 Mb/s whatever regs 9/10 resolve (docs/FACTS.md).
 #   BOOT_TIMEOUT=s    seconds to the ready marker (default 90)
 #   IPERF_TIME=s      seconds per iperf run (default 3)
 #   NETNS=0|1|auto    also boot over a tap in a private netns (auto: if root)

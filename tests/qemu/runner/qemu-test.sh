@@ -63,7 +63,7 @@ if [ -n "${LIST:-}" ]; then
     exit 0
 fi
 # our QEMU when QEMU is not given: this script is the tree's code and runs
-# as whoever started it, unlike gemlab, which as root runs none (review R8)
+# as whoever started it, unlike gemlab, which as root runs none (docs/SECURITY.md R8)
 default_qemu=""
 [ -z "${QEMU:-}" ] && default_qemu=$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)
 # Parallel jobs: JOBS=N, else make's -jN (MAKEFLAGS), else 1.  Each run
@@ -98,7 +98,7 @@ trap 'exit 130' INT TERM
 # already cleaned by the runner; anything else that is no XML character
 # still goes - C0 controls but TAB/LF/CR become '?', bytes that are not
 # UTF-8 are dropped (iconv -c) - so one run cannot make the JUnit file, and
-# with it every shard's results in CI, unreadable (security review R7).
+# with it every shard's results in CI, unreadable (docs/SECURITY.md R7).
 xesc() {
     LC_ALL=C sed -e 's/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/?/g' | iconv -f UTF-8 -t UTF-8 -c |
         sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'

@@ -86,7 +86,7 @@ else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] stale=[$stale] out=$out
 
 # 1b. --out only creates a directory or reuses one a run created (it holds
 #     .gemlab-run): an existing directory without the mark is refused,
-#     never chmod()ed or cleaned (review R3: `--out /tmp` as root made /tmp
+#     never chmod()ed or cleaned (docs/SECURITY.md R3: `--out /tmp` as root made /tmp
 #     mode 0700 and removed other users' /tmp/iperf* files).  A stand-in
 #     first: a 1777 directory with an iperf file in it; then, only if that
 #     was refused, the real /tmp and $HOME.  A parent any user may write
@@ -217,7 +217,7 @@ if [ $have_fixture = 1 ]; then
 fi
 
 # 7b. A re-run into the same --out that is SIGKILLed leaves no results.json
-#     that looks fresh (review D1): the earlier run's results go at start,
+#     that looks fresh (docs/SECURITY.md D1): the earlier run's results go at start,
 #     RUN_DIR/run.in-progress stays, and report / baseline save refuse it.
 if [ $have_fixture = 1 ]; then
     printf '[traffic]\nduration = 1s\n' >"$work/short.ini"
@@ -255,7 +255,7 @@ out=$(cd "$work" && GEMLAB_TOP=$work "$work/gemlab-notree" run "$top/scenarios/c
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C firmware/baremetal"* ]]; then ok "missing firmware names make -C firmware/baremetal"
 else bad "missing firmware message" "rc=$rc $out"; fi
 
-# 9b. As root the runner runs no code from the tree (review R8): GEMLAB_TOP
+# 9b. As root the runner runs no code from the tree (docs/SECURITY.md R8): GEMLAB_TOP
 #     is ignored (a booby-trapped emu/qemu/Makefile there is not run), our
 #     QEMU must be named with --qemu, and git is not run in a tree root does
 #     not own (.git/config names commands, e.g. core.fsmonitor; git's own
@@ -346,7 +346,7 @@ elif [ "$(id -u)" = 0 ]; then
     skip "tap up/down, --net tap (12, 13)" "ip not installed (iproute2)"
 fi
 
-# 14b. gemlab fault restart-aneg (review R10: it set a property the model
+# 14b. gemlab fault restart-aneg (docs/SECURITY.md R10: it set a property the model
 #      does not have, so it always failed): on our QEMU it renegotiates.
 #      Stock QEMU has no link model, so this one needs ours
 #      (make -C emu/qemu, or OUR_QEMU=path).
@@ -397,7 +397,7 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     rpid=$!
     for _ in $(seq 200); do grep -q traffic "$work/tapint.out" && break; sleep 0.1; done
     during=$(netns_list | grep -c '^gl-run')
-    # review Q5: QEMU drops root after opening the tap (-runas), and runs
+    # docs/SECURITY.md Q5: QEMU drops root after opening the tap (-runas), and runs
     # under -sandbox; results.json names the user
     quser=$(ps -o user= -p "$(cat "$d2/qemu.pid" 2>/dev/null)" 2>/dev/null | tr -d ' ')
     kill -INT $rpid; wait $rpid; rc2=$?
@@ -413,7 +413,7 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     else bad "--net tap: QEMU as root" "ps user=[$quser] results.json qemu.user=[$ruser]"; fi
 fi
 
-# 19. A guest console that is not text (review R7): a firmware printing an
+# 19. A guest console that is not text (docs/SECURITY.md R7): a firmware printing an
 #     OSC set-title sequence, BEL and 0xff (fixtures/uart_fixture.S
 #     -DHOSTILE, also inside a stats line) and never becoming ready.  Its
 #     run's terminal output has no ESC/BEL, results.json (console_tail,
@@ -451,7 +451,7 @@ if [ $have_fixture = 1 ]; then
     fi
 fi
 
-# 20. Commas in paths (review R9): an --out with a comma (and a would-be
+# 20. Commas in paths (docs/SECURITY.md R9): an --out with a comma (and a would-be
 #     QemuOpts key) still boots with QMP and the console on the sockets in
 #     it; a scenario whose file name is no valid name is refused, exit 2.
 d="$work/comma,server=off"
@@ -524,7 +524,7 @@ fi
 
 # 18. A full disk (a 64 KiB tmpfs filled during the run): the run exits
 #     non-zero naming ENOSPC, never PASS, and leaves no partial
-#     results.json or temporary (review D1).
+#     results.json or temporary (docs/SECURITY.md D1).
 #     16 fw_cmd lines make results.json larger than the one page the
 #     run frees when it stops (qemu.pid), so its write must fail.
 if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && mkdir -p "$work/tiny" \

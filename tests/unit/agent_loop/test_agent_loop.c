@@ -1,7 +1,7 @@
 /* test_agent_loop.c - the Linux guest agent's console loop (agent.c main):
  * commands on stdin (a pipe here), JSON lines on stdout (a temporary file).
  *
- * Security review F3: the loop found line ends with strchr(), which stops
+ * docs/SECURITY.md F3: the loop found line ends with strchr(), which stops
  * at a NUL byte, so after a NUL on the console no later command ran until
  * 4 KiB had piled up and were dropped as one over-long line.  Line ends
  * are now found over the bytes actually read, and a line holding a NUL is

@@ -269,7 +269,7 @@ static void test_random_bytes_of_every_length_never_crash_and_keep_contracts(voi
     }
 }
 
-/* Security review F3: mAmount < 0 times 10 ms overflowed 32 bits
+/* docs/SECURITY.md F3: mAmount < 0 times 10 ms overflowed 32 bits
  * (INT32_MIN gave 0 ms, -429496730 gave 4 ms); now clamped to max_ms. */
 static void test_amount_time_ms_clamps_large_times_instead_of_wrapping(void **state)
 {

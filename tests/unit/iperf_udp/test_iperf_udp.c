@@ -1,7 +1,7 @@
 /* test_iperf_udp.c - apps/iperf/iperf_udp.c's UDP sender on the host
  * (lwIP replaced by lwip_stub.c): what goes on the wire after the headers.
  *
- * Security review F1: the sender copied len - 16 - h payload bytes from
+ * docs/SECURITY.md F1: the sender copied len - 16 - h payload bytes from
  * app_pattern[APP_PATTERN_LEN = 8192] for any len up to the 8972-byte
  * IPERF_MAX_UDP_LEN (shell -l, or a peer's dual-test header), so every
  * datagram longer than 8268 bytes carried up to 704 bytes of whatever
@@ -140,7 +140,7 @@ static void test_peer_dual_header_with_huge_buf_len_sends_only_pattern(void **st
     check_datagram(s, IPERF_MAX_UDP_LEN, uc.hdr_len);
 }
 
-/* Security review F3: a dual-test header's mAmount < 0 is the time in 10 ms
+/* docs/SECURITY.md F3: a dual-test header's mAmount < 0 is the time in 10 ms
  * units; -(int64)amount * 10 was truncated to 32 bits, so INT32_MIN gave
  * 0 ms (the back test was refused as having no length) and other large
  * times wrapped to a few ms.  The time is now clamped to IPERF_MAX_TIME_S. */

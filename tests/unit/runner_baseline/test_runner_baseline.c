@@ -1,6 +1,6 @@
 /* test_runner_baseline.c - baseline statistics, tolerance, conditions and
  * the regression verdict (emu/runner/baseline.c); concurrent saves lose
- * no run (review D2). */
+ * no run (docs/SECURITY.md D2). */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
@@ -172,7 +172,7 @@ static void test_missing_throughput(void **state)
     cJSON_Delete(bl);
 }
 
-/* Review R10: a hand-edited baseline whose stats.n is no number, or out of
+/* docs/SECURITY.md R10: a hand-edited baseline whose stats.n is no number, or out of
  * int range, was cast to int from NaN/1e300 (undefined behaviour; on x86
  * "-2147483648 run(s)").  The run count is then unknown: 0. */
 static void test_hand_edited_run_count_is_not_cast_from_nan(void **state)

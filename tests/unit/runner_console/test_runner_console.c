@@ -1,4 +1,4 @@
-/* What a guest's console can make the runner do (security review R1, R7):
+/* What a guest's console can make the runner do (docs/SECURITY.md R1, R7):
  * a forked writer floods the serial "socket" (a pipe) and the runner's own
  * pump_serial()/handle_line() read it.  Checked: the @gemlab messages the
  * runner keeps stay under INST_MSGS_MAX_BYTES (measured here from the
@@ -7,7 +7,8 @@
  * console.log stops at INST_CONSOLE_LOG_MAX with a marker; control
  * characters and invalid UTF-8 never reach the tail (terminal, JUnit,
  * results.json console_tail) or message strings (firmware_stats).
- * STYLE.md: `#include "module.c"` to reach static functions. */
+ * The module is included (`#include "module.c"`) to reach its static
+ * functions. */
 #include "../../../emu/runner/inst.c"
 
 #include <stdarg.h>
@@ -231,7 +232,7 @@ static bool clean_utf8(const char *s)
     return true;
 }
 
-/* R7: the review's line (an OSC title sequence, BEL, a stray 0xff) and JSON
+/* R7: the finding's line (an OSC title sequence, BEL, a stray 0xff) and JSON
  * strings carrying escapes: the tail and the kept strings are clean, the
  * printed JSON is valid UTF-8 without raw control bytes. */
 static void test_guest_control_chars_and_bad_utf8_never_reach_tail_or_json(void **state)

@@ -1,5 +1,5 @@
 # inst.c is #included by the test; kill() is wrapped to check every
-# process-group signal (review R5).
+# process-group signal (docs/SECURITY.md R5).
 runner_inst_SRCS := emu/runner/qmp.c emu/runner/util.c
 runner_inst_CFLAGS := -I$(TOP)/emu/runner
 runner_inst_LDLIBS := -lcjson -Wl,--wrap=kill

@@ -1,13 +1,14 @@
 /* QEMU's process handling in emu/runner/inst.c against real children
  * (runner_spawn, /bin/sh): inst_stop() signals QEMU's process group only
- * while its leader is unreaped (security review R5: kill(-pid) after the
+ * while its leader is unreaped (docs/SECURITY.md R5: kill(-pid) after the
  * leader was reaped hits whatever group reuses that ID), still kills the
  * whole group of a live leader, reaps it, and reports how it ended.
  * kill() is wrapped (-Wl,--wrap=kill): a group signal whose leader is no
  * longer our child (waitid says ECHILD) is counted as a violation.
- * inst_send() to a console nobody reads gives up (review R10): on a stop
+ * inst_send() to a console nobody reads gives up (docs/SECURITY.md R10): on a stop
  * signal, when QEMU is gone, and at its deadline.
- * STYLE.md: `#include "module.c"` to reach static functions. */
+ * The module is included (`#include "module.c"`) to reach its static
+ * functions. */
 #include "../../../emu/runner/inst.c"
 
 #include <stdarg.h>
@@ -51,7 +52,7 @@ static bool reaped(pid_t pid)
     return waitpid(pid, NULL, WNOHANG) < 0 && errno == ECHILD;
 }
 
-/* The review's case: QEMU exits on its own, the run notices (inst_wait ->
+/* The finding's case (docs/SECURITY.md R5): QEMU exits on its own, the run notices (inst_wait ->
  * -ECHILD, seconds before cleanup), then inst_stop(): its "helpers too"
  * group kill must not come after the leader was reaped. */
 static void test_group_is_not_signalled_after_its_leader_was_reaped(void **state)
@@ -67,7 +68,7 @@ static void test_group_is_not_signalled_after_its_leader_was_reaped(void **state
     assert_true(inst_exited(&in));
     inst_describe_exit(&in, why, sizeof(why));
     assert_string_equal(why, "exited with status 3");
-    usleep(50000);      /* the review's window between noticing and cleanup */
+    usleep(50000);      /* the finding's window between noticing and cleanup */
     inst_stop(&in);
     assert_int_equal(group_signals_after_reap, 0);
     assert_true(reaped(in.pid));    /* inst_stop() reaps it, no zombie left */
@@ -128,7 +129,7 @@ static long long ms_since(long long t0)
     return inst_now_ms() - t0;
 }
 
-/* Review R10: a guest that stops reading its UART fills the serial
+/* docs/SECURITY.md R10: a guest that stops reading its UART fills the serial
  * socket; inst_send() used to retry EAGAIN every 1 ms forever, deaf to
  * ^C.  Now a stop signal ends it at once, so does QEMU's exit, and
  * INST_SEND_TIMEOUT_MS bounds it otherwise. */

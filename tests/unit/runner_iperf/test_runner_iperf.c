@@ -177,7 +177,7 @@ static void test_iperf2_stream_sum_overflow_is_unknown(void **state)
     cJSON_Delete(o);
 }
 
-/* Review R10: a stream id beyond int (a corrupt or hostile CSV) went
+/* docs/SECURITY.md R10: a stream id beyond int (a corrupt or hostile CSV) went
  * through atoi(), which glibc wraps: 4294967295 became -1, the id of the
  * sum line, and that stream alone was taken as the total. */
 static void test_iperf2_stream_id_beyond_int_is_no_sum_line(void **state)
@@ -215,7 +215,7 @@ static void test_iperf2_dual_splits_by_listen_port_and_sums(void **state)
     cJSON_Delete(o);
 }
 
-/* R2 (security review): a CSV cut off without its final newline (iperf
+/* R2 (docs/SECURITY.md): a CSV cut off without its final newline (iperf
  * killed at the traffic deadline, or the 32 MB read cap) whose lines all
  * land in one half used to be appended with its "\n" into an n+1 buffer:
  * one byte written past the heap block (ASan, SAN=1).  The input is an
@@ -223,7 +223,7 @@ static void test_iperf2_dual_splits_by_listen_port_and_sums(void **state)
 static void test_iperf2_dual_csv_without_final_newline_stays_in_bounds(void **state)
 {
     static const char *const inputs[] = {
-        "1,2,3,4,5,6,0.0-10.0,100,800",                     /* the review's example */
+        "1,2,3,4,5,6,0.0-10.0,100,800",                     /* R2's example */
         "a",
         "1,2,3,4,5001,6,0.0-10.0,100,800",                  /* all to the TX half */
         "1,2,3,4,5,6,0.0-10.0,100,800\n1,2,3,4,7,6,0.0-10.0,100,900",
@@ -303,7 +303,7 @@ static void test_qemu_argv_binds_loopback_and_keeps_values_whole(void **state)
     av_free(&a);
 }
 
-/* Review R9: QemuOpts and keyval split at ',' and take ",," as a comma
+/* docs/SECURITY.md R9: QemuOpts and keyval split at ',' and take ",," as a comma
  * inside a value (qemu-options.hx, "-chardev"; util/qemu-option.c
  * get_opt_value): a run directory with a comma (--out a,server=off) must not
  * add option keys. */

@@ -1,7 +1,7 @@
 /* test_runner_merge.c - JUnit parsing, totals and the merged verdict of
  * `gemlab merge` (emu/runner/merge.c) on synthetic shard outputs; crafted
- * run directories escaped in index.html/report.md (review R6); incomplete
- * run directories flagged (review D1). */
+ * run directories escaped in index.html/report.md (docs/SECURITY.md R6); incomplete
+ * run directories flagged (docs/SECURITY.md D1). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <ftw.h>
@@ -130,7 +130,7 @@ static void test_bad_junit(void **state)
 }
 
 
-/* Review R7: a shard's <failure> holding a guest's raw console bytes (an
+/* docs/SECURITY.md R7: a shard's <failure> holding a guest's raw console bytes (an
  * OSC title sequence, BEL, 0xff) is copied into junit.xml only as XML 1.0
  * characters; line ends stay. */
 static void test_control_chars_and_bad_utf8_in_a_shard_are_cleaned(void **state)

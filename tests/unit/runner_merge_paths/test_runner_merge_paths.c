@@ -1,8 +1,9 @@
 /* relpath() in emu/runner/merge.c (the links from merged reports to run
  * directories) with a run directory whose real path is PATH_MAX - 1 bytes
  * long, the longest realpath() returns: relpath appends a '/' to it
- * (review R10: one byte past a PATH_MAX buffer; ASan with SAN=1).
- * STYLE.md: `#include "module.c"` to reach static functions. */
+ * (docs/SECURITY.md R10: one byte past a PATH_MAX buffer; ASan with SAN=1).
+ * The module is included (`#include "module.c"`) to reach its static
+ * functions. */
 #include "../../../emu/runner/merge.c"
 
 #include <stdarg.h>

@@ -199,7 +199,7 @@ static void test_endless_line_is_bounded(void **state)
     qmp_close(&q);
 }
 
-/* R4 (security review): the reply to a command that timed out arrives
+/* R4 (docs/SECURITY.md): the reply to a command that timed out arrives
  * later; the next command must get its own reply, not the late one, and
  * the pairing must stay right for every command after it. */
 static void test_late_reply_after_timeout_is_not_taken_by_the_next_command(void **state)

@@ -1,7 +1,7 @@
 /* test_runner_report.c - per-stream interval parsing behind the report's
  * charts (emu/runner/report.c): iperf 2 CSV and iperf3 JSON; escaping of
- * crafted results in report.md/report.html (review R6); incomplete runs
- * refused (review D1); the line-rate ceiling on every throughput chart
+ * crafted results in report.md/report.html (docs/SECURITY.md R6); incomplete runs
+ * refused (docs/SECURITY.md D1); the line-rate ceiling on every throughput chart
  * (issue 21). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
@@ -47,7 +47,7 @@ static void test_iperf2_tcp_parallel(void **state)
     assert_true(isnan(st.s[0].jitter_ms[0]));
 }
 
-/* Review R10: stream id 4294967295 went through atoi(), which glibc
+/* docs/SECURITY.md R10: stream id 4294967295 went through atoi(), which glibc
  * wraps to -1, the id of iperf 2's sum line. */
 static void test_iperf2_stream_id_beyond_int_is_no_sum(void **state)
 {
@@ -94,7 +94,7 @@ static void test_iperf3_json(void **state)
     assert_int_equal(st.n, 2);
 }
 
-/* Review R10: a "socket" that is no number (a hand-edited or truncated
+/* docs/SECURITY.md R10: a "socket" that is no number (a hand-edited or truncated
  * iperf3 file) was cast from NaN to int - undefined behaviour, and on x86
  * every such stream got the label "#-2147483648".  It is "#unknown" now. */
 static void test_iperf3_stream_without_a_numeric_socket_is_labelled_unknown(void **state)
@@ -378,7 +378,7 @@ static void assert_has(const char *text, const char *what)
         fail_msg("'%s' not in:\n%s", what, text);
 }
 
-/* 100 Mb/s, TCP with timestamps: 100 x 1448/1538 = 94.148 Mb/s (FACTS.md) */
+/* 100 Mb/s, TCP with timestamps: 100 x 1448/1538 = 94.148 Mb/s (docs/FACTS.md) */
 static void test_throughput_chart_ceiling_100_tcp(void **state)
 {
     char dir[64];

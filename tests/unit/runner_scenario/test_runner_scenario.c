@@ -392,7 +392,7 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Review R9: the name taken from the file name goes into the run
+/* docs/SECURITY.md R9: the name taken from the file name goes into the run
  * directory and from there into QEMU's option strings; it must pass the
  * [scenario] name check, or the file is refused with a message naming
  * it.  A [scenario] name in the file makes the file name irrelevant. */

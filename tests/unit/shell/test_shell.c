@@ -1,7 +1,7 @@
 /* test_shell.c - the bare-metal UART shell's line editor (apps/shell/shell.c)
  * on the host: what runs when a line is too long for its 160-byte buffer.
  *
- * Security review F3: characters beyond 159 were dropped (with a bell) and
+ * docs/SECURITY.md F3: characters beyond 159 were dropped (with a bell) and
  * the truncated line was then executed as if it had been typed that way -
  * "iperf -c HOST ... -t 5<lost>0" runs a different test than asked.  An
  * over-long line is now refused with an error and nothing runs. */

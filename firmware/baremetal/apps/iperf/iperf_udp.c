@@ -474,7 +474,7 @@ static err_t uc_send(int64_t seq)
     memcpy(pl + IPERF2_UDP_HDR_LEN, uc.hdr, h);
     /* the rest is the pattern; len may exceed app_pattern (up to
      * IPERF_MAX_UDP_LEN), so it is filled in whole-period chunks rather
-     * than copied in one piece (security review F1: that read past
+     * than copied in one piece (docs/SECURITY.md F1: that read past
      * app_pattern and sent up to 704 bytes of .bss) */
     if (len > IPERF2_UDP_HDR_LEN + h)
         app_pattern_fill(pl + IPERF2_UDP_HDR_LEN + h, len - IPERF2_UDP_HDR_LEN - h);

@@ -1,5 +1,6 @@
-/* sweep.c - UDP packet-size sweep: the seed's table of throughput and PPS
- * per datagram size, measured by the host's `iperf -s -u`.
+/* sweep.c - UDP packet-size sweep: seed 003 section 2.3 table of throughput
+ * and PPS per datagram size (docs/SOURCES.md), measured by the host's
+ * `iperf -s -u`.
  *
  * For each size the iperf UDP client runs -t seconds at -b offered load;
  * the host server's FIN-ack report supplies what arrived.  One result line

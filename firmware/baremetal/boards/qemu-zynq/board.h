@@ -13,7 +13,7 @@
 #define BOARD_UART_REF_HZ     100000000u   /* QEMU ignores the baud divisors */
 #define BOARD_UART_BAUD       115200u
 /* PERIPHCLK (global + private timer).  QEMU's A9 timers tick at 100 MHz
- * (measured, FACTS.md); silicon uses CPU_3x2x. */
+ * (measured, docs/FACTS.md); silicon uses CPU_3x2x. */
 #define BOARD_PERIPH_CLK_HZ   100000000u
 /* Ethernet: GEM0 on IRQ 54; the stock PHY answers at MDIO address 7, but we
  * scan (BOARD_PHY_ADDR < 0) and identify it by ID. */
