@@ -442,13 +442,10 @@ static int mkdir_p(char *path)
     return 0;
 }
 
-/* The parent directories of @path (created), then @j through the atomic
- * writer (util.h: unique mkstemp temporary, fsync, rename; docs/SECURITY.md D1/D2). */
-static int write_json(const char *path, const cJSON *j, FILE *err)
+/* Create the directories above @path (message on @err): 0 or -EIO. */
+static int mkdir_parent(const char *path, FILE *err)
 {
     char dir[PATH_MAX];
-    char *text;
-    int rc;
 
     snprintf(dir, sizeof(dir), "%s", path);
     if (strrchr(dir, '/')) {
@@ -458,6 +455,18 @@ static int write_json(const char *path, const cJSON *j, FILE *err)
             return -EIO;
         }
     }
+    return 0;
+}
+
+/* The parent directories of @path (created), then @j through the atomic
+ * writer (util.h: unique mkstemp temporary, fsync, rename; docs/SECURITY.md D1/D2). */
+static int write_json(const char *path, const cJSON *j, FILE *err)
+{
+    char *text;
+    int rc;
+
+    if (mkdir_parent(path, err))
+        return -EIO;
     text = cJSON_Print(j);
     rc = runner_write_text(path, text);
     free(text);
@@ -471,17 +480,11 @@ static int write_json(const char *path, const cJSON *j, FILE *err)
  * @err). */
 static int lock_baseline(const char *path, FILE *err)
 {
-    char lock[PATH_MAX + 8], dir[PATH_MAX];
+    char lock[PATH_MAX + 8];
     int fd;
 
-    snprintf(dir, sizeof(dir), "%s", path);
-    if (strrchr(dir, '/')) {
-        strrchr(dir, '/')[1] = '\0';
-        if (mkdir_p(dir)) {
-            fprintf(err, "%s: cannot create directory: %s\n", dir, strerror(errno));
-            return -EIO;
-        }
-    }
+    if (mkdir_parent(path, err))
+        return -EIO;
     snprintf(lock, sizeof(lock), "%s.lock", path);
     fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
     if (fd < 0) {
