@@ -91,6 +91,7 @@ test-lint:
 
 test-unit: models
 	$(Q)$(MAKE) -C tests/unit run
+	$(Q)$(call pytest_suite,pylib) $(TOP)/tests/lib/tests
 
 # The same unit tests under ASan + UBSan (their own output tree).
 test-san:

@@ -40,3 +40,12 @@ HOST_LDFLAGS := $(SANFLAGS)
 # The model library, built once per host output tree.
 MODELS_INC := $(TOP)/models/include
 LIBMODELS := $(HOSTO)/models/libgemlab-models.a
+
+# Python suites: Debian's pytest (python3-pytest, scripts/deps/base.list)
+# on Debian's python3, never whatever python3 comes first in PATH.
+# $(call pytest_suite,NAME) runs with the closing line
+# "NAME: N passed, M failed", JUnit in $(O)/test-results/NAME.xml and
+# run directories (console.log, qemu.log) under $(O)/test-results/NAME/.
+PYTHON3 ?= /usr/bin/python3
+PYTEST = PYTHONDONTWRITEBYTECODE=1 $(PYTHON3) -m pytest -c $(TOP)/tests/pytest.ini
+pytest_suite = $(PYTEST) -v --suite=$(1) --junitxml=$(O)/test-results/$(1).xml --basetemp=$(O)/test-results/$(1)

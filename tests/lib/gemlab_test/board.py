@@ -1,0 +1,183 @@
+"""The Zynq-7000 QEMU command line of gemlab's tests, and a booted board.
+
+zynq_argv() is the one place the tests build it.  It follows the runner's
+qemu_build_argv() (emu/runner/qemu.c) option for option: xilinx-zynq-a9,
+256M for bare metal / 512M for Linux, started paused (-S) with QMP and
+the console on unix sockets in the run directory, the console on UART0
+(bare metal) or UART1 (Linux: console=ttyPS0 is QEMU's second serial),
+one cadence_gem NIC on netdev n0, model properties as -global.  The tests
+cannot call the runner for it: `gemlab boot` keeps the console to itself
+and the runner prints no argv; were it to, this function would become a
+call to it.  firmware/baremetal/boards/qemu-zynq/qemu.sh stays the human
+entry point (`make run-qemu`, console on stdio).
+
+Board boots one QEMU from that argv (inside a net.Netns when given),
+connects QMP (qmp.Qmp) and the console (console.Console), then lets it
+run (`cont`): nothing the firmware prints is lost.  stop() ends it and
+everything it started, whatever state it is in.
+"""
+import os
+import signal
+import subprocess
+import time
+
+from . import proc
+from .console import Console
+from .qmp import Qmp
+
+NETDEV_ID = "n0"
+LINUX_FILES = ("zImage", "zynq-zc702-qemu.dtb", "initramfs.cpio.gz")
+LINUX_APPEND = "console=ttyPS0,115200 earlycon"
+
+
+def _esc(path):
+    """A path inside a QemuOpts value: ',' is doubled (QEMU's opts syntax)."""
+    return path.replace(",", ",,")
+
+
+def netdev_user(hostfwd=(), ipv6=True, board_ip="10.0.2.15"):
+    """slirp on 10.0.2.0/24; hostfwd: (proto, host_port, guest_port)
+    tuples, bound on 127.0.0.1 only."""
+    s = "user,id=%s,net=10.0.2.0/24" % NETDEV_ID
+    if not ipv6:
+        s += ",ipv6=off"
+    for proto, hport, gport in hostfwd:
+        s += ",hostfwd=%s:127.0.0.1:%d-%s:%d" % (proto, hport, board_ip, gport)
+    return s
+
+
+def netdev_tap(ifname):
+    return "tap,id=%s,ifname=%s,script=no,downscript=no" % (NETDEV_ID, ifname)
+
+
+def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None, gem=None,
+              machine_opts="", smp=None, paused=True, extra=()):
+    """argv for @qemu booting @fw (a bare-metal ELF, or for firmware
+    "linux" a directory holding LINUX_FILES).  qmp/serial: unix socket
+    paths QEMU serves; netdev: netdev_user()/netdev_tap() or None (no
+    network); gem: {cadence_gem property: value} as -global."""
+    linux = firmware == "linux"
+    a = [qemu, "-M", "xilinx-zynq-a9" + ("," + machine_opts if machine_opts else ""),
+         "-m", "512M" if linux else "256M", "-display", "none", "-monitor", "none"]
+    if paused:
+        a.append("-S")
+    if qmp:
+        a += ["-qmp", "unix:%s,server=on,wait=off" % _esc(qmp)]
+    ser = ["chardev:ser0"] if serial else ["null"]
+    if serial:
+        a += ["-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % _esc(serial)]
+    a += ["-serial", "null", "-serial", ser[0]] if linux else ["-serial", ser[0], "-serial", "null"]
+    if linux and smp and smp > 1:
+        a += ["-smp", str(smp)]
+    if linux:
+        z, dtb, initrd = (os.path.join(fw, f) for f in LINUX_FILES)
+        a += ["-kernel", z, "-dtb", dtb, "-initrd", initrd, "-append", LINUX_APPEND]
+    else:
+        a += ["-kernel", fw]
+    if netdev:
+        a += ["-netdev", netdev, "-net", "nic,netdev=%s,model=cadence_gem" % NETDEV_ID]
+    else:
+        a += ["-net", "none"]
+    for k, v in (gem or {}).items():
+        a += ["-global", "cadence_gem.%s=%s" % (k, v)]
+    return a + list(extra)
+
+
+class Board:
+    """One booted QEMU.  rundir: where its sockets and logs go (console.log,
+    qemu.log, qemu.argv).  net: a net.Netns to run it in (its tap becomes
+    the netdev unless one is given).  Other keywords go to zynq_argv."""
+
+    def __init__(self, fw, rundir, qemu, net=None, netdev=None, firmware="baremetal", qmp_timeout=10,
+                 console_deadline=None, **kw):
+        self.rundir = rundir
+        self.proc = self.qmp = self.con = None
+        self.qmp_path = os.path.join(rundir, "qmp.sock")
+        self.serial_path = os.path.join(rundir, "serial.sock")
+        if net is not None and netdev is None:
+            netdev = netdev_tap(net.tap)
+        self.argv = zynq_argv(qemu, fw, qmp=self.qmp_path, serial=self.serial_path, firmware=firmware,
+                              netdev=netdev, **kw)
+        with open(os.path.join(rundir, "qemu.argv"), "w") as f:
+            f.write("\n".join(self.argv) + "\n")
+        argv = net.cmd(self.argv) if net is not None else self.argv
+        with open(os.path.join(rundir, "qemu.log"), "w") as log:
+            self.proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT,
+                                         start_new_session=True)
+        try:
+            self.qmp = Qmp.connect(self.qmp_path, qmp_timeout)
+            self.con = Console.connect(self.serial_path, os.path.join(rundir, "console.log"),
+                                       deadline=console_deadline)
+            self.qmp.execute("cont")
+        except BaseException:
+            self.stop()
+            raise
+
+    def alive(self):
+        return self.proc is not None and self.proc.poll() is None
+
+    def qemu_pid(self):
+        return proc.find_comm(self.proc.pid, "qemu-system") if self.proc else None
+
+    def sched_wait_ns(self):
+        pid = self.qemu_pid()
+        return None if pid is None else proc.sched_wait_ns(pid)
+
+    def tail(self, n=40):
+        return self.con.tail(n) if self.con else []
+
+    def qemu_log_tail(self, n=10):
+        try:
+            with open(os.path.join(self.rundir, "qemu.log"), errors="replace") as f:
+                return f.read().splitlines()[-n:]
+        except OSError:
+            return []
+
+    def stop(self):
+        """Quit QEMU (QMP quit, then SIGTERM, then SIGKILL to its process
+        group) and close the sockets; safe to call twice."""
+        if self.proc is not None and self.proc.poll() is None and self.qmp is not None:
+            try:
+                self.qmp.execute("quit", timeout=2)
+            except Exception:      # noqa: BLE001 - it may already be gone
+                pass
+        if self.proc is not None:
+            for sig in (signal.SIGTERM, signal.SIGKILL):
+                try:
+                    self.proc.wait(3)
+                    break
+                except subprocess.TimeoutExpired:
+                    try:
+                        os.killpg(self.proc.pid, sig)
+                    except OSError:
+                        pass
+            self.proc.wait()
+        if self.qmp:
+            self.qmp.close()
+        if self.con:
+            self.con.close()
+        for p in (self.qmp_path, self.serial_path):
+            try:
+                os.unlink(p)
+            except OSError:
+                pass
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()
+
+
+def settle(get, quiet_s=1.0, poll_s=0.1, timeout=30.0):
+    """Wait until get() returns the same value for @quiet_s (counters
+    stopped moving); the value, or TimeoutError."""
+    last, since, end = None, time.monotonic(), time.monotonic() + timeout
+    while time.monotonic() - since < quiet_s:
+        cur = get()
+        if cur != last:
+            last, since = cur, time.monotonic()
+        if time.monotonic() > end:
+            raise TimeoutError("still changing after %.0f s: %r" % (timeout, cur))
+        time.sleep(poll_s)
+    return last

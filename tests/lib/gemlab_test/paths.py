@@ -1,0 +1,52 @@
+"""Where things are: the tree, the build output, our patched QEMU."""
+import os
+import subprocess
+
+TOP = os.path.abspath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", ".."))
+
+
+def build_dir():
+    """$O (make's output tree) or TOP/build."""
+    return os.environ.get("O") or os.path.join(TOP, "build")
+
+
+def baremetal_elf(variant=None):
+    """The qemu-zynq firmware ELF; variant "csum-offload" is the
+    GEM_CSUM_OFFLOAD=1 build (firmware/baremetal/Makefile CSUM_O)."""
+    parts = [build_dir()] + ([variant] if variant else []) + ["baremetal", "qemu-zynq", "gemlab-fw.elf"]
+    return os.path.join(*parts)
+
+
+def gem_props(qemu):
+    """`-device cadence_gem,help` of @qemu, "" when it does not run."""
+    try:
+        r = subprocess.run([qemu, "-M", "none", "-device", "cadence_gem,help"],
+                           capture_output=True, text=True, timeout=20, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return ""
+    return r.stdout
+
+
+def is_patched(qemu):
+    """True when @qemu's cadence_gem has gemlab's partner-abilities property."""
+    return "partner-abilities" in gem_props(qemu)
+
+
+def our_qemu():
+    """gemlab's patched qemu-system-arm: $QEMU when it is that one, else
+    emu/qemu's build (`make -s -C emu/qemu path`); None if neither is."""
+    cands = [os.environ["QEMU"]] if os.environ.get("QEMU") else []
+    r = subprocess.run(["make", "-s", "--no-print-directory", "-C", os.path.join(TOP, "emu", "qemu"), "path"],
+                       capture_output=True, text=True, check=False)
+    if r.stdout.strip():
+        cands.append(r.stdout.strip())
+    for q in cands:
+        if is_patched(q):
+            return q
+    return None
+
+
+def ci():
+    """True under CI=true: there a check that cannot run is a failure,
+    not a skip (issue 20)."""
+    return os.environ.get("CI") == "true"

@@ -1,0 +1,125 @@
+"""gemlab_test.net, proc, iperf, results and board."""
+import json
+import os
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from gemlab_test import board, iperf, net, proc, results
+
+
+def test_free_port_is_free_for_tcp_and_udp():
+    p = net.free_port(exclude=(1,))
+    t = socket.socket()
+    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        t.bind(("127.0.0.1", p))
+        u.bind(("127.0.0.1", p))
+    finally:
+        t.close()
+        u.close()
+
+
+def test_free_port_honours_exclude():
+    a = net.free_port()
+    assert all(net.free_port(exclude=(a,)) != a for _ in range(5))
+
+
+def test_proc_readers_see_a_busy_child():
+    p = subprocess.Popen([sys.executable, "-c", "import time\nt=time.process_time()\n"
+                          "while time.process_time()-t<0.3: pass\ninput()"], stdin=subprocess.PIPE)
+    try:
+        import time
+        time.sleep(0.6)
+        assert proc.cpu_s(p.pid) >= 0.2
+        assert proc.rss_kb(p.pid) > 1000
+        assert proc.sched_wait_ns(p.pid) >= 0
+        assert proc.find_comm(os.getpid(), "python") == os.getpid()
+        assert p.pid in proc.children(os.getpid())
+    finally:
+        p.communicate(b"\n")
+    assert proc.cpu_s(p.pid) is None and proc.rss_kb(p.pid) is None
+
+
+CSV = """20261201120000,10.0.2.2,5002,10.0.2.15,49153,3,0.0-0.5,5931008,94896128
+20261201120000,10.0.2.2,5002,10.0.2.15,49153,3,0.5-1.0,5000000,80000000
+not,a,row
+20261201120001,10.0.2.2,5003,10.0.2.15,49154,4,0.0-3.0,3675000,9800000,0.012,2,2500,0.08,0
+"""
+
+REPORT = """[  1] Server Report:
+[ ID] Interval       Transfer     Bandwidth        Jitter   Lost/Total Datagrams
+[  1] 0.0000-3.0012 sec  7.16 MBytes  20.0 Mbits/sec   0.051 ms    3/ 5105 (0.059%)
+[  2] 0.0000-2.0000 sec  2.50 MBytes  10.5 Mbits/sec   0.020 ms    0/ 1785 (0%)
+"""
+
+
+def test_iperf2_csv_rows():
+    rows = iperf.parse_csv(CSV)
+    assert [(r["start"], r["end"], r["bytes"]) for r in rows] == [(0.0, 0.5, 5931008), (0.5, 1.0, 5000000),
+                                                                  (0.0, 3.0, 3675000)]
+    assert rows[2]["lost"] == 2 and rows[2]["total"] == 2500 and "lost" not in rows[0]
+
+
+def test_iperf2_udp_reports():
+    assert iperf.udp_reports(REPORT) == [(20.0, 3, 5105), (10.5, 0, 1785)]
+    assert iperf.udp_report(REPORT) == (10.5, 0, 1785)
+    assert iperf.udp_report("nothing") is None
+
+
+def test_iperf3_summary_tcp_udp_and_error():
+    tcp = {"start": {"test_start": {"protocol": "TCP"}},
+           "end": {"sum_sent": {"bits_per_second": 95e6, "retransmits": 4},
+                   "sum_received": {"bits_per_second": 94e6}}}
+    s = iperf.iperf3_summary(json.dumps(tcp))
+    assert (s["mbps"], s["retransmits"]) == (94.0, 4)
+    udp = {"start": {"test_start": {"protocol": "UDP"}},
+           "end": {"sum": {"bits_per_second": 10e6, "seconds": 2.0, "bytes": 2500000, "lost_percent": 1.5}}}
+    s = iperf.iperf3_summary(udp)
+    assert (s["mbps"], s["lost_pct"]) == (10.0, 1.5)
+    with pytest.raises(ValueError, match="unable to connect"):
+        iperf.iperf3_summary({"error": "unable to connect to server"})
+
+
+def test_results_accessors_read_top_level_and_truth(tmp_path):
+    (tmp_path / "results.json").write_text(json.dumps({
+        "link": {"speed_mbps": 100}, "sweep": [{"throughput_bps": 5}],
+        "truth": {"model": {"wire_sent": 7}, "scenario": {"name": "x"}}}))
+    r = results.load(str(tmp_path))
+    assert results.link(r)["speed_mbps"] == 100
+    assert results.model(r)["wire_sent"] == 7
+    assert results.scenario(r)["name"] == "x"
+    assert results.gem(r) == {} and results.conditions(r) == {}
+    assert results.get(r, "sweep.0.throughput_bps") == 5
+    assert results.get(r, "model.wire_sent") == 7
+    assert results.get(r, "link.nope", "dflt") == "dflt"
+    (tmp_path / "results.json").write_text("{bad")
+    with pytest.raises(ValueError, match="results.json"):
+        results.load(str(tmp_path))
+
+
+def test_board_argv_baremetal_on_slirp():
+    a = board.zynq_argv("q", "fw.elf", qmp="/r,1/qmp.sock", serial="/r/ser.sock",
+                        netdev=board.netdev_user([("udp", 4000, 7)], ipv6=False), gem={"wire-seed": 3})
+    assert a == ["q", "-M", "xilinx-zynq-a9", "-m", "256M", "-display", "none", "-monitor", "none", "-S",
+                 "-qmp", "unix:/r,,1/qmp.sock,server=on,wait=off",
+                 "-chardev", "socket,id=ser0,path=/r/ser.sock,server=on,wait=off",
+                 "-serial", "chardev:ser0", "-serial", "null", "-kernel", "fw.elf",
+                 "-netdev", "user,id=n0,net=10.0.2.0/24,ipv6=off,hostfwd=udp:127.0.0.1:4000-10.0.2.15:7",
+                 "-net", "nic,netdev=n0,model=cadence_gem", "-global", "cadence_gem.wire-seed=3"]
+
+
+def test_board_argv_linux_console_on_uart1_and_tap():
+    a = board.zynq_argv("q", "/img", serial="/s", firmware="linux", netdev=board.netdev_tap("t0"), smp=2)
+    assert a[a.index("-m") + 1] == "512M"
+    assert a[a.index("-serial"):a.index("-serial") + 4] == ["-serial", "null", "-serial", "chardev:ser0"]
+    assert a[a.index("-kernel") + 1] == "/img/zImage" and a[a.index("-smp") + 1] == "2"
+    assert "tap,id=n0,ifname=t0,script=no,downscript=no" in a
+    assert "-qmp" not in a
+
+
+def test_board_argv_no_network():
+    a = board.zynq_argv("q", "f", paused=False)
+    assert a[-2:] == ["-net", "none"] and "-S" not in a
