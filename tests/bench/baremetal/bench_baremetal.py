@@ -44,8 +44,8 @@ import time
 sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-sys.path.insert(0, os.path.join(TOP, "tests", "qemu", "baremetal"))
-import bmlib  # noqa: E402
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+from gemlab_test import board, iperf, net, paths, proc  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 SECS = int(os.environ.get("SECS", "5"))
@@ -94,9 +94,8 @@ class Session:
 
     def __init__(self, elf, qemu, patched):
         self.tmp = tempfile.mkdtemp(prefix="gemlab-bmbench.")
-        self.net = bmlib.Netns("b").create()
-        args = ["-M", "xilinx-zynq-a9,flash=off"] if patched else []
-        self.b = bmlib.Board(elf, self.tmp, qemu, net=self.net, qemu_args=args, timeout=900)
+        self.net = net.Netns("b").create()
+        self.b = board.Board(elf, self.tmp, qemu, net=self.net, machine_opts="flash=off" if patched else "")
         self.c = self.b.con
         self.q = self.b.qmp
         self.patched = patched
@@ -129,27 +128,27 @@ class Session:
             self.c.send("iperf -s")
             self.c.expect_json("status", 5)
             self.tcp_server = True
-        cl = bmlib.Iperf(["-c", bmlib.BOARD_IP, "-t", str(secs), "-y", "C"], net=self.net)
+        cl = iperf.Iperf(["-c", net.BOARD_IP, "-t", str(secs), "-y", "C"], net=self.net)
         cl.wait(secs + 20)
         r = self.c.expect_json("result", 10, lambda j: j.get("proto") == "tcp" and j.get("role") == "server")
         return r["mbps"] if r else None
 
     def tcp_tx(self, secs):
-        srv = bmlib.Iperf(["-s", "-p", "5002", "-y", "C"], net=self.net)
+        srv = iperf.Iperf(["-s", "-p", "5002", "-y", "C"], net=self.net)
         time.sleep(0.3)
-        self.c.send("iperf -c %s -p 5002 -t %d" % (bmlib.HOST_IP, secs))
+        self.c.send("iperf -c %s -p 5002 -t %d" % (net.HOST_IP, secs))
         r = self.c.expect_json("result", secs + 20, lambda j: j.get("proto") == "tcp")
         time.sleep(0.5)
         srv.kill()
-        rows = bmlib.parse_iperf_csv(srv.wait(5))
+        rows = iperf.parse_csv(srv.wait(5))
         if not r or not rows:
             return None
         return rows[-1]["bps"] / 1e6
 
     def sweep(self):
-        srv = bmlib.Iperf(["-s", "-u", "-p", "5003", "-w", "4M"], net=self.net)
+        srv = iperf.Iperf(["-s", "-u", "-p", "5003", "-w", "4M"], net=self.net)
         time.sleep(0.3)
-        self.c.send("sweep -c %s -p 5003 -t %d -b 1000M" % (bmlib.HOST_IP, SWEEP_T))
+        self.c.send("sweep -c %s -p 5003 -t %d -b 1000M" % (net.HOST_IP, SWEEP_T))
         r = self.c.expect_json("result", 20 * SWEEP_T + 60,
                                lambda j: j.get("test") == "sweep_summary")
         srv.kill()
@@ -165,7 +164,7 @@ class Session:
             self.c.expect_json("status", 5)
             self.udp_server = True
         d0 = int(self.q.qom_get("stat-rx-resource-drops")) if self.patched else 0
-        cl = bmlib.Iperf(["-u", "-c", bmlib.BOARD_IP, "-l", str(length), "-b", rate, "-t", str(secs)],
+        cl = iperf.Iperf(["-u", "-c", net.BOARD_IP, "-l", str(length), "-b", rate, "-t", str(secs)],
                          net=self.net)
         cl.wait(secs + 20)
         r = self.c.expect_json("result", 10, lambda j: j.get("proto") == "udp" and j.get("role") == "server")
@@ -178,11 +177,11 @@ class Session:
 
 
 def main():
-    bmlib.install_signal_handlers()
+    proc.exit_on_signals()
     if os.geteuid() != 0:
         print("bench_baremetal: needs root (private netns + tap)", file=sys.stderr)
         return 2
-    qemu = bmlib.our_qemu()
+    qemu = paths.our_qemu()
     if not qemu:
         print("bench_baremetal: no patched QEMU ($QEMU or make -C emu/qemu)", file=sys.stderr)
         return 2

@@ -181,3 +181,29 @@ def settle(get, quiet_s=1.0, poll_s=0.1, timeout=30.0):
             raise TimeoutError("still changing after %.0f s: %r" % (timeout, cur))
         time.sleep(poll_s)
     return last
+
+
+class Starve:
+    """How long a board's QEMU threads waited for a host CPU between
+    creation and stop(), as a percentage of the wall time
+    (Board.sched_wait_ns).  A firmware that is too slow keeps QEMU busy,
+    not waiting: a high figure says the host starved the guest."""
+
+    def __init__(self, b, limit_pct=10.0):
+        self.b = b
+        self.limit = limit_pct
+        self.w0 = b.sched_wait_ns()
+        self.t0 = time.monotonic()
+        self.pct = None
+
+    def stop(self):
+        w = self.b.sched_wait_ns()
+        if w is not None and self.w0 is not None:
+            self.pct = (w - self.w0) / 1e9 / (time.monotonic() - self.t0) * 100
+        return self
+
+    def starved(self):
+        return self.pct is not None and self.pct > self.limit
+
+    def __str__(self):
+        return "?" if self.pct is None else "%.0f %%" % self.pct

@@ -50,3 +50,17 @@ def ci():
     """True under CI=true: there a check that cannot run is a failure,
     not a skip (issue 20)."""
     return os.environ.get("CI") == "true"
+
+
+def gh_warning(title, text, print_it=True):
+    """A GitHub Actions warning annotation (workflow command `::warning`,
+    docs.github.com "Workflow commands for GitHub Actions"): a check that
+    did not count shows on the run's page.  Data escapes '%', CR and LF
+    as %25, %0D, %0A.  Returns the line; prints it too unless print_it
+    is False (pytest captures test output: conftest prints it at the end)."""
+    text = text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    title = title.replace("%", "%25").replace(",", "%2C").replace("::", ": :")
+    line = "::warning title=%s::%s" % (title, text)
+    if print_it:
+        print(line, flush=True)
+    return line

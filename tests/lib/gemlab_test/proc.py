@@ -63,3 +63,14 @@ def sched_wait_ns(pid):
     except (OSError, ValueError, IndexError):
         return None
     return total
+
+
+def exit_on_signals():
+    """SIGINT/SIGTERM/SIGHUP raise SystemExit(128 + signal), so a script's
+    finally blocks tear down what it started (signal(7))."""
+    import signal
+
+    def h(sig, _frm):
+        raise SystemExit(128 + sig)
+    for s in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(s, h)

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """iperf_junk.py HOST PORT - bad input for the firmware's iperf UDP server.
 
-Run by ourqemu.py inside the test's netns.  Two sockets:
+Run by test_ourqemu.py inside the test's netns.  Two sockets:
 
 1. "stranger": OUTSIDE_N datagrams too short to hold an iperf datagram
    header (0, 3 and 11 bytes) while no test runs.  The server must count
@@ -13,7 +13,7 @@ Run by ourqemu.py inside the test's netns.  Two sockets:
    and LATE_FINS more FINs after it, as a client whose ack was lost
    would send.  The server must count the 5 + 2 as malformed, report 0
    lost of N, and answer the late FINs with the same report instead of
-   taking them for the start of a new test (ourqemu.py checks the next
+   taking them for the start of a new test (test_ourqemu.py checks the next
    real test).  Then LATE_DATA data datagrams of that test (ids N-2..N),
    as a reordering link delivers them after the FIN: the server must count
    them (late_outside_test) and start no test.

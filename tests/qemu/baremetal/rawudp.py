@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""rawudp.py - host side of rxcsum.py, run inside the test's netns.
+"""rawudp.py - host side of test_rxcsum.py, run inside the test's netns.
 
   rawudp.py echo HOST PORT
       Sends UDP datagrams to the firmware's echo server (RFC 862) through a

@@ -4,10 +4,9 @@
 # are counted as skipped (never as passed) outside CI and fail under
 # CI=true, naming what is missing.  No QEMU, no firmware, a few seconds:
 #   1. report.sh with no gnuplot on PATH;
-#   2. ourqemu.py and rxcsum.py as a user that is not root (as root: run as
-#      nobody through setpriv, from a copy nobody can read);
-#   3. ourqemu.py's timing skip (host starved QEMU): not counted as passed,
-#      and under CI=true raised as a GitHub warning annotation, not failed;
+#   2, 3. the pytest suites (the netns suites without root, the timing
+#      skip, CI=true) moved to tests/lib/tests/test_ci_skips.py (make
+#      test-unit's pylib step);
 #   4. boot.sh's tap case without root (NETNS=0) and its partner100 case on
 #      stock QEMU (STOCK=1), on a dummy LINUX_OUT: nothing boots;
 #   5. build_fail.sh's iperf case with no package download cache (an empty
@@ -19,7 +18,6 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
 work=$(mktemp -d /tmp/gemlab-skips.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-ci_env=${CI-}
 unset CI        # each case sets it
 passed=0; failed=0
 ok()  { passed=$((passed + 1)); echo "ok   $1"; }
@@ -37,51 +35,6 @@ if [ $r1 -eq 0 ] && [[ "$o1" == *"SKIP report (every check): gnuplot not install
    && [[ "$o2" == *"report: 0 passed, 1 failed"* ]]; then
     ok "report.sh without gnuplot: 1 skipped (not passed); CI=true: FAIL naming gnuplot"
 else bad "report.sh without gnuplot" "rc=$r1/$r2: $o1 / $o2"; fi
-
-# 2. the bare-metal netns tests without root
-as_user=()
-if [ "$(id -u)" = 0 ]; then
-    if command -v setpriv >/dev/null; then
-        as_user=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-    fi
-fi
-if [ "$(id -u)" = 0 ] && [ ${#as_user[@]} -eq 0 ]; then
-    if [ "$ci_env" = true ]; then bad "netns tests without root" "setpriv missing (util-linux)"
-    else echo "SKIP netns tests without root: setpriv missing (util-linux)"; fi
-else
-    bm=$work/bm; mkdir -p "$bm"
-    cp "$top"/tests/qemu/baremetal/*.py "$bm/"
-    chmod 755 "$work" "$bm"; chmod 644 "$bm"/*.py
-    why=""
-    for s in ourqemu rxcsum; do
-        o=$(cd "$bm" && env -u CI "${as_user[@]}" /usr/bin/python3 "$bm/$s.py" /nonexistent.elf 2>&1); r=$?
-        oc=$(cd "$bm" && env CI=true "${as_user[@]}" /usr/bin/python3 "$bm/$s.py" /nonexistent.elf 2>&1); rc=$?
-        [ $r -eq 0 ] && [[ "$o" == *"SKIP baremetal-$s: needs root"* ]] \
-            && [[ "$o" == *"baremetal-$s: 0 passed, 0 failed, 1 skipped"* ]] || why="$why $s(rc=$r: $o)"
-        [ $rc -eq 1 ] && [[ "$oc" == *"FAIL baremetal-$s: skipped under CI=true"*"needs root"* ]] \
-            && [[ "$oc" == *"baremetal-$s: 0 passed, 1 failed"* ]] || why="$why $s-CI(rc=$rc: $oc)"
-    done
-    chmod 700 "$work"
-    if [ -z "$why" ]; then
-        ok "ourqemu.py, rxcsum.py without root: 1 skipped (not passed); CI=true: FAIL, exit 1"
-    else bad "netns tests without root" "$why"; fi
-fi
-
-# 3. ourqemu.py's timing skip
-o=$(cd "$top/tests/qemu/baremetal" && CI=true /usr/bin/python3 -B -c '
-import ourqemu
-t = ourqemu.Test()
-t.timing_skip("100M TCP: best 1 s", "90.1 Mb/s, QEMU waited 59 %")
-print("counts", t.passed, t.failed, t.skipped)' 2>&1); r=$?
-o2=$(cd "$top/tests/qemu/baremetal" && /usr/bin/python3 -B -c '
-import ourqemu
-ourqemu.Test().timing_skip("x", "y")' 2>&1)
-if [ $r -eq 0 ] && [[ "$o" == *"SKIP (timing, not a pass) 100M TCP: best 1 s: 90.1 Mb/s"* ]] \
-   && [[ "$o" == *"counts 0 0 1"* ]] \
-   && [[ "$o" == *"::warning title=baremetal-ourqemu: timing check not counted::100M TCP: best 1 s: 90.1 Mb/s, QEMU waited 59 %25"* ]] \
-   && [[ "$o2" != *"::warning"* ]]; then
-    ok "ourqemu.py timing skip: counted apart, not passed; CI=true adds a GitHub warning annotation"
-else bad "ourqemu.py timing skip" "rc=$r: $o / $o2"; fi
 
 # 4. boot.sh cases this host or QEMU cannot run
 lo=$work/linux; mkdir -p "$lo"
