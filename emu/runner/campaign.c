@@ -1,0 +1,1085 @@
+/*
+ * campaign.c - `gemlab campaign`: random scenarios from the fault space,
+ * run, diagnosed blind, scored against the injected faults.
+ *
+ * Precision and recall follow the usual definitions (per code c, over all
+ * samples): precision = TP / (TP + FP), recall = TP / (TP + FN), where a
+ * sample is a true positive for c when c was injected (expected) and
+ * named, a false negative when expected and not named, and a false
+ * positive when named although neither expected nor allowed.  "Allowed"
+ * codes are consequences a real bench would also show (loss makes TCP
+ * retransmit; a forced 100 Mb/s partner is also a speed below the board's
+ * maximum); naming them is neither rewarded nor punished.
+ */
+#include "campaign.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gemlab/prng.h"
+
+#include "diagnose.h"
+#include "run.h"
+#include "util.h"
+
+#define BIT(c) (UINT64_C(1) << (c))
+
+/* ---- the fault space ---------------------------------------------------- */
+
+/* What a fault occupies, for combining two in one sample: a pair is drawn
+ * only when neither fault's `conflicts` meets the other's `claims`. */
+enum {
+    K_NEG = 1u << 0,      /* sets what autonegotiation resolves (partner, cable) */
+    K_NOLINK = 1u << 1,   /* no link at all */
+    K_TRAFFIC = 1u << 2,  /* its evidence needs traffic that flows */
+    K_NOTRAF = 1u << 3,   /* traffic does not flow (tool mismatch, MAC speed) */
+    K_LOSSY = 1u << 4,    /* frames are lost or corrupted */
+    K_1G = 1u << 5,       /* only shows at 1000 Mb/s */
+    K_RTT = 1u << 6,      /* sets the path's latency */
+    K_ALL = 0xff,
+};
+
+/* Traffic the fault needs. */
+enum proto_need { P_ANY, P_TCP, P_UDP };
+
+/* INI being built, one buffer per section. */
+enum { S_BOARD, S_LINK, S_TIMELINE, S_TRAFFIC, S_EXPECT, S_N };
+static const char *const sect_name[S_N] = { "board", "link", "timeline", "traffic", "expect" };
+
+struct ctx {
+    struct gl_prng *r;
+    struct cp_sample *s;
+    unsigned min_duration_s;    /* traffic a fault needs to show */
+    char sect[S_N][512];
+};
+
+static void put(struct ctx *c, int sect, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void put(struct ctx *c, int sect, const char *fmt, ...)
+{
+    size_t n = strlen(c->sect[sect]);
+    va_list ap;
+
+    va_start(ap, fmt);
+    vsnprintf(c->sect[sect] + n, sizeof(c->sect[sect]) - n, fmt, ap);
+    va_end(ap);
+}
+
+static unsigned pick(struct ctx *c, unsigned lo, unsigned hi)
+{
+    return lo + (unsigned)gl_prng_below(c->r, (uint64_t)hi - lo + 1);
+}
+
+static const char *pick_str(struct ctx *c, const char *const *v, unsigned n)
+{
+    return v[gl_prng_below(c->r, n)];
+}
+
+#define E(code) BIT(DG_##code)
+
+/* Each apply() writes its keys and adds its expected/allowed codes. */
+static void f_clean(struct ctx *c) { (void)c; }
+
+static void f_partner_slow(struct ctx *c)
+{
+    static const char *const ab[] = { "100FD,100HD", "100FD", "10FD,10HD", "100FD,100HD,10FD,10HD" };
+    put(c, S_LINK, "partner = %s\n", pick_str(c, ab, 4));
+    c->s->expect |= E(PHY_SPEED_BELOW_EXPECTED);
+}
+
+/* A partner with autonegotiation off: our PHY parallel-detects its speed
+ * and must assume half duplex (IEEE 802.3 28.2.3.1), so a full-duplex
+ * partner is a duplex mismatch and a half-duplex one is not. */
+static void f_partner_forced_full(struct ctx *c)
+{
+    put(c, S_LINK, "partner_autoneg = off\npartner_speed = %u\npartner_duplex = full\n",
+        gl_prng_below(c->r, 2) ? 100u : 10u);
+    c->s->expect |= E(PHY_DUPLEX_MISMATCH) | E(PHY_SPEED_BELOW_EXPECTED);
+    c->s->allow |= E(PHY_FCS_ERRORS) | E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS);
+}
+
+static void f_partner_forced_half(struct ctx *c)
+{
+    put(c, S_LINK, "partner_autoneg = off\npartner_speed = %u\npartner_duplex = half\n",
+        gl_prng_below(c->r, 2) ? 100u : 10u);
+    c->s->expect |= E(PHY_SPEED_BELOW_EXPECTED);
+}
+
+/* Two pairs: 1000BASE-T needs four (40.1.3); the 88E1116R downshifts. */
+static void f_downshift(struct ctx *c)
+{
+    put(c, S_LINK, "cable = 2pair\ndownshift = on\ndownshift_attempts = %u\n", pick(c, 1, 4));
+    c->s->expect |= E(PHY_DOWNSHIFT) | E(PHY_SPEED_BELOW_EXPECTED);
+}
+
+static void f_no_link(struct ctx *c)
+{
+    if (gl_prng_below(c->r, 2))
+        put(c, S_LINK, "cable = none\n");
+    else
+        put(c, S_LINK, "cable = 2pair\ndownshift = off\n");
+    put(c, S_EXPECT, "link = down\n");
+    c->s->expect |= E(PHY_NO_LINK);
+}
+
+/* Flaps early in the run, so that after the last one autonegotiation
+ * (up to ~3 s at 1000BASE-T, 28.2.3 + 40.5) has relinked well before the
+ * runner reads the final link state. */
+static void f_flaps(struct ctx *c)
+{
+    unsigned n = pick(c, 1, 3);
+    put(c, S_TIMELINE, "at = 1s flap %ums %u 1500ms\n", pick(c, 2, 5) * 100, n);
+    if (c->min_duration_s < 10)
+        c->min_duration_s = 10;
+    c->s->expect |= E(PHY_LINK_FLAPS);
+    c->s->allow |= E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS) | E(MAC_RX_STALL);
+}
+
+static void f_loss(struct ctx *c)
+{
+    if (gl_prng_below(c->r, 2))
+        put(c, S_LINK, "loss = random %u.%u%%\n", pick(c, 1, 4), pick(c, 0, 9));
+    else /* bursts: p 1..3 %, r 20..40 %, loss 100 % in Bad */
+        put(c, S_LINK, "loss = gemodel %u%% %u%%\n", pick(c, 1, 3), pick(c, 20, 40));
+    c->s->expect |= c->s->udp ? E(PROTO_UDP_LOSS) : E(PROTO_RETRANSMITS);
+}
+
+static void f_corrupt(struct ctx *c)
+{
+    put(c, S_LINK, "corrupt = %u%%\n", pick(c, 1, 4));
+    c->s->expect |= E(PHY_FCS_ERRORS);
+    c->s->allow |= E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS);
+}
+
+/* phy-mode "rgmii" on a board without PCB delays: setup/hold fail at
+ * 125 MHz DDR only (RGMII v2.0 table 2). */
+static void f_rgmii(struct ctx *c)
+{
+    put(c, S_BOARD, "phy_mode = rgmii\n");
+    put(c, S_LINK, "rgmii_skew = %u%%\n", pick(c, 1, 4));
+    c->s->expect |= E(PHY_RGMII_DELAY) | E(PHY_FCS_ERRORS);
+    c->s->allow |= E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS);
+}
+
+/* The driver never writes NWCFG's speed bits after link-up (UG585 16.3.x
+ * "Configure the PHY ... then the controller"), so the GEM keeps the
+ * 1000/full of its init: a fault only when the link resolves lower, so the
+ * partner is 10/100-only too. */
+static void f_mac_unprogrammed(struct ctx *c)
+{
+    static const char *const ab[] = { "100FD,100HD", "100FD", "10FD,10HD" };
+    put(c, S_BOARD, "mac_speed = unprogrammed\n");
+    put(c, S_LINK, "partner = %s\n", pick_str(c, ab, 3));
+    c->s->expect |= E(MAC_SPEED_MISMATCH) | E(PHY_SPEED_BELOW_EXPECTED);
+    c->s->allow |= E(PHY_FCS_ERRORS) | E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS) | E(MAC_RX_STALL);
+}
+
+static void f_rx_ring(struct ctx *c)
+{
+    static const char *const n[] = { "2", "4", "8" };
+    put(c, S_BOARD, "rx_bds = %s\n", pick_str(c, n, 3));
+    put(c, S_TRAFFIC, "bandwidth = 200M\nlength = 256\n");
+    c->s->expect |= E(MAC_RX_RESOURCE_ERRORS) | E(PROTO_UDP_LOSS);
+    c->s->allow |= E(PROTO_UDP_JITTER); /* drops in bursts spread the arrivals */
+}
+
+/* A long path: 16..40 ms RTT.  No -w: what binds is the receiver's window
+ * (lwIP TCP_WND on bare-metal; over slirp, the host's TCP ends in QEMU, so
+ * the host's -w never reaches the wire). */
+static void f_rtt(struct ctx *c)
+{
+    put(c, S_LINK, "latency = %ums\n", pick(c, 8, 20));
+    c->s->expect |= E(PROTO_WINDOW_LIMITED);
+    c->s->allow |= E(METHOD_WINDOW_BELOW_BDP);
+}
+
+/* -w 16..64 KiB over 16..40 ms RTT, end to end over a tap (so the host's
+ * socket buffer is the window on the wire; socket(7): Linux doubles the
+ * requested SO_SNDBUF/SO_RCVBUF). */
+static void f_window(struct ctx *c)
+{
+    static const char *const w[] = { "16K", "32K", "64K" };
+    put(c, S_LINK, "latency = %ums\n", pick(c, 8, 20));
+    put(c, S_TRAFFIC, "window = %s\n", pick_str(c, w, 3));
+    snprintf(c->s->net, sizeof(c->s->net), "tap");
+    c->s->expect |= E(PROTO_WINDOW_LIMITED) | E(METHOD_WINDOW_BELOW_BDP);
+}
+
+static void f_version_mismatch(struct ctx *c)
+{
+    put(c, S_TRAFFIC, "tool = iperf3\nboard_tool = iperf2\n");
+    c->s->expect |= E(METHOD_IPERF_VERSION_MISMATCH);
+}
+
+static void f_irq_cpu0(struct ctx *c)
+{
+    put(c, S_BOARD, "cpus = 2\nirq_affinity = cpu0\n");
+    put(c, S_TRAFFIC, "parallel = 4\n");
+    c->s->expect |= E(MAC_IRQ_SINGLE_CPU);
+}
+
+struct fault {
+    const char *name;
+    const char *what;             /* for campaign.md */
+    unsigned fw;                  /* CP_FW_* it runs on */
+    enum proto_need proto;
+    unsigned claims, conflicts;
+    unsigned weight;              /* relative draw weight */
+    void (*apply)(struct ctx *c);
+};
+
+static const struct fault faults[] = {
+    { "clean", "no fault (negative sample)", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_ALL, K_ALL, 3, f_clean },
+    { "partner_slow", "partner advertises 10/100 only", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_NEG, K_NEG | K_1G, 1, f_partner_slow },
+    { "partner_forced_full", "partner forced 10/100 full duplex, autoneg off", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY,
+      K_NEG | K_LOSSY, K_NEG | K_1G, 1, f_partner_forced_full },
+    { "partner_forced_half", "partner forced 10/100 half duplex, autoneg off", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY,
+      K_NEG, K_NEG | K_1G, 1, f_partner_forced_half },
+    { "downshift", "2-pair cable, downshift on", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_NEG, K_NEG | K_1G, 1, f_downshift },
+    { "no_link", "no cable, or 2 pairs with downshift off", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_ALL, K_ALL, 1, f_no_link },
+    { "flaps", "1-3 link flaps of 200-800 ms", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_LOSSY, 0, 1, f_flaps },
+    { "loss", "random 1-5 % or Gilbert-Elliott loss", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1,
+      f_loss },
+    { "corrupt", "1-4 % corrupted frames", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1, f_corrupt },
+    { "rgmii", "phy-mode rgmii without PCB delay, 1-4 % CRC at 1000", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY,
+      K_LOSSY | K_TRAFFIC | K_1G, K_NEG | K_NOTRAF, 1, f_rgmii },
+    { "mac_unprogrammed", "driver never writes the MAC speed; partner 10/100 only", CP_FW_BAREMETAL, P_ANY,
+      K_NOTRAF | K_NEG, K_TRAFFIC | K_NOTRAF | K_NEG, 1,
+      f_mac_unprogrammed },
+    { "rx_ring", "2-8 RX descriptors at 200 Mb/s of 256-byte UDP", CP_FW_BAREMETAL, P_UDP, K_TRAFFIC | K_1G,
+      K_NEG | K_NOTRAF, 1, f_rx_ring },
+    { "rtt", "16-40 ms RTT, default window", CP_FW_BAREMETAL | CP_FW_LINUX, P_TCP, K_TRAFFIC | K_RTT,
+      K_LOSSY | K_NOTRAF | K_RTT, 1, f_rtt },
+    { "window", "-w 16-64K over 16-40 ms RTT (--net tap, root)", CP_FW_BAREMETAL | CP_FW_LINUX, P_TCP,
+      K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT, 1, f_window },
+    { "version_mismatch", "host iperf3 against the board's iperf 2", CP_FW_BAREMETAL, P_ANY, K_NOTRAF,
+      K_TRAFFIC | K_NOTRAF, 1, f_version_mismatch },
+    { "irq_cpu0", "2 CPUs, GEM IRQ on CPU0 only, -P 4", CP_FW_LINUX, P_TCP, K_TRAFFIC, K_NOTRAF, 1, f_irq_cpu0 },
+};
+#define NFAULTS ((int)(sizeof(faults) / sizeof(faults[0])))
+
+int cp_nfaults(void) { return NFAULTS; }
+
+const char *cp_fault_name(int i)
+{
+    return i >= 0 && i < NFAULTS ? faults[i].name : NULL;
+}
+
+int cp_fault_lookup(const char *name)
+{
+    for (int i = 0; i < NFAULTS; i++)
+        if (!strcmp(faults[i].name, name))
+            return i;
+    return -1;
+}
+
+static bool compatible(const struct fault *a, const struct fault *b)
+{
+    if (a == b || (a->claims & b->conflicts) || (b->claims & a->conflicts) || !(a->fw & b->fw))
+        return false;
+    return a->proto == P_ANY || b->proto == P_ANY || a->proto == b->proto;
+}
+
+/* Draw one row among those @o allows that fit @with (NULL: any) and the
+ * firmware mask; weighted.  -1 when none. */
+static int draw_fault(struct gl_prng *r, const struct cp_opts *o, const struct fault *with)
+{
+    unsigned total = 0, x = 0;
+    int i;
+
+    for (int pass = 0; pass < 2; pass++) {
+        for (i = 0; i < NFAULTS; i++) {
+            const struct fault *f = &faults[i];
+            if ((o->fault_mask && !(o->fault_mask & BIT(i))) || !(f->fw & o->fw_mask))
+                continue;
+            /* with --pairs, clean and no_link (which pair with nothing)
+             * are not drawn: every sample carries two faults */
+            if (with ? !compatible(with, f) : (o->pairs && f->claims == K_ALL))
+                continue;
+            if (pass == 0) {
+                total += f->weight;
+            } else if (x < f->weight) {
+                return i;
+            } else {
+                x -= f->weight;
+            }
+        }
+        if (pass == 0) {
+            if (!total)
+                return -1;
+            x = (unsigned)gl_prng_below(r, total);
+        }
+    }
+    return -1;
+}
+
+int cp_sample_draw(const struct cp_opts *o, unsigned index, struct cp_sample *s, FILE *err)
+{
+    struct gl_prng r;
+    struct ctx c;
+    enum proto_need need = P_ANY;
+    unsigned fwm;
+    size_t n = 0;
+    int a, b = -1;
+
+    memset(s, 0, sizeof(*s));
+    memset(&c, 0, sizeof(c));
+    /* sample i's stream depends only on (seed, i): a miss reproduces with
+     * --seed S --only i whatever --runs was */
+    gl_prng_seed(&r, o->seed ^ (UINT64_C(0x9E3779B97F4A7C15) * ((uint64_t)index + 1)));
+    s->index = index;
+    s->seed = gl_prng_u64(&r) >> 33; /* fits the scenario's seed key */
+    a = draw_fault(&r, o, NULL);
+    if (a < 0) {
+        if (err)
+            fprintf(err, "gemlab campaign: --faults and --firmware leave no fault to draw\n");
+        return -EINVAL;
+    }
+    s->fault[s->nfaults++] = a;
+    /* clean and no_link stand alone; otherwise a second fault with --pairs */
+    if (o->pairs && !(faults[a].claims == K_ALL)) {
+        b = draw_fault(&r, o, &faults[a]);
+        if (b >= 0)
+            s->fault[s->nfaults++] = b;
+    }
+    fwm = faults[a].fw & (b >= 0 ? faults[b].fw : ~0u) & o->fw_mask;
+    s->fw = (fwm & CP_FW_BAREMETAL) && (!(fwm & CP_FW_LINUX) || gl_prng_below(&r, 2)) ? CP_FW_BAREMETAL : CP_FW_LINUX;
+    for (int i = 0; i < s->nfaults; i++)
+        if (faults[s->fault[i]].proto != P_ANY)
+            need = faults[s->fault[i]].proto;
+    s->udp = need == P_UDP || (need == P_ANY && gl_prng_below(&r, 4) == 0);
+
+    c.r = &r;
+    c.s = s;
+    for (int i = 0; i < s->nfaults; i++)
+        faults[s->fault[i]].apply(&c);
+    /* method codes a clean bench may show: iperf3 without -O really is
+     * the method's fault; a baseline is not given here */
+    s->allow |= E(METHOD_NO_OMIT);
+    s->allow &= ~s->expect;
+
+    n += (size_t)snprintf(s->scenario + n, sizeof(s->scenario) - n,
+                          "; gemlab campaign seed %" PRIu64 " sample %u:", o->seed, index);
+    for (int i = 0; i < s->nfaults; i++)
+        n += (size_t)snprintf(s->scenario + n, sizeof(s->scenario) - n, " %s", faults[s->fault[i]].name);
+    n += (size_t)snprintf(s->scenario + n, sizeof(s->scenario) - n,
+                          "\n[scenario]\nname = campaign_%u\ndescription = campaign sample %u\n"
+                          "todo = campaign sample: scored by gemlab campaign, not by its verdict\n",
+                          index, index);
+    put(&c, S_BOARD, "firmware = %s\n", s->fw == CP_FW_LINUX ? "linux" : "baremetal");
+    put(&c, S_LINK, "seed = %" PRIu64 "\n", s->seed);
+    put(&c, S_TRAFFIC, "protocol = %s\nduration = %us\n", s->udp ? "udp" : "tcp",
+        o->duration_s > c.min_duration_s ? o->duration_s : c.min_duration_s);
+    if (s->udp && !strstr(c.sect[S_TRAFFIC], "bandwidth"))
+        put(&c, S_TRAFFIC, "bandwidth = 50M\n");
+    for (int i = 0; i < S_N; i++)
+        if (c.sect[i][0])
+            n += (size_t)snprintf(s->scenario + n, sizeof(s->scenario) - n, "\n[%s]\n%s", sect_name[i], c.sect[i]);
+    if (n >= sizeof(s->scenario)) {
+        if (err)
+            fprintf(err, "gemlab campaign: sample %u: scenario longer than %d bytes\n", index, CP_SCENARIO_MAX);
+        return -EOVERFLOW;
+    }
+    return 0;
+}
+
+/* ---- blind diagnosis and scoring ----------------------------------------- */
+
+uint64_t cp_blind_codes(const cJSON *results)
+{
+    cJSON *blind = cJSON_Duplicate(results, true);
+    struct dg_in *in = malloc(sizeof(*in));
+    struct dg_report rep;
+    uint64_t found = 0;
+
+    if (!blind || !in) {
+        cJSON_Delete(blind);
+        free(in);
+        return 0;
+    }
+    /* the evidence only: what the scenario asked and the models' internals
+     * are ground truth (emu/runner/RESULTS.md) */
+    cJSON_DeleteItemFromObjectCaseSensitive(blind, "scenario");
+    cJSON_DeleteItemFromObjectCaseSensitive(blind, "truth");
+    dg_in_from_json(blind, in);
+    dg_run(in, &rep);
+    for (int i = 0; i < rep.n; i++)
+        found |= BIT(rep.f[i].code);
+    dg_report_free(&rep);
+    cJSON_Delete(blind);
+    free(in);
+    return found;
+}
+
+static bool is_clean(const struct cp_sample *s)
+{
+    return s->nfaults == 1 && !strcmp(faults[s->fault[0]].name, "clean");
+}
+
+void cp_score_add(struct cp_score *sc, const struct cp_sample *s, uint64_t found)
+{
+    sc->samples++;
+    for (int c = 0; c < DG_NCODES; c++) {
+        bool e = s->expect & BIT(c), f = found & BIT(c);
+        if (e && f)
+            sc->tp[c]++;
+        else if (e)
+            sc->fn[c]++;
+        else if (f && !(s->allow & BIT(c)))
+            sc->fp[c]++;
+    }
+    if ((found & s->expect) == s->expect)
+        sc->all_named++;
+    if (is_clean(s)) {
+        uint64_t alarm = 0;
+        sc->clean++;
+        for (int c = 0; c < DG_NCODES; c++) {
+            enum dg_layer l = dg_code_layer((enum dg_code)c);
+            if (l == DG_LAYER_PHYSICAL || l == DG_LAYER_MAC || l == DG_LAYER_PROTOCOL)
+                alarm |= BIT(c);
+        }
+        if (found & alarm)
+            sc->clean_false_alarms++;
+    }
+}
+
+double cp_precision(const struct cp_score *sc, enum dg_code c)
+{
+    unsigned d = sc->tp[c] + sc->fp[c];
+    return d ? 100.0 * sc->tp[c] / d : NAN;
+}
+
+double cp_recall(const struct cp_score *sc, enum dg_code c)
+{
+    unsigned d = sc->tp[c] + sc->fn[c];
+    return d ? 100.0 * sc->tp[c] / d : NAN;
+}
+
+/* ---- the command ---------------------------------------------------------- */
+
+struct outcome {
+    struct cp_sample s;
+    uint64_t found;
+    int rc;                  /* gemlab run's exit status */
+    char verdict[8];         /* PASS/FAIL/ERROR, "" when no results.json */
+    double bps;
+};
+
+/* mkdir -p @dir with @mode: 0 or -1 with errno.  (The runner has several
+ * copies of this; issue 21 folds them into util.c.) */
+static int make_dirs(const char *dir, mode_t mode)
+{
+    char buf[PATH_MAX];
+    size_t n = strlen(dir);
+
+    if (n == 0 || n >= sizeof(buf)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    memcpy(buf, dir, n + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, mode) && errno != EEXIST)
+            return -1;
+        *p = '/';
+    }
+    return mkdir(buf, mode) && errno != EEXIST ? -1 : 0;
+}
+
+static volatile sig_atomic_t stop_sig;
+static void on_signal(int sig) { stop_sig = sig; }
+
+static void codes_json(cJSON *o, const char *name, uint64_t set)
+{
+    cJSON *a = cJSON_AddArrayToObject(o, name);
+    for (int c = 0; c < DG_NCODES; c++)
+        if (set & BIT(c))
+            cJSON_AddItemToArray(a, cJSON_CreateString(dg_code_name((enum dg_code)c)));
+}
+
+static void codes_text(FILE *f, uint64_t set)
+{
+    int n = 0;
+    for (int c = 0; c < DG_NCODES; c++)
+        if (set & BIT(c))
+            fprintf(f, "%s%s", n++ ? ", " : "", dg_code_name((enum dg_code)c));
+    if (!n)
+        fputs("-", f);
+}
+
+static void fault_names(FILE *f, const struct cp_sample *s)
+{
+    for (int i = 0; i < s->nfaults; i++)
+        fprintf(f, "%s%s", i ? "+" : "", faults[s->fault[i]].name);
+}
+
+static bool missed(const struct outcome *o)
+{
+    return !o->verdict[0] || !strcmp(o->verdict, "ERROR") || (o->found & o->s.expect) != o->s.expect ||
+           (o->found & ~(o->s.expect | o->s.allow));
+}
+
+static void repro(FILE *f, const struct cp_opts *o, const struct outcome *x, const char *argv0)
+{
+    fprintf(f, "%s campaign --seed %" PRIu64 " --only %u%s%s --duration %u", argv0, o->seed, x->s.index,
+            o->pairs ? " --pairs" : "", o->fw_mask == (CP_FW_BAREMETAL | CP_FW_LINUX) ? " --firmware all"
+                                        : o->fw_mask == CP_FW_LINUX                   ? " --firmware linux"
+                                                                                      : "",
+            o->duration_s);
+}
+
+/* campaign.json: everything, rewritten after every sample so a killed
+ * campaign keeps what it measured. */
+static int write_json(const char *dir, const struct cp_opts *o, const struct outcome *x, unsigned n,
+                      const struct cp_score *sc, const char *cmdline)
+{
+    cJSON *root = cJSON_CreateObject(), *a, *codes;
+    char path[PATH_MAX], *text;
+    int rc;
+
+    cJSON_AddStringToObject(root, "schema", "gemlab-campaign-1");
+    cJSON_AddStringToObject(root, "command", cmdline);
+    cJSON_AddNumberToObject(root, "seed", (double)o->seed);
+    cJSON_AddNumberToObject(root, "runs", o->runs);
+    cJSON_AddBoolToObject(root, "pairs", o->pairs);
+    cJSON_AddNumberToObject(root, "samples_done", n);
+    cJSON_AddNumberToObject(root, "errors", sc->errors);
+    cJSON_AddNumberToObject(root, "clean_samples", sc->clean);
+    cJSON_AddNumberToObject(root, "clean_false_alarms", sc->clean_false_alarms);
+    cJSON_AddNumberToObject(root, "all_faults_named", sc->all_named);
+    a = cJSON_AddArrayToObject(root, "samples");
+    for (unsigned i = 0; i < n; i++) {
+        cJSON *e = cJSON_CreateObject(), *fl = cJSON_AddArrayToObject(e, "faults");
+        cJSON_AddItemToArray(a, e);
+        cJSON_AddNumberToObject(e, "index", x[i].s.index);
+        cJSON_AddNumberToObject(e, "seed", (double)x[i].s.seed);
+        for (int k = 0; k < x[i].s.nfaults; k++)
+            cJSON_AddItemToArray(fl, cJSON_CreateString(faults[x[i].s.fault[k]].name));
+        cJSON_AddStringToObject(e, "firmware", x[i].s.fw == CP_FW_LINUX ? "linux" : "baremetal");
+        cJSON_AddStringToObject(e, "protocol", x[i].s.udp ? "udp" : "tcp");
+        cJSON_AddStringToObject(e, "net", x[i].s.net[0] ? x[i].s.net : "user");
+        cJSON_AddStringToObject(e, "verdict", x[i].verdict);
+        cJSON_AddNumberToObject(e, "run_exit", x[i].rc);
+        if (isfinite(x[i].bps))
+            cJSON_AddNumberToObject(e, "throughput_bps", x[i].bps);
+        codes_json(e, "expected", x[i].s.expect);
+        codes_json(e, "allowed", x[i].s.allow);
+        codes_json(e, "named", x[i].found);
+        cJSON_AddBoolToObject(e, "miss", missed(&x[i]));
+    }
+    codes = cJSON_AddObjectToObject(root, "codes");
+    for (int c = 0; c < DG_NCODES; c++) {
+        cJSON *e;
+        double p = cp_precision(sc, c), r = cp_recall(sc, c);
+        if (!sc->tp[c] && !sc->fp[c] && !sc->fn[c])
+            continue;
+        e = cJSON_AddObjectToObject(codes, dg_code_name((enum dg_code)c));
+        cJSON_AddNumberToObject(e, "tp", sc->tp[c]);
+        cJSON_AddNumberToObject(e, "fp", sc->fp[c]);
+        cJSON_AddNumberToObject(e, "fn", sc->fn[c]);
+        if (isfinite(p))
+            cJSON_AddNumberToObject(e, "precision_pct", p);
+        else
+            cJSON_AddNullToObject(e, "precision_pct");
+        if (isfinite(r))
+            cJSON_AddNumberToObject(e, "recall_pct", r);
+        else
+            cJSON_AddNullToObject(e, "recall_pct");
+    }
+    text = cJSON_Print(root);
+    cJSON_Delete(root);
+    if (!text)
+        return -ENOMEM;
+    snprintf(path, sizeof(path), "%s/campaign.json", dir);
+    rc = runner_write_text(path, text);
+    free(text);
+    return rc;
+}
+
+static void pct(FILE *f, double v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.1f", v);
+    else
+        fputs("-", f);
+}
+
+/* Rows: faults drawn; columns: codes named anywhere or expected anywhere;
+ * a cell counts the samples of that fault in which the code was named. */
+static void matrix(const struct outcome *x, unsigned n, unsigned cnt[][DG_NCODES], unsigned rows[], uint64_t *cols)
+{
+    *cols = 0;
+    for (unsigned i = 0; i < n; i++) {
+        *cols |= x[i].found | x[i].s.expect;
+        for (int k = 0; k < x[i].s.nfaults; k++) {
+            int fi = x[i].s.fault[k];
+            rows[fi]++;
+            for (int c = 0; c < DG_NCODES; c++)
+                if (x[i].found & BIT(c))
+                    cnt[fi][c]++;
+        }
+    }
+}
+
+static int write_md_html(const char *dir, const struct cp_opts *o, const struct outcome *x, unsigned n,
+                         const struct cp_score *sc, const char *cmdline, const char *argv0)
+{
+    static unsigned cnt[NFAULTS][DG_NCODES];
+    unsigned rows[NFAULTS] = { 0 };
+    uint64_t cols;
+    struct runner_out md, html;
+    char path[PATH_MAX];
+    int rc;
+
+    memset(cnt, 0, sizeof(cnt));
+    matrix(x, n, cnt, rows, &cols);
+
+    snprintf(path, sizeof(path), "%s/campaign.md", dir);
+    if ((rc = runner_out_open(&md, path)))
+        return rc;
+    fprintf(md.f, "# Fault campaign\n\n`%s`\n\n", cmdline);
+    fprintf(md.f, "%u samples (seed %" PRIu64 ", %s), %u errors; every injected fault named in %u; "
+                  "%u clean samples, %u with a physical/MAC/protocol code.\n\n",
+            n, o->seed, o->pairs ? "two faults each" : "one fault each", sc->errors, sc->all_named, sc->clean,
+            sc->clean_false_alarms);
+    fputs("Each sample is diagnosed blind (results.json without `scenario` and `truth`). A code is a true "
+          "positive when the sample injected it, a false positive when it was neither injected nor an "
+          "allowed consequence.\n\n| code | TP | FP | FN | precision % | recall % |\n|---|---|---|---|---|---|\n",
+          md.f);
+    for (int c = 0; c < DG_NCODES; c++) {
+        if (!sc->tp[c] && !sc->fp[c] && !sc->fn[c])
+            continue;
+        fprintf(md.f, "| %s | %u | %u | %u | ", dg_code_name(c), sc->tp[c], sc->fp[c], sc->fn[c]);
+        pct(md.f, cp_precision(sc, c));
+        fputs(" | ", md.f);
+        pct(md.f, cp_recall(sc, c));
+        fputs(" |\n", md.f);
+    }
+    fputs("\n## Faults and the codes named (samples)\n\n| fault | samples |", md.f);
+    for (int c = 0; c < DG_NCODES; c++)
+        if (cols & BIT(c))
+            fprintf(md.f, " %s |", dg_code_name(c));
+    fputs("\n|---|---|", md.f);
+    for (int c = 0; c < DG_NCODES; c++)
+        if (cols & BIT(c))
+            fputs("---|", md.f);
+    fputc('\n', md.f);
+    for (int fi = 0; fi < NFAULTS; fi++) {
+        if (!rows[fi])
+            continue;
+        fprintf(md.f, "| %s | %u |", faults[fi].name, rows[fi]);
+        for (int c = 0; c < DG_NCODES; c++)
+            if (cols & BIT(c))
+                fprintf(md.f, " %u |", cnt[fi][c]);
+        fputc('\n', md.f);
+    }
+    fputs("\n## Misses (reproduce each with its command)\n\n", md.f);
+    for (unsigned i = 0; i < n; i++) {
+        if (!missed(&x[i]))
+            continue;
+        fprintf(md.f, "- sample %u (", x[i].s.index);
+        fault_names(md.f, &x[i].s);
+        fprintf(md.f, ", %s %s, verdict %s): expected ", x[i].s.fw == CP_FW_LINUX ? "linux" : "baremetal",
+                x[i].s.udp ? "udp" : "tcp", x[i].verdict[0] ? x[i].verdict : "none");
+        codes_text(md.f, x[i].s.expect);
+        fputs(", named ", md.f);
+        codes_text(md.f, x[i].found);
+        fputs(": `", md.f);
+        repro(md.f, o, &x[i], argv0);
+        fputs("`\n", md.f);
+    }
+    if ((rc = runner_out_commit(&md)))
+        return rc;
+
+    snprintf(path, sizeof(path), "%s/campaign.html", dir);
+    if ((rc = runner_out_open(&html, path)))
+        return rc;
+    fputs("<!doctype html>\n<html><head><meta charset=\"utf-8\"><title>gemlab fault campaign</title>\n"
+          "<style>body{font-family:sans-serif}table{border-collapse:collapse}td,th{border:1px solid #999;"
+          "padding:2px 6px;text-align:right}th{background:#eee}td.l{text-align:left}.z{color:#bbb}"
+          ".e{background:#dfd}.x{background:#fdd}</style></head><body>\n<h1>Fault campaign</h1>\n<p><code>",
+          html.f);
+    runner_html_esc(html.f, cmdline);
+    fprintf(html.f, "</code></p>\n<p>%u samples, %u errors, every injected fault named in %u; %u clean samples, "
+                    "%u false alarms.</p>\n<h2>Per code</h2>\n<table><tr><th>code</th><th>TP</th><th>FP</th>"
+                    "<th>FN</th><th>precision %%</th><th>recall %%</th></tr>\n",
+            n, sc->errors, sc->all_named, sc->clean, sc->clean_false_alarms);
+    for (int c = 0; c < DG_NCODES; c++) {
+        if (!sc->tp[c] && !sc->fp[c] && !sc->fn[c])
+            continue;
+        fprintf(html.f, "<tr><td class=\"l\">%s</td><td>%u</td><td>%u</td><td>%u</td><td>", dg_code_name(c),
+                sc->tp[c], sc->fp[c], sc->fn[c]);
+        pct(html.f, cp_precision(sc, c));
+        fputs("</td><td>", html.f);
+        pct(html.f, cp_recall(sc, c));
+        fputs("</td></tr>\n", html.f);
+    }
+    fputs("</table>\n<h2>Confusion matrix: injected fault (rows) against codes named (columns)</h2>\n"
+          "<p>Green: the fault must produce the code. Red: named although not expected.</p>\n"
+          "<table><tr><th>fault</th><th>samples</th>",
+          html.f);
+    for (int c = 0; c < DG_NCODES; c++)
+        if (cols & BIT(c))
+            fprintf(html.f, "<th>%s</th>", dg_code_name(c));
+    fputs("</tr>\n", html.f);
+    for (int fi = 0; fi < NFAULTS; fi++) {
+        struct cp_sample probe;
+        uint64_t exp = 0;
+        if (!rows[fi])
+            continue;
+        /* the codes this fault expects, from any of its samples */
+        for (unsigned i = 0; i < n; i++)
+            for (int k = 0; k < x[i].s.nfaults; k++)
+                if (x[i].s.fault[k] == fi && x[i].s.nfaults == 1)
+                    exp |= x[i].s.expect;
+        (void)probe;
+        fprintf(html.f, "<tr><td class=\"l\">%s</td><td>%u</td>", faults[fi].name, rows[fi]);
+        for (int c = 0; c < DG_NCODES; c++)
+            if (cols & BIT(c))
+                fprintf(html.f, "<td class=\"%s\">%u</td>",
+                        exp & BIT(c) ? "e" : cnt[fi][c] ? "x" : "z", cnt[fi][c]);
+        fputs("</tr>\n", html.f);
+    }
+    fputs("</table>\n<h2>Misses</h2>\n<ul>\n", html.f);
+    for (unsigned i = 0; i < n; i++) {
+        FILE *m;
+        char *buf = NULL;
+        size_t blen = 0;
+        if (!missed(&x[i]))
+            continue;
+        m = open_memstream(&buf, &blen);
+        if (!m)
+            break;
+        fprintf(m, "sample %u (", x[i].s.index);
+        fault_names(m, &x[i].s);
+        fputs("): expected ", m);
+        codes_text(m, x[i].s.expect);
+        fputs(", named ", m);
+        codes_text(m, x[i].found);
+        fputs(" -- ", m);
+        repro(m, o, &x[i], argv0);
+        fclose(m);
+        fputs("<li><code>", html.f);
+        runner_html_esc(html.f, buf);
+        fputs("</code></li>\n", html.f);
+        free(buf);
+    }
+    fputs("</ul>\n</body></html>\n", html.f);
+    return runner_out_commit(&html);
+}
+
+static int run_sample(const char *self, const char *sdir, const struct outcome *x, const char *qemu,
+                      unsigned timeout_s)
+{
+    char ini[PATH_MAX + 16], rdir[PATH_MAX + 16], log[PATH_MAX + 16], seed[32], tmo[16];
+    char *argv[16];
+    int k = 0, st = 0, rc;
+    pid_t pid;
+
+    snprintf(ini, sizeof(ini), "%s/scenario.ini", sdir);
+    snprintf(rdir, sizeof(rdir), "%s/run", sdir);
+    snprintf(log, sizeof(log), "%s/run.log", sdir);
+    snprintf(seed, sizeof(seed), "%" PRIu64, x->s.seed);
+    argv[k++] = (char *)self;
+    argv[k++] = "run";
+    argv[k++] = ini;
+    argv[k++] = "--out";
+    argv[k++] = rdir;
+    argv[k++] = "--seed";
+    argv[k++] = seed;
+    if (qemu) {
+        argv[k++] = "--qemu";
+        argv[k++] = (char *)qemu;
+    }
+    if (x->s.net[0]) {
+        argv[k++] = "--net";
+        argv[k++] = (char *)x->s.net;
+    }
+    if (timeout_s) {
+        snprintf(tmo, sizeof(tmo), "%u", timeout_s);
+        argv[k++] = "--timeout";
+        argv[k++] = tmo;
+    }
+    argv[k] = NULL;
+    if ((rc = runner_spawn(&pid, argv, log, NULL)))
+        return -rc;
+    for (;;) {
+        pid_t w = waitpid(pid, &st, 0);
+        if (w == pid)
+            break;
+        if (w < 0 && errno != EINTR)
+            return -errno;
+        if (stop_sig)
+            kill(-pid, SIGTERM); /* the run cleans up its QEMU and writes what it has */
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+static int parse_u(const char *flag, const char *v, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoull(v, &end, 10);
+    if (!*v || *end || errno || *out > max || v[0] == '-') {
+        fprintf(stderr, "gemlab campaign: %s: '%s' is not a whole number in 0..%llu\n", flag, v, max);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: gemlab campaign [--runs N] [--seed S] [--faults LIST] [--pairs]\n"
+          "                       [--firmware baremetal|linux|all] [--duration SEC] [--out DIR]\n"
+          "                       [--only K] [--dry-run] [--min-recall PCT] [--min-precision PCT]\n"
+          "                       [--qemu PATH] [--timeout SEC]\n"
+          "  Draws N scenarios from the fault space (LIST: comma-separated names below; default all\n"
+          "  that run on the firmware), runs each with `gemlab run`, diagnoses its results.json blind\n"
+          "  (without `scenario` and `truth`) and scores the codes against the injected faults.\n"
+          "  Sample K depends only on (S, K): --only K reruns one miss.  Writes DIR/campaign.json,\n"
+          "  campaign.md, campaign.html and DIR/sample-K/{scenario.ini,run/,run.log}\n"
+          "  (DIR default build/campaign).  --dry-run writes the scenarios only.\n"
+          "  exit: 0 done and every bar met, 1 a run errored or a bar was missed, 2 bad input\n"
+          "  faults:",
+          f);
+    for (int i = 0; i < NFAULTS; i++)
+        fprintf(f, "%s %s", i % 4 ? "," : (i ? ",\n   " : ""), faults[i].name);
+    fputc('\n', f);
+}
+
+int cp_cmd(int argc, char **argv)
+{
+    struct cp_opts o = { .seed = 1, .runs = 20, .fw_mask = CP_FW_BAREMETAL, .duration_s = 6 };
+    const char *out = "build/campaign", *qemu = NULL;
+    unsigned long long v;
+    long only = -1;
+    unsigned timeout_s = 0;
+    double min_recall = NAN, min_precision = NAN;
+    bool dry = false;
+    char self[PATH_MAX], cmdline[1024];
+    struct outcome *x;
+    struct cp_score sc;
+    struct sigaction sa;
+    size_t cl = 0;
+    ssize_t sl;
+    int rc = RUN_EXIT_PASS;
+    unsigned n = 0, first, last;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = strcmp(a, "--pairs") && strcmp(a, "--dry-run") && strcmp(a, "-h") && strcmp(a, "--help");
+        if (takes && !val) {
+            fprintf(stderr, "gemlab campaign: %s needs a value\n", a);
+            return RUN_EXIT_INPUT;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return RUN_EXIT_PASS;
+        } else if (!strcmp(a, "--pairs")) {
+            o.pairs = true;
+        } else if (!strcmp(a, "--dry-run")) {
+            dry = true;
+        } else if (!strcmp(a, "--runs")) {
+            if (parse_u(a, val, 100000, &v) || v == 0) {
+                if (v == 0)
+                    fprintf(stderr, "gemlab campaign: --runs: at least 1\n");
+                return RUN_EXIT_INPUT;
+            }
+            o.runs = (unsigned)v;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_u(a, val, UINT64_MAX, &v))
+                return RUN_EXIT_INPUT;
+            o.seed = v;
+        } else if (!strcmp(a, "--only")) {
+            if (parse_u(a, val, 100000, &v))
+                return RUN_EXIT_INPUT;
+            only = (long)v;
+        } else if (!strcmp(a, "--duration")) {
+            if (parse_u(a, val, 600, &v) || v < 2) {
+                fprintf(stderr, "gemlab campaign: --duration: 2..600 seconds\n");
+                return RUN_EXIT_INPUT;
+            }
+            o.duration_s = (unsigned)v;
+        } else if (!strcmp(a, "--timeout")) {
+            if (parse_u(a, val, 86400, &v) || v == 0) {
+                fprintf(stderr, "gemlab campaign: --timeout: 1..86400 seconds\n");
+                return RUN_EXIT_INPUT;
+            }
+            timeout_s = (unsigned)v;
+        } else if (!strcmp(a, "--min-recall") || !strcmp(a, "--min-precision")) {
+            if (parse_u(a, val, 100, &v))
+                return RUN_EXIT_INPUT;
+            *(!strcmp(a, "--min-recall") ? &min_recall : &min_precision) = (double)v;
+        } else if (!strcmp(a, "--firmware")) {
+            if (!strcmp(val, "baremetal"))
+                o.fw_mask = CP_FW_BAREMETAL;
+            else if (!strcmp(val, "linux"))
+                o.fw_mask = CP_FW_LINUX;
+            else if (!strcmp(val, "all"))
+                o.fw_mask = CP_FW_BAREMETAL | CP_FW_LINUX;
+            else {
+                fprintf(stderr, "gemlab campaign: --firmware: '%s' is not baremetal, linux or all\n", val);
+                return RUN_EXIT_INPUT;
+            }
+        } else if (!strcmp(a, "--faults")) {
+            char buf[512], *save = NULL, *t;
+            snprintf(buf, sizeof(buf), "%s", val);
+            for (t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+                int fi = cp_fault_lookup(t);
+                if (fi < 0) {
+                    fprintf(stderr, "gemlab campaign: --faults: unknown fault '%s' (see gemlab campaign --help)\n", t);
+                    return RUN_EXIT_INPUT;
+                }
+                o.fault_mask |= BIT(fi);
+            }
+            if (!o.fault_mask) {
+                fprintf(stderr, "gemlab campaign: --faults: empty list\n");
+                return RUN_EXIT_INPUT;
+            }
+        } else if (!strcmp(a, "--out")) {
+            out = val;
+        } else if (!strcmp(a, "--qemu")) {
+            qemu = val;
+        } else {
+            fprintf(stderr, "gemlab campaign: unexpected argument '%s'\n", a);
+            usage(stderr);
+            return RUN_EXIT_INPUT;
+        }
+        if (takes)
+            i++;
+    }
+    if (only >= (long)o.runs) {
+        fprintf(stderr, "gemlab campaign: --only %ld: the campaign has samples 0..%u\n", only, o.runs - 1);
+        return RUN_EXIT_INPUT;
+    }
+    sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
+    if (sl <= 0) {
+        fprintf(stderr, "gemlab campaign: /proc/self/exe: %s\n", strerror(errno));
+        return RUN_EXIT_MISSING;
+    }
+    self[sl] = '\0';
+    cl += (size_t)snprintf(cmdline, sizeof(cmdline), "gemlab campaign");
+    for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
+        cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);
+    if (make_dirs(out, 0700)) {
+        fprintf(stderr, "gemlab campaign: --out %s: %s\n", out, strerror(errno));
+        return RUN_EXIT_INPUT;
+    }
+    first = only >= 0 ? (unsigned)only : 0;
+    last = only >= 0 ? (unsigned)only + 1 : o.runs;
+    x = calloc(last - first, sizeof(*x));
+    if (!x) {
+        fprintf(stderr, "gemlab campaign: out of memory\n");
+        return RUN_EXIT_FAIL;
+    }
+    memset(&sc, 0, sizeof(sc));
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_handler = on_signal;
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+
+    for (unsigned i = first; i < last && !stop_sig; i++) {
+        struct outcome *e = &x[n];
+        char sdir[PATH_MAX], path[PATH_MAX + 32];
+        cJSON *res = NULL;
+
+        if (cp_sample_draw(&o, i, &e->s, stderr)) {
+            rc = RUN_EXIT_INPUT;
+            break;
+        }
+        e->bps = NAN;
+        snprintf(sdir, sizeof(sdir), "%s/sample-%03u", out, i);
+        snprintf(path, sizeof(path), "%s/scenario.ini", sdir);
+        if (make_dirs(sdir, 0700) || runner_write_text(path, e->s.scenario)) {
+            fprintf(stderr, "gemlab campaign: %s: %s\n", sdir, strerror(errno));
+            rc = RUN_EXIT_FAIL;
+            break;
+        }
+        n++;
+        if (dry)
+            continue;
+        printf("campaign: sample %u/%u: ", i + 1, o.runs);
+        fault_names(stdout, &e->s);
+        printf(" (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
+        fflush(stdout);
+        e->rc = run_sample(self, sdir, e, qemu, timeout_s);
+        snprintf(path, sizeof(path), "%s/run/results.json", sdir);
+        if (access(path, F_OK) == 0 && dg_load_json(path, &res, stderr) == 0) {
+            const cJSON *vr = runner_json_path(res, "verdict.result"), *b = runner_json_path(res, "iperf.throughput_bps");
+            snprintf(e->verdict, sizeof(e->verdict), "%s", cJSON_IsString(vr) ? vr->valuestring : "?");
+            if (cJSON_IsNumber(b))
+                e->bps = b->valuedouble;
+            e->found = cp_blind_codes(res);
+            cJSON_Delete(res);
+        }
+        if (!e->verdict[0] || !strcmp(e->verdict, "ERROR") || e->rc >= 2) {
+            sc.errors++;
+            sc.samples++;
+        } else {
+            cp_score_add(&sc, &e->s, e->found);
+        }
+        if (!e->verdict[0]) {
+            char log[PATH_MAX + 16], line[256] = "", lastline[256] = "";
+            FILE *lf;
+            snprintf(log, sizeof(log), "%s/run.log", sdir);
+            if ((lf = fopen(log, "r"))) {
+                while (fgets(line, sizeof(line), lf))
+                    if (line[0] != '\n')
+                        snprintf(lastline, sizeof(lastline), "%s", line);
+                fclose(lf);
+            }
+            lastline[strcspn(lastline, "\n")] = '\0';
+            printf(" no results (gemlab run exit %d: %s)", e->rc, lastline[0] ? lastline : "no output");
+        }
+        printf(" %s, named ", e->verdict[0] ? e->verdict : "");
+        codes_text(stdout, e->found);
+        if (missed(e)) {
+            printf("\n  miss: expected ");
+            codes_text(stdout, e->s.expect);
+            printf("; reproduce: ");
+            repro(stdout, &o, e, "gemlab");
+        }
+        putchar('\n');
+        fflush(stdout);
+        if (write_json(out, &o, x, n, &sc, cmdline))
+            rc = RUN_EXIT_FAIL;
+    }
+    if (dry) {
+        printf("campaign: %u scenarios in %s/sample-*/scenario.ini\n", n, out);
+        free(x);
+        return rc;
+    }
+    if (write_json(out, &o, x, n, &sc, cmdline) || write_md_html(out, &o, x, n, &sc, cmdline, "gemlab"))
+        rc = RUN_EXIT_FAIL;
+    printf("campaign: %u samples, %u errors, all faults named in %u, %u/%u clean samples with a false alarm; "
+           "%s/campaign.md\n",
+           n, sc.errors, sc.all_named, sc.clean_false_alarms, sc.clean, out);
+    if (sc.errors && rc == RUN_EXIT_PASS)
+        rc = RUN_EXIT_FAIL;
+    for (int c = 0; c < DG_NCODES; c++) {
+        double p = cp_precision(&sc, c), r = cp_recall(&sc, c);
+        if (isfinite(min_recall) && isfinite(r) && r < min_recall) {
+            printf("campaign: %s recall %.1f %% < --min-recall %.0f\n", dg_code_name(c), r, min_recall);
+            rc = RUN_EXIT_FAIL;
+        }
+        if (isfinite(min_precision) && isfinite(p) && p < min_precision) {
+            printf("campaign: %s precision %.1f %% < --min-precision %.0f\n", dg_code_name(c), p, min_precision);
+            rc = RUN_EXIT_FAIL;
+        }
+    }
+    free(x);
+    if (stop_sig)
+        return RUN_EXIT_INTERRUPTED;
+    return rc;
+}
