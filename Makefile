@@ -154,7 +154,7 @@ soak: qemu baremetal runner
 	$(Q)SOAK_SECONDS=$(SOAK_SECONDS) SOAK_FW=$(SOAK_FW) $(TOP)/tests/soak/soak.sh
 
 test-soak: qemu baremetal runner
-	$(Q)SOAK_SECONDS=120 SOAK_FW=baremetal SOAK_OUT=$(O)/test-results/soak $(TOP)/tests/soak/soak.sh
+	$(Q)SOAK_SECONDS=120 SOAK_FW=baremetal $(call pytest_suite,soak) $(TOP)/tests/soak/test_soak.py
 
 # The scenario matrix (TAP on stdout, JUnit in build/test-results/):
 #   make qemu-test                     every scenario

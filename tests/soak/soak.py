@@ -43,10 +43,15 @@ import sys
 import threading
 import time
 
-BOARD_IP = "10.0.2.15"
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
+from gemlab_test import board, net  # noqa: E402
+from gemlab_test.console import Console, is_type  # noqa: E402
+from gemlab_test.qmp import GEM, Qmp  # noqa: E402
+
+BOARD_IP = net.BOARD_IP
 FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
 SPEED_CYCLE = [("100FD", 100), ("10FD", 10), (FULL_ABILITIES, 1000)]
-GEM = "/machine/gem0"
 # Frames/s offered towards the board while faulted, per firmware.
 # Bare-metal polls its PHY every few ms, so it follows the model's link
 # (up ~1.2 s of every 2 s) and offers 60-90 frames/s: 20 catches a stall.
@@ -58,7 +63,7 @@ GEM = "/machine/gem0"
 # every retransmission that falls in the dead 1.5 s; 2 min runs measured
 # 5.0 frames/s.  So Linux gets 2: still zero-traffic-under-faults fails.
 MIN_FPS = {"baremetal": 20, "linux": 2}
-NETDEV = "net0"
+NETDEV = board.NETDEV_ID
 
 
 class Interrupted(Exception):
@@ -67,176 +72,6 @@ class Interrupted(Exception):
 
 def now():
     return time.monotonic()
-
-
-def free_port():
-    """A port number free on 127.0.0.1 for TCP and UDP alike."""
-    for _ in range(50):
-        t = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-        t.bind(("127.0.0.1", 0))
-        port = t.getsockname()[1]
-        u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-        try:
-            u.bind(("127.0.0.1", port))
-            return port
-        except OSError:
-            continue
-        finally:
-            u.close()
-            t.close()
-    raise OSError("no free port on 127.0.0.1")
-
-
-# ---- QMP ------------------------------------------------------------------
-
-class Qmp:
-    def __init__(self, path, timeout=10.0):
-        deadline = now() + timeout
-        while True:
-            try:
-                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.s.connect(path)
-                break
-            except OSError:
-                self.s.close()
-                if now() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.s.settimeout(10.0)
-        self.buf = b""
-        self.lock = threading.Lock()
-        self._line()                       # greeting
-        self.cmd("qmp_capabilities")
-
-    def _line(self):
-        while b"\n" not in self.buf:
-            d = self.s.recv(65536)
-            if not d:
-                raise ConnectionError("QMP closed")
-            self.buf += d
-        line, self.buf = self.buf.split(b"\n", 1)
-        return json.loads(line)
-
-    def cmd(self, qmp_command, **args):
-        name = qmp_command
-        with self.lock:
-            msg = {"execute": name}
-            if args:
-                msg["arguments"] = args
-            self.s.sendall(json.dumps(msg).encode() + b"\n")
-            while True:
-                r = self._line()
-                if "return" in r:
-                    return r["return"]
-                if "error" in r:
-                    raise RuntimeError("QMP %s: %s" % (name, r["error"].get("desc")))
-                # events are skipped
-
-    def get(self, prop):
-        return self.cmd("qom-get", path=GEM, property=prop)
-
-    def set(self, prop, value):
-        return self.cmd("qom-set", path=GEM, property=prop, value=value)
-
-    def close(self):
-        try:
-            self.s.close()
-        except OSError:
-            pass
-
-
-# ---- serial console --------------------------------------------------------
-
-class Console:
-    """Reads the firmware's UART; keeps @gemlab JSON messages in order."""
-
-    def __init__(self, path, log_path):
-        deadline = now() + 10
-        while True:
-            try:
-                self.s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-                self.s.connect(path)
-                break
-            except OSError:
-                self.s.close()
-                if now() > deadline:
-                    raise
-                time.sleep(0.05)
-        self.log = open(log_path, "w")
-        self.msgs = []
-        self.cv = threading.Condition()
-        self.closed = False
-        self.tail = []
-        self.t = threading.Thread(target=self._run, daemon=True)
-        self.t.start()
-
-    def _run(self):
-        buf = b""
-        while True:
-            try:
-                d = self.s.recv(65536)
-            except OSError:
-                d = b""
-            if not d:
-                with self.cv:
-                    self.closed = True
-                    self.cv.notify_all()
-                return
-            buf += d
-            while b"\n" in buf:
-                raw, buf = buf.split(b"\n", 1)
-                line = raw.decode("utf-8", "replace").rstrip("\r")
-                self.log.write(line + "\n")
-                self.tail = (self.tail + [line])[-30:]
-                i = line.find("@gemlab ")
-                if i >= 0:
-                    try:
-                        m = json.loads(line[i + 8:])
-                    except ValueError:
-                        continue      # a console glitch, not fatal (schema.md)
-                    with self.cv:
-                        self.msgs.append(m)
-                        self.cv.notify_all()
-            self.log.flush()
-
-    def send(self, line):
-        self.s.sendall(line.encode() + b"\r")
-
-    def wait(self, pred, start, timeout):
-        """First message at index >= start for which pred holds."""
-        deadline = now() + timeout
-        with self.cv:
-            while True:
-                for k in range(start, len(self.msgs)):
-                    if pred(self.msgs[k]):
-                        return self.msgs[k]
-                if self.closed:
-                    return None
-                left = deadline - now()
-                if left <= 0:
-                    return None
-                self.cv.wait(min(left, 0.5))
-
-    def mark(self):
-        with self.cv:
-            return len(self.msgs)
-
-    def command(self, line, pred, timeout):
-        m = self.mark()
-        self.send(line)
-        return self.wait(pred, m, timeout)
-
-    def close(self):
-        try:
-            self.s.close()
-        except OSError:
-            pass
-        self.t.join(2)
-        self.log.close()
-
-
-def is_type(t):
-    return lambda m: m.get("type") == t
 
 
 # ---- the soak ---------------------------------------------------------------
@@ -286,8 +121,7 @@ class Soak:
         if self.qemu and self.qemu.poll() is None:
             try:
                 if self.qmp:
-                    self.qmp.s.settimeout(2)
-                    self.qmp.cmd("quit")
+                    self.qmp.execute("quit", timeout=2)
             except Exception:
                 pass
             try:
@@ -327,60 +161,46 @@ class Soak:
     # -- boot --
     def boot(self):
         a = self.a
-        self.port_iperf, self.port_echo = free_port(), free_port()
+        self.port_iperf, self.port_echo = net.free_port(), net.free_port()
         while self.port_echo == self.port_iperf:
-            self.port_echo = free_port()
+            self.port_echo = net.free_port()
         qmp_path = os.path.join(a.out, "qmp.sock")
         ser_path = os.path.join(a.out, "serial.sock")
-        argv = [a.qemu, "-M", "xilinx-zynq-a9", "-m", "512M" if self.linux else "256M", "-display", "none",
-                "-monitor", "none", "-S", "-qmp", "unix:%s,server=on,wait=off" % qmp_path,
-                "-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % ser_path]
         if self.linux:
             # the Linux console is UART1; the agent speaks @gemlab there,
             # /init starts `iperf3 -s -D` (port 5201); no echo server
-            ld = a.fw
-            argv += ["-serial", "null", "-serial", "chardev:ser0", "-kernel", os.path.join(ld, "zImage"),
-                     "-dtb", os.path.join(ld, "zynq-zc702-qemu.dtb"),
-                     "-initrd", os.path.join(ld, "initramfs.cpio.gz"),
-                     "-append", "console=ttyPS0,115200 earlycon",
-                     "-netdev", "user,id=%s,net=10.0.2.0/24,hostfwd=tcp:127.0.0.1:%d-%s:5201"
-                     % (NETDEV, self.port_iperf, BOARD_IP)]
+            netdev = board.netdev_user([("tcp", self.port_iperf, 5201)])
         else:
-            argv += ["-serial", "chardev:ser0", "-serial", "null", "-kernel", a.fw,
-                     # ipv6=off: slirp's IPv6 router adverts (33:33:00:00:00:01, every
-                     # 200-600 s) are rejected by the GEM address filter of a firmware
-                     # without IPv6, which neither silicon nor the model counts, so
-                     # "every delivered frame is counted" could not hold exactly
-                     "-netdev", "user,id=%s,net=10.0.2.0/24,ipv6=off,"
-                     "hostfwd=tcp:127.0.0.1:%d-%s:5001,"
-                     "hostfwd=tcp:127.0.0.1:%d-%s:7,hostfwd=udp:127.0.0.1:%d-%s:7"
-                     % (NETDEV, self.port_iperf, BOARD_IP, self.port_echo, BOARD_IP, self.port_echo, BOARD_IP)]
-        argv += ["-net", "nic,netdev=%s,model=cadence_gem" % NETDEV,
-                "-global", "cadence_gem.wire-seed=%d" % a.seed,
-                "-global", "cadence_gem.phy-seed=%d" % a.seed,
-                "-global", "cadence_gem.aneg-ns=%d" % int(a.aneg * 1e9),
-                "-global", "cadence_gem.train-1000-ns=%d" % int(a.train * 1e9)]
+            # ipv6=off: slirp's IPv6 router adverts (33:33:00:00:00:01, every
+            # 200-600 s) are rejected by the GEM address filter of a firmware
+            # without IPv6, which neither silicon nor the model counts, so
+            # "every delivered frame is counted" could not hold exactly
+            netdev = board.netdev_user([("tcp", self.port_iperf, 5001), ("tcp", self.port_echo, 7),
+                                        ("udp", self.port_echo, 7)], ipv6=False)
+        argv = board.zynq_argv(a.qemu, a.fw, qmp=qmp_path, serial=ser_path, firmware=a.firmware, netdev=netdev,
+                               gem={"wire-seed": a.seed, "phy-seed": a.seed, "aneg-ns": int(a.aneg * 1e9),
+                                    "train-1000-ns": int(a.train * 1e9)})
         with open(os.path.join(a.out, "qemu.argv"), "w") as f:
             f.write("\n".join(argv) + "\n")
         qlog = open(os.path.join(a.out, "qemu.log"), "w")
         self.qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qlog, stderr=subprocess.STDOUT,
                                      start_new_session=True)
         qlog.close()
-        self.qmp = Qmp(qmp_path)
-        self.con = Console(ser_path, os.path.join(a.out, "console.log"))
-        self.qmp.cmd("cont")
-        ready = self.con.wait(is_type("ready"), 0, 180 if self.linux else 30)
+        self.qmp = Qmp.connect(qmp_path)
+        self.con = Console.connect(ser_path, os.path.join(a.out, "console.log"))
+        self.qmp.execute("cont")
+        ready = self.con.wait_json(is_type("ready"), 0, 180 if self.linux else 30)
         if not ready:
             raise RuntimeError("no @gemlab ready line within %d s" % (180 if self.linux else 30))
         self.res["fw_ready"] = ready
         if self.linux:
             deadline = now() + 60
-            while not (self.qmp.get("link-up") and self.qmp.get("mac-matches-phy")):
+            while not (self.qmp.qom_get("link-up") and self.qmp.qom_get("mac-matches-phy")):
                 if now() > deadline:
                     raise RuntimeError("link did not come up within 60 s of the agent's ready")
                 time.sleep(0.2)
         else:
-            link = self.con.wait(lambda m: m.get("type") == "link" and m.get("up"), 0, 30)
+            link = self.con.wait_json(lambda m: m.get("type") == "link" and m.get("up"), 0, 30)
             if not link:
                 raise RuntimeError("link did not come up within 30 s of boot")
         self.res["qemu_pid"] = self.qemu.pid
@@ -414,9 +234,9 @@ class Soak:
         t = round(now() - self.t0, 3)
         try:
             if prop == "link":
-                self.qmp.cmd("set_link", name=NETDEV, up=value)
+                self.qmp.execute("set_link", name=NETDEV, up=value)
             else:
-                self.qmp.set(prop, value)
+                self.qmp.qom_set(prop, value)
             self.fault_log.append((t, what))
         except Exception as e:          # noqa: BLE001 - recorded and fails the run
             self.fault_err.append("%.1f s %s: %s" % (t, what, e))
@@ -593,9 +413,9 @@ class Soak:
         return d
 
     def model_counters(self):
-        names = [p["name"] for p in self.qmp.cmd("qom-list", path=GEM)
+        names = [p["name"] for p in self.qmp.execute("qom-list", path=GEM)
                  if p["name"].startswith("stat-") or p["name"] in ("link-changes", "link-up", "link-speed")]
-        return {n: self.qmp.get(n) for n in sorted(names)}
+        return {n: self.qmp.qom_get(n) for n in sorted(names)}
 
     def rss_check(self):
         """Settled start: median VmRSS over the window [W, W + L] seconds
@@ -791,9 +611,9 @@ class Soak:
         deadline = now() + 30
         stable_since, last_changes = None, None
         while now() < deadline:
-            ch = self.qmp.get("link-changes")
-            good = self.qmp.get("link-up") and self.qmp.get("link-speed") == 1000 and \
-                self.qmp.get("mac-matches-phy")
+            ch = self.qmp.qom_get("link-changes")
+            good = self.qmp.qom_get("link-up") and self.qmp.qom_get("link-speed") == 1000 and \
+                self.qmp.qom_get("mac-matches-phy")
             if good and ch == last_changes:
                 if now() - stable_since >= 2.0:
                     return True
@@ -872,9 +692,9 @@ class Soak:
         deadline = now() + 30
         stable_since, last_changes = None, None
         while now() < deadline:
-            ch = self.qmp.get("link-changes")
-            good = self.qmp.get("link-up") and self.qmp.get("link-speed") == 1000 and \
-                self.qmp.get("mac-matches-phy")
+            ch = self.qmp.qom_get("link-changes")
+            good = self.qmp.qom_get("link-up") and self.qmp.qom_get("link-speed") == 1000 and \
+                self.qmp.qom_get("mac-matches-phy")
             if good and ch == last_changes:
                 if now() - stable_since >= 2.0:
                     link_ok = True
@@ -916,7 +736,7 @@ class Soak:
             self.con.send("iperf stop")
             time.sleep(5)
             with self.con.cv:
-                leftover = [m for m in self.con.msgs[k:] if m.get("type") in ("result", "status", "error")]
+                leftover = [m for m in self.con.messages(k) if m.get("type") in ("result", "status", "error")]
             after_stop = self.stats()
             r["leftover_diagnosis"] = {"iperf_stop_messages": leftover,
                                        "inuse_after_iperf_stop": self.inuse(after_stop) if after_stop else None}
@@ -940,11 +760,11 @@ class Soak:
         # run refused by the board still "sends" a socket buffer; the
         # firmware's own iperf results (bytes it received) are the truth
         with self.con.cv:
-            fwres = [m for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "result"
+            fwres = [m for m in self.con.messages(self.mark_t0, self.mark_end) if m.get("type") == "result"
                      and m.get("test") == "iperf" and m.get("role") == "server"]
-            refused = sum(1 for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "error"
+            refused = sum(1 for m in self.con.messages(self.mark_t0, self.mark_end) if m.get("type") == "error"
                           and m.get("app") == "iperf" and "idle" not in m.get("what", ""))
-            idle_aborts = sum(1 for m in self.con.msgs[self.mark_t0:self.mark_end] if m.get("type") == "error"
+            idle_aborts = sum(1 for m in self.con.messages(self.mark_t0, self.mark_end) if m.get("type") == "error"
                               and m.get("app") == "iperf" and "idle" in m.get("what", ""))
         fw_bytes = sum(m.get("bytes", 0) for m in fwres)
         mbps = sorted(m.get("mbps", 0.0) for m in fwres if m.get("duration_us", 0) >= 1e6) or [0.0]
@@ -1053,7 +873,7 @@ class Soak:
         return "\n".join(out) + "\n"
 
 
-def main():
+def parse_args(argv=None):
     ap = argparse.ArgumentParser(description="gemlab fault soak (issue 8)")
     ap.add_argument("--qemu", required=True)
     ap.add_argument("--firmware", choices=("baremetal", "linux"), default="baremetal")
@@ -1073,10 +893,14 @@ def main():
     ap.add_argument("--rss-period", type=float, default=3.0)
     ap.add_argument("--settle", type=float, default=150.0,
                     help="max s to wait for lwIP in-use to return (covers lwIP's 2 x TCP_MSL = 120 s TIME_WAIT)")
-    a = ap.parse_args()
+    return ap.parse_args(argv)
+
+
+def run_soak(a):
+    """Check @a's inputs, run the soak, write soak.json and summary.txt:
+    (exit status, the soak.json object, the summary text)."""
     if a.seconds < 30:
-        print("soak: --seconds must be >= 30", file=sys.stderr)
-        return 2
+        return 2, None, "soak: --seconds must be >= 30\n"
     need = [(a.qemu, "QEMU (make -C emu/qemu)")]
     if a.firmware == "linux":
         need += [(os.path.join(a.fw, n), "Linux image (make -C firmware/linux)")
@@ -1085,8 +909,7 @@ def main():
         need.append((a.fw, "firmware (make -C firmware/baremetal)"))
     for path, what in need:
         if not os.access(path, os.X_OK if path == a.qemu else os.R_OK):
-            print("soak: %s missing: %s" % (what, path), file=sys.stderr)
-            return 3
+            return 3, None, "soak: %s missing: %s\n" % (what, path)
     os.umask(0o077)
     os.makedirs(a.out, mode=0o700, exist_ok=True)
     os.chmod(a.out, 0o700)
@@ -1110,7 +933,7 @@ def main():
         s.res["verdict"] = "FAIL"
         s.res["error"] = "%s: %s" % (type(e).__name__, e)
         if s.con:
-            s.res["console_tail"] = s.con.tail
+            s.res["console_tail"] = s.con.tail(30)
         rc = 1
     finally:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
@@ -1123,7 +946,12 @@ def main():
         text += "  console tail:\n" + "".join("    %s\n" % x for x in s.res["console_tail"])
     with open(os.path.join(a.out, "summary.txt"), "w") as f:
         f.write(text)
-    sys.stdout.write(text)
+    return rc, s.res, text
+
+
+def main():
+    rc, _, text = run_soak(parse_args())
+    (sys.stdout if rc in (0, 1, 130) else sys.stderr).write(text)
     return rc
 
 
