@@ -133,7 +133,7 @@ static cJSON *pick(const cJSON *results, bool subject)
     cJSON *c = cJSON_CreateObject();
 
     for (size_t i = 0; i < NCOND; i++) {
-        const cJSON *v = runner_json_path(results, cond_keys[i].path);
+        const cJSON *v = runner_results_get(results, cond_keys[i].path);
         if (cond_keys[i].subject == subject && v && !cJSON_IsNull(v))
             cJSON_AddItemToObject(c, cond_keys[i].key, cJSON_Duplicate(v, 1));
     }
@@ -188,7 +188,7 @@ static void safe_component(char *s)
 void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_t flen)
 {
     const cJSON *b = runner_json_path(results, "scenario.resolved.board.profile");
-    const cJSON *f = runner_json_path(results, "conditions.firmware");
+    const cJSON *f = runner_results_get(results, "conditions.firmware");
 
     snprintf(board, blen, "%s", cJSON_IsString(b) && *b->valuestring ? b->valuestring : "zc702");
     snprintf(fw, flen, "%s", cJSON_IsString(f) && *f->valuestring ? f->valuestring : "baremetal");

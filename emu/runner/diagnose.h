@@ -24,38 +24,41 @@
 #define DG_MAX_CPUS 4
 
 /* Everything the rules look at.  Numbers are NAN when unknown, tri-state
- * booleans -1 when unknown. */
+ * booleans -1 when unknown.  Only evidence (emu/runner/RESULTS.md, "What
+ * the diagnosis reads"): what the board's console, its PHY and GEM
+ * registers, the guest and the iperf tools report.  Never "truth" (the
+ * scenario as asked, the model's internals) nor "scenario". */
 struct dg_in {
-    /* conditions (what was asked) */
-    char firmware[16];
-    double cpus;
-    double rx_bds, tx_bds;
-    char phy_mode[16];
-    double board_max_speed_mbps;  /* 1000 unless results say otherwise */
+    /* the board (console banner, guest) and the bench */
+    char firmware[16];            /* board.firmware: the ready line's src */
+    double cpus;                  /* board.cpus: the guest's online CPUs */
+    double rx_bds, tx_bds;        /* board.rx_bds/tx_bds: what the firmware armed */
+    char phy_mode[16];            /* board.phy_mode: the guest's device tree; "" unknown */
+    double board_max_speed_mbps;  /* the PHY's abilities (BMSR, extended status reg 15) */
+    int tcp_timestamps;           /* bench.tcp_timestamps */
+    /* the tools' own reports of their method (iperf.method, board.iperf_server) */
     char tool[8], board_tool[8];  /* "iperf3"/"iperf2"; "" unknown */
+    char tool_version[64];        /* the host tool's banner */
     bool udp;
-    double parallel;
-    double window_bytes;          /* NAN: tool default */
+    double parallel;              /* streams the tool ran */
+    double window_bytes;          /* the -w the tool reports it set; NAN: none/unknown */
     double omit_s, duration_s;
-    int tcp_timestamps;
-    double latency_ns;            /* one-way, from the link config */
-    /* expectations that feed rules */
+    /* expectations that feed rules: the engineer's reference, not a fact */
     double reference_bps;
     double throughput_min_bps;
     double jitter_max_ms;
-    /* link as firmware/agent/model saw it */
-    int link_up, full_duplex, downshift, partner_autoneg, duplex_mismatch;
-    int mac_matches_phy;          /* model's verdict on NWCFG vs PHY */
+    /* link as firmware/agent saw it, and the PHY registers behind it */
+    int link_up, full_duplex, downshift, partner_autoneg, local_autoneg;
     double speed_mbps, mac_speed_mbps, flaps;
+    int rgmii_rx_delay, rgmii_tx_delay;   /* 88E1116R page 2 reg 21 bits 5/4 */
     /* GEM counters */
     double rx_frames, fcs_errors, symbol_errors, length_errors;
     double rx_resource_errors, rx_overruns, collisions, late_collisions;
-    /* model counters */
-    double wire_skew_errors, wire_duplex_errors;
-    double wire_lost;             /* frames the wire model dropped or corrupted, both directions */
-    /* interrupts */
+    /* interrupts and CPU load (Linux agent) */
     double irq[DG_MAX_CPUS];
     int nirq;
+    double cpu_busy[DG_MAX_CPUS];         /* per CPU, % busy during the test */
+    int ncpu_busy;
     /* traffic results */
     int iperf_ok;
     char iperf_error[256];
@@ -84,7 +87,7 @@ struct dg_report {
 };
 
 /* Fill @in from a parsed results.json.  Never fails: absent or mistyped
- * members are left unknown. */
+ * members are left unknown.  Reads no member under "truth" or "scenario". */
 void dg_in_from_json(const cJSON *root, struct dg_in *in);
 
 /* Run every rule over @in.  The report owns its evidence objects. */
@@ -107,6 +110,9 @@ cJSON *dg_to_json(const struct dg_report *rep);
  * returns the number of failures; fills @checks with how many were tried. */
 int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, int *checks);
 
+/* Remove "scenario" and "truth" from a results.json tree (`--blind`). */
+void dg_make_blind(cJSON *root);
+
 /* Read RUN_DIR/results.json, diagnose, print, write RUN_DIR/diagnosis.json.
  * Returns 0, or a negative errno with a message on @err.  *@failed gets
  * the number of failed expectations. */
@@ -114,6 +120,10 @@ int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed);
 /* The same with @baseline ({name, throughput_bps, tolerance_pct}, may be
  * NULL) in place of results.json's "baseline" member. */
 int dg_diagnose_dir_baseline(const char *run_dir, const cJSON *baseline, FILE *out, FILE *err, int *failed);
+/* The same; with @blind, "scenario" and "truth" are removed first
+ * (dg_make_blind) and the findings go to RUN_DIR/diagnosis-blind.json. */
+int dg_diagnose_dir_opts(const char *run_dir, const cJSON *baseline, bool blind, FILE *out, FILE *err,
+                         int *failed);
 
 /* Read a whole JSON file (at most 64 MiB) into a cJSON tree. */
 int dg_load_json(const char *path, cJSON **root, FILE *err);

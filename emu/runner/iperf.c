@@ -107,6 +107,37 @@ cJSON *iperf3_parse(const char *text)
     cJSON_AddBoolToObject(out, "ok", !cJSON_IsString(err));
     if (cJSON_IsString(err))
         cJSON_AddStringToObject(out, "error", err->valuestring);
+    {
+        /* what the tool reports about its own method (iperf3 -J "start",
+         * iperf_api.c): banner, protocol, streams, omit, the -w it set
+         * (sock_bufsize, 0 = none) and the buffers the kernel gave
+         * (sndbuf_actual/rcvbuf_actual, getsockopt after setsockopt) */
+        cJSON *m = cJSON_AddObjectToObject(out, "method");
+        const cJSON *ver = cJSON_GetObjectItemCaseSensitive(start, "version");
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(st, "protocol");
+        double sb = num_at(start, "sock_bufsize", NULL);
+        cJSON_AddStringToObject(m, "tool", "iperf3");
+        if (cJSON_IsString(ver))
+            cJSON_AddStringToObject(m, "version", ver->valuestring);
+        if (cJSON_IsString(pr))
+            cJSON_AddStringToObject(m, "protocol", strcmp(pr->valuestring, "UDP") == 0 ? "udp"
+                                                   : strcmp(pr->valuestring, "TCP") == 0 ? "tcp" : "other");
+        add_num(m, "streams", num_at(st, "num_streams", NULL));
+        add_num(m, "omit_s", num_at(st, "omit", NULL));
+        add_num(m, "duration_s", num_at(st, "duration", NULL));
+        add_num(m, "blksize", num_at(st, "blksize", NULL));
+        if (cJSON_IsObject(st)) {
+            cJSON_AddBoolToObject(m, "reverse", reverse);
+            cJSON_AddBoolToObject(m, "bidir", bidir);
+        }
+        add_num(m, "sock_bufsize", sb);
+        add_num(m, "sndbuf_actual", num_at(start, "sndbuf_actual", NULL));
+        add_num(m, "rcvbuf_actual", num_at(start, "rcvbuf_actual", NULL));
+        if (!isnan(sb) && sb > 0)
+            cJSON_AddNumberToObject(m, "window_bytes", sb);
+        add_num(m, "host_cpu_pct", num_at(end, "cpu_utilization_percent", "host_total"));
+        add_num(m, "remote_cpu_pct", num_at(end, "cpu_utilization_percent", "remote_total"));
+    }
     if (cJSON_IsObject(end)) {
         const cJSON *sum = cJSON_GetObjectItemCaseSensitive(end, "sum");
         recv = num_at(end, "sum_received", "bits_per_second");
@@ -208,7 +239,7 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     cJSON *out = cJSON_CreateObject(), *ivs = cJSON_CreateArray();
     char *copy = strdup(csv ? csv : ""), *save = NULL, *line;
     double final_sum = NAN, final_streams = 0, jitter = NAN, lost = NAN;
-    int nfinal = 0, niv = 0;
+    int nfinal = 0, niv = 0, ids[64], nids = 0;
 
     for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         char *f[16];
@@ -220,6 +251,13 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
         if (!isfinite(bps) || bps < 0)
             continue;
         id = field_int(f[5]);
+        if (id != -1) {
+            int j;
+            for (j = 0; j < nids && ids[j] != id; j++)
+                ;
+            if (j == nids && nids < (int)(sizeof(ids) / sizeof(ids[0])))
+                ids[nids++] = id;
+        }
         if (a == 0.0 && b >= duration_s - 1.0 && b - a > 1.5) {
             if (id == -1)
                 final_sum = bps;
@@ -273,6 +311,16 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
         add_num(out, "udp_lost_pct", lost);
     }
     cJSON_AddItemToObject(out, "intervals_bps", ivs);
+    {
+        /* iperf 2 -y C names each stream by its id (field 6, -1 the sum):
+         * the streams it ran; the protocol is the one it was run with
+         * (-u); -y C prints no "TCP window size" line, so no window */
+        cJSON *m = cJSON_AddObjectToObject(out, "method");
+        cJSON_AddStringToObject(m, "tool", "iperf2");
+        cJSON_AddStringToObject(m, "protocol", udp ? "udp" : "tcp");
+        if (nids)
+            cJSON_AddNumberToObject(m, "streams", nids);
+    }
     return out;
 }
 

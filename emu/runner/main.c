@@ -28,9 +28,12 @@ static void usage(FILE *out)
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
           "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC]\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
-          "  diagnose RUN_DIR [--strict] [--baseline NAME | --no-baseline] [--baseline-dir D]\n"
+          "  diagnose RUN_DIR [--strict] [--blind] [--baseline NAME | --no-baseline] [--baseline-dir D]\n"
           "                             (default: baselines/<board>/<fw>/<scenario>.json if stored)\n"
-          "                             layered diagnosis of RUN_DIR/results.json\n"
+          "                             layered diagnosis of RUN_DIR/results.json; --blind removes\n"
+          "                             its \"scenario\" and \"truth\" first and writes\n"
+          "                             diagnosis-blind.json (no automatic baseline: it is found\n"
+          "                             by the scenario's name)\n"
           "  baseline save|compare RUN_DIR [--name N] [--dir D]\n"
           "                             noise-aware throughput baselines (baselines/)\n"
           "  merge [--out DIR] [--expect-shards N] INPUT...\n"
@@ -86,7 +89,7 @@ static int cmd_show(int argc, char **argv)
 
 static int cmd_diagnose(int argc, char **argv)
 {
-    bool strict = false, auto_bl = true;
+    bool strict = false, auto_bl = true, blind = false;
     const char *dir = NULL, *bname = NULL, *bdir = NULL;
     cJSON *bl = NULL;
     int failed = 0, rc;
@@ -96,6 +99,8 @@ static int cmd_diagnose(int argc, char **argv)
             strict = true;
         else if (strcmp(argv[i], "--no-baseline") == 0)
             auto_bl = false;
+        else if (strcmp(argv[i], "--blind") == 0)
+            blind = true;
         else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
             if (!strcmp(argv[i], "--baseline"))
                 bname = argv[++i];
@@ -116,9 +121,9 @@ static int cmd_diagnose(int argc, char **argv)
     if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
         return RUN_EXIT_INPUT;
     /* no --baseline: the scenario's own baseline when one is stored */
-    if (!bname && auto_bl && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
+    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
         return RUN_EXIT_INPUT;
-    rc = dg_diagnose_dir_baseline(dir, bl, stdout, stderr, &failed);
+    rc = dg_diagnose_dir_opts(dir, bl, blind, stdout, stderr, &failed);
     cJSON_Delete(bl);
     if (rc)
         return RUN_EXIT_INPUT;

@@ -376,7 +376,10 @@ static void add_run(const char *dir)
     r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "dir", dir);
     cJSON_AddStringToObject(r, "scenario", jstr_at(res, "scenario", "name"));
-    cJSON_AddStringToObject(r, "firmware", jstr_at(res, "conditions", "firmware"));
+    {
+        const cJSON *fw = runner_results_get(res, "conditions.firmware");  /* truth.conditions in schema 2 */
+        cJSON_AddStringToObject(r, "firmware", cJSON_IsString(fw) ? fw->valuestring : "");
+    }
     cJSON_AddStringToObject(r, "verdict", jstr_at(res, "verdict", "result"));
     cJSON_AddStringToObject(r, "reason", jstr_at(res, "verdict", "reason"));
     if (!isnan(jnum2(res, "iperf", "throughput_bps")))

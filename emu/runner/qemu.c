@@ -184,7 +184,19 @@ cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn
     }
 }
 
+static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bool with_stderr);
+
 int run_capture(char *const argv[], char *out, size_t len, int timeout_ms)
+{
+    return capture(argv, out, len, timeout_ms, false);
+}
+
+int run_capture_all(char *const argv[], char *out, size_t len, int timeout_ms)
+{
+    return capture(argv, out, len, timeout_ms, true);
+}
+
+static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bool with_stderr)
 {
     posix_spawn_file_actions_t fa;
     int pfd[2], rc, st = 0;
@@ -197,7 +209,10 @@ int run_capture(char *const argv[], char *out, size_t len, int timeout_ms)
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
-    posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+    if (with_stderr)
+        posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
+    else
+        posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
     rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
     close(pfd[1]);

@@ -105,5 +105,7 @@ int free_port(void);
 /* Run @argv (no shell), capture up to @len-1 bytes of stdout into @out.
  * Returns the exit status (>= 0) or a negative errno. */
 int run_capture(char *const argv[], char *out, size_t len, int timeout_ms);
+/* The same with stderr in @out too (iperf 2 prints its --version there). */
+int run_capture_all(char *const argv[], char *out, size_t len, int timeout_ms);
 
 #endif

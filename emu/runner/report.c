@@ -51,13 +51,13 @@ static char *slurp(const char *path)
 
 static double jnum(const cJSON *root, const char *path)
 {
-    const cJSON *j = runner_json_path(root, path);
+    const cJSON *j = runner_results_get(root, path);
     return cJSON_IsNumber(j) ? j->valuedouble : NAN;
 }
 
 static const char *js(const cJSON *root, const char *path)
 {
-    const cJSON *j = runner_json_path(root, path);
+    const cJSON *j = runner_results_get(root, path);
     return cJSON_IsString(j) ? j->valuestring : "";
 }
 
@@ -473,7 +473,7 @@ struct ceiling {
  * run has no speed to draw it at (link never up, no expected speed). */
 static bool run_ceiling(const cJSON *res, struct ceiling *ce)
 {
-    const cJSON *ts = runner_json_path(res, "conditions.tcp_timestamps");
+    const cJSON *ts = runner_results_get(res, "conditions.tcp_timestamps");
     const char *proto = js(res, "conditions.protocol"), *fw = js(res, "conditions.firmware");
     double sp = jnum(res, "link.speed_mbps"), len = jnum(res, "conditions.length_bytes");
     bool expected = false;
@@ -488,7 +488,7 @@ static bool run_ceiling(const cJSON *res, struct ceiling *ce)
     if (isnan(sp) || sp <= 0)
         return false;
     ce->speed_mbps = sp;
-    if (cJSON_IsTrue(runner_json_path(res, "conditions.bidir")))
+    if (cJSON_IsTrue(runner_results_get(res, "conditions.bidir")))
         snprintf(side, sizeof(side), ", per direction");
     if (strcmp(proto, "udp") == 0) {
         if (!isnan(len) && len > 0 && len <= 65507) {
@@ -795,10 +795,10 @@ static const char *const KV[][2] = {
 
 static void kv_text(const cJSON *res, int i, char *v, size_t len)
 {
-    jtext(runner_json_path(res, KV[i][1]), v, len);
+    jtext(runner_results_get(res, KV[i][1]), v, len);
     if (!strcmp(KV[i][0], "RX/TX BDs")) {
         char t[32];
-        jtext(runner_json_path(res, "conditions.tx_bds"), t, sizeof(t));
+        jtext(runner_results_get(res, "conditions.tx_bds"), t, sizeof(t));
         strncat(v, " / ", len - strlen(v) - 1);
         strncat(v, t, len - strlen(v) - 1);
     }
@@ -1109,8 +1109,8 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
 
     for (size_t k = 0; k < NCMP; k++)
         for (int i = 1; i < n; i++)
-            if ((runner_json_path(runs[0].res, CMP_KEYS[k][1]) || runner_json_path(runs[i].res, CMP_KEYS[k][1])) &&
-                !cJSON_Compare(runner_json_path(runs[0].res, CMP_KEYS[k][1]), runner_json_path(runs[i].res, CMP_KEYS[k][1]), true))
+            if ((runner_results_get(runs[0].res, CMP_KEYS[k][1]) || runner_results_get(runs[i].res, CMP_KEYS[k][1])) &&
+                !cJSON_Compare(runner_results_get(runs[0].res, CMP_KEYS[k][1]), runner_results_get(runs[i].res, CMP_KEYS[k][1]), true))
                 differs[k] = true;
     memset(&c, 0, sizeof(c));
     snprintf(c.dir, sizeof(c.dir), "%s", out);
@@ -1206,7 +1206,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         fputs(" |", f);
         for (size_t k = 0; k < NCMP; k++)
             if (differs[k]) {
-                jtext(runner_json_path(res, CMP_KEYS[k][1]), v, sizeof(v));
+                jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputc(' ', f);
                 runner_md_esc(f, v);
                 fputs(" |", f);
@@ -1259,7 +1259,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         fputs("</td>", f);
         for (size_t k = 0; k < NCMP; k++)
             if (differs[k]) {
-                jtext(runner_json_path(res, CMP_KEYS[k][1]), v, sizeof(v));
+                jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
                 fputs("<td>", f);
                 runner_html_esc(f, v);
                 fputs("</td>", f);

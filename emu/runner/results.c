@@ -49,16 +49,183 @@ double rs_jnumber(const cJSON *o, const char *name)
     return NAN;
 }
 
+void rs_iperf_method_banner(const struct run *r, cJSON *res)
+{
+    const cJSON *b = runner_json_path(r->results, "versions.iperf_host");
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "method");
+
+    if (!cJSON_IsString(b) || !b->valuestring[0] || !res)
+        return;
+    if (!m)
+        m = cJSON_AddObjectToObject(res, "method");
+    /* `iperf3 --version`: "iperf 3.12 (cJSON ...)"; `iperf --version`:
+     * "iperf version 2.1.8 (...)" */
+    if (!cJSON_GetObjectItemCaseSensitive(m, "tool")) {
+        if (strncmp(b->valuestring, "iperf 3", 7) == 0)
+            cJSON_AddStringToObject(m, "tool", "iperf3");
+        else if (strncmp(b->valuestring, "iperf version 2", 15) == 0)
+            cJSON_AddStringToObject(m, "tool", "iperf2");
+    }
+    if (!cJSON_GetObjectItemCaseSensitive(m, "version"))
+        cJSON_AddStringToObject(m, "version", b->valuestring);
+}
+
+/* The iperf server the board's console shows: the bare-metal firmware's
+ * `status` line (lwIP's lwiperf speaks the iperf 2 protocol, docs/schema.md;
+ * port 5001 is iperf 2's), the Linux agent's `tcp-port 5201` answer (iperf3's
+ * port, the server init starts) or its `run iperf -s` result.  "" unknown. */
+static const char *board_iperf_server(const struct run *r, char *why, size_t len)
+{
+    const cJSON *m;
+    const char *tool = "";
+
+    why[0] = '\0';
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *src = cJSON_GetObjectItemCaseSensitive(m, "src");
+        const cJSON *app = cJSON_GetObjectItemCaseSensitive(m, "app");
+        const cJSON *st = cJSON_GetObjectItemCaseSensitive(m, "state");
+        const cJSON *cmd = cJSON_GetObjectItemCaseSensitive(m, "cmd");
+        double port = rs_jnumber(m, "port");
+        if (!cJSON_IsString(t))
+            continue;
+        if (!strcmp(t->valuestring, "status") && cJSON_IsString(app) && !strcmp(app->valuestring, "iperf") &&
+            cJSON_IsString(st) && !strcmp(st->valuestring, "listening") && cJSON_IsString(src) &&
+            !strcmp(src->valuestring, "baremetal")) {
+            tool = "iperf2";
+            snprintf(why, len, "bare-metal console: lwiperf (iperf 2 protocol) listening on port %.0f", port);
+        } else if (!strcmp(t->valuestring, "result") && cJSON_IsString(cmd) && !strcmp(cmd->valuestring, "tcp-port") &&
+                   port == 5201 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "listening"))) {
+            tool = "iperf3";
+            snprintf(why, len, "Linux agent: a server listens on TCP 5201 (iperf3's port)");
+        }
+    }
+    return tool;
+}
+
+/* PHY registers as read over MDIO: the bare-metal `stats` phy.regs
+ * {"N": value} or the Linux agent's last link line phy.regs[32]
+ * (SIOCGMIIREG).  Copied as results.json "phy": {id, name, regs {"N"}}. */
+static void build_phy(struct run *r)
+{
+    const cJSON *stats = inst_last_msg(&r->in, "stats");
+    const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy"), *lm, *lp = NULL;
+    cJSON *out, *regs;
+
+    cJSON_ArrayForEach(lm, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(lm, "type");
+        const cJSON *p = cJSON_GetObjectItemCaseSensitive(lm, "phy");
+        if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 &&
+            cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, "regs")))
+            lp = p;
+    }
+    if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(phy, "regs")) && !lp)
+        return;
+    out = cJSON_AddObjectToObject(r->results, "phy");
+    regs = cJSON_AddObjectToObject(out, "regs");
+    if (cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(phy, "regs"))) {
+        const cJSON *e, *nm = cJSON_GetObjectItemCaseSensitive(phy, "name"), *id = cJSON_GetObjectItemCaseSensitive(phy, "id");
+        cJSON_AddStringToObject(out, "source", "firmware stats (MDIO)");
+        if (cJSON_IsString(id))
+            cJSON_AddStringToObject(out, "id", id->valuestring);
+        if (cJSON_IsString(nm))
+            cJSON_AddStringToObject(out, "name", nm->valuestring);
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(phy, "regs"))
+            if (cJSON_IsNumber(e) && e->valuedouble >= 0 && e->valuedouble < 0xFFFF)
+                cJSON_AddNumberToObject(regs, e->string, e->valuedouble);
+        const cJSON *rg = cJSON_GetObjectItemCaseSensitive(phy, "rgmii_delay");
+        if (cJSON_IsObject(rg))
+            cJSON_AddItemToObject(out, "rgmii_delay", cJSON_Duplicate(rg, 1));
+    } else {
+        const cJSON *id = cJSON_GetObjectItemCaseSensitive(lp, "id"), *e;
+        int k = 0;
+        cJSON_AddStringToObject(out, "source", "Linux agent link line (SIOCGMIIREG)");
+        if (cJSON_IsString(id))
+            cJSON_AddStringToObject(out, "id", id->valuestring);
+        cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(lp, "regs")) {
+            char key[16];
+            snprintf(key, sizeof(key), "%d", k++);
+            if (cJSON_IsNumber(e) && e->valuedouble >= 0 && e->valuedouble < 0xFFFF)
+                cJSON_AddNumberToObject(regs, key, e->valuedouble);
+        }
+    }
+}
+
+/* Evidence about the board and the bench (results.json "board", "bench"):
+ * only what the board's console says about itself, and how the host is
+ * wired to it.  What the scenario asked goes to truth.conditions. */
+static void build_board_and_bench(struct run *r)
+{
+    cJSON *b = cJSON_AddObjectToObject(r->results, "board"), *bench;
+    const cJSON *ready = inst_last_msg(&r->in, "ready");
+    const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
+    const cJSON *src = cJSON_GetObjectItemCaseSensitive(ready, "src");
+    double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+    double cpus = rs_jnumber(ready, "cpus");
+    char why[160];
+    const char *srv;
+    bool linux_fw = false;
+
+    if (cJSON_IsString(src) && (!strcmp(src->valuestring, "baremetal") || !strcmp(src->valuestring, "linux"))) {
+        /* the console banner: the firmware's or the agent's ready line */
+        cJSON_AddStringToObject(b, "firmware", src->valuestring);
+        linux_fw = !strcmp(src->valuestring, "linux");
+    }
+    {
+        static const char *const keys[] = { "board", "model", "fw", "kernel" };
+        for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+            const cJSON *v = cJSON_GetObjectItemCaseSensitive(ready, keys[k]);
+            if (cJSON_IsString(v))
+                cJSON_AddStringToObject(b, keys[k], v->valuestring);
+        }
+    }
+    if (!isnan(cpus))
+        cJSON_AddNumberToObject(b, "cpus", cpus);     /* Linux: sysconf(_SC_NPROCESSORS_ONLN) */
+    if (!isnan(rxbd))
+        cJSON_AddNumberToObject(b, "rx_bds", rxbd);
+    if (!isnan(txbd))
+        cJSON_AddNumberToObject(b, "tx_bds", txbd);
+    {
+        const cJSON *pm = cJSON_GetObjectItemCaseSensitive(ready, "phy_mode");
+        if (cJSON_IsString(pm))       /* the guest's /proc/device-tree phy-mode */
+            cJSON_AddStringToObject(b, "phy_mode", pm->valuestring);
+    }
+    srv = board_iperf_server(r, why, sizeof(why));
+    if (srv[0]) {
+        cJSON *s = cJSON_AddObjectToObject(b, "iperf_server");
+        cJSON_AddStringToObject(s, "tool", srv);
+        cJSON_AddStringToObject(s, "evidence", why);
+    }
+    bench = cJSON_AddObjectToObject(r->results, "bench");
+    cJSON_AddStringToObject(bench, "net", r->o.net ? r->o.net : "user");
+    /* lwIP sends no timestamps by default, Linux does (docs/FACTS.md) - but only
+     * to a peer that does too: over slirp (--net user) the board's TCP peer
+     * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
+     * timestamps on the link; over a tap the peer is the host's Linux */
+    if (cJSON_IsString(src))
+        cJSON_AddBoolToObject(bench, "tcp_timestamps", linux_fw && r->o.net && strcmp(r->o.net, "tap") == 0);
+}
+
+/* Ground truth (results.json "truth"): the scenario as asked and the
+ * emulator's own view (model counters over QOM).  No real bench has
+ * these; the diagnosis never reads them (tests/unit/runner_diagnose
+ * scrambles them), `gemlab diagnose --blind` removes them. */
 void rs_build_conditions(struct run *r)
 {
     const struct scenario *s = &r->s;
-    cJSON *c = cJSON_AddObjectToObject(r->results, "conditions");
+    cJSON *truth = cJSON_AddObjectToObject(r->results, "truth");
+    cJSON *c = cJSON_AddObjectToObject(truth, "conditions");
+    cJSON *model = cJSON_DetachItemFromObjectCaseSensitive(r->results, "model");
     const cJSON *ready = inst_last_msg(&r->in, "ready");
     /* bare-metal `gem rxbd N` (run.c apply_board_keys) arms fewer RX BDs
      * than the ELF was built with; its gem_config answer has the count */
     const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
     double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
 
+    build_board_and_bench(r);
+    build_phy(r);
+    if (model)
+        cJSON_AddItemToObject(truth, "model", model);
     cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
     cJSON_AddNumberToObject(c, "rx_bds", isnan(rxbd) ? (double)s->v[SK_BOARD_RX_BDS].u : rxbd);
@@ -80,13 +247,10 @@ void rs_build_conditions(struct run *r)
     rs_add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);
     cJSON_AddNumberToObject(c, "omit_s", s->v[SK_TRAFFIC_OMIT].u / 1e9);
     cJSON_AddNumberToObject(c, "duration_s", s->v[SK_TRAFFIC_DURATION].u / 1e9);
-    /* lwIP sends no timestamps by default, Linux does (docs/FACTS.md) - but only
-     * to a peer that does too: over slirp (--net user) the board's TCP peer
-     * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
-     * timestamps on the link; over a tap the peer is the host's Linux */
     cJSON_AddBoolToObject(c, "tcp_timestamps",
                           s->v[SK_BOARD_FIRMWARE].e == 1 && r->o.net && strcmp(r->o.net, "tap") == 0);
     cJSON_AddNumberToObject(c, "latency_ns", (double)s->v[SK_LINK_LATENCY].u);
+    cJSON_AddBoolToObject(c, "partner_autoneg", s->v[SK_LINK_PARTNER_AUTONEG].b);
     if (r->unapplied[0])
         cJSON_AddStringToObject(c, "unapplied_link_keys", r->unapplied);
 }
@@ -205,20 +369,21 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             downshift = true;
     }
     {
-        const cJSON *mo = cJSON_GetObjectItemCaseSensitive(r->results, "model");
-        if (!seen_up && !stats && cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(mo, "link_up"))) {
-            up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_up"));
-            seen_up = true;
-            speed = rs_jnumber(mo, "link_speed");
-            full = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_full_duplex"));
-            cJSON_AddStringToObject(l, "source", "model");
-        }
-        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(mo, "link_downshifted")))
-            downshift = true;
+        /* the emulator's own view of the link is ground truth, kept apart
+         * (truth.link); the evidence above is what the board reported */
+        cJSON *truth = cJSON_GetObjectItemCaseSensitive(r->results, "truth");
+        cJSON *mo = cJSON_GetObjectItemCaseSensitive(truth, "model");
         if (mo) {
+            cJSON *tl = cJSON_AddObjectToObject(truth, "link");
+            const char *const keys[] = { "link_up", "link_speed", "link_full_duplex", "link_downshifted",
+                                         "mac_matches_phy" };
             double a = rs_jnumber(mo, "stat_rx_wire_fcs_errors"), b = rs_jnumber(mo, "stat_tx_wire_fcs_errors");
-            cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(r->results, "model"), "wire_fcs_errors",
-                                    (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b));
+            for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+                const cJSON *v = cJSON_GetObjectItemCaseSensitive(mo, keys[k]);
+                if (v)
+                    cJSON_AddItemToObject(tl, keys[k], cJSON_Duplicate(v, 1));
+            }
+            cJSON_AddNumberToObject(mo, "wire_fcs_errors", (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b));
         }
     }
     if (!cJSON_GetObjectItemCaseSensitive(l, "source"))
@@ -273,7 +438,22 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         }
     }
     cJSON_AddNumberToObject(l, "flaps", flaps);
-    cJSON_AddBoolToObject(l, "partner_autoneg", r->s.v[SK_LINK_PARTNER_AUTONEG].b);
+    {
+        /* link partner autonegotiation ability: ANER (reg 6) bit 0, IEEE
+         * 802.3 28.2.4.1.5 / 22.2.4.3.x; meaningful only when our side
+         * negotiates (BMCR bit 12): 0 then means the partner did not, and
+         * our PHY resolved by parallel detection (28.2.3.1, always half
+         * duplex).  BMCR and ANER come from build_phy()'s "phy.regs". */
+        const cJSON *regs = runner_json_path(r->results, "phy.regs");
+        double bmcr = rs_jnumber(regs, "0"), aner = rs_jnumber(regs, "6");
+        if (!isnan(bmcr))
+            cJSON_AddBoolToObject(l, "local_autoneg", ((unsigned)bmcr & 0x1000u) != 0);
+        if (!isnan(aner)) {
+            cJSON_AddNumberToObject(l, "aner", aner);
+            if (!isnan(bmcr) && ((unsigned)bmcr & 0x1000u) && up)
+                cJSON_AddBoolToObject(l, "partner_autoneg", ((unsigned)aner & 1u) != 0);
+        }
+    }
     rs_add_num_or_null(l, "mac_speed_mbps", mac_speed);
     {
         /* downshift as the PHY holds it, read over MDIO by the firmware's
@@ -317,7 +497,8 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                 snprintf(note, sizeof(note), "the scenario asks downshift %s but the PHY reads it %s: "
                          "the board's PHY driver overrides it", r->s.v[SK_LINK_DOWNSHIFT].b ? "on" : "off",
                          en ? "enabled" : "disabled");
-                cJSON_AddStringToObject(l, "downshift_note", note);
+                /* the scenario's setting is truth: the note lives there */
+                cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(r->results, "truth"), "downshift_note", note);
                 fprintf(stderr, "gemlab: warning: %s\n", note);
             }
         }
@@ -337,6 +518,27 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                 cJSON_AddItemToObject(irq, "gem_per_cpu", cJSON_Duplicate(pc, 1));
                 break;
             }
+        }
+        {
+            /* per-CPU load over the test: the agent's idle share since its
+             * previous `stats` (/proc/stat), which run.c asks for just
+             * before the traffic */
+            const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(stats, "cpu"), *c;
+            cJSON *busy = NULL;
+            cJSON_ArrayForEach(c, cpu) {
+                double idle = rs_jnumber(c, "idle_pct");
+                if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "cpu")) || isnan(idle))
+                    continue;
+                if (!busy) {
+                    cJSON *o = cJSON_AddObjectToObject(r->results, "cpu");
+                    cJSON_AddStringToObject(o, "source", r->cpu_baseline ? "Linux agent /proc/stat over the test"
+                                                                         : "Linux agent /proc/stat since boot");
+                    busy = cJSON_AddArrayToObject(o, "busy_pct");
+                }
+                cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));
+            }
+            if (busy && !r->cpu_baseline)   /* since boot says nothing about the test */
+                cJSON_DeleteItemFromObjectCaseSensitive(r->results, "cpu");
         }
         cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
     } else if (stats) {
@@ -458,7 +660,7 @@ void rs_build_header(struct run *r)
     char *argv_q[] = { r->qemu, "--version", NULL };
     char *argv_i[] = { strcmp(scn_host_tool(&r->s), "iperf3") == 0 ? "iperf3" : "iperf", "--version", NULL };
 
-    cJSON_AddStringToObject(r->results, "schema", "gemlab-results-1");
+    cJSON_AddStringToObject(r->results, "schema", "gemlab-results-2");
     sc = cJSON_AddObjectToObject(r->results, "scenario");
     cJSON_AddStringToObject(sc, "name", r->s.v[SK_SCENARIO_NAME].s);
     cJSON_AddStringToObject(sc, "path", r->s.path);
@@ -474,7 +676,7 @@ void rs_build_header(struct run *r)
     cJSON_AddStringToObject(v, "qemu", buf);
     cJSON_AddStringToObject(v, "qemu_path", r->qemu);
     buf[0] = '\0';
-    run_capture(argv_i, buf, sizeof(buf), 5000);
+    run_capture_all(argv_i, buf, sizeof(buf), 5000);     /* iperf 2: on stderr */
     buf[strcspn(buf, "\n")] = '\0';
     cJSON_AddStringToObject(v, "iperf_host", buf);
     cJSON_AddStringToObject(v, "firmware_path", r->fw);

@@ -703,6 +703,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         if (!isnan(b))
             cJSON_AddNumberToObject(*result, "tx_bps", b);
     }
+    rs_iperf_method_banner(r, *result);
     board_udp_result(r, *result);
     (void)status;
     return 0;
@@ -1114,6 +1115,18 @@ static int pair_traffic(struct run *r, cJSON **result)
     }
     if (cli)
         rs_add_num_or_null(res, "sent_bps", rs_jnumber(cli, "bps"));
+    {
+        /* the firmwares' own result lines say how they measured
+         * (docs/schema.md `result`: lwiperf, the iperf 2 protocol) */
+        const cJSON *pr = cJSON_GetObjectItemCaseSensitive(srv ? srv : cli, "proto");
+        cJSON *m = cJSON_AddObjectToObject(res, "method");
+        cJSON_AddStringToObject(m, "tool", "iperf2");
+        cJSON_AddStringToObject(m, "version", "lwIP lwiperf (firmware)");
+        if (cJSON_IsString(pr))
+            cJSON_AddStringToObject(m, "protocol", pr->valuestring);
+        if (srv || cli)
+            cJSON_AddNumberToObject(m, "streams", 1);
+    }
     cJSON_AddStringToObject(res, "source", rev ? "pair: board client -> peer server (firmware iperf)"
                                                : "pair: peer client -> board server (firmware iperf)");
     (void)timed_out;
@@ -1309,6 +1322,19 @@ int run_cmd_run(int argc, char **argv)
             wait_failed(&r, rc, "server start");
             goto out;
         }
+    }
+    if (r.s.v[SK_BOARD_FIRMWARE].e == 1) {
+        /* the agent's per-CPU idle share is "since the previous stats":
+         * one now makes the final one cover the test (results "cpu") */
+        want[0] = "stats";
+        want[1] = (const char *)(intptr_t)rs_count_msgs(&r.in, "stats");
+        inst_send(&r.in, "stats");
+        rc = inst_wait(&r.in, 3000, msg_after, want);
+        if (rc && rc != -ETIMEDOUT) {
+            wait_failed(&r, rc, "stats");
+            goto out;
+        }
+        r.cpu_baseline = rc == 0;
     }
     if (!board_link_up(&r.in, NULL)) {
         /* No link (no cable, a 2-pair cable without downshift...): iperf

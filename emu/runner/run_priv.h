@@ -52,6 +52,7 @@ struct run {
      * lines) are the down/up of a renegotiating fw_cmd before traffic:
      * commanded, not flaps (run.c wait_relink) */
     int relink_lo, relink_hi;
+    bool cpu_baseline;        /* Linux: a `stats` answered just before the traffic */
 };
 
 
@@ -63,6 +64,9 @@ void rs_build_header(struct run *r);
 void rs_build_conditions(struct run *r);
 void rs_build_expect(struct run *r);
 void rs_build_link_and_counters(struct run *r, double mac_speed);
+/* iperf.method.tool/version from the host tool's banner (versions.iperf_host)
+ * when its output did not say (iperf 2, or an iperf3 that printed nothing). */
+void rs_iperf_method_banner(const struct run *r, cJSON *res);
 /* Diagnose, check [expect], write results.json + diagnosis.json, print. */
 void rs_finish(struct run *r);
 /* Start of a run in r->in.run_dir: remove an earlier run's results.json,

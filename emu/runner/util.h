@@ -36,6 +36,10 @@ struct cJSON;
 /* The item at dotted @path below @root ("conditions.rx_bds"), or NULL
  * when a step is missing or a key is 64 bytes or longer. */
 const struct cJSON *runner_json_path(const struct cJSON *root, const char *path);
+/* The same for a results.json: "conditions.X" is read from truth.conditions.X
+ * (gemlab-results-2), else from conditions.X (a gemlab-results-1 file).
+ * For reports, baselines and merges; the diagnosis never reads either. */
+const struct cJSON *runner_results_get(const struct cJSON *results, const char *path);
 
 /* Start argv[0] (searched in PATH when it has no '/') as a child in a
  * process group of its own, so one kill(-pid) reaches it and whatever it

@@ -5,6 +5,12 @@
 # runs on the firmware its [board] names.  gemlab's own watchdog bounds each
 # run and prints the last 40 console lines when it fires.
 #
+# Every run is diagnosed again blind (issue 20): `gemlab diagnose --blind
+# --strict` drops results.json's "scenario" and "truth" (what was injected,
+# the model's internals) and checks the codes it then names against the
+# scenario's [expect] diag / diag_absent.  A run that passed but fails blind
+# is "not ok" with the blind diagnosis's failed expectations.
+#
 # A skip is not a pass (issue 20).  A run gemlab could not start (exit 3:
 # firmware or QEMU not built, host iperf missing, QEMU would not start) is
 # a TAP SKIP with gemlab's reason, counted apart ("N skipped"); under CI=true
@@ -108,7 +114,7 @@ xesc() {
 # JUnit testcase) and $tmp/I.st (pass|fail|skip|todo|ciskip) last, as the
 # done marker; ciskip is a skip under CI=true, counted as failed.
 run_one() {
-    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why
+    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why blind brc
     name=$(basename "$f" .ini)
     shown=$("$G" show "$f" 2>/dev/null)
     fw=$(printf '%s\n' "$shown" | awk -F'"' '/"firmware":/ {print $4; exit}')
@@ -132,6 +138,18 @@ run_one() {
     rm -f "$tmp/$i.pid"
     log=$(cat "$tmp/$i.log")
     dt=$(( $(date +%s) - t0 ))
+    # the blind diagnosis: evidence only, against the same [expect]
+    blind=""
+    if [ $rc -eq 0 ] && [ -f "$d/results.json" ]; then
+        blind=$("$G" diagnose "$d" --blind --strict 2>&1)
+        brc=$?
+        if [ $brc -ne 0 ]; then
+            rc=1
+            log="$log
+blind diagnosis (gemlab diagnose --blind --strict, exit $brc):
+$blind"
+        fi
+    fi
     # report.md + report.html in the run dir (CI summaries, gemlab merge's links)
     [ "${REPORT:-1}" != 0 ] && [ -f "$d/results.json" ] && "$G" report "$d" >/dev/null 2>&1
     esc=$(printf '%s' "$log" | tail -60 | xesc)
@@ -167,7 +185,7 @@ run_one() {
         echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"$(printf '%s' "$why" | xesc)\"/></testcase>" >"$tmp/$i.xml"
         echo skip >"$tmp/$i.st"
     else
-        { echo "not ok $i - $name ($fw) ${dt}s exit $rc"
+        { echo "not ok $i - $name ($fw) ${dt}s exit $rc${blind:+ (blind diagnosis)}"
           printf '%s\n' "$log" | tail -25 | sed 's/^/# /'; } >"$tmp/$i.tap"
         echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"exit $rc\">$esc</failure></testcase>" >"$tmp/$i.xml"
         echo fail >"$tmp/$i.st"

@@ -35,6 +35,34 @@ static cJSON *results(double bps, int streams, const char *hash)
     return j;
 }
 
+/* gemlab-results-2 keeps the conditions under truth.conditions: a run in
+ * the new schema has the same baseline conditions as the same run in the
+ * old one, and one with other truth.conditions differs. */
+static void test_schema2_conditions_read_from_truth(void **state)
+{
+    cJSON *old = results(900e6, 4, "h1"), *neu = results(900e6, 4, "h1"), *c1, *c2, *d;
+    (void)state;
+    cJSON *cond = cJSON_DetachItemFromObject(neu, "conditions");
+    cJSON_AddItemToObject(cJSON_AddObjectToObject(neu, "truth"), "conditions", cond);
+    cJSON_ReplaceItemInObject(neu, "schema", cJSON_CreateString("gemlab-results-2"));
+    c1 = bl_conditions(old);
+    c2 = bl_conditions(neu);
+    assert_non_null(cJSON_GetObjectItem(c2, "streams"));
+    d = bl_conditions_diff(c1, c2);
+    assert_int_equal(cJSON_GetArraySize(d), 0);
+    cJSON_Delete(d);
+    cJSON_ReplaceItemInObject(cond, "parallel", cJSON_CreateNumber(1));
+    cJSON_Delete(c2);
+    c2 = bl_conditions(neu);
+    d = bl_conditions_diff(c1, c2);
+    assert_int_equal(cJSON_GetArraySize(d), 1);
+    cJSON_Delete(d);
+    cJSON_Delete(c1);
+    cJSON_Delete(c2);
+    cJSON_Delete(old);
+    cJSON_Delete(neu);
+}
+
 static cJSON *baseline_of(const double *bps, int n, double min_pct, double mad_k)
 {
     cJSON *r = results(bps[0], 4, "h1");
@@ -484,6 +512,7 @@ int main(void)
         cmocka_unit_test(test_path_and_diagnosis_rule),
         cmocka_unit_test(test_auto_lookup),
         cmocka_unit_test(test_parallel_saves_lose_nothing),
+        cmocka_unit_test(test_schema2_conditions_read_from_truth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

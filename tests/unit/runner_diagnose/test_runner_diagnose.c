@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <stdint.h>
 #include <unistd.h>
 
 
@@ -27,21 +29,38 @@ struct rcase {
     bool fires;
 };
 
-/* A clean bare-metal gigabit TCP run at line rate: no rule fires on it. */
-#define CLEAN_COND "\"conditions\":{\"firmware\":\"baremetal\",\"cpus\":1,\"tool\":\"iperf3\",\"board_tool\":\"iperf3\"," \
-                   "\"protocol\":\"tcp\",\"parallel\":4,\"omit_s\":2,\"duration_s\":10,\"phy_mode\":\"rgmii-id\",\"rx_bds\":64}"
-#define CLEAN_LINK "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true,\"mac_speed_mbps\":1000,\"flaps\":0,\"downshift\":false,\"partner_autoneg\":true}"
+/* A clean bare-metal gigabit TCP run at line rate: no rule fires on it.
+ * Evidence only (RESULTS.md): the board's banner and the server it runs,
+ * the PHY registers (BMCR autoneg on, BMSR with extended status, ANER
+ * partner autoneg able, reg 15 1000BASE-T FD/HD), the tool's own method. */
+#define CLEAN_BOARD "\"board\":{\"firmware\":\"baremetal\",\"rx_bds\":64,\"iperf_server\":{\"tool\":\"iperf3\"}}"
+#define CLEAN_PHY "\"phy\":{\"regs\":{\"0\":4416,\"1\":31081,\"6\":15,\"15\":12288}}"
+#define CLEAN_LINK "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true,\"mac_speed_mbps\":1000,\"flaps\":0," \
+                   "\"downshift\":false,\"local_autoneg\":true,\"partner_autoneg\":true}"
 #define CLEAN_GEM "\"gem\":{\"rx_frames\":100000,\"rx_fcs_errors\":0,\"rx_resource_errors\":0,\"rx_overruns\":0,\"late_collisions\":0}"
-#define CLEAN_IPERF "\"iperf\":{\"ok\":true,\"throughput_bps\":930e6,\"retransmits\":0}"
-#define CLEAN "{" CLEAN_COND "," CLEAN_LINK "," CLEAN_GEM "," CLEAN_IPERF "}"
+#define CLEAN_IPERF "\"iperf\":{\"ok\":true,\"throughput_bps\":930e6,\"retransmits\":0," \
+                    "\"method\":{\"tool\":\"iperf3\",\"protocol\":\"tcp\",\"streams\":4,\"omit_s\":2}}"
+#define CLEAN "{" CLEAN_BOARD "," CLEAN_PHY "," CLEAN_LINK "," CLEAN_GEM "," CLEAN_IPERF "}"
+#define PHY1G "\"phy\":{\"regs\":{\"1\":31081,\"15\":12288}}"
+#define TCP3(extra) "\"method\":{\"tool\":\"iperf3\",\"protocol\":\"tcp\"" extra "}"
+#define UDP "\"iperf\":{\"method\":{\"protocol\":\"udp\"}"
+#define UDPJ "{" UDP
+#define HALF_NOAN "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":true,\"partner_autoneg\":false}"
+#define FORCED_FULL "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"local_autoneg\":false}"
+#define L1000 "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true}"
 
 static const struct rcase cases[] = {
     /* physical */
     { "{\"link\":{\"up\":false}}", DG_PHY_NO_LINK, true },
     { CLEAN, DG_PHY_NO_LINK, false },
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}}", DG_PHY_SPEED_BELOW_EXPECTED, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}," PHY1G "}", DG_PHY_SPEED_BELOW_EXPECTED, true },
+    /* a 100 Mb/s-only PHY (BMSR without extended status): 100 is its best */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},\"phy\":{\"regs\":{\"1\":30825}}}",
+      DG_PHY_SPEED_BELOW_EXPECTED, false },
+    /* the PHY's abilities unknown: no claim about the board's best speed */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}}", DG_PHY_SPEED_BELOW_EXPECTED, false },
     { CLEAN, DG_PHY_SPEED_BELOW_EXPECTED, false },
-    { "{\"link\":{\"up\":false,\"speed_mbps\":100}}", DG_PHY_SPEED_BELOW_EXPECTED, false },
+    { "{\"link\":{\"up\":false,\"speed_mbps\":100}," PHY1G "}", DG_PHY_SPEED_BELOW_EXPECTED, false },
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"downshift\":true}}", DG_PHY_DOWNSHIFT, true },
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"downshift\":false}}", DG_PHY_DOWNSHIFT, false },
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"flaps\":3}}", DG_PHY_LINK_FLAPS, true },
@@ -49,40 +68,48 @@ static const struct rcase cases[] = {
     { "{\"gem\":{\"rx_frames\":1000,\"rx_fcs_errors\":12}}", DG_PHY_FCS_ERRORS, true },
     { "{\"gem\":{\"rx_frames\":1000,\"rx_symbol_errors\":1}}", DG_PHY_FCS_ERRORS, true },
     { CLEAN, DG_PHY_FCS_ERRORS, false },
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"partner_autoneg\":false},"
-      "\"gem\":{\"late_collisions\":40}}", DG_PHY_DUPLEX_MISMATCH, true },
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"duplex_mismatch\":true}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* we resolved half by parallel detection (ANER bit 0 clear) and count late collisions */
+    { "{" HALF_NOAN ",\"gem\":{\"late_collisions\":40}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* ... or FCS errors */
+    { "{" HALF_NOAN ",\"gem\":{\"rx_fcs_errors\":30}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* half against a forced-half partner with nothing counted: both half, no mismatch */
+    { "{" HALF_NOAN ",\"gem\":{\"late_collisions\":0,\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
+    /* our side forced full (BMCR autoneg off) counting FCS errors: the partner went half */
+    { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":25}}", DG_PHY_DUPLEX_MISMATCH, true },
+    { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
     /* half duplex against an autonegotiating half-duplex hub, clean: no mismatch */
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"partner_autoneg\":true},"
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":true,\"partner_autoneg\":true},"
       "\"gem\":{\"late_collisions\":0,\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
     { CLEAN, DG_PHY_DUPLEX_MISMATCH, false },
-    { "{\"conditions\":{\"phy_mode\":\"rgmii\"},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
-      "\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, true },
-    { "{\"conditions\":{\"phy_mode\":\"rgmii-id\"},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
-      "\"gem\":{\"rx_fcs_errors\":50},\"model\":{\"wire_skew_errors\":50}}", DG_PHY_RGMII_DELAY, true },
+    /* the guest's device tree says rgmii (no internal delay), errors at 1000 */
+    { "{\"board\":{\"phy_mode\":\"rgmii\"}," L1000 ",\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, true },
+    /* the PHY's RX delay bit (page 2 reg 21 bit 5) reads clear */
+    { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":false,\"tx\":true}},\"gem\":{\"rx_fcs_errors\":50}}",
+      DG_PHY_RGMII_DELAY, true },
     /* same errors at 100: RGMII at 25 MHz has margin, not the delay */
-    { "{\"conditions\":{\"phy_mode\":\"rgmii\"},\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},"
+    { "{\"board\":{\"phy_mode\":\"rgmii\"},\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},"
       "\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
-    /* errors at 1000 with the right phy-mode and no skew: cable, not RGMII */
-    { "{\"conditions\":{\"phy_mode\":\"rgmii-id\"},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
-      "\"gem\":{\"rx_fcs_errors\":50},\"model\":{\"wire_skew_errors\":0}}", DG_PHY_RGMII_DELAY, false },
+    /* errors at 1000 with both delays read set: cable, not RGMII, whatever the label */
+    { "{\"board\":{\"phy_mode\":\"rgmii\"}," L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":true}},"
+      "\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
+    { "{\"board\":{\"phy_mode\":\"rgmii-id\"}," L1000 ",\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
     /* MAC */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":1000}}", DG_MAC_SPEED_MISMATCH, true },
     { CLEAN, DG_MAC_SPEED_MISMATCH, false },
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100},\"model\":{\"mac_matches_phy\":false}}", DG_MAC_SPEED_MISMATCH, true },
-    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":100},\"model\":{\"mac_matches_phy\":true}}",
+    /* NWCFG agrees with the PHY: what the model thinks is truth, not read */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":100},\"truth\":{\"model\":{\"mac_matches_phy\":false}}}",
       DG_MAC_SPEED_MISMATCH, false },
-    { "{\"conditions\":{\"rx_bds\":4},\"gem\":{\"rx_resource_errors\":812}}", DG_MAC_RX_RESOURCE_ERRORS, true },
+    { "{\"board\":{\"rx_bds\":4},\"gem\":{\"rx_resource_errors\":812}}", DG_MAC_RX_RESOURCE_ERRORS, true },
     { "{\"gem\":{\"rx_overruns\":3}}", DG_MAC_RX_RESOURCE_ERRORS, true },
     { CLEAN, DG_MAC_RX_RESOURCE_ERRORS, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, true },
     { "{\"link\":{\"up\":true,\"flaps\":2},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,90e6,0,0,80e6]}}", DG_MAC_RX_STALL, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[0,0,0,0,0,0]}}", DG_MAC_RX_STALL, false },
-    { "{\"conditions\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50000,12]}}", DG_MAC_IRQ_SINGLE_CPU, true },
-    { "{\"conditions\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[30000,20000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
-    { "{\"conditions\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50,0]}}", DG_MAC_IRQ_SINGLE_CPU, false },
-    { "{\"conditions\":{\"cpus\":1},\"irq\":{\"gem_per_cpu\":[50000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
+    { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50000,12]}}", DG_MAC_IRQ_SINGLE_CPU, true },
+    { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[30000,20000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
+    { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50,0]}}", DG_MAC_IRQ_SINGLE_CPU, false },
+    { "{\"board\":{\"cpus\":1},\"irq\":{\"gem_per_cpu\":[50000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
     { "{\"iperf\":{\"tx_bps\":300e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, true },
     { "{\"iperf\":{\"tx_bps\":850e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, false },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":148e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
@@ -90,65 +117,84 @@ static const struct rcase cases[] = {
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":600e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
       DG_MAC_PPS_LIMIT, false },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":1e6}]}", DG_MAC_PPS_LIMIT, false },
-    /* protocol */
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6}}", DG_PROTO_WINDOW_LIMITED, true },
+    /* protocol: the window the tool set (sock_bufsize) and the RTT it measured */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6,\"rtt_min_us\":20000,"
+      TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, true },
     /* same window, but the measured rate is far above what the window explains: not the window */
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":500e6}}", DG_PROTO_WINDOW_LIMITED, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":500e6,\"rtt_min_us\":20000,"
+      TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, false },
     /* far below window/RTT: the window is not what limits (CPU, loss) */
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":28e6,\"rtt_min_us\":11200}}",
-      DG_PROTO_WINDOW_LIMITED, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":28e6,\"rtt_min_us\":11200,"
+      TCP3(",\"window_bytes\":262144") "}}", DG_PROTO_WINDOW_LIMITED, false },
     /* big enough window at low RTT */
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_us\":500}}", DG_PROTO_WINDOW_LIMITED, false },
-    { "{\"conditions\":{\"protocol\":\"tcp\"},\"iperf\":{\"retransmits\":17}}", DG_PROTO_RETRANSMITS, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_us\":500,"
+      TCP3(",\"window_bytes\":262144") "}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* the scenario's window and latency are truth: no measured RTT, no window -> no claim */
+    { "{\"truth\":{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6}},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6}}", DG_PROTO_WINDOW_LIMITED, false },
+    { "{\"iperf\":{\"retransmits\":17," TCP3("") "}}", DG_PROTO_RETRANSMITS, true },
     { CLEAN, DG_PROTO_RETRANSMITS, false },
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"tool\":\"iperf2\"},\"model\":{\"stat_rx_wire_dropped_loss\":40}}",
-      DG_PROTO_RETRANSMITS, true },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"model\":{\"stat_rx_wire_dropped_loss\":40}}", DG_PROTO_RETRANSMITS, false },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"iperf\":{\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"iperf\":{\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"iperf\":{\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"iperf\":{\"udp_jitter_ms\":0.4}}", DG_PROTO_UDP_JITTER, false },
-    { "{\"conditions\":{\"protocol\":\"udp\"},\"expect\":{\"jitter_max_ms\":2},\"iperf\":{\"udp_jitter_ms\":1.2}}",
-      DG_PROTO_UDP_JITTER, false },
-    /* method */
-    { "{\"conditions\":{\"firmware\":\"linux\",\"cpus\":2,\"protocol\":\"tcp\",\"parallel\":1},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":400e6}}", DG_METHOD_SINGLE_STREAM, true },
-    { "{\"conditions\":{\"firmware\":\"linux\",\"cpus\":2,\"protocol\":\"tcp\",\"parallel\":4},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":400e6}}", DG_METHOD_SINGLE_STREAM, false },
-    { "{\"conditions\":{\"firmware\":\"linux\",\"cpus\":2,\"protocol\":\"tcp\",\"parallel\":1},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":935e6}}", DG_METHOD_SINGLE_STREAM, false },
+    /* the wire model's loss counters are truth: iperf 2 shows no retransmits */
+    { "{\"truth\":{\"model\":{\"stat_rx_wire_dropped_loss\":40}},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+      DG_PROTO_RETRANSMITS, false },
+    { UDPJ ",\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
+    { UDPJ ",\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
+    { UDPJ ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
+    { UDPJ ",\"udp_jitter_ms\":0.4}}", DG_PROTO_UDP_JITTER, false },
+    { "{\"expect\":{\"jitter_max_ms\":2}," UDP ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, false },
+    /* method: the tool's stream count and the guest's CPUs */
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":400e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, true },
+    /* ... with the agent's per-CPU load: one core busy, the other idle */
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"cpu\":{\"busy_pct\":[97,21]},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":400e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, true },
+    /* ... both cores evenly loaded: not the one-core limit */
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"cpu\":{\"busy_pct\":[62,55]},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":400e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, false },
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":400e6," TCP3(",\"streams\":4") "}}", DG_METHOD_SINGLE_STREAM, false },
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":935e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, false },
     { CLEAN, DG_METHOD_SINGLE_STREAM, false },
-    { "{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
-    { "{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf3\"},\"iperf\":{\"ok\":false,"
-      "\"error\":\"unable to receive control message: Connection reset by peer\"}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
-    { "{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf3\"},\"iperf\":{\"ok\":false,"
-      "\"error\":\"unable to connect to server: No route to host\"}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
+    /* host banner iperf3, the board's console shows an iperf 2 server, the test failed */
+    { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf2\"}},\"iperf\":{\"ok\":false,\"error\":\"iperf3 printed nothing\","
+      "\"method\":{\"tool\":\"iperf3\",\"version\":\"iperf 3.12 (cJSON 1.7.15)\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
+    { "{\"iperf\":{\"ok\":false,\"error\":\"received an unknown control message\"," TCP3("") "}}",
+      DG_METHOD_IPERF_VERSION_MISMATCH, true },
+    /* iperf3 against an iperf3 server busy with the previous test: a reset, not a version mismatch */
+    { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf3\"}},\"iperf\":{\"ok\":false,"
+      "\"error\":\"unable to receive control message: Connection reset by peer\"," TCP3("") "}}",
+      DG_METHOD_IPERF_VERSION_MISMATCH, false },
+    { "{\"iperf\":{\"ok\":false,\"error\":\"unable to connect to server: No route to host\"," TCP3("") "}}",
+      DG_METHOD_IPERF_VERSION_MISMATCH, false },
+    /* tools differ only in the scenario (truth): nothing failed, nothing named */
+    { "{\"truth\":{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
     { CLEAN, DG_METHOD_IPERF_VERSION_MISMATCH, false },
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000}}", DG_METHOD_WINDOW_BELOW_BDP, true },
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":500}}", DG_METHOD_WINDOW_BELOW_BDP, false },
-    /* a loaded mean RTT (queueing) must not make a 256K window look small */
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":262144},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":23740,\"rtt_min_us\":900}}",
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_min_us\":20000," TCP3(",\"window_bytes\":65536") "}}",
+      DG_METHOD_WINDOW_BELOW_BDP, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":500," TCP3(",\"window_bytes\":262144") "}}",
       DG_METHOD_WINDOW_BELOW_BDP, false },
-    { "{\"conditions\":{\"tool\":\"iperf3\",\"omit_s\":0},\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6]}}",
-      DG_METHOD_NO_OMIT, true },
-    { "{\"conditions\":{\"tool\":\"iperf3\",\"omit_s\":0}}", DG_METHOD_NO_OMIT, true },
+    /* a loaded mean RTT (queueing) must not make a 256K window look small */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":23740,\"rtt_min_us\":900,"
+      TCP3(",\"window_bytes\":262144") "}}", DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* -w not set (sock_bufsize 0): autotuning, no window to judge */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_min_us\":20000," TCP3(",\"sock_bufsize\":0") "}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
+    { "{\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6]," TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, true },
+    /* omit 0 but no slow start in the intervals: nothing averaged in worth naming */
+    { "{\"iperf\":{\"intervals_bps\":[880e6,900e6,910e6,905e6]," TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, false },
+    /* omit 0 and no intervals: no evidence of warm-up */
+    { "{\"iperf\":{" TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, false },
+    /* the tool omitted 2 s: the slow first reported interval is not warm-up */
+    { "{\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6]," TCP3(",\"omit_s\":2") "}}", DG_METHOD_NO_OMIT, false },
     { CLEAN, DG_METHOD_NO_OMIT, false },
-    { "{\"conditions\":{\"tool\":\"iperf2\",\"omit_s\":0}}", DG_METHOD_NO_OMIT, false },
-    { "{\"conditions\":{\"protocol\":\"tcp\"},\"expect\":{\"reference_bps\":100e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":100},\"iperf\":{\"throughput_bps\":94.5e6}}", DG_METHOD_WRONG_REFERENCE, true },
-    { "{\"conditions\":{\"protocol\":\"tcp\"},\"expect\":{\"throughput_min_bps\":1000e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000}}", DG_METHOD_WRONG_REFERENCE, true },
-    { "{\"conditions\":{\"protocol\":\"tcp\",\"firmware\":\"linux\"},\"expect\":{\"reference_bps\":941.5e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":1000}}", DG_METHOD_WRONG_REFERENCE, false },
-    { "{\"conditions\":{\"protocol\":\"tcp\"},\"expect\":{\"reference_bps\":94.15e6},"
-      "\"link\":{\"up\":true,\"speed_mbps\":100}}", DG_METHOD_WRONG_REFERENCE, false },
+    { "{\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6],\"method\":{\"tool\":\"iperf2\"}}}", DG_METHOD_NO_OMIT, false },
+    { "{\"expect\":{\"reference_bps\":100e6},\"link\":{\"up\":true,\"speed_mbps\":100},"
+      "\"iperf\":{\"throughput_bps\":94.5e6," TCP3("") "}}", DG_METHOD_WRONG_REFERENCE, true },
+    { "{\"expect\":{\"throughput_min_bps\":1000e6},\"link\":{\"up\":true,\"speed_mbps\":1000}}", DG_METHOD_WRONG_REFERENCE, true },
+    { "{\"board\":{\"firmware\":\"linux\"},\"expect\":{\"reference_bps\":941.5e6},\"link\":{\"up\":true,\"speed_mbps\":1000}}",
+      DG_METHOD_WRONG_REFERENCE, false },
+    { "{\"expect\":{\"reference_bps\":94.15e6},\"link\":{\"up\":true,\"speed_mbps\":100}}", DG_METHOD_WRONG_REFERENCE, false },
     /* baseline */
     { "{\"iperf\":{\"throughput_bps\":800e6},\"baseline\":{\"throughput_bps\":920e6,\"tolerance_pct\":5}}",
       DG_BASELINE_REGRESSION, true },
@@ -196,7 +242,8 @@ static void test_mistyped_members_are_unknown_not_crashes(void **state)
     static const char *junk[] = {
         "{}", "{\"link\":5}", "{\"link\":{\"up\":\"yes\",\"speed_mbps\":\"1000\"}}",
         "{\"irq\":{\"gem_per_cpu\":[1,\"x\",3]}}", "{\"sweep\":[1,2,{\"length_bytes\":0}]}",
-        "{\"iperf\":{\"intervals_bps\":{\"a\":1}}}", "{\"conditions\":[]}",
+        "{\"iperf\":{\"intervals_bps\":{\"a\":1}}}", "{\"conditions\":[]}", "{\"board\":[],\"phy\":{\"regs\":7}}",
+        "{\"iperf\":{\"method\":\"x\"},\"cpu\":{\"busy_pct\":[\"a\",1]},\"phy\":{\"rgmii_delay\":{\"rx\":1}}}",
     };
     (void)state;
     for (size_t i = 0; i < sizeof(junk) / sizeof(junk[0]); i++) {
@@ -223,8 +270,9 @@ static void test_ceilings_match_facts(void **state)
 
 static void test_findings_follow_layer_order(void **state)
 {
-    cJSON *root = cJSON_Parse("{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\",\"omit_s\":0},"
-                              "\"link\":{\"up\":true,\"speed_mbps\":100,\"flaps\":2},"
+    cJSON *root = cJSON_Parse("{\"board\":{\"iperf_server\":{\"tool\":\"iperf2\"}},"
+                              "\"iperf\":{\"ok\":false,\"method\":{\"tool\":\"iperf3\"}},"
+                              "\"link\":{\"up\":true,\"speed_mbps\":100,\"flaps\":2}," PHY1G ","
                               "\"gem\":{\"rx_resource_errors\":5}}");
     struct dg_in in;
     struct dg_report rep;
@@ -243,7 +291,7 @@ static void test_expectations_checked_against_findings(void **state)
     cJSON *root = cJSON_Parse("{\"expect\":{\"speed_mbps\":100,\"duplex\":\"full\",\"throughput_max_bps\":96e6,"
                               "\"diag\":[\"PHY_SPEED_BELOW_EXPECTED\",\"PHY_DOWNSHIFT\"],"
                               "\"diag_absent\":[\"PHY_LINK_FLAPS\"]},"
-                              "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"flaps\":1},"
+                              "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"flaps\":1}," PHY1G ","
                               "\"iperf\":{\"throughput_bps\":94e6}}");
     struct dg_in in;
     struct dg_report rep;
@@ -269,7 +317,8 @@ static void test_failed_traffic_fails_unless_expected(void **state)
 {
     cJSON *bad = cJSON_Parse("{\"expect\":{\"diag\":[]},\"iperf\":{\"ok\":false,\"error\":\"refused\"}}");
     cJSON *exp = cJSON_Parse("{\"expect\":{\"diag\":[\"METHOD_IPERF_VERSION_MISMATCH\"]},"
-                             "\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"},\"iperf\":{\"ok\":false}}");
+                             "\"board\":{\"iperf_server\":{\"tool\":\"iperf2\"}},"
+                             "\"iperf\":{\"ok\":false,\"method\":{\"tool\":\"iperf3\"}}}");
     struct dg_in in;
     struct dg_report rep;
     int checks;
@@ -339,6 +388,291 @@ static void test_no_link_skipped_traffic_passes_only_when_link_down_expected(voi
     cJSON_Delete(root);
 }
 
+/* ---- the rules never read truth or the scenario (issue 20) ----------------
+ * Every fixture (each case above, and the real results files in
+ * fixtures/) is diagnosed three ways: with "truth" and "scenario" removed,
+ * with a poisoned truth/scenario holding every ground-truth member the
+ * runner writes set to values that would fire rules if read, and with
+ * that poison scrambled recursively (random values and types, 40 seeds),
+ * and once more for each evidence member left out in turn (a rule that
+ * falls back to truth only where evidence is missing).  The codes must be
+ * the same each time. */
+
+static uint64_t lcg(uint64_t *x)
+{
+    *x = *x * 6364136223846793005ull + 1442695040888963407ull;
+    return *x >> 33;
+}
+
+/* Every member the runner puts under truth (results.c rs_build_conditions,
+ * the model's QOM counters) and scenario, with values chosen to fire
+ * rules that would read them (version, omit, stream, BDP, RGMII, duplex,
+ * MAC speed, retransmits). */
+static const char *const POISON =
+    "{\"conditions\":{\"firmware\":\"linux\",\"cpus\":2,\"rx_bds\":4,\"tx_bds\":4,\"rx_bds_asked\":4,"
+    "\"tx_bds_asked\":4,\"phy_mode\":\"rgmii\",\"irq_affinity\":\"cpu0\",\"board_max_speed_mbps\":10000,"
+    "\"net\":\"user\",\"tool\":\"iperf3\",\"board_tool\":\"iperf2\",\"protocol\":\"udp\",\"parallel\":1,"
+    "\"reverse\":true,\"bidir\":true,\"bandwidth_bps\":1e9,\"window_bytes\":1024,\"length_bytes\":64,"
+    "\"omit_s\":0,\"duration_s\":10,\"tcp_timestamps\":true,\"latency_ns\":1e9,\"partner_autoneg\":false,"
+    "\"unapplied_link_keys\":\"loss\"},"
+    "\"model\":{\"link_up\":false,\"link_speed\":10,\"link_full_duplex\":false,\"link_downshifted\":true,"
+    "\"mac_matches_phy\":false,\"wire_skew_errors\":99,\"wire_duplex_errors\":99,\"wire_fcs_errors\":99,"
+    "\"stat_rx_wire_dropped_loss\":99,\"stat_tx_wire_dropped_loss\":99,\"stat_rx_fcs_drops\":99},"
+    "\"link\":{\"link_up\":false,\"link_speed\":10,\"mac_matches_phy\":false,\"duplex_mismatch\":true},"
+    "\"downshift_note\":\"x\"}";
+
+static cJSON *random_value(uint64_t *x, int depth)
+{
+    static const char *const words[] = { "iperf2", "iperf3", "udp", "tcp", "rgmii", "rgmii-id", "linux",
+                                         "baremetal", "half", "full", "", "1000" };
+    static const double nums[] = { 0, 1, -1, 2, 4, 10, 100, 1000, 65536, 1e9, -1e300, 0.5 };
+
+    switch (lcg(x) % (depth > 2 ? 5 : 7)) {
+    case 0: return cJSON_CreateNumber(nums[lcg(x) % 12]);
+    case 1: return cJSON_CreateBool(lcg(x) & 1);
+    case 2: return cJSON_CreateString(words[lcg(x) % 12]);
+    case 3: return cJSON_CreateNull();
+    case 4: return cJSON_CreateNumber((double)(lcg(x) % 100000));
+    case 5: {
+        cJSON *a = cJSON_CreateArray();
+        for (int i = (int)(lcg(x) % 4); i > 0; i--)
+            cJSON_AddItemToArray(a, random_value(x, depth + 1));
+        return a;
+    }
+    default: {
+        cJSON *o = cJSON_CreateObject();
+        cJSON_AddItemToObject(o, "tool", random_value(x, depth + 1));
+        cJSON_AddItemToObject(o, "omit_s", random_value(x, depth + 1));
+        return o;
+    }
+    }
+}
+
+/* Replace every member below @o (recursively) by a random value, or keep
+ * it and scramble inside; sometimes add one. */
+static void scramble(cJSON *o, uint64_t *x, int depth)
+{
+    cJSON *c;
+
+    if (!cJSON_IsObject(o) && !cJSON_IsArray(o))
+        return;
+    for (c = o->child; c; c = c->next) {
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && lcg(x) % 4) {
+            scramble(c, x, depth + 1);
+        } else if (lcg(x) % 5) {
+            cJSON *v = random_value(x, depth);
+            cJSON_ReplaceItemViaPointer(o, c, v);
+            c = v;
+        }
+    }
+    if (cJSON_IsObject(o) && lcg(x) % 3 == 0)
+        cJSON_AddItemToObject(o, "extra", random_value(x, depth));
+}
+
+/* The codes dg_run names for @root, as a bit set. */
+static uint64_t codes_of(const cJSON *root)
+{
+    struct dg_in *in = malloc(sizeof(*in));
+    struct dg_report rep;
+    uint64_t bits = 0;
+
+    assert_non_null(in);
+    dg_in_from_json(root, in);
+    dg_run(in, &rep);
+    for (int i = 0; i < rep.n; i++)
+        bits |= 1ull << rep.f[i].code;
+    dg_report_free(&rep);
+    free(in);
+    return bits;
+}
+
+static void codes_text(uint64_t bits, char *out, size_t len)
+{
+    size_t o = 0;
+
+    out[0] = '\0';
+    for (int c = 0; c < DG_NCODES && o < len; c++)
+        if (bits & (1ull << c))
+            o += (size_t)snprintf(out + o, len - o, "%s ", dg_code_name((enum dg_code)c));
+}
+
+static void check_blind_n(const char *what, const cJSON *fixture, int seeds);
+
+static void check_blind(const char *what, const cJSON *fixture)
+{
+    check_blind_n(what, fixture, 40);
+}
+
+/* Delete the @k-th leaf (depth first) below @o; true when found. */
+static bool delete_leaf(cJSON *o, int *k)
+{
+    for (cJSON *c = o->child; c; c = c->next) {
+        if ((cJSON_IsObject(c) || cJSON_IsArray(c)) && c->child) {
+            if (delete_leaf(c, k))
+                return true;
+        } else if ((*k)-- == 0) {
+            cJSON_Delete(cJSON_DetachItemViaPointer(o, c));
+            return true;
+        }
+    }
+    return false;
+}
+
+/* A rule that falls back to truth when the evidence is missing shows only
+ * where that evidence is missing: the fixture again without each one of
+ * its evidence members in turn (poison and a few scrambles each). */
+static void check_blind_each_leaf_missing(const char *what, const cJSON *fixture)
+{
+    char w[160];
+
+    for (int k = 0;; k++) {
+        cJSON *v = cJSON_Duplicate(fixture, 1);
+        int left = k;
+        dg_make_blind(v);
+        if (!delete_leaf(v, &left)) {
+            cJSON_Delete(v);
+            break;
+        }
+        snprintf(w, sizeof(w), "%s without evidence leaf %d", what, k);
+        check_blind_n(w, v, 3);
+        cJSON_Delete(v);
+    }
+}
+
+static void check_blind_n(const char *what, const cJSON *fixture, int seeds)
+{
+    cJSON *bare = cJSON_Duplicate(fixture, 1);
+    uint64_t want, got;
+    char a[1024], b[1024];
+
+    dg_make_blind(bare);
+    assert_null(cJSON_GetObjectItem(bare, "truth"));
+    assert_null(cJSON_GetObjectItem(bare, "scenario"));
+    want = codes_of(bare);
+    for (int seed = -1; seed <= seeds; seed++) {
+        cJSON *t = cJSON_Duplicate(bare, 1), *truth, *sc;
+        uint64_t x = 0x9e3779b97f4a7c15ull ^ (uint64_t)(seed + 1);
+        if (seed == -1) {
+            /* the fixture's own truth/scenario, when it has them */
+            truth = cJSON_Duplicate(cJSON_GetObjectItem(fixture, "truth"), 1);
+            sc = cJSON_Duplicate(cJSON_GetObjectItem(fixture, "scenario"), 1);
+        } else {
+            truth = cJSON_Parse(POISON);
+            sc = cJSON_CreateObject();
+            cJSON_AddStringToObject(sc, "name", "iperf_version_mismatch");
+            cJSON_AddItemToObject(sc, "resolved", cJSON_Parse(POISON));
+            if (seed > 0) {   /* 0: the poison as it is; then scrambled */
+                scramble(truth, &x, 0);
+                scramble(sc, &x, 0);
+            }
+        }
+        if (truth)
+            cJSON_AddItemToObject(t, "truth", truth);
+        if (sc)
+            cJSON_AddItemToObject(t, "scenario", sc);
+        got = codes_of(t);
+        if (got != want) {
+            codes_text(want, a, sizeof(a));
+            codes_text(got, b, sizeof(b));
+            fail_msg("%s: truth/scenario changed the codes (seed %d): without [%s] with [%s]", what, seed, a, b);
+        }
+        cJSON_Delete(t);
+    }
+    cJSON_Delete(bare);
+}
+
+static void test_rules_never_read_truth_or_scenario(void **state)
+{
+    char what[64];
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        cJSON *root = cJSON_Parse(cases[i].json);
+        assert_non_null(root);
+        snprintf(what, sizeof(what), "case %zu", i);
+        check_blind(what, root);
+        check_blind_each_leaf_missing(what, root);
+        cJSON_Delete(root);
+    }
+}
+
+/* The same over real results files (the .json files in fixtures/, from `gemlab
+ * run`; see fixtures/README), and they must still name what they did. */
+static void test_fixture_results_files_blind(void **state)
+{
+    DIR *d = opendir(FIXTURE_DIR);
+    struct dirent *e;
+    int n = 0;
+    (void)state;
+
+    assert_non_null(d);
+    while ((e = readdir(d)) != NULL) {
+        char path[1024];
+        cJSON *root;
+        size_t len = strlen(e->d_name);
+        if (len < 6 || strcmp(e->d_name + len - 5, ".json") != 0)
+            continue;
+        snprintf(path, sizeof(path), "%s/%s", FIXTURE_DIR, e->d_name);
+        assert_int_equal(dg_load_json(path, &root, stderr), 0);
+        assert_non_null(cJSON_GetObjectItem(root, "truth"));
+        check_blind(e->d_name, root);
+        check_blind_each_leaf_missing(e->d_name, root);
+        {
+            /* the codes it names blind are the ones its diag= expects,
+             * none of its diag_absent */
+            cJSON *bare = cJSON_Duplicate(root, 1);
+            struct dg_in *in = malloc(sizeof(*in));
+            struct dg_report rep;
+            int checks = 0, failed;
+            dg_make_blind(bare);
+            dg_in_from_json(bare, in);
+            dg_run(in, &rep);
+            failed = dg_check_expect(bare, &rep, stderr, &checks);
+            if (failed)
+                fail_msg("%s: %d expectation(s) fail blind", e->d_name, failed);
+            assert_true(checks > 0);
+            dg_report_free(&rep);
+            free(in);
+            cJSON_Delete(bare);
+        }
+        cJSON_Delete(root);
+        n++;
+    }
+    closedir(d);
+    assert_true(n >= 1);
+}
+
+/* `gemlab diagnose --blind`: diagnosis-blind.json from a results.json
+ * whose truth would say otherwise; diagnosis.json untouched. */
+static void test_diagnose_dir_blind_removes_truth(void **state)
+{
+    char dir[] = "/tmp/gemlab-dgb-XXXXXX", path[256];
+    FILE *f;
+    int failed = -1;
+    cJSON *out;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    f = fopen(path, "w");
+    fputs("{\"scenario\":{\"name\":\"x\"},\"truth\":{\"model\":{\"mac_matches_phy\":false}},"
+          "\"expect\":{\"diag\":[\"PHY_NO_LINK\"],\"diag_absent\":[\"MAC_SPEED_MISMATCH\"]},\"link\":{\"up\":false}}", f);
+    fclose(f);
+    f = fopen("/dev/null", "w");
+    assert_int_equal(dg_diagnose_dir_opts(dir, NULL, true, f, f, &failed), 0);
+    fclose(f);
+    assert_int_equal(failed, 0);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+    assert_int_equal(access(path, F_OK), -1);
+    snprintf(path, sizeof(path), "%s/diagnosis-blind.json", dir);
+    assert_int_equal(dg_load_json(path, &out, stderr), 0);
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(out, "blind")));
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(out, "findings")), 1);
+    cJSON_Delete(out);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_diagnose_dir_writes_diagnosis_json(void **state)
 {
     char dir[] = "/tmp/gemlab-dg-XXXXXX", path[256];
@@ -374,7 +708,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 8];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 12];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -391,5 +725,8 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fixture_results_files_blind);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_blind_removes_truth);
     return _cmocka_run_group_tests("runner_diagnose", tests, n, NULL, NULL);
 }
