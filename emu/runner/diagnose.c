@@ -1017,13 +1017,21 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
             fail(out, &nfail, "jitter: %.3f ms above the maximum %.3f ms", got, x);
     }
     {
-        /* traffic must run unless the scenario is about iperf not talking */
+        /* traffic must run unless the scenario expects it to fail
+         * (`traffic = fail`) or is about iperf not talking */
         const cJSON *ok = jget(root, "iperf.ok"), *d = jget(e, "diag"), *c;
         bool expected = false;
+        char want[8];
+        jstr(e, "traffic", want, sizeof(want));
         cJSON_ArrayForEach(c, d)
             if (cJSON_IsString(c) && strcmp(c->valuestring, "METHOD_IPERF_VERSION_MISMATCH") == 0)
                 expected = true;
-        if (cJSON_IsBool(ok) && !expected) {
+        if (strcmp(want, "fail") == 0) {
+            n++;
+            if (!cJSON_IsFalse(ok))
+                fail(out, &nfail, "traffic: expected to fail (nothing arrives), got %s at %.2f Mb/s",
+                     cJSON_IsTrue(ok) ? "a result" : "no verdict", jnum(root, "iperf.throughput_bps") / 1e6);
+        } else if (cJSON_IsBool(ok) && !expected) {
             char err[160];
             jstr(root, "iperf.error", err, sizeof(err));
             n++;

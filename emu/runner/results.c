@@ -266,6 +266,8 @@ void rs_build_expect(struct run *r)
         cJSON_AddNumberToObject(e, "speed_mbps", scn_enum_num(s, SK_EXPECT_SPEED));
     if (s->v[SK_EXPECT_DUPLEX].set)
         cJSON_AddStringToObject(e, "duplex", scn_enum_str(s, SK_EXPECT_DUPLEX));
+    if (s->v[SK_EXPECT_TRAFFIC].set)
+        cJSON_AddStringToObject(e, "traffic", scn_enum_str(s, SK_EXPECT_TRAFFIC));
 #define EXP_D(key, name) if (s->v[key].set) cJSON_AddNumberToObject(e, name, s->v[key].d)
     EXP_D(SK_EXPECT_THROUGHPUT_MIN, "throughput_min_bps");
     EXP_D(SK_EXPECT_THROUGHPUT_MAX, "throughput_max_bps");

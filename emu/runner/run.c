@@ -589,6 +589,83 @@ static void board_udp_result(struct run *r, cJSON *res)
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
 }
 
+/* A bare-metal board's TCP server result (docs/schema.md `result`, role
+ * server, not reverse) among the `result` lines from ordinal w->n0 on. */
+struct board_tcp_want {
+    int n0, want;       /* result ordinal to start at, streams expected */
+    int found;
+    double bps;         /* summed over the streams' results */
+};
+
+static bool board_tcp_result_seen(struct inst *i, void *arg)
+{
+    struct board_tcp_want *w = arg;
+    const cJSON *m;
+    int k = 0;
+
+    w->found = 0;
+    w->bps = 0;
+    cJSON_ArrayForEach(m, i->msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *test = cJSON_GetObjectItemCaseSensitive(m, "test");
+        const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "result") != 0)
+            continue;
+        if (k++ < w->n0)
+            continue;
+        if (cJSON_IsString(test) && !strcmp(test->valuestring, "iperf") && cJSON_IsString(proto) &&
+            !strcmp(proto->valuestring, "tcp") && cJSON_IsString(role) && !strcmp(role->valuestring, "server") &&
+            !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "reverse")) && !isnan(rs_jnumber(m, "bps"))) {
+            w->found++;
+            w->bps += rs_jnumber(m, "bps");
+        }
+    }
+    return w->found >= w->want;
+}
+
+/* Goodput is what the receiver counted (issue 20).  Host -> bare-metal
+ * board over TCP, the host's iperf 2 reports what it wrote into its socket
+ * - to slirp, which accepts it whether or not anything reaches the board.
+ * The board's lwiperf result (bytes received from accept to close) is the
+ * goodput; the host's figure stays as sent_bps.  No board result: nothing
+ * arrived, and the test did not succeed whatever the host printed.
+ * Returns non-zero when the run must stop (QEMU gone, signal). */
+static int board_tcp_result(struct run *r, cJSON *res, int n0)
+{
+    struct board_tcp_want w = { n0, r->s.v[SK_TRAFFIC_PARALLEL].u > 1 ? (int)r->s.v[SK_TRAFFIC_PARALLEL].u : 1, 0, 0 };
+    double host = rs_jnumber(res, "throughput_bps");
+    int rc;
+
+    if (r->s.v[SK_BOARD_FIRMWARE].e != 0 || r->s.v[SK_TRAFFIC_PROTOCOL].e != 0 || r->s.v[SK_TRAFFIC_REVERSE].b ||
+        r->s.v[SK_TRAFFIC_BIDIR].b || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "ok")))
+        return 0;
+    /* the board prints its result when the host's FIN has come through */
+    rc = inst_wait(&r->in, 3000, board_tcp_result_seen, &w);
+    if (rc && rc != -ETIMEDOUT)
+        return wait_failed(r, rc, "board iperf result");
+    if (!isnan(host) && !cJSON_GetObjectItemCaseSensitive(res, "sent_bps"))
+        cJSON_AddNumberToObject(res, "sent_bps", host);
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "throughput_bps");
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "rx_bps");
+    if (!w.found) {
+        char msg[200];
+        snprintf(msg, sizeof(msg), "the board (the receiver) reported no iperf result: the host's %.2f Mb/s is "
+                 "what it wrote into its socket, not what arrived", isnan(host) ? 0 : host / 1e6);
+        cJSON_ReplaceItemInObjectCaseSensitive(res, "ok", cJSON_CreateFalse());
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
+        cJSON_AddStringToObject(res, "error", msg);
+        cJSON_AddNumberToObject(res, "throughput_bps", 0);
+        cJSON_AddNumberToObject(res, "rx_bps", 0);
+        cJSON_AddStringToObject(res, "receiver", "board: no result line");
+        return 0;
+    }
+    cJSON_AddNumberToObject(res, "throughput_bps", w.bps);
+    cJSON_AddNumberToObject(res, "rx_bps", w.bps);
+    cJSON_AddStringToObject(res, "receiver", "board iperf result (bytes received)");
+    return 0;
+}
+
 /* One iperf invocation with the timeline running alongside. */
 static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
@@ -598,7 +675,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     bool v3 = strcmp(scn_host_tool(&r->s), "iperf3") == 0;
     double dur = r->s.v[SK_TRAFFIC_DURATION].u / 1e9 + r->s.v[SK_TRAFFIC_OMIT].u / 1e9;
     cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
-    int nsteps, next = 0, status = 0, rc, lport = 0;
+    int nsteps, next = 0, status = 0, rc, lport = 0, nres0 = rs_count_msgs(&r->in, "result");
     long long t0, deadline;
     bool timed_out = false;
 
@@ -706,7 +783,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     rs_iperf_method_banner(r, *result);
     board_udp_result(r, *result);
     (void)status;
-    return 0;
+    return board_tcp_result(r, *result, nres0);
 }
 
 /* Start QEMU for @in: the run's board (r->in), or with --net pair the peer

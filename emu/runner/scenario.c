@@ -68,6 +68,7 @@ static const char *const e_duplex[] = { "full", "half", NULL };
 static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
 static const char *const e_proto[] = { "tcp", "udp", NULL };
 static const char *const e_updown[] = { "up", "down", NULL };
+static const char *const e_okfail[] = { "ok", "fail", NULL };
 
 struct scn_keydef {
     const char *section;
@@ -149,6 +150,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_EXPECT_JITTER_MAX] = { "expect", "jitter_max", T_TIME, 0, NS(10), NULL, NULL, false },
     [SK_EXPECT_DIAG] = { "expect", "diag", T_CODES, 0, 0, NULL, NULL, true },
     [SK_EXPECT_DIAG_ABSENT] = { "expect", "diag_absent", T_CODES, 0, 0, NULL, NULL, true },
+    [SK_EXPECT_TRAFFIC] = { "expect", "traffic", T_ENUM, 0, 0, e_okfail, NULL, false },
 };
 
 static const char *const sections[] = {

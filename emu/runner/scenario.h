@@ -92,7 +92,8 @@
     X(EXPECT_RETRANSMITS_MAX, "expect", "retransmits_max") \
     X(EXPECT_JITTER_MAX, "expect", "jitter_max")     \
     X(EXPECT_DIAG, "expect", "diag")                 \
-    X(EXPECT_DIAG_ABSENT, "expect", "diag_absent")
+    X(EXPECT_DIAG_ABSENT, "expect", "diag_absent")                                    \
+    X(EXPECT_TRAFFIC, "expect", "traffic")
 
 enum scn_key {
 #define SCN_ENUM(id, sec, name) SK_##id,

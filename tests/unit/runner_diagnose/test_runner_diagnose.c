@@ -335,6 +335,44 @@ static void test_failed_traffic_fails_unless_expected(void **state)
     cJSON_Delete(exp);
 }
 
+/* `[expect] traffic = fail` (issue 20): the receiver got nothing.  A host
+ * figure with ok true (what the host wrote into slirp) fails it. */
+static void test_expect_traffic_fail(void **state)
+{
+    static const char *const lie =    /* before: the sender's count, ok */
+        "{\"expect\":{\"traffic\":\"fail\",\"throughput_max_bps\":0},\"iperf\":{\"ok\":true,\"throughput_bps\":3256145}}";
+    static const char *const honest =
+        "{\"expect\":{\"traffic\":\"fail\",\"throughput_max_bps\":0},\"iperf\":{\"ok\":false,\"throughput_bps\":0,"
+        "\"sent_bps\":3256145,\"error\":\"the board (the receiver) reported no iperf result\"}}";
+    struct dg_in in;
+    struct dg_report rep;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f;
+    int checks = 0;
+    cJSON *root;
+    (void)state;
+
+    root = cJSON_Parse(lie);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    f = open_memstream(&buf, &len);
+    assert_int_equal(dg_check_expect(root, &rep, f, &checks), 2);
+    fclose(f);
+    assert_non_null(strstr(buf, "traffic: expected to fail"));
+    assert_non_null(strstr(buf, "above the maximum 0.00"));
+    free(buf);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+    root = cJSON_Parse(honest);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    assert_int_equal(dg_check_expect(root, &rep, NULL, &checks), 0);
+    assert_int_equal(checks, 2);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 /* No link (issue 20): the runner skips traffic; that passes only with
  * `link = down` expected, and PHY_NO_LINK comes from link.up (the board's
  * BMSR), not from the expectation. */
@@ -726,6 +764,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_traffic_fail);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fixture_results_files_blind);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_blind_removes_truth);
     return _cmocka_run_group_tests("runner_diagnose", tests, n, NULL, NULL);
