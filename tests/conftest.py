@@ -5,7 +5,7 @@
   (pass options as --opt=VALUE: pytest parses the command line once before
   this file registers them)
   CI=true        a skip fails, unless the test is marked todo or skipped
-                 as a timing check (timing_skip() below);
+                 as a timing check (gemlab_test.fixtures.timing_skip);
   root           fixture: skip without root (fails under CI=true, where
                  CI runs as root in a --privileged container);
   our_qemu       fixture: gemlab's patched QEMU, or the test fails saying
@@ -17,9 +17,7 @@ import pytest
 
 from gemlab_test import paths
 from gemlab_test.board import Board
-
-TIMING = "timing, not a pass"
-WARNINGS = []          # GitHub ::warning lines for the end of the run
+from gemlab_test.fixtures import TIMING, WARNINGS
 
 
 def pytest_addoption(parser):
@@ -63,29 +61,6 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config):
     if n["skipped"]:
         line += ", %d skipped" % n["skipped"]
     terminalreporter.write_line(line)
-
-
-def timing_skip(suite, name, why):
-    """A real-time check the host's scheduling decided, not the firmware:
-    skipped with a reason that says it is not a pass, raised as a GitHub
-    warning under CI (where it stays a skip: without virtual time a
-    real-time rate cannot be made deterministic on a shared host)."""
-    if paths.ci():      # printed by pytest_terminal_summary: test output is captured
-        WARNINGS.append(paths.gh_warning("%s: timing check not counted" % suite, "%s: %s" % (name, why), False))
-    pytest.skip("%s: %s: %s" % (TIMING, name, why))
-
-
-def boot(request, tmp_path_factory, fw, qemu, name, **kw):
-    """A Board for a module-scoped fixture: started in a fresh run
-    directory (kept under pytest's --basetemp), set as the module's
-    BOARD (its console tail goes into failure reports), stopped at the
-    end of the module."""
-    if not os.path.isfile(fw):
-        pytest.fail("no firmware at %s (make -C firmware/baremetal)" % fw, pytrace=False)
-    b = Board(fw, str(tmp_path_factory.mktemp(name)), qemu, **kw)
-    request.module.BOARD = b
-    request.addfinalizer(b.stop)
-    return b
 
 
 @pytest.fixture(scope="session")

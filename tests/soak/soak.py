@@ -205,6 +205,28 @@ class Soak:
                 raise RuntimeError("link did not come up within 30 s of boot")
         self.res["qemu_pid"] = self.qemu.pid
 
+    def traffic(self, ths, what, progress):
+        """Start the traffic and fault threads @ths, keep QEMU checked for
+        --seconds with a progress line a minute, then stop and join them."""
+        for t in ths:
+            t.start()
+        print("soak: traffic and faults running for %d s (%srun dir %s, QEMU pid %d)"
+              % (self.a.seconds, what, self.a.out, self.qemu.pid), flush=True)
+        last = now()
+        while now() - self.t0 < self.a.seconds:
+            time.sleep(1)
+            self.check_alive()
+            if now() - last >= 60:
+                last = now()
+                print("soak: %4d s  %s  flaps %d  RSS %s kB" % (now() - self.t0, progress(),
+                      self.res["faults"].get("flaps", 0), self.rss[-1][1] if self.rss else "?"), flush=True)
+        self.rss_stop.set()
+        self.stop.set()
+        for t in ths:
+            while t.is_alive():
+                t.join(1)
+                self.check_alive()
+
     def stats(self, timeout=30):
         """`stats` over the UART; one retry (a line lost to a console
         glitch is skipped by the parser, schema.md)."""
@@ -539,26 +561,10 @@ class Soak:
         self.mark_t0 = self.con.mark()
         self.t0 = now()
         self.rss_stop = threading.Event()
-        ths = [threading.Thread(target=f, daemon=True) for f in (self.rss_sampler, self.faults, self.iperf_loop)]
-        for t in ths:
-            t.start()
-        print("soak: traffic and faults running for %d s (linux, run dir %s, QEMU pid %d)"
-              % (a.seconds, a.out, self.qemu.pid), flush=True)
-        last = now()
-        while now() - self.t0 < a.seconds:
-            time.sleep(1)
-            self.check_alive()
-            if now() - last >= 60:
-                last = now()
-                print("soak: %4d s  iperf3 runs %d (%.1f MB received)  flaps %d  RSS %s kB"
-                      % (now() - self.t0, len(self.iperf_runs), sum(x["bytes"] for x in self.iperf_runs) / 1e6,
-                         r["faults"].get("flaps", 0), self.rss[-1][1] if self.rss else "?"), flush=True)
-        self.rss_stop.set()
-        self.stop.set()
-        for t in ths:
-            while t.is_alive():
-                t.join(1)
-                self.check_alive()
+        self.traffic([threading.Thread(target=f, daemon=True) for f in (self.rss_sampler, self.faults,
+                                                                         self.iperf_loop)],
+                     "linux, ", lambda: "iperf3 runs %d (%.1f MB received)" % (
+                         len(self.iperf_runs), sum(x["bytes"] for x in self.iperf_runs) / 1e6))
         r["traffic_s"] = round(now() - self.t0, 1)
         r["fault_errors"] = self.fault_err
         link_ok = self.wait_link_stable()
@@ -658,27 +664,9 @@ class Soak:
                (self.rss_sampler, self.faults, self.iperf_loop, self.tcp_echo_loop)]
         ths.append(threading.Thread(target=self.udp_echo, args=(None, a.udp_interval, 2.0, self.echo),
                                     daemon=True))
-        for t in ths:
-            t.start()
-        print("soak: traffic and faults running for %d s (run dir %s, QEMU pid %d)"
-              % (a.seconds, a.out, self.qemu.pid), flush=True)
-        last = now()
-        while now() - self.t0 < a.seconds:
-            time.sleep(1)
-            self.check_alive()
-            if now() - last >= 60:
-                last = now()
-                print("soak: %4d s  iperf runs %d (%.1f MB)  echo udp %d/%d tcp %d/%d  flaps %d  RSS %s kB"
-                      % (now() - self.t0, len(self.iperf_runs),
-                         sum(x["bytes"] for x in self.iperf_runs) / 1e6, *self.echo.get("udp_live", (0, 0)),
-                         self.echo["tcp_ok"], self.echo["tcp_tries"],
-                         r["faults"].get("flaps", 0), self.rss[-1][1] if self.rss else "?"), flush=True)
-        self.rss_stop.set()
-        self.stop.set()
-        for t in ths:
-            while t.is_alive():
-                t.join(1)
-                self.check_alive()
+        self.traffic(ths, "", lambda: "iperf runs %d (%.1f MB)  echo udp %d/%d tcp %d/%d" % (
+            len(self.iperf_runs), sum(x["bytes"] for x in self.iperf_runs) / 1e6,
+            *self.echo.get("udp_live", (0, 0)), self.echo["tcp_ok"], self.echo["tcp_tries"]))
         t_traffic = now() - self.t0
         time.sleep(1.0)
         self.mark_end = self.con.mark()

@@ -32,10 +32,8 @@ Environment: QEMU (patched; default emu/qemu's build), STOCK_QEMU (default
 /usr/bin/qemu-system-arm; empty skips it), ROUNDS (3), SECS (5), SWEEP_T
 (2), UDP_RATE (20M), RXBD ("32 64 128"), O (build dir, default build/).
 """
-import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -45,7 +43,7 @@ sys.dont_write_bytecode = True
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
-from gemlab_test import board, iperf, net, paths, proc  # noqa: E402
+from gemlab_test import bench, board, iperf, net, paths, proc  # noqa: E402
 
 ROUNDS = int(os.environ.get("ROUNDS", "3"))
 SECS = int(os.environ.get("SECS", "5"))
@@ -58,11 +56,7 @@ TEXT_DATA_GOAL = 512 * 1024
 
 
 def stats(xs):
-    xs = [x for x in xs if x is not None]
-    if not xs:
-        return None
-    return {"min": min(xs), "median": statistics.median(xs), "max": max(xs), "n": len(xs),
-            "runs": xs}
+    return bench.mmm(xs, runs=True)
 
 
 def build(rxbd, csum=False):
@@ -293,10 +287,7 @@ def main():
     print("size: text %d, data %d, bss %d; text+data %.1f KiB (goal <= 512 KiB: %s)" %
           (s["text"], s["data"], s["bss"], s["text_data"] / 1024, "yes" if s["within_goal"] else "NO"))
 
-    path = os.environ.get("BENCH_JSON")
-    if path:
-        with open(path, "w") as f:
-            json.dump(out, f, indent=1)
+    bench.write_json(out)
     return 0
 
 

@@ -40,10 +40,18 @@ build/host/bin/gemlab), REPEATS (3), SECS (4), SPEEDS (10,100,1000),
 FIRMWARES (baremetal,linux), PROTOS (tcp,udp).
 Prints a table and writes JSON to $BENCH_JSON.
 """
-import json, os, shutil, statistics, subprocess, sys, time
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+from gemlab_test import bench, iperf, results  # noqa: E402
+from gemlab_test.bench import mmm as stats  # noqa: E402
 O = os.environ.get("O", os.path.join(TOP, "build"))
 
 WIRE_OVERHEAD = 14 + 4 + 8 + 12      # MAC header, FCS, preamble+SFD, IFG
@@ -58,13 +66,6 @@ def theory_bps(speed_mbps, proto, timestamps, udp_len=UDP_LEN):
         return r * udp_len / (udp_len + 8 + 20 + WIRE_OVERHEAD)
     mss = MTU - 40 - (12 if timestamps else 0)
     return r * mss / (MTU + WIRE_OVERHEAD)
-
-
-def stats(xs):
-    xs = [x for x in xs if x is not None]
-    if not xs:
-        return None
-    return {"min": min(xs), "median": statistics.median(xs), "max": max(xs), "n": len(xs)}
 
 
 def scenario_text(name, fw, speed, proto, n, secs):
@@ -116,8 +117,8 @@ def sent_datagrams(run_dir):
                 with open(p) as f:
                     for line in f:
                         fld = line.strip().split(",")
-                        if len(fld) >= 9 and fld[6].startswith("0.0-") and fld[5] != "-1":
-                            total = max(total, int(fld[7]))
+                        if fld[5:6] != ["-1"]:
+                            total = max([total] + [r["bytes"] for r in iperf.parse_csv(line) if r["start"] == 0.0])
                 n += total // UDP_LEN
         except (OSError, ValueError, KeyError, TypeError):
             continue
@@ -150,20 +151,19 @@ def run_case(gemlab, qemu, fw, speed, proto, repeats, secs, sdir, rdir):
         ent["run_dirs"].append(out)
         ent["exits"].append(p.returncode)
         try:
-            with open(os.path.join(out, "results.json")) as f:
-                res = json.load(f)
+            res = results.load(out)
         except (OSError, ValueError) as e:
             errs.append("boot %d: no results.json (%s); gemlab said: %s" % (b + 1, e, p.stdout.strip()[-300:]))
             continue
-        speeds.add((res.get("link") or {}).get("speed_mbps"))
-        gem = res.get("gem") or {}
+        speeds.add(results.link(res).get("speed_mbps"))
+        gem = results.gem(res)
         mac["mac_rx_frames"] += gem.get("rx_frames") or 0
         mac["mac_rx_resource_errors"] += gem.get("rx_resource_errors") or 0
         if proto == "udp":
             mac["host_sent_datagrams"] += sent_datagrams(out)
-        ts = bool((res.get("conditions") or {}).get("tcp_timestamps"))
+        ts = bool(results.conditions(res).get("tcp_timestamps"))
         th = theory_bps(speed, proto, ts)
-        for s in res.get("sweep") or []:
+        for s in results.sweep(res):
             bps = s.get("throughput_bps")
             reps.append({"goodput_bps": bps, "udp_lost_pct": s.get("udp_lost_pct"),
                          "error_pct": None if bps is None else round((bps - th) / th * 100, 2)})
@@ -255,11 +255,7 @@ def main():
             "%.2f" % (c["theory_bps"] / 1e6) if "theory_bps" in c else "-",
             "%.1f / %.1f / %.1f" % (er["min"], er["median"], er["max"]) if er else "-",
             "  " + c["error"] if "error" in c else ""))
-    bj = os.environ.get("BENCH_JSON")
-    if bj:
-        with open(bj, "w") as f:
-            json.dump(out, f, indent=1)
-            f.write("\n")
+    bench.write_json(out)
     bad = [k for k, c in out["cases"].items() if "error" in c]
     if bad:
         print("bench_fidelity: no complete figure for %s" % ", ".join(bad), file=sys.stderr)

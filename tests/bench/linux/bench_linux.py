@@ -36,17 +36,28 @@ BASE_QEMU (another qemu-system-arm, such as the previous patch set's).
 The baseline is booted BOOTS times and measured over tap (slirp without
 netns) in the same run, right after ours, and reported as ours/base.
 """
-import glob, json, os, re, select, signal, socket, statistics, subprocess, sys, time
+import glob
+import json
+import os
+import re
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
-CLK_TCK = os.sysconf("SC_CLK_TCK")
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
+from gemlab_test import bench, board, iperf, net, proc  # noqa: E402
 MIB = 1024 * 1024
 TAP_NET = ("192.168.77.1", "192.168.77.2", 24)
 LABEL = {"host_to_guest": "host->guest", "guest_to_host": "guest->host"}
 
 live = []       # Popen objects to kill on exit
-netns = []      # netns names to delete on exit
+boards = []     # Boards to stop on exit
+netns = []      # net.Netns to delete on exit
 
 
 def cleanup():
@@ -55,8 +66,10 @@ def cleanup():
             p.kill()
             p.wait()
     live.clear()
+    for b in list(boards):
+        stop(b)
     for ns in netns:
-        subprocess.run(["ip", "netns", "del", ns], stderr=subprocess.DEVNULL)
+        ns.close()
     netns.clear()
 
 
@@ -66,25 +79,7 @@ def on_signal(sig, _frame):
 
 
 def mmm(xs):
-    xs = [x for x in xs if x is not None]
-    if not xs:
-        return None
-    return {"min": round(min(xs), 3), "median": round(statistics.median(xs), 3),
-            "max": round(max(xs), 3), "n": len(xs)}
-
-
-def free_port():
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
-
-
-def cpu_s(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK   # utime, stime
+    return bench.mmm(xs, 3)
 
 
 # --- build -------------------------------------------------------------------
@@ -117,56 +112,26 @@ def recorded_cold():
 
 
 # --- QEMU --------------------------------------------------------------------
-def qemu_cmd(qemu, stock, out, netdev, append, board="zc702"):
-    machine, smp = ("xilinx-zynq-a9", "1") if stock else ("xilinx-zynq-a9,flash=off", "2")
-    return [qemu, "-M", machine, "-smp", smp, "-m", "512M", "-display", "none",
-            "-monitor", "none", "-kernel", os.path.join(out, "zImage"),
-            "-dtb", os.path.join(out, "zynq-%s-qemu.dtb" % board),
-            "-initrd", os.path.join(out, "initramfs.cpio.gz"),
-            "-append", "console=ttyPS0,115200 earlycon " + append,
-            "-serial", "null", "-serial", "stdio",
-            "-netdev", netdev, "-net", "nic,netdev=n0"]
-
-
-def start_until_ready(cmd, timeout=90):
-    """Start QEMU; return (Popen, seconds to the agent's ready line)."""
+def start_until_ready(qemu, stock, out, netdev, append, ns=None, timeout=90):
+    """Boot the Linux image (ours: flash=off, 2 vCPUs; stock: 1) and return
+    (Board, seconds from start to the agent's ready line)."""
     t0 = time.monotonic()
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    live.append(p)
-    buf = b""
-    while time.monotonic() - t0 < timeout:
-        r, _, _ = select.select([p.stdout], [], [], 0.2)
-        if not r:
-            if p.poll() is not None:
-                break
-            continue
-        chunk = os.read(p.stdout.fileno(), 65536)
-        if not chunk:
-            break
-        buf += chunk
-        if b'"type":"ready"' in buf:
-            # keep draining the console so the guest never blocks on it
-            return p, time.monotonic() - t0
-    stop(p)
-    raise RuntimeError("no ready line within %d s; console tail:\n%s" %
-                       (timeout, buf[-1500:].decode(errors="replace")))
+    b = board.Board(out, tempfile.mkdtemp(prefix="gemlab-benchl."), qemu, net=ns, netdev=netdev,
+                    firmware="linux", machine_opts="" if stock else "flash=off", smp=1 if stock else 2,
+                    append=append)
+    boards.append(b)
+    if not b.con.expect_json("ready", timeout):
+        tail = "\n".join(b.tail(30))
+        stop(b)
+        raise RuntimeError("no ready line within %d s; console tail:\n%s" % (timeout, tail))
+    return b, time.monotonic() - t0
 
 
-def drain(p):
-    """Read whatever the console has (the agent prints link events)."""
-    while True:
-        r, _, _ = select.select([p.stdout], [], [], 0)
-        if not r or not os.read(p.stdout.fileno(), 65536):
-            return
-
-
-def stop(p):
-    if p.poll() is None:
-        p.kill()
-    p.wait()
-    if p in live:
-        live.remove(p)
+def stop(b):
+    b.stop()
+    shutil.rmtree(b.rundir, ignore_errors=True)
+    if b in boards:
+        boards.remove(b)
 
 
 # --- iperf3 ------------------------------------------------------------------
@@ -193,59 +158,50 @@ def host_iperf3(prefix, args, secs):
             time.sleep(1.5)
             continue
         break
-    if "error" in j:
-        return None, None, j["error"]
-    end = j["end"]
-    mbps = end["sum_received"]["bits_per_second"] / 1e6
-    return mbps, end.get("sum_sent", {}).get("retransmits"), None
+    try:
+        r = iperf.iperf3_summary(j)
+    except ValueError as e:
+        return None, None, str(e)
+    return r["mbps"], r["retransmits"], None
 
 
 def throughput(qemu, out, kind, rounds, secs, pin=None, stock=False):
     """kind slirp|tap: one boot, then ROUNDS x (host->guest, guest->host).
     pin=CPU: the GEM IRQ (agent irq-affinity) and the guest's iperf3 server
     (iperf3 -A CPU, started through the agent) both on that one vCPU."""
-    prefix = []
+    prefix, ns = [], None
     if kind == "slirp":
-        port = free_port()
-        netdev = "user,id=n0,hostfwd=tcp:127.0.0.1:%d-:5201" % port
+        port = net.free_port()
+        netdev = board.netdev_user([("tcp", port, 5201)])
         append = "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"
         target = ["-c", "127.0.0.1", "-p", str(port)]
     else:
-        ns = "gemlab-bench-%d" % os.getpid()
         host, guest, plen = TAP_NET
-        for c in (["ip", "netns", "add", ns],):
-            subprocess.run(c, check=True)
+        ns = net.Netns("bench", tap="gl0", host_ip=host).create()
         netns.append(ns)
-        for c in (["ip", "-n", ns, "link", "set", "lo", "up"],
-                  ["ip", "-n", ns, "tuntap", "add", "dev", "gl0", "mode", "tap"],
-                  ["ip", "-n", ns, "addr", "add", "%s/%d" % (host, plen), "dev", "gl0"],
-                  ["ip", "-n", ns, "link", "set", "gl0", "up"]):
-            subprocess.run(c, check=True)
-        prefix = ["ip", "netns", "exec", ns]
-        netdev = "tap,id=n0,ifname=gl0,script=no,downscript=no"
+        prefix = ns.cmd([])
+        netdev = None
         append = "gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host)
         target = ["-c", guest]
     if pin is not None:
         append += " gemlab.iperf3=0"
-    p, _ = start_until_ready(prefix + qemu_cmd(qemu, stock, out, netdev, append))
+    p, _ = start_until_ready(qemu, stock, out, netdev, append, ns=ns)
+    pid = p.qemu_pid()
     res = {"host_to_guest": [], "guest_to_host": []}
     label = kind + ("-stock" if stock else "")
     try:
         time.sleep(1.0)   # let the agent's start-up link event pass
         if pin is not None:
             for c in ("irq-affinity %x" % (1 << pin), "run iperf3 -s -D -A %d" % pin):
-                p.stdin.write((c + "\n").encode())
-                p.stdin.flush()
+                p.con.send(c, eol="\n")
                 time.sleep(1.0)
-            drain(p)
             label = kind + "-pin%d" % pin
         for r in range(rounds):
             for d, extra in (("host_to_guest", []), ("guest_to_host", ["-R"])):
-                drain(p)
                 time.sleep(1.0)
-                c0, t0 = cpu_s(p.pid), time.monotonic()
+                c0, t0 = proc.cpu_s(pid), time.monotonic()
                 mbps, retr, err = host_iperf3(prefix, target + extra, secs)
-                cpu = (cpu_s(p.pid) - c0) / (time.monotonic() - t0)
+                cpu = (proc.cpu_s(pid) - c0) / (time.monotonic() - t0)
                 res[d].append({"mbps": round(mbps, 1) if mbps else None, "retransmits": retr,
                                "qemu_cpu_cores": round(cpu, 2), "error": err})
                 print("  %-5s round %d %-13s %8s Mb/s  retr %-6s QEMU %.2f host cores%s" % (
@@ -254,8 +210,9 @@ def throughput(qemu, out, kind, rounds, secs, pin=None, stock=False):
                 sys.stdout.flush()
     finally:
         stop(p)
-        if kind == "tap":
-            subprocess.run(["ip", "netns", "del", netns.pop()], stderr=subprocess.DEVNULL)
+        if ns is not None:
+            ns.close()
+            netns.remove(ns)
     return {d: {"mbps": mmm([x["mbps"] for x in v]),
                 "qemu_cpu_cores": mmm([x["qemu_cpu_cores"] for x in v]), "runs": v}
             for d, v in res.items()}
@@ -344,8 +301,8 @@ def main():
             continue
         ts = []
         for i in range(boots):
-            p, t = start_until_ready(qemu_cmd(q, is_stock, o, "user,id=n0",
-                                              "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2"))
+            p, t = start_until_ready(q, is_stock, o, board.netdev_user(),
+                                     "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2")
             stop(p)
             ts.append(t)
             print("  boot %-5s %d: %.2f s to ready" % (name, i + 1, t))
@@ -444,11 +401,8 @@ def main():
         "met" if result["initramfs_goal_met"] else "NOT met", sizes["image.ub"]))
     print("initramfs tools: " + ", ".join("%s %d" % kv for kv in tools.items()))
 
-    path = os.environ.get("BENCH_JSON")
+    path = bench.write_json(result)
     if path:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path, "w") as f:
-            json.dump(result, f, indent=1)
         print("wrote %s" % path)
     return 0
 

@@ -25,86 +25,67 @@ Environment: QEMU (patched), STOCK_QEMU (default /usr/bin/qemu-system-arm),
 FW (default build/baremetal/qemu-zynq/gemlab-fw.elf), ROUNDS (3), SECS (5),
 STARTUP_N (7), LEN (64).
 """
-import json, os, select, socket, statistics, subprocess, sys, time
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 TOP = os.path.abspath(os.path.join(HERE, "..", "..", ".."))
 sys.path.insert(0, os.path.join(TOP, "emu", "qemu", "bench"))
+sys.path.insert(0, os.path.join(TOP, "tests", "lib"))
 import startup_time  # noqa: E402
-
-CLK_TCK = os.sysconf("SC_CLK_TCK")
-
-
-def free_port():
-    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    s.bind(("127.0.0.1", 0))
-    p = s.getsockname()[1]
-    s.close()
-    return p
+from gemlab_test import bench, board, net, proc  # noqa: E402
+from gemlab_test.bench import mmm  # noqa: E402
 
 
-def cpu_s(pid):
-    with open("/proc/%d/stat" % pid) as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK_TCK   # utime, stime
+def booted(qemu, fw, netdev):
+    """A Board on slirp, link up (our PHY negotiates for ~2.9 s of guest
+    time; stock's is up at once)."""
+    rd = tempfile.mkdtemp(prefix="gemlab-benchq.")
+    b = board.Board(fw, rd, qemu, netdev=netdev)
+    try:
+        if not b.con.expect_json("ready", 90) or not b.con.expect_json("link", 90, lambda o: o.get("up")):
+            raise RuntimeError("%s: no ready/link line within 90 s" % qemu)
+    except BaseException:
+        stop(b)
+        raise
+    return b
 
 
-def read_json(p, buf, want, timeout):
-    """Read the console until a @gemlab line for which want(obj) holds."""
-    end = time.monotonic() + timeout
-    while time.monotonic() < end:
-        r, _, _ = select.select([p.stdout], [], [], 0.5)
-        if not r:
-            if p.poll() is not None:
-                raise RuntimeError("QEMU exited")
-            continue
-        chunk = os.read(p.stdout.fileno(), 65536)
-        if not chunk:
-            raise RuntimeError("QEMU closed the console")
-        buf[0] += chunk
-        while b"\n" in buf[0]:
-            line, buf[0] = buf[0].split(b"\n", 1)
-            i = line.find(b"@gemlab ")
-            if i < 0:
-                continue
-            try:
-                obj = json.loads(line[i + 8:].decode(errors="replace"))
-            except ValueError:
-                continue
-            if want(obj):
-                return obj
-    raise RuntimeError("timed out waiting on the console")
+def stop(b):
+    b.stop()
+    shutil.rmtree(b.rundir, ignore_errors=True)
+
+
+def iperf_result(b, role, timeout):
+    res = b.con.expect_json("result", timeout, lambda o: o.get("test") == "iperf" and o.get("role") == role)
+    if res is None:
+        raise RuntimeError("no iperf %s result within %d s" % (role, timeout))
+    return res
 
 
 def throughput_once(qemu, fw, secs, length):
-    port = free_port()
+    port = net.free_port()
     srv = subprocess.Popen(["iperf", "-s", "-u", "-B", "127.0.0.1", "-p", str(port)],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    cmd = [qemu, "-M", "xilinx-zynq-a9", "-m", "256M", "-display", "none",
-           "-monitor", "none", "-serial", "stdio", "-serial", "null",
-           "-kernel", fw, "-netdev", "user,id=n0,net=10.0.2.0/24",
-           "-net", "nic,netdev=n0,model=cadence_gem"]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    buf = [b""]
+    b = None
     try:
-        read_json(p, buf, lambda o: o.get("type") == "ready", 90)
-        # our PHY negotiates for ~2.9 s of guest time; stock's is up at once
-        read_json(p, buf, lambda o: o.get("type") == "link" and o.get("up"), 90)
+        b = booted(qemu, fw, board.netdev_user())
         time.sleep(0.5)
-        c0 = cpu_s(p.pid)
+        pid = b.qemu_pid()
+        c0 = proc.cpu_s(pid)
         t0 = time.monotonic()
-        p.stdin.write(("iperf -c 10.0.2.2 -u -p %d -b 1000M -l %d -t %d\r" %
-                       (port, length, secs)).encode())
-        p.stdin.flush()
-        res = read_json(p, buf, lambda o: o.get("type") == "result" and
-                        o.get("test") == "iperf" and o.get("role") == "client",
-                        secs * 6 + 30)
-        c1 = cpu_s(p.pid)
+        b.con.send("iperf -c 10.0.2.2 -u -p %d -b 1000M -l %d -t %d" % (port, length, secs))
+        res = iperf_result(b, "client", secs * 6 + 30)
+        c1 = proc.cpu_s(pid)
         wall = time.monotonic() - t0
     finally:
-        p.kill()
-        p.wait()
+        if b:
+            stop(b)
         srv.kill()
         srv.wait()
     sent = res.get("tx_datagrams", 0)
@@ -124,35 +105,24 @@ def rx_once(qemu, fw, secs, length, rate):
     """Host -> firmware: the host's iperf 2 offers @rate of @length-byte
     datagrams through slirp's hostfwd; the firmware's server reports what
     its stack received.  Frames per second the guest took in."""
-    port = free_port()
-    cmd = [qemu, "-M", "xilinx-zynq-a9", "-m", "256M", "-display", "none",
-           "-monitor", "none", "-serial", "stdio", "-serial", "null",
-           "-kernel", fw, "-netdev",
-           "user,id=n0,net=10.0.2.0/24,hostfwd=udp:127.0.0.1:%d-10.0.2.15:5001" % port,
-           "-net", "nic,netdev=n0,model=cadence_gem"]
-    p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                         stderr=subprocess.DEVNULL)
-    buf = [b""]
-    cli = None
+    port = net.free_port()
+    b = cli = None
     try:
-        read_json(p, buf, lambda o: o.get("type") == "ready", 90)
-        read_json(p, buf, lambda o: o.get("type") == "link" and o.get("up"), 90)
-        p.stdin.write(b"iperf -s -u\r")
-        p.stdin.flush()
+        b = booted(qemu, fw, board.netdev_user([("udp", port, 5001)]))
+        b.con.send("iperf -s -u")
         time.sleep(1.0)
-        c0 = cpu_s(p.pid)
+        pid = b.qemu_pid()
+        c0 = proc.cpu_s(pid)
         cli = subprocess.Popen(["iperf", "-u", "-c", "127.0.0.1", "-p", str(port),
                                 "-l", str(length), "-b", rate, "-t", str(secs)],
                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        res = read_json(p, buf, lambda o: o.get("type") == "result" and
-                        o.get("test") == "iperf" and o.get("role") == "server",
-                        secs * 6 + 30)
-        c1 = cpu_s(p.pid)
-    except RuntimeError:
+        res = iperf_result(b, "server", secs * 6 + 30)
+        c1 = proc.cpu_s(pid)
+    except (RuntimeError, EOFError, OSError):
         return {"rx_fps": None, "received": None, "offered": None, "cpu_us_per_frame": None}
     finally:
-        p.kill()
-        p.wait()
+        if b:
+            stop(b)
         if cli:
             cli.kill()
             cli.wait()
@@ -165,13 +135,6 @@ def rx_once(qemu, fw, secs, length, rate):
         "received": got, "offered": res.get("datagrams"),
         "cpu_us_per_frame": round((c1 - c0) * 1e6 / got, 3) if got else None,
     }
-
-
-def mmm(xs):
-    xs = [x for x in xs if x is not None]
-    if not xs:
-        return None
-    return {"min": min(xs), "median": statistics.median(xs), "max": max(xs), "n": len(xs)}
 
 
 def startup(qemu, n, extra):
@@ -297,11 +260,8 @@ def main():
                          "results": rx, "ratio_patched_over_stock": rx_ratio},
         "startup_s": start, "startup_ratio_flash_off_over_stock": start_ratio,
     }
-    path = os.environ.get("BENCH_JSON")
+    path = bench.write_json(out)
     if path:
-        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
-        with open(path, "w") as f:
-            json.dump(out, f, indent=1)
         print("wrote %s" % path)
     return 0
 

@@ -51,11 +51,13 @@ def netdev_tap(ifname):
 
 
 def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None, gem=None,
-              machine_opts="", smp=None, paused=True, extra=()):
+              machine_opts="", smp=None, append="", paused=True, extra=()):
     """argv for @qemu booting @fw (a bare-metal ELF, or for firmware
     "linux" a directory holding LINUX_FILES).  qmp/serial: unix socket
     paths QEMU serves; netdev: netdev_user()/netdev_tap() or None (no
-    network); gem: {cadence_gem property: value} as -global."""
+    network); gem: {cadence_gem property: value} as -global; append:
+    more Linux command line (the agent's gemlab.ip=..., see
+    firmware/linux)."""
     linux = firmware == "linux"
     a = [qemu, "-M", "xilinx-zynq-a9" + ("," + machine_opts if machine_opts else ""),
          "-m", "512M" if linux else "256M", "-display", "none", "-monitor", "none"]
@@ -71,7 +73,7 @@ def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None
         a += ["-smp", str(smp)]
     if linux:
         z, dtb, initrd = (os.path.join(fw, f) for f in LINUX_FILES)
-        a += ["-kernel", z, "-dtb", dtb, "-initrd", initrd, "-append", LINUX_APPEND]
+        a += ["-kernel", z, "-dtb", dtb, "-initrd", initrd, "-append", (LINUX_APPEND + " " + append).strip()]
     else:
         a += ["-kernel", fw]
     if netdev:

@@ -157,6 +157,11 @@ class Console:
                     return None
                 self.cv.wait(min(left, 0.5))
 
+    def messages(self, start=0, end=None):
+        """The messages printed on lines [start, end) (marks)."""
+        with self.cv:
+            return [j for i, j in self.msgs if i >= start and (end is None or i < end)]
+
     def command(self, line, pred, timeout):
         """send(@line), then wait_json(pred) over what it printed."""
         m = self.mark()

@@ -70,7 +70,7 @@ def test_a_todo_skip_stays_a_skip_under_ci(tree):
 
 
 def test_a_timing_skip_stays_a_skip_under_ci_with_a_github_warning(tree):
-    body = ("from conftest import timing_skip\ndef test_t():\n"
+    body = ("from gemlab_test.fixtures import timing_skip\ndef test_t():\n"
             "    timing_skip('bm', '100M TCP', '90.1 Mb/s, QEMU waited 59 %')\n")
     rc, out = pytest_run(tree, body, ci=True)
     assert rc == 0 and "demo: 0 passed, 0 failed, 1 skipped" in out, out

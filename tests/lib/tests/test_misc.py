@@ -123,3 +123,15 @@ def test_board_argv_linux_console_on_uart1_and_tap():
 def test_board_argv_no_network():
     a = board.zynq_argv("q", "f", paused=False)
     assert a[-2:] == ["-net", "none"] and "-S" not in a
+
+
+def test_bench_mmm_and_write_json(tmp_path, monkeypatch):
+    from gemlab_test import bench
+    assert bench.mmm([3, None, 1, 2]) == {"min": 1, "median": 2, "max": 3, "n": 3}
+    assert bench.mmm([1.23456, 2.0], ndigits=2)["median"] == 1.62
+    assert bench.mmm([2, 1], runs=True)["runs"] == [2, 1]
+    assert bench.mmm([None]) is None
+    monkeypatch.delenv("BENCH_JSON", raising=False)
+    assert bench.write_json({"a": 1}) is None
+    monkeypatch.setenv("BENCH_JSON", str(tmp_path / "d" / "b.json"))
+    assert json.loads(open(bench.write_json({"a": 1})).read()) == {"a": 1}

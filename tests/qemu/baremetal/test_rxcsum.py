@@ -39,7 +39,7 @@ import sys
 
 import pytest
 
-from conftest import boot
+from gemlab_test.fixtures import boot
 from gemlab_test import net
 
 # first of all fixtures: without root nothing else runs (a skip, a failure under CI=true)
@@ -53,25 +53,8 @@ BIG_N = 10
 
 
 @pytest.fixture(scope="module")
-def ns(root):
-    n = net.Netns("cs").create()
-    yield n
-    n.close()
-
-
-@pytest.fixture(scope="module")
 def b(request, tmp_path_factory, fw, our_qemu, ns):
     return boot(request, tmp_path_factory, fw, our_qemu, "rxcsum", net=ns, machine_opts="flash=off")
-
-
-@pytest.fixture(scope="module")
-def ready(b):
-    return b.con.expect_json("ready", 30)
-
-
-@pytest.fixture(scope="module")
-def link(b, ready):
-    return b.con.expect_json("link", 20, lambda j: j.get("up") is True)
 
 
 @pytest.fixture(scope="module")
@@ -130,7 +113,7 @@ def big(b, ns, csum):
 
 
 def test_boot_ready_line_from_the_offload_build(ready):
-    assert ready and ready.get("csum_offload") is True, "ready %r (build with GEM_CSUM_OFFLOAD=1)" % ready
+    assert ready.get("csum_offload") is True, "ready %r (build with GEM_CSUM_OFFLOAD=1)" % ready
 
 
 def test_link_up(link):

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from conftest import boot
+from gemlab_test.fixtures import boot
 from gemlab_test import board, net
 
 # Every command with bad arguments: its usage line, nothing started or
@@ -38,18 +38,6 @@ def port():
 def b(request, tmp_path_factory, fw, any_qemu, port):
     return boot(request, tmp_path_factory, fw, any_qemu, "smoke",
                 netdev=board.netdev_user([("tcp", port, 7), ("udp", port, 7)]))
-
-
-@pytest.fixture(scope="module")
-def ready(b):
-    j = b.con.expect_json("ready", 30)
-    assert j, "no ready line within 30 s"
-    return j
-
-
-@pytest.fixture(scope="module")
-def link(b, ready):
-    return b.con.expect_json("link", 15, lambda j: j.get("up") is True)
 
 
 @pytest.fixture(scope="module")
@@ -141,7 +129,7 @@ def test_ready_ip_and_board(ready):
 
 
 def test_link_up(link):
-    assert link, "no link-up event within 15 s"
+    assert link, "no link-up event within 20 s"
 
 
 def test_link_1000_full_autoneg(link):

@@ -111,21 +111,8 @@ for f in zImage "zynq-$BOARD-qemu.dtb" initramfs.cpio.gz; do
     [ -s "$out/$f" ] || { echo "linux-boot: missing $out/$f (make -C firmware/linux)"; echo "linux-boot: 0 passed, 1 failed"; exit 1; }
 done
 
-# A port free for both TCP and UDP on 127.0.0.1.
-free_port() {
-    $py - <<'PY'
-import socket
-for _ in range(50):
-    t = socket.socket(); t.bind(("127.0.0.1", 0)); p = t.getsockname()[1]
-    u = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        u.bind(("127.0.0.1", p)); print(p); break
-    except OSError:
-        pass
-    finally:
-        u.close(); t.close()
-PY
-}
+# A port free for both TCP and UDP on 127.0.0.1 (the test library's).
+free_port() { gj free-port; }
 
 # --- QEMU control -----------------------------------------------------------
 # boot NAME NETDEV_OPTS CMDLINE_EXTRA [PREFIX...]: start QEMU with the console

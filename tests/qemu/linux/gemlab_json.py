@@ -18,13 +18,21 @@ host iperf3 -J reports, for tests/qemu/linux/boot.sh.
   gemlab_json.py qmp SOCK CMD [ARGS_JSON]   run one QMP command on QEMU's QMP
                                             unix socket; print its "return" as
                                             JSON (exit 1 with the error)
+  gemlab_json.py free-port                  a port free on 127.0.0.1 for TCP
+                                            and UDP (gemlab_test.net.free_port)
 
-Stdlib only.  Exit status 0 = ok, 1 = check failed, 2 = usage.
+On the test library (tests/lib/gemlab_test: console, iperf, qmp, results).
+Exit status 0 = ok, 1 = check failed, 2 = usage.
 """
 import json
+import os
 import sys
 
-MARK = "@gemlab "
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from gemlab_test import iperf, net, results  # noqa: E402
+from gemlab_test.console import parse_line  # noqa: E402
+from gemlab_test.qmp import Qmp  # noqa: E402
 
 
 def fail(msg):
@@ -35,16 +43,8 @@ def fail(msg):
 def find_line(log, typ, start):
     with open(log, errors="replace") as f:
         for n, text in enumerate(f, 1):
-            if n < start:
-                continue
-            i = text.find(MARK)
-            if i < 0:
-                continue
-            try:
-                obj = json.loads(text[i + len(MARK):])
-            except ValueError:
-                continue
-            if obj.get("type") == typ:
+            obj = parse_line(text) if n >= start else None
+            if obj is not None and obj.get("type") == typ:
                 print(json.dumps(obj))
                 return 0
     return 1
@@ -150,57 +150,34 @@ def check(kind, path):
 
 def iperf3(path):
     with open(path) as f:
-        o = json.load(f)
-    if "error" in o:
-        fail("iperf3 error: " + o["error"])
-    end = o["end"]
-    if o["start"]["test_start"]["protocol"] == "UDP":
-        sent = end.get("sum_sent", end["sum"])
-        rcvd = end.get("sum_received", end["sum"])
-        # The server's own duration for UDP is unreliable in 3.12 (it can
-        # report more than was sent), so received bytes use the sender's time.
-        secs = sent.get("seconds") or 1.0
-        print("sent %.1f received %.1f Mb/s, lost %.2f%%" % (
-            sent["bits_per_second"] / 1e6, rcvd["bytes"] * 8 / secs / 1e6,
-            rcvd.get("lost_percent", 0.0)))
+        try:
+            r = iperf.iperf3_summary(f.read())
+        except ValueError as e:
+            fail(str(e))
+    if r["protocol"] == "UDP":
+        print("sent %.1f received %.1f Mb/s, lost %.2f%%" % (r["sent_mbps"], r["mbps"], r["lost_pct"] or 0.0))
     else:
-        print("%.1f Mb/s, %d retransmits" % (end["sum_received"]["bits_per_second"] / 1e6,
-                                            end.get("sum_sent", {}).get("retransmits", 0)))
+        print("%.1f Mb/s, %d retransmits" % (r["mbps"], r["retransmits"] or 0))
     return 0
 
 
 def get(path, key):
     with open(path) as f:
-        o = json.load(f)
-    for k in key.split("."):
-        try:
-            o = o[int(k)] if isinstance(o, list) else o[k]
-        except (KeyError, IndexError, ValueError, TypeError):
-            fail("%s: no %s" % (path, key))
+        o = results.get(json.load(f), key)
+    if o is None:
+        fail("%s: no %s" % (path, key))
     print(o if isinstance(o, str) else json.dumps(o))
     return 0
 
 
 def qmp(sock, cmd, args):
-    import socket
-    s = socket.socket(socket.AF_UNIX)
-    s.settimeout(10)
-    s.connect(sock)
-    f = s.makefile("rw")
-    f.readline()  # greeting
-    reqs = [{"execute": "qmp_capabilities"}, {"execute": cmd}]
-    if args:
-        reqs[1]["arguments"] = json.loads(args)
-    for req in reqs:
-        f.write(json.dumps(req) + "\n")
-        f.flush()
-        while True:  # skip asynchronous events
-            r = json.loads(f.readline())
-            if "return" in r or "error" in r:
-                break
-        if "error" in r:
-            fail("qmp %s: %s" % (req["execute"], r["error"].get("desc", r["error"])))
-    print(json.dumps(r["return"]))
+    q = Qmp.connect(sock)
+    try:
+        print(json.dumps(q.execute(cmd, **(json.loads(args) if args else {}))))
+    except (RuntimeError, OSError) as e:
+        fail(str(e))
+    finally:
+        q.close()
     return 0
 
 
@@ -213,6 +190,9 @@ def main(argv):
         return iperf3(argv[2])
     if len(argv) == 4 and argv[1] == "get":
         return get(argv[2], argv[3])
+    if len(argv) == 2 and argv[1] == "free-port":
+        print(net.free_port())
+        return 0
     if len(argv) in (4, 5) and argv[1] == "qmp":
         return qmp(argv[2], argv[3], argv[4] if len(argv) == 5 else None)
     print(__doc__)

@@ -1,0 +1,32 @@
+"""What the bench scripts (tests/bench/*/bench_*.py) share."""
+import json
+import os
+import statistics
+
+
+def mmm(xs, ndigits=None, runs=False):
+    """min / median / max / n of the numbers in @xs (None left out), each
+    rounded to @ndigits when given, plus the list itself with runs=True;
+    None when nothing is left."""
+    xs = [x for x in xs if x is not None]
+    if not xs:
+        return None
+    r = {"min": min(xs), "median": statistics.median(xs), "max": max(xs)}
+    if ndigits is not None:
+        r = {k: round(v, ndigits) for k, v in r.items()}
+    r["n"] = len(xs)
+    if runs:
+        r["runs"] = xs
+    return r
+
+
+def write_json(obj):
+    """@obj to $BENCH_JSON (the file tests/bench/Makefile names; nothing
+    when unset); the path, or None."""
+    path = os.environ.get("BENCH_JSON")
+    if path:
+        os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+        with open(path, "w") as f:
+            json.dump(obj, f, indent=1)
+            f.write("\n")
+    return path
