@@ -356,7 +356,23 @@ static int cmd_stats(int argc, char **argv)
            phy->an_restarts, phy->mdio_errors, phy->mdio_replays);
     for (unsigned i = 0; i < sizeof phy_regs; i++)
         printf("%s\"%u\":%u", i ? "," : "", phy_regs[i], pv[i]);
-    printf("}}}\n");
+    printf("}");
+    /* 88E1116R RGMII timing: page 2 reg 21 bits 5 (RX) / 4 (TX) add the
+     * clock delay in the PHY (m88e1116r_config sets both; Linux's
+     * m88e1121_config_aneg_rgmii_delays() follows the DT phy-mode).  Read
+     * for the diagnosis (emu/runner/RESULTS.md PHY_RGMII_DELAY), page 0
+     * restored. */
+    if (phy->drv && (phy->drv->flags & PHY_F_DOWNSHIFT)) {
+        uint16_t mscr2;
+        bool ok = mdio_write(phy->addr, MRVL_PAGE, MRVL_MSCR2_PAGE) == 0 &&
+                  mdio_read(phy->addr, MRVL_MSCR2, &mscr2) == 0;
+        mdio_write(phy->addr, MRVL_PAGE, 0);
+        if (ok)
+            printf(",\"rgmii_delay\":{\"rx\":%s,\"tx\":%s,\"page2_reg21\":%u}",
+                   (mscr2 & MRVL_MSCR2_RGMII_RX_DELAY) ? "true" : "false",
+                   (mscr2 & MRVL_MSCR2_RGMII_TX_DELAY) ? "true" : "false", mscr2);
+    }
+    printf("}}\n");
 
     /* Human summary. */
     printf("lwIP: heap used %u/%u (max %u, err %u); tcp xmit %u recv %u drop %u; "
