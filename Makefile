@@ -139,7 +139,7 @@ test-runner: runner
 	$(Q)$(TOP)/tests/qemu/runner/skips.sh
 	$(Q)$(TOP)/tests/qemu/runner/first_run.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
-	$(Q)$(TOP)/tests/bench/test_aggregate.sh
+	$(Q)$(call pytest_suite,aggregate) $(TOP)/tests/bench/test_aggregate.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,determinism) $(TOP)/tests/qemu/runner/test_determinism.py
 
 # The fault soak (issue 8): flaps every 2 s, 5 % Gilbert-Elliott loss,

@@ -2,6 +2,15 @@
 # tests/qemu/linux/boot.sh - boot the gemlab Linux image on xilinx-zynq-a9
 # and check kernel, network, iperf3/iperf and the guest agent end to end.
 #
+# Why this stays shell (issue 21): it is a sequence of host tools (iperf3,
+# iperf, ip netns, dumpimage, sha256sum, cmp) around one console FIFO, and
+# every piece of logic that is not a tool call lives in Python already:
+# gemlab_json.py, on the shared test library tests/lib/gemlab_test (its
+# QMP client, console line parser, free port, iperf3 parser).  Its 64
+# checks over 4 Linux boots are due to move to a pytest module on
+# gemlab_test.board (the bare-metal suites show the shape); until then
+# this file has no Python of its own.
+#
 #   LINUX_OUT=build/linux tests/qemu/linux/boot.sh [--case CASE]
 #
 # CASE (default all): main (slirp boot: kernel, SMP, link, iperf3/iperf,
@@ -288,26 +297,9 @@ json_eq() {
     if [ "$v" = "$3" ]; then echo "$2 = $v"; else echo "$2 = $v, expected $3"; return 1; fi
 }
 # ncpus_in_irqs FILE N: every GEM IRQ in an agent stats line has N per-CPU counts.
-ncpus_in_irqs() {
-    $py - "$1" "$2" <<'PY'
-import json, sys
-o = json.load(open(sys.argv[1])); n = int(sys.argv[2])
-cols = [len(i["per_cpu"]) for i in o["irqs"]]
-print("per_cpu columns %s" % cols)
-sys.exit(0 if cols and all(c == n for c in cols) else 1)
-PY
-}
+ncpus_in_irqs() { gj irq-columns "$1" "$2"; }
 # irq_moved BEFORE AFTER: the GEM IRQs with affinity 2 counted only on CPU1.
-irq_moved() {
-    $py - "$1" "$2" <<'PY'
-import json, sys
-a, b = (json.load(open(p)) for p in sys.argv[1:3])
-d = [y - x for x, y in zip(a["irqs"][0]["per_cpu"], b["irqs"][0]["per_cpu"])]
-print("irq %s affinity %s, per-CPU delta over the run %s" % (
-    b["irqs"][0]["irq"], b["irqs"][0]["smp_affinity"], d))
-sys.exit(0 if len(d) == 2 and d[0] == 0 and d[1] > 0 else 1)
-PY
-}
+irq_moved() { gj irq-moved "$1" "$2"; }
 
 # clock_mark FILE: an agent 'link' answer plus the host time (ms) half-way
 # between sending the command and seeing the answer; prints "HOST_MS T_MS".
@@ -531,46 +523,7 @@ fi
 # --- case fit: image.ub, listed and booted from its own bytes --------------
 # fit_list: `dumpimage -l` shows the four images with the types, compression
 # and load/entry addresses image.its asks for, and the default config zc702.
-fit_list() {
-    $py - "$1" <<'PY'
-import re, sys
-txt = open(sys.argv[1]).read()
-imgs = {}
-for m in re.finditer(r"^ Image (\d+) \((\S+)\)\n((?:  .*\n?)*)", txt, re.M):
-    f = dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(3), re.M))
-    imgs[m.group(2)] = (int(m.group(1)), f)
-want = {"kernel-1": {"Type": "Kernel Image", "Compression": "uncompressed", "OS": "Linux",
-                     "Architecture": "ARM", "Load Address": "0x00200000", "Entry Point": "0x00200000"},
-        "fdt-zc702": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
-        "fdt-zc706": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
-        "ramdisk-1": {"Type": "RAMDisk Image", "Compression": "uncompressed", "OS": "Linux",
-                      "Architecture": "ARM"}}
-bad = []
-for name, fields in want.items():
-    if name not in imgs:
-        bad.append("no image %s" % name); continue
-    for k, v in fields.items():
-        got = imgs[name][1].get(k)
-        if got != v:
-            bad.append("%s %s = %r, expected %r" % (name, k, got, v))
-    if imgs[name][1].get("Hash algo") != "sha256":
-        bad.append("%s has no sha256 hash" % name)
-if not re.search(r"^ Default Configuration: 'zc702'$", txt, re.M):
-    bad.append("default configuration is not zc702")
-for c, fdt in (("zc702", "fdt-zc702"), ("zc706", "fdt-zc706")):
-    m = re.search(r"^ Configuration \d+ \(%s\)\n((?:  .*\n?)*)" % c, txt, re.M)
-    f = dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(1), re.M)) if m else {}
-    if (f.get("Kernel"), f.get("FDT"), f.get("Init Ramdisk")) != ("kernel-1", fdt, "ramdisk-1"):
-        bad.append("configuration %s is %s" % (c, f or "missing"))
-# index, sha256 per image for the extraction step
-with open(sys.argv[1] + ".idx", "w") as o:
-    for name, (i, f) in imgs.items():
-        o.write("%s %d %s\n" % (name, i, f.get("Hash value", "")))
-if bad:
-    print("; ".join(bad)); sys.exit(1)
-print("4 images, kernel load/entry 0x00200000, all uncompressed, sha256, default zc702")
-PY
-}
+fit_list() { gj fit-list "$1"; }
 # fit_extract NAME BUILD_FILE: dumpimage -p INDEX to $work/fit-NAME; the
 # bytes must hash to the value stored in the FIT and equal the build's own
 # file (then $work/fit-NAME.ok exists: expect runs this in a subshell).

@@ -18,6 +18,14 @@ host iperf3 -J reports, for tests/qemu/linux/boot.sh.
   gemlab_json.py qmp SOCK CMD [ARGS_JSON]   run one QMP command on QEMU's QMP
                                             unix socket; print its "return" as
                                             JSON (exit 1 with the error)
+  gemlab_json.py irq-columns FILE N         every GEM IRQ in an agent stats
+                                            line has N per-CPU counts
+  gemlab_json.py irq-moved BEFORE AFTER     between two agent stats lines the
+                                            GEM IRQ counted on CPU1 only
+  gemlab_json.py fit-list FILE              `dumpimage -l image.ub` output: the
+                                            four images, types, load address,
+                                            sha256, configs; writes FILE.idx
+                                            (name, index, hash per image)
   gemlab_json.py free-port                  a port free on 127.0.0.1 for TCP
                                             and UDP (gemlab_test.net.free_port)
 
@@ -26,6 +34,7 @@ Exit status 0 = ok, 1 = check failed, 2 = usage.
 """
 import json
 import os
+import re
 import sys
 
 sys.dont_write_bytecode = True
@@ -181,6 +190,67 @@ def qmp(sock, cmd, args):
     return 0
 
 
+def irq_columns(path, n):
+    with open(path) as f:
+        o = json.load(f)
+    cols = [len(i["per_cpu"]) for i in o["irqs"]]
+    print("per_cpu columns %s" % cols)
+    return 0 if cols and all(c == n for c in cols) else 1
+
+
+def irq_moved(before, after):
+    with open(before) as f:
+        a = json.load(f)
+    with open(after) as f:
+        b = json.load(f)
+    d = [y - x for x, y in zip(a["irqs"][0]["per_cpu"], b["irqs"][0]["per_cpu"])]
+    print("irq %s affinity %s, per-CPU delta over the run %s" % (
+        b["irqs"][0]["irq"], b["irqs"][0]["smp_affinity"], d))
+    return 0 if len(d) == 2 and d[0] == 0 and d[1] > 0 else 1
+
+
+FIT_WANT = {
+    "kernel-1": {"Type": "Kernel Image", "Compression": "uncompressed", "OS": "Linux",
+                 "Architecture": "ARM", "Load Address": "0x00200000", "Entry Point": "0x00200000"},
+    "fdt-zc702": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
+    "fdt-zc706": {"Type": "Flat Device Tree", "Compression": "uncompressed", "Architecture": "ARM"},
+    "ramdisk-1": {"Type": "RAMDisk Image", "Compression": "uncompressed", "OS": "Linux", "Architecture": "ARM"},
+}
+
+
+def fit_list(path):
+    """image.its's four images and two configurations in `dumpimage -l`
+    output (u-boot-tools), with a sha256 each; PATH.idx for extraction."""
+    with open(path) as f:
+        txt = f.read()
+    imgs = {}
+    for m in re.finditer(r"^ Image (\d+) \((\S+)\)\n((?:  .*\n?)*)", txt, re.M):
+        imgs[m.group(2)] = (int(m.group(1)), dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(3), re.M)))
+    bad = []
+    for name, fields in FIT_WANT.items():
+        if name not in imgs:
+            bad.append("no image %s" % name)
+            continue
+        bad += ["%s %s = %r, expected %r" % (name, k, imgs[name][1].get(k), v)
+                for k, v in fields.items() if imgs[name][1].get(k) != v]
+        if imgs[name][1].get("Hash algo") != "sha256":
+            bad.append("%s has no sha256 hash" % name)
+    if not re.search(r"^ Default Configuration: 'zc702'$", txt, re.M):
+        bad.append("default configuration is not zc702")
+    for c, fdt in (("zc702", "fdt-zc702"), ("zc706", "fdt-zc706")):
+        m = re.search(r"^ Configuration \d+ \(%s\)\n((?:  .*\n?)*)" % c, txt, re.M)
+        f = dict(re.findall(r"^  ([A-Za-z ]+?):\s+(.*)$", m.group(1), re.M)) if m else {}
+        if (f.get("Kernel"), f.get("FDT"), f.get("Init Ramdisk")) != ("kernel-1", fdt, "ramdisk-1"):
+            bad.append("configuration %s is %s" % (c, f or "missing"))
+    with open(path + ".idx", "w") as o:
+        for name, (i, f) in imgs.items():
+            o.write("%s %d %s\n" % (name, i, f.get("Hash value", "")))
+    if bad:
+        fail("; ".join(bad))
+    print("4 images, kernel load/entry 0x00200000, all uncompressed, sha256, default zc702")
+    return 0
+
+
 def main(argv):
     if len(argv) >= 3 and argv[1] == "line":
         return find_line(argv[2], argv[3], int(argv[4]) if len(argv) > 4 else 1)
@@ -190,6 +260,12 @@ def main(argv):
         return iperf3(argv[2])
     if len(argv) == 4 and argv[1] == "get":
         return get(argv[2], argv[3])
+    if len(argv) == 4 and argv[1] == "irq-columns":
+        return irq_columns(argv[2], int(argv[3]))
+    if len(argv) == 4 and argv[1] == "irq-moved":
+        return irq_moved(argv[2], argv[3])
+    if len(argv) == 3 and argv[1] == "fit-list":
+        return fit_list(argv[2])
     if len(argv) == 2 and argv[1] == "free-port":
         print(net.free_port())
         return 0
