@@ -10,6 +10,12 @@
 # counted apart; under CI=true a failure (issue 20: a skip is not a pass).
 # Ends with "runner: N passed, M failed[, K skipped]"; exit status non-zero
 # on failure.
+#
+# Why this stays shell (issue 21): it tests the gemlab CLI the way a user
+# runs it - exit codes, stderr text, what is left in ps, ss and ip netns
+# after a kill, a full disk or a bad scenario - so its steps are process
+# and file-system operations, not Python logic.  Where it needs JSON it
+# reads one field with a python3 -c one-liner.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
