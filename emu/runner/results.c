@@ -226,6 +226,12 @@ void rs_build_conditions(struct run *r)
     build_phy(r);
     if (model)
         cJSON_AddItemToObject(truth, "model", model);
+    {
+        /* the faults the runner injected (the scenario's [timeline]) */
+        cJSON *tl = cJSON_DetachItemFromObjectCaseSensitive(r->results, "timeline_applied");
+        if (tl)
+            cJSON_AddItemToObject(truth, "timeline_applied", tl);
+    }
     cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
     cJSON_AddNumberToObject(c, "rx_bds", isnan(rxbd) ? (double)s->v[SK_BOARD_RX_BDS].u : rxbd);
