@@ -84,6 +84,12 @@
 #define GEM_SCREEN_T1_0    0x500u
 #define GEM_SCREEN_T1_DSTC_EN BITU(28)
 #define GEM_SCREEN_T1_DSTC(v) ((uint32_t)(v) << 4)
+/* screening_type_2_register_0 and type2_compare ethertype 0 (UG585
+ * B.18; the QEMU generic-fuzz seeds, tests/fuzz/qemu/mkseeds.py, program
+ * them: 12 ethertype compare enable | 11:9 compare index | 3:0 queue) */
+#define GEM_SCREEN_T2_0    0x540u
+#define GEM_SCREEN_T2_ETHT_EN BITU(12)
+#define GEM_SCREEN_T2_ETHTYPE_0 0x6E0u
 
 /* Descriptors (16.3.5 / 16.3.6), 2 words (4 with 64-bit addressing). */
 #define RXD_W0_WRAP        BITU(1)

@@ -26,16 +26,24 @@ import os
 import struct
 import sys
 
+sys.dont_write_bytecode = True
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "lib"))
+from gemlab_test import gemregs  # noqa: E402
+
 SEP = b"FUZZ"
-NWCTRL, NWCFG, NWSR, DMACFG = 0x000, 0x004, 0x008, 0x010
-TXSTATUS, RXQBASE, TXQBASE, RXSTATUS = 0x014, 0x018, 0x01C, 0x020
-ISR, IER, PHYMNTNC = 0x024, 0x028, 0x034
-ST1R0, ST2R0, ST2_ETHTYPE0 = 0x500, 0x540, 0x6E0
-RXEN, TXEN, LOCALLOOP, MDEN, TSTART = 0x4, 0x8, 0x2, 0x10, 0x200
-PROMISC, STRIP_FCS, RX_CSUM = 0x10, 0x20000, 0x01000000
-TX_LAST, TX_WRAP = 0x8000, 0x40000000
-RX_WRAP = 0x2
-RBUF_1536 = 0x18 << 16          # DMACFG bits 23:16, units of 64 B
+# The register map of the device tests (tests/device/gem_regs.h), not a copy.
+R = gemregs.load()
+NWCTRL, NWCFG, NWSR, DMACFG = R["GEM_NWCTRL"], R["GEM_NWCFG"], R["GEM_NWSR"], R["GEM_DMACFG"]
+TXSTATUS, RXQBASE, TXQBASE, RXSTATUS = R["GEM_TXSR"], R["GEM_RXQBASE"], R["GEM_TXQBASE"], R["GEM_RXSR"]
+ISR, IER, PHYMNTNC = R["GEM_ISR"], R["GEM_IER"], R["GEM_PHYMNTNC"]
+ST1R0, ST2R0, ST2_ETHTYPE0 = R["GEM_SCREEN_T1_0"], R["GEM_SCREEN_T2_0"], R["GEM_SCREEN_T2_ETHTYPE_0"]
+RXEN, TXEN, LOCALLOOP = R["GEM_NWCTRL_RXEN"], R["GEM_NWCTRL_TXEN"], R["GEM_NWCTRL_LOOPBACK_LOCAL"]
+MDEN, TSTART = R["GEM_NWCTRL_MDEN"], R["GEM_NWCTRL_TSTART"]
+PROMISC, STRIP_FCS, RX_CSUM = R["GEM_NWCFG_PROMISC"], R["GEM_NWCFG_FCS_REMOVE"], R["GEM_NWCFG_RX_CSUM"]
+TX_LAST, TX_WRAP = R["TXD_W1_LAST"], R["TXD_W1_WRAP"]
+RX_WRAP = R["RXD_W0_WRAP"]
+RBUF_1536 = R["GEM_DMACFG_RXBUF_1536"]
+FRAMES_RX = R["GEM_FRAMES_RX"]
 
 TXDESC, RXDESC, TXBUF, RXBUF = 0x00310000, 0x00300000, 0x00100000, 0x00200000
 
@@ -104,7 +112,7 @@ def loopback(nwcfg, f, extra=()):
                 wr(NWCTRL, RXEN | TXEN | LOCALLOOP),
                 pattern(rxdesc()), pattern(txdesc(len(f))), pattern(f),
                 wr(NWCTRL, RXEN | TXEN | LOCALLOOP | TSTART),
-                step(8), rd(TXSTATUS), rd(RXSTATUS), rd(ISR), rd(0x158))
+                step(8), rd(TXSTATUS), rd(RXSTATUS), rd(ISR), rd(FRAMES_RX))
 
 
 def mdio(op, reg, data=0):
@@ -124,15 +132,15 @@ SEEDS = {
     # compares the whole byte) and type 2 (ethertype 0x0800) screeners, queue 0
     "loopback_screeners": loopback(
         PROMISC | STRIP_FCS, frame(96, tos=0x2E),
-        extra=(wr(ST1R0, (1 << 28) | (0x2E << 4) | 0),
+        extra=(wr(ST1R0, R["GEM_SCREEN_T1_DSTC_EN"] | (0x2E << 4) | 0),
                wr(ST2_ETHTYPE0, 0x0800),
-               wr(ST2R0, (1 << 12) | (0 << 9) | 0))),
+               wr(ST2R0, R["GEM_SCREEN_T2_ETHT_EN"] | (0 << 9) | 0))),
     # regression (docs/SECURITY.md Q1): a type 1 screener sends the frame to queue 8,
     # which the GEM does not have (the patch before 99b921f indexed
     # rx_desc[8]: UBSan index out of bounds, heap overflow past the state)
     "regress_q1_screener_queue_8": loopback(
         PROMISC | STRIP_FCS, frame(96, tos=0x2E),
-        extra=(wr(ST1R0, (1 << 28) | (0x2E << 4) | 8),)),
+        extra=(wr(ST1R0, R["GEM_SCREEN_T1_DSTC_EN"] | (0x2E << 4) | 8),)),
     # regression (docs/SECURITY.md Q2): a 1-byte frame looped back with the FCS kept
     # (before 99b921f: ASan heap-buffer-overflow READ of size 60 in
     # gem_rx_deliver, QEMU heap copied into guest RAM)
@@ -145,7 +153,7 @@ SEEDS = {
         wr(TXQBASE, TXDESC, base=1), wr(NWCTRL, TXEN, base=1),
         pattern(txdesc(64)), pattern(frame(64)), pattern(rxdesc()),
         wr(NWCTRL, TXEN | TSTART, base=1), step(12),
-        rd(RXSTATUS), rd(ISR), rd(0x158), rd(TXSTATUS, base=1)),
+        rd(RXSTATUS), rd(ISR), rd(FRAMES_RX), rd(TXSTATUS, base=1)),
     # PHY over MDIO: read BMSR and PHYID, restart autoneg, set BMCR
     # loopback, advance the PHY's timers
     "mdio_phy": seed(

@@ -135,3 +135,22 @@ def test_bench_mmm_and_write_json(tmp_path, monkeypatch):
     assert bench.write_json({"a": 1}) is None
     monkeypatch.setenv("BENCH_JSON", str(tmp_path / "d" / "b.json"))
     assert json.loads(open(bench.write_json({"a": 1})).read()) == {"a": 1}
+
+
+def test_gemregs_reads_the_device_tests_header():
+    from gemlab_test import gemregs
+    r = gemregs.load()
+    assert (r["GEM_NWCTRL_TSTART"], r["GEM_DMACFG_RXBUF_1536"], r["TXD_W1_WRAP"], r["GEM0_BASE"]) == \
+        (0x200, 0x18 << 16, 1 << 30, 0xE000B000)
+    assert "GEM0_QOM" not in r and "GEM_PHYMNTNC_PHY" not in r     # a string, a function-like macro
+
+
+def test_gemregs_expressions_names_and_errors(tmp_path):
+    from gemlab_test import gemregs
+    h = tmp_path / "r.h"
+    h.write_text("#define BITU(n) (1u << (n))\n#define A 0x10u /* c */\n#define B (A | BITU(3))\n"
+                 "#define S \"x\"\n#define F(v) ((v) << 2)\n")
+    assert gemregs.load(str(h)) == {"A": 0x10, "B": 0x18}
+    h.write_text("#define BAD (1 <<)\n")
+    with pytest.raises(ValueError, match=r"r.h:1"):
+        gemregs.load(str(h))
