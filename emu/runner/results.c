@@ -94,6 +94,22 @@ static const char *board_iperf_server(const struct run *r, char *why, size_t len
             !strcmp(src->valuestring, "baremetal")) {
             tool = "iperf2";
             snprintf(why, len, "bare-metal console: lwiperf (iperf 2 protocol) listening on port %.0f", port);
+        } else if (!strcmp(t->valuestring, "result") && cJSON_IsString(cmd) && !strcmp(cmd->valuestring, "run") &&
+                   cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "tool")) &&
+                   rs_jnumber(m, "exit") == 0) {
+            /* the Linux agent's `run iperf|iperf3 -s ...` answer: the
+             * server the board started, by its binary */
+            const char *tl = cJSON_GetObjectItemCaseSensitive(m, "tool")->valuestring;
+            const cJSON *av, *a0;
+            bool server = false;
+            av = cJSON_GetObjectItemCaseSensitive(m, "argv");
+            cJSON_ArrayForEach(a0, av)
+                if (cJSON_IsString(a0) && !strcmp(a0->valuestring, "-s"))
+                    server = true;
+            if (server && (!strcmp(tl, "iperf") || !strcmp(tl, "iperf3"))) {
+                tool = !strcmp(tl, "iperf") ? "iperf2" : "iperf3";
+                snprintf(why, len, "Linux agent: `run %s -s` started the board's server", tl);
+            }
         } else if (!strcmp(t->valuestring, "result") && cJSON_IsString(cmd) && !strcmp(cmd->valuestring, "tcp-port") &&
                    port == 5201 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "listening"))) {
             tool = "iperf3";
