@@ -45,7 +45,7 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from gemlab_test import board, net  # noqa: E402
+from gemlab_test import board, iperf, net  # noqa: E402
 from gemlab_test.console import Console, is_type  # noqa: E402
 from gemlab_test.qmp import GEM, Qmp  # noqa: E402
 
@@ -304,49 +304,40 @@ class Soak:
         self.qset("loss none", "wire-loss", "none")
         self.qset("partner 1000", "partner-abilities", FULL_ABILITIES)
 
-    def iperf_run(self, secs, tag):
-        if self.linux:
-            return self.iperf3_run(secs, tag)
-        argv = ["iperf", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-y", "C"]
+    def client(self, argv, timeout, tag):
+        """Run a host iperf client to its end (killed after @timeout):
+        (its result dict without the figures, stdout, stderr)."""
         p = self.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         t = now()
         try:
-            out, err = p.communicate(timeout=secs + 25)
+            out, err = p.communicate(timeout=timeout)
             killed = False
         except subprocess.TimeoutExpired:
             os.killpg(p.pid, signal.SIGKILL)
             out, err = p.communicate()
             killed = True
         self.reap(p)
-        nbytes, bps = 0, 0
-        for line in out.decode(errors="replace").splitlines():
-            fld = line.split(",")
-            if len(fld) >= 9 and fld[7].isdigit():
-                nbytes, bps = int(fld[7]), int(fld[8]) if fld[8].isdigit() else 0
-        r = {"tag": tag, "rc": p.returncode, "killed": killed, "bytes": nbytes, "bps": bps,
-             "wall_s": round(now() - t, 1)}
-        if p.returncode or killed:
-            r["stderr"] = err.decode(errors="replace").strip()[-200:]
+        r = {"tag": tag, "rc": p.returncode, "killed": killed, "bytes": 0, "bps": 0, "wall_s": round(now() - t, 1)}
+        return r, out.decode(errors="replace"), err.decode(errors="replace")
+
+    def iperf_run(self, secs, tag):
+        if self.linux:
+            return self.iperf3_run(secs, tag)
+        r, out, err = self.client(["iperf", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-y",
+                                   "C"], secs + 25, tag)
+        for row in iperf.parse_csv(out):
+            r["bytes"], r["bps"] = row["bytes"], int(row["bps"])
+        if r["rc"] or r["killed"]:
+            r["stderr"] = err.strip()[-200:]
         return r
 
     def iperf3_run(self, secs, tag):
         """Host iperf3 (3.12) against the Linux guest's `iperf3 -s`; the
         receiver's byte count from -J is what reached the board."""
-        argv = ["iperf3", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-J",
-                "--connect-timeout", "5000"]
-        p = self.spawn(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        t = now()
+        r, out, _ = self.client(["iperf3", "-c", "127.0.0.1", "-p", str(self.port_iperf), "-t", str(secs), "-J",
+                                 "--connect-timeout", "5000"], secs + 40, tag)
         try:
-            out, _ = p.communicate(timeout=secs + 40)
-            killed = False
-        except subprocess.TimeoutExpired:
-            os.killpg(p.pid, signal.SIGKILL)
-            out, _ = p.communicate()
-            killed = True
-        self.reap(p)
-        r = {"tag": tag, "rc": p.returncode, "killed": killed, "bytes": 0, "bps": 0, "wall_s": round(now() - t, 1)}
-        try:
-            j = json.loads(out.decode(errors="replace"))
+            j = json.loads(out)
             rx = j.get("end", {}).get("sum_received", {})
             r["bytes"], r["bps"] = int(rx.get("bytes", 0)), int(rx.get("bits_per_second", 0))
             if j.get("error"):
