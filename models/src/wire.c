@@ -429,7 +429,7 @@ static const struct gl_wire_slot *store_peek(const struct gl_wire *w, bool *from
 
 /* ---- FCS errors per copy ---- */
 
-static uint16_t fcs_faults(struct gl_link *l, int dir, uint64_t on_wire_ns)
+static uint16_t fcs_faults(struct gl_link *l, int dir)
 {
     struct gl_wire *w = &l->dir[dir];
     uint16_t flags = 0;
@@ -441,16 +441,6 @@ static uint16_t fcs_faults(struct gl_link *l, int dir, uint64_t on_wire_ns)
     if (l->speed_mbps == 1000 && w->t_skew && hit(&w->rng, w->t_skew)) {
         flags |= GL_DELIV_FCS_ERROR | GL_DELIV_SKEW;
         w->c.skew_errors++;
-    }
-    if (l->full_duplex[0] != l->full_duplex[1]) {
-        uint64_t busy = load_recent(&l->dir[!dir], on_wire_ns);
-        if (busy) {
-            double u = (double)busy / (double)GL_WIRE_DUPLEX_WINDOW_NS;
-            if (hit(&w->rng, thresh(u))) {
-                flags |= GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX;
-                w->c.duplex_errors++;
-            }
-        }
     }
     return flags;
 }
@@ -566,11 +556,99 @@ int gl_link_set_phy(struct gl_link *l, bool up, unsigned speed_mbps,
     return 0;
 }
 
+/* ---- CSMA/CD (IEEE 802.3 4.2.3.2) for a half-duplex sender ---- */
+
+enum csma_fate { CSMA_SENT, CSMA_LATE, CSMA_EXCESSIVE };
+
+#define CSMA_ATTEMPT_LIMIT 16u  /* attemptLimit, 4.4.2 */
+#define CSMA_BACKOFF_LIMIT 10u  /* backoffLimit, 4.4.2 */
+
+/* Direction @dir's sender is half duplex and offers a frame of @line_ns
+ * on-wire time (IFG included) at @start.  Returns the start of the last
+ * attempt; *@fate says how it ended and *@end when the MAC is free again. */
+static uint64_t csma(struct gl_link *l, int dir, uint64_t start, uint64_t line_ns,
+                     enum csma_fate *fate, uint64_t *end)
+{
+    struct gl_wire *w = &l->dir[dir];
+    const struct gl_wire *o = &l->dir[!dir];
+    const bool other_full = l->full_duplex[!dir];
+    const uint64_t bit = byte_ns(l->speed_mbps) / 8u;
+    /* slotTime: 512 bit times; 4096 at 1000 Mb/s (carrier extension) */
+    const uint64_t slot = (l->speed_mbps == 1000 ? 4096u : 512u) * bit;
+    const uint64_t jam = 32u * bit, ifg = 96u * bit;
+    const uint64_t signal = line_ns - ifg;  /* preamble to FCS */
+    const uint64_t preamble = 64u * bit;    /* the slot counts from the frame's first bit */
+    /* the other side's load when the frame is offered stands for every
+     * attempt: its frames after the ones known now are not offered yet */
+    const uint64_t busy = other_full ? load_recent(o, start) : 0;
+    const uint64_t t_busy = busy ? thresh((double)busy / (double)GL_WIRE_DUPLEX_WINDOW_NS) : 0;
+    unsigned attempts = 0;
+    bool deferred = false;
+
+    for (;;) {
+        uint64_t off = UINT64_MAX;
+
+        /* Carrier sense: the other side's transmission known so far.  Its
+         * MAC-free time already holds the IFG after its last frame. */
+        if (o->mac_free_ns > start && o->busy_from_ns < start + signal) {
+            if (o->busy_from_ns == start || (other_full && o->busy_from_ns > start)) {
+                /* it starts together with us, or (full duplex, it never
+                 * defers) in the middle of our frame */
+                off = o->busy_from_ns - start;
+            } else {
+                start = o->mac_free_ns;
+                deferred = true;
+                continue;
+            }
+        }
+        /* A full-duplex other side also starts frames nobody has offered
+         * yet: one begins inside ours with the probability that its MAC is
+         * busy (its load in the last window). */
+        if (off == UINT64_MAX && t_busy && hit(&w->rng, t_busy)) {
+            off = gl_prng_below(&w->rng, signal);
+        }
+        if (deferred && attempts == 0) {
+            w->c.deferred++;
+        }
+        if (off == UINT64_MAX) {
+            if (attempts == 1) {
+                w->c.single_collision++;
+            } else if (attempts > 1) {
+                w->c.multiple_collision++;
+            }
+            *fate = CSMA_SENT;
+            *end = start + line_ns;
+            return start;
+        }
+        w->c.collisions++;
+        attempts++;
+        if (off >= preamble + slot) {
+            /* late collision: not retried (4.2.3.2.4 leaves it to the
+             * MAC; the GEM counts it and drops the frame) */
+            w->c.late_collisions++;
+            *fate = CSMA_LATE;
+            *end = start + off + jam + ifg;
+            return start;
+        }
+        if (attempts == CSMA_ATTEMPT_LIMIT) {
+            *fate = CSMA_EXCESSIVE;
+            *end = start + off + jam + ifg;
+            return start;
+        }
+        /* truncated binary exponential backoff: r slots, 0 <= r < 2^k,
+         * k = min(attempts, backoffLimit) (4.2.3.2.5) */
+        start += off + jam + ifg +
+                 gl_prng_below(&w->rng, UINT64_C(1) << (attempts < CSMA_BACKOFF_LIMIT ? attempts
+                                                                                   : CSMA_BACKOFF_LIMIT)) * slot;
+    }
+}
+
 /* Everything after the sender's MAC when some impairment is configured
- * (or the duplex is mismatched).  @start/@done: the MAC's serialization. */
-static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t start, uint64_t done,
+ * (or a late collision cut the frame: @cut).  @done: when the MAC
+ * finished it. */
+static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
                                      uint64_t line_ns, uint32_t wire_bytes, uint32_t len,
-                                     uint64_t cookie)
+                                     uint64_t cookie, uint16_t cut)
 {
     struct gl_wire *w = &l->dir[dir];
     uint64_t depart = done;
@@ -618,10 +696,13 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t start,
         }
     }
     s.flags |= GL_DELIV_LAST;
-    const bool fcs_possible = w->t_corrupt != 0 || w->t_skew != 0 ||
-                              l->full_duplex[0] != l->full_duplex[1];
+    const bool fcs_possible = w->t_corrupt != 0 || w->t_skew != 0;
     if (fcs_possible) {
-        s.flags |= fcs_faults(l, dir, start);
+        s.flags |= fcs_faults(l, dir);
+    }
+    if (cut) {
+        s.flags |= cut;
+        w->c.duplex_errors++;
     }
 
     struct gl_wire_slot *orig = store_insert(w, &s);
@@ -639,7 +720,8 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t start,
         struct gl_wire_slot d = s;
         d.arrival_ns = s.arrival_ns + line_ns;
         d.flags = (uint16_t)((s.flags & GL_DELIV_REORDERED) | GL_DELIV_DUPLICATE | GL_DELIV_LAST |
-                             (fcs_possible ? fcs_faults(l, dir, start) : 0));
+                             (fcs_possible ? fcs_faults(l, dir) : 0) | cut);
+        w->c.duplex_errors += cut != 0;
         w->c.duplicated++;
         if (store_insert(w, &d)) {
             orig->flags &= (uint16_t)~GL_DELIV_LAST;
@@ -671,27 +753,40 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
     const uint64_t line_ns = (uint64_t)wire_bytes * byte_ns(l->speed_mbps);
     const uint64_t now = w->now_ns = max_u64(w->now_ns, now_ns);
 
-    /* The sender's MAC serializes at line rate whatever happens next. */
-    const uint64_t start = max_u64(now, w->mac_free_ns);
-    const uint64_t done = start + line_ns;
+    /* The sender's MAC serializes at line rate whatever happens next;
+     * a half-duplex one first defers and backs off (CSMA/CD). */
+    uint64_t start = max_u64(now, w->mac_free_ns);
+    uint64_t done = start + line_ns;
+    enum csma_fate fate = CSMA_SENT;
+    if (l->up && !l->full_duplex[dir]) {
+        start = csma(l, dir, start, line_ns, &fate, &done);
+    }
+    if (start > w->mac_free_ns) {
+        w->busy_from_ns = start;
+    }
     w->mac_free_ns = done;
     if (tx_done_ns) {
         *tx_done_ns = done;
     }
     w->c.sent++;
     w->c.bytes_sent += len;
-    load_account(w, start, line_ns);
+    load_account(w, start, done - start);
 
     if (!l->up) {
         w->c.dropped_link_down++;
         return GL_WIRE_DROP_LINK_DOWN;
     }
+    if (fate == CSMA_EXCESSIVE) {
+        w->c.dropped_collision++;
+        return GL_WIRE_DROP_COLLISION;
+    }
     if (w->f_count == GL_WIRE_INFLIGHT_MAX && w->h_count == GL_WIRE_OOO_MAX) {
         w->c.dropped_store++;
         return GL_WIRE_DROP_STORE;
     }
-    if (!w->plain || l->full_duplex[0] != l->full_duplex[1]) {
-        return send_impaired(l, dir, start, done, line_ns, wire_bytes, len, cookie);
+    if (!w->plain || fate == CSMA_LATE) {
+        return send_impaired(l, dir, done, line_ns, wire_bytes, len, cookie,
+                             fate == CSMA_LATE ? GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX : 0);
     }
 
     /* Common path: propagation delay only, in order. */
@@ -841,7 +936,7 @@ int gl_link_check_invariants(const struct gl_link *l, struct gl_err *err)
         int rc;
 
         if (c->sent + c->duplicated != c->delivered + c->dropped_link_down + c->dropped_queue +
-                                           c->dropped_loss + c->dropped_store + c->in_flight) {
+                                           c->dropped_loss + c->dropped_store + c->dropped_collision + c->in_flight) {
             return gl_err_set(err, -EINVAL, "link.dir[%d]: counters do not balance", dir);
         }
         if (w->f_count > GL_WIRE_INFLIGHT_MAX || w->h_count > GL_WIRE_OOO_MAX ||

@@ -142,6 +142,7 @@ static const char *const verdict_names[] = {
     [GL_WIRE_DROP_QUEUE] = "drop-queue",
     [GL_WIRE_DROP_LOSS] = "drop-loss",
     [GL_WIRE_DROP_STORE] = "drop-store",
+    [GL_WIRE_DROP_COLLISION] = "drop-excessive-collisions",
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

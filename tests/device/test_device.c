@@ -551,6 +551,69 @@ static int test_aneg_partner_forced_100_parallel_detects_half(void)
     return 0;
 }
 
+/*
+ * The GEM's collision statistics after 20 full-size frames from the partner
+ * and 8 of ours offered at the same instant, at 100 Mb/s.  @regs gets
+ * 0x138 single, 0x13C multiple, 0x140 excessive, 0x144 late collision
+ * frames and 0x148 deferred frames (UG585 appendix B); @model the wire
+ * model's deferred and late counts for our direction.
+ */
+static int collision_run(const char *globals, uint32_t regs[5], uint64_t model[2])
+{
+    struct qt q;
+    struct partner p;
+
+    if (rx_start(&q, &p, globals, 100, 0)) {
+        return -1;
+    }
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    partner_send(&p, 20, FULL_FRAME_LEN);
+    CHECK(wait_rx_offered(&q, 20) == 0, "QEMU did not take the frames");
+    tx_ring(&q, 8, FULL_FRAME_LEN);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, 200 * NS_PER_MS);
+    for (unsigned i = 0; i < 5; i++) {
+        regs[i] = gem_rd(&q, 0x138u + 4u * i);
+    }
+    model[0] = qom_u64(&q, "stat-tx-wire-deferred");
+    model[1] = qom_u64(&q, "stat-tx-wire-late-collisions");
+    qt_stop(&q);
+    partner_close(&p);
+    return 0;
+}
+
+/*
+ * Duplex mismatch: the partner is forced to 100 full, so our PHY
+ * parallel-detects 100 half (IEEE 802.3 28.2.3.1).  Our half-duplex MAC
+ * starts together with the partner's burst and collides (CSMA/CD,
+ * 4.2.3.2; the partner, full duplex, never defers), and the collision
+ * statistics show it.  With both sides at 100 full nothing is counted.
+ */
+static int test_half_duplex_mismatch_counts_collisions(void)
+{
+    uint32_t r[5], c[5];
+    uint64_t m[2], mc[2];
+
+    if (collision_run("-global cadence_gem.partner-autoneg=off "
+                      "-global cadence_gem.partner-speed=100 "
+                      "-global cadence_gem.partner-full-duplex=on", r, m)) {
+        return -1;
+    }
+    if (collision_run("-global cadence_gem.partner-abilities=100FD", c, mc)) {
+        return -1;
+    }
+    CHECK(r[0] + r[1] + r[2] + r[3] >= 1,
+          "no collision counted: single %u multi %u excessive %u late %u",
+          r[0], r[1], r[2], r[3]);
+    CHECK_EQ(r[4], m[0]);
+    CHECK_EQ(r[3], m[1]);
+    for (unsigned i = 0; i < 5; i++) {
+        CHECK(c[i] == 0, "full duplex: 0x%x counts %u", 0x138u + 4u * i, c[i]);
+    }
+    CHECK_EQ(mc[0] + mc[1], 0);
+    return 0;
+}
+
 static int test_bmsr_link_latches_low_until_read(void)
 {
     struct qt q;
@@ -2103,6 +2166,7 @@ static const struct test tests[] = {
     T(test_aneg_partner_100_only_resolves_100_full),
     T(test_mdio_advertising_100_only_renegotiates_to_100),
     T(test_aneg_partner_forced_100_parallel_detects_half),
+    T(test_half_duplex_mismatch_counts_collisions),
     T(test_bmsr_link_latches_low_until_read),
     T(test_link_flap_via_qom_set_renegotiates),
     T(test_tx_100m_frames_leave_at_line_rate),

@@ -92,16 +92,38 @@
  *            loss; 1->3 p13, 1->4 p14, 3->1 p31, 3->2 p32, 2->3 p23,
  *            4->1 always.  The frame's fate is the state it moves to.
  *
+ * Half duplex (IEEE 802.3 clause 4, CSMA/CD), for a side whose PHY
+ * resolved half duplex, decided when that side's MAC offers the frame:
+ *   - carrier sense: it defers while the other direction's MAC is busy
+ *     (the other side's contiguous transmission known so far), counted in
+ *     `deferred`; a link where both sides are half duplex is then one
+ *     shared medium (data and ACKs take turns);
+ *   - collisions: with a transmission of the other side that is already
+ *     scheduled to begin inside this frame; and, when the other side is full
+ *     duplex (a duplex mismatch: it never defers), with one it has not sent
+ *     yet, with probability U = the fraction of time the other direction's
+ *     MAC was busy in its most recently completed GL_WIRE_DUPLEX_WINDOW_NS
+ *     window when the frame is offered (the same U for every attempt), at
+ *     an offset uniform in the frame (preamble included);
+ *   - a collision inside the slot time (512 bit times after the preamble;
+ *     4096 at 1000 Mb/s, 4.4.2 with carrier extension) jams 32 bits and retries after a
+ *     truncated binary exponential backoff of r slots, 0 <= r < 2^min(n,10)
+ *     (4.2.3.2.5); after 16 attempts the frame is dropped (excessive
+ *     collisions, GL_WIRE_DROP_COLLISION);
+ *   - a collision after the slot time is a late collision: the frame is
+ *     not retried, and the receiver gets the cut frame (>= 64 bytes, bad
+ *     FCS): a delivery with GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX;
+ *   - early-collision fragments are runts the receiver discards uncounted
+ *     (4.2.4.2.2); they are not delivered;
+ *   - the other side's frames reach a half-duplex receiver intact (the two
+ *     directions use separate pairs at 10/100BASE-T).
+ *   Each attempt's carrier sense and backoff use the times known when the
+ *   frame is offered; a transmission the other side schedules later never
+ *   moves a frame already decided (the probabilistic collision stands for
+ *   those on a mismatched link).  A full-duplex side never defers and never
+ *   sees a collision.
+ *
  * Signal faults:
- *   duplex mismatch  (one side half, the other full duplex, link up): each
- *            frame in either direction gets an FCS error with probability
- *            U = the fraction of time the OTHER direction's MAC was
- *            transmitting during its most recently completed
- *            GL_WIRE_DUPLEX_WINDOW_NS window, seen when the frame starts on
- *            the wire (0 when that window ended more than one window ago).  The half-duplex side sees the other side's
- *            traffic as collisions: its own frames are cut (late collision,
- *            a runt/CRC error at the far end) and frames it receives while
- *            transmitting are garbled.  No CSMA/CD backoff is modelled.
  *   RGMII skew  skew_crc_pct applies only while the link runs at 1000
  *            Mb/s (RGMII is clocked at 125 MHz DDR only at 1000; at 10/100
  *            the 2.5/25 MHz clock leaves enough margin for a wrong
@@ -109,9 +131,9 @@
  *
  * Known limitations:
  *   - Correlation (netem "loss 1% 25%") is not modelled.
- *   - Half-duplex operation itself (CSMA/CD, backoff, early collisions,
- *     excessive-collision drops) is not modelled; only the mismatch
- *     errors are.
+ *   - CSMA/CD is decided per frame when it is offered (see Half duplex);
+ *     both sides colliding on the same instant back off on the later
+ *     offer only.
  *   - The rate cap rounds each frame's time on the capped server to the
  *     nanosecond but carries the remainder, so long runs are exact.
  *   - In-flight capacity is fixed at build time (GL_WIRE_INFLIGHT_MAX
@@ -146,7 +168,7 @@
 #define GL_WIRE_QUEUE_MAX 1024
 #endif
 /* Window over which the reverse direction's load is measured for the
- * duplex-mismatch error rate. */
+ * collision probability on a duplex-mismatched link. */
 #ifndef GL_WIRE_DUPLEX_WINDOW_NS
 #define GL_WIRE_DUPLEX_WINDOW_NS 1000000ULL
 #endif
@@ -234,6 +256,7 @@ enum gl_wire_verdict {
     GL_WIRE_DROP_QUEUE,        /* tail drop in front of the rate cap */
     GL_WIRE_DROP_LOSS,         /* the loss model took it */
     GL_WIRE_DROP_STORE,        /* in-flight store full (capacity, not a model) */
+    GL_WIRE_DROP_COLLISION,    /* half duplex: 16 attempts collided (4.2.3.2.5) */
 };
 
 /* gl_delivery.flags */
@@ -243,7 +266,7 @@ enum gl_wire_verdict {
 #define GL_DELIV_DROPPED    (1u << 3) /* lost in flight (link down): do not deliver */
 #define GL_DELIV_REORDERED  (1u << 4) /* picked by reorder_pct */
 #define GL_DELIV_CORRUPT    (1u << 5) /* FCS error cause: corrupt_pct */
-#define GL_DELIV_DUPLEX     (1u << 6) /* FCS error cause: duplex mismatch */
+#define GL_DELIV_DUPLEX     (1u << 6) /* FCS error cause: cut by a late collision (half duplex) */
 #define GL_DELIV_SKEW       (1u << 7) /* FCS error cause: RGMII skew */
 
 struct gl_delivery {
@@ -256,7 +279,9 @@ struct gl_delivery {
 
 /* Per direction.  Invariant (checked by gl_link_check_invariants):
  * sent + duplicated == delivered + dropped_link_down + dropped_queue +
- *                      dropped_loss + dropped_store + in_flight. */
+ *                      dropped_loss + dropped_store + dropped_collision + in_flight.
+ * The CSMA/CD counters are the sender's (its MAC's statistics, UG585
+ * 16.5.1 / 802.3 30.3.1.1.7-30.3.1.1.11). */
 struct gl_wire_counters {
     uint64_t sent;              /* frames offered by the sender */
     uint64_t delivered;         /* copies returned by poll without DROPPED
@@ -265,10 +290,16 @@ struct gl_wire_counters {
     uint64_t dropped_queue;
     uint64_t dropped_loss;
     uint64_t dropped_store;
+    uint64_t dropped_collision; /* excessive collisions: given up after 16 attempts */
     uint64_t duplicated;        /* extra copies made */
     uint64_t reordered;
     uint64_t corrupted;         /* copies marked by corrupt_pct */
-    uint64_t duplex_errors;     /* copies marked by duplex mismatch */
+    uint64_t duplex_errors;     /* copies cut by a late collision (delivered with FCS error) */
+    uint64_t deferred;          /* frames whose first attempt waited for carrier */
+    uint64_t collisions;        /* collision events (every attempt that collided) */
+    uint64_t single_collision;  /* frames sent after exactly one collision */
+    uint64_t multiple_collision; /* frames sent after 2..15 collisions */
+    uint64_t late_collisions;   /* frames cut by a collision after the slot time */
     uint64_t skew_errors;       /* copies marked by RGMII skew */
     uint64_t fcs_errors;        /* delivered copies with GL_DELIV_FCS_ERROR */
     uint64_t bytes_sent;        /* frame bytes (len) offered */
@@ -308,6 +339,7 @@ struct gl_wire {
     struct gl_prng rng;
     uint64_t now_ns;            /* largest now seen */
     uint64_t mac_free_ns;       /* sender MAC busy until */
+    uint64_t busy_from_ns;      /* start of the MAC's contiguous busy period */
     uint64_t cap_free_ns;       /* capped server busy until */
     uint64_t cap_rem;           /* carried remainder, bit-ns units */
     uint64_t last_arrival_ns;   /* newest in-order arrival */

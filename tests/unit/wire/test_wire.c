@@ -458,56 +458,214 @@ static void test_speed_change_applies_to_next_frame(void **state)
 
 /* ---- Signal faults ---- */
 
-/* Error fraction seen by light A->B traffic while B->A carries @rev_util
- * of its wire time (1514-byte frames at 100 Mb/s). */
-static double duplex_error_fraction(bool a_full, bool b_full, unsigned rev_period_frames)
+/* ---- Half duplex: CSMA/CD (IEEE 802.3 4.2.3.2) ---- */
+
+#define T64_100M   (84u * 80u)     /* 64-byte frame + preamble + IFG at 100 Mb/s, ns */
+#define T1514_100M 123040u         /* 1514 bytes at 100 Mb/s, ns */
+#define JAM_100M   (32u * 10u)
+#define IFG_100M   (96u * 10u)
+#define SLOT_100M  (512u * 10u)
+
+static struct gl_link *half_link(bool a_full, bool b_full, unsigned speed, uint64_t seed)
 {
     struct gl_wire_params p = ideal();
-    struct gl_link *l = wt_link_sym(&p, 11, 100);
-    struct gl_wire_counters c;
-    const uint64_t end = 2000000000ULL;              /* 2 s */
-    const uint64_t rev_gap = 123040ULL * rev_period_frames;
-    uint64_t t_fwd = 0, t_rev = 0;
+    struct gl_link *l = wt_link_sym(&p, seed, speed);
+    assert_int_equal(gl_link_set_phy(l, true, speed, a_full, b_full, 0, NULL), 0);
+    return l;
+}
 
-    assert_int_equal(gl_link_set_phy(l, true, 100, a_full, b_full, 0, NULL), 0);
-    while (t_fwd < end || t_rev < end) {
-        if (t_rev <= t_fwd) {
-            assert_int_equal(gl_link_send(l, B2A, t_rev, 1514, 0, NULL), GL_WIRE_QUEUED);
-            wt_drain(l, B2A, t_rev);
-            t_rev += rev_gap;
-        } else {
-            assert_int_equal(gl_link_send(l, A2B, t_fwd, 64, 0, NULL), GL_WIRE_QUEUED);
-            wt_drain(l, A2B, t_fwd);
-            t_fwd += 100000;
-        }
+/* A half-duplex sender waits for the other side's carrier to drop; a
+ * full-duplex one does not. */
+static void test_half_duplex_defers_to_carrier(void **state)
+{
+    struct gl_wire_counters c;
+    struct gl_delivery d;
+    uint64_t done;
+    (void)state;
+    for (int full = 0; full < 2; full++) {
+        struct gl_link *l = half_link(full, true, 100, 1);
+        assert_int_equal(gl_link_send(l, B2A, 0, 1514, 1, NULL), GL_WIRE_QUEUED);
+        assert_int_equal(gl_link_send(l, A2B, 1000, 60, 2, &done), GL_WIRE_QUEUED);
+        assert_int_equal(done, full ? 1000u + T64_100M : T1514_100M + T64_100M);
+        gl_link_get_counters(l, A2B, &c);
+        assert_int_equal(c.deferred, full ? 0 : 1);
+        assert_int_equal(c.collisions, 0);
+        assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+        assert_int_equal(d.arrival_ns, done);
+        assert_int_equal(d.flags & GL_DELIV_FCS_ERROR, 0);
+        wt_assert_invariants(l);
+        free(l);
     }
-    wt_drain(l, A2B, GL_NEVER - 1);
+}
+
+/* Both half duplex, both start at once: a collision at offset 0 (early),
+ * jam, backoff of 0 or 1 slot, then deferral to the other frame. */
+static void test_simultaneous_start_collides_then_backs_off(void **state)
+{
+    struct gl_wire_counters c;
+    uint64_t done;
+    (void)state;
+    struct gl_link *l = half_link(false, false, 100, 2);
+    assert_int_equal(gl_link_send(l, B2A, 0, 60, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_send(l, A2B, 0, 60, 2, &done), GL_WIRE_QUEUED);
+    /* the retry (at 320 + 960 + r * 5120 ns, r in {0, 1}) finds B's
+     * 6720 ns frame still on the wire and defers to its end */
+    assert_int_equal(done, T64_100M + T64_100M);
     gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.collisions, 1);
+    assert_int_equal(c.single_collision, 1);
+    assert_int_equal(c.multiple_collision + c.late_collisions + c.dropped_collision, 0);
     wt_assert_invariants(l);
     free(l);
-    assert_int_equal(c.fcs_errors, c.duplex_errors);
-    return (double)c.duplex_errors / (double)c.delivered;
 }
 
-static void test_duplex_mismatch_errors_follow_reverse_load(void **state)
+/* Duplex mismatch, A half and B full: B begins a frame inside A's.  Inside
+ * the slot time A backs off and resends (B receives it once, intact);
+ * after it, a late collision cuts A's frame, which B counts as an FCS error. */
+static void test_mismatch_early_and_late_collisions(void **state)
 {
+    struct gl_wire_counters c;
+    struct gl_delivery d;
+    uint64_t done;
     (void)state;
-    /* reverse direction busy 1/2 and 1/10 of the time */
-    double half = duplex_error_fraction(false, true, 2);
-    double tenth = duplex_error_fraction(false, true, 10);
-    double other_side = duplex_error_fraction(true, false, 2);
+    /* early: B starts 2 us into A's frame (slot 5.12 us) */
+    struct gl_link *l = half_link(false, true, 100, 3);
+    assert_int_equal(gl_link_send(l, B2A, 2000, 1514, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 2, &done), GL_WIRE_QUEUED);
+    assert_true(done >= 2000u + T1514_100M + T1514_100M); /* waited for B's frame */
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.collisions, 1);
+    assert_int_equal(c.single_collision, 1);
+    assert_int_equal(c.late_collisions, 0);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.cookie, 2);
+    assert_int_equal(d.flags & GL_DELIV_FCS_ERROR, 0);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 0);
+    /* B's frame reaches the half-duplex side intact */
+    assert_int_equal(gl_link_poll(l, B2A, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.flags & GL_DELIV_FCS_ERROR, 0);
+    free(l);
 
-    assert_true(half > 0.47 && half < 0.53);
-    assert_true(tenth > 0.085 && tenth < 0.115);
-    assert_true(other_side > 0.47 && other_side < 0.53);
+    /* late: B starts 50 us into A's frame: A's frame is cut there */
+    l = half_link(false, true, 100, 3);
+    assert_int_equal(gl_link_send(l, B2A, 50000, 1514, 1, NULL), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 2, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, 50000u + JAM_100M + IFG_100M);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.collisions, 1);
+    assert_int_equal(c.late_collisions, 1);
+    assert_int_equal(c.single_collision, 0);
+    assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d), 1);
+    assert_int_equal(d.cookie, 2);
+    assert_int_equal(d.flags & (GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX), GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX);
+    gl_link_get_counters(l, A2B, &c);
+    assert_int_equal(c.fcs_errors, 1);
+    assert_int_equal(c.duplex_errors, 1);
+    wt_assert_invariants(l);
+    free(l);
 }
 
-static void test_duplex_matched_gives_no_errors(void **state)
+/* Drive both sides as backlogged senders for @dur_ns of @len-byte frames
+ * (each offers its next frame when its MAC is free) and count what
+ * arrives intact per direction. */
+static void saturate(struct gl_link *l, uint32_t len_a, uint32_t len_b, uint64_t dur_ns,
+                     uint64_t good[2], struct gl_wire_counters c[2])
 {
+    uint64_t t[2] = { 0, 0 };
+    uint32_t len[2] = { len_a, len_b };
+    struct gl_delivery d;
+
+    good[0] = good[1] = 0;
+    while (t[0] < dur_ns || t[1] < dur_ns) {
+        int k = t[0] <= t[1] ? 0 : 1;
+        uint64_t done;
+        int v = gl_link_send(l, k, t[k], len[k], 0, &done);
+        assert_true(v == GL_WIRE_QUEUED || v == GL_WIRE_DROP_COLLISION);
+        assert_true(done > t[k]);
+        t[k] = done;
+        for (int j = 0; j < 2; j++)
+            while (gl_link_poll(l, j, t[0] < t[1] ? t[0] : t[1], &d) == 1)
+                good[j] += !(d.flags & GL_DELIV_FCS_ERROR);
+    }
+    for (int j = 0; j < 2; j++) {
+        while (gl_link_poll(l, j, GL_NEVER - 1, &d) == 1)
+            good[j] += !(d.flags & GL_DELIV_FCS_ERROR);
+        gl_link_get_counters(l, j, &c[j]);
+    }
+    wt_assert_invariants(l);
+}
+
+/* Full duplex carries line rate each way; a half-duplex link is one shared
+ * medium: the two directions together carry about one line rate. */
+static void test_half_duplex_link_is_one_shared_medium(void **state)
+{
+    uint64_t good[2];
+    struct gl_wire_counters c[2];
+    const uint64_t one_way = 1000000000ull / T1514_100M; /* 1514-byte frames in 1 s at 100 Mb/s */
     (void)state;
-    assert_true(duplex_error_fraction(true, true, 2) == 0.0);
-    /* half/half is a (slow) legal link: no mismatch errors either */
-    assert_true(duplex_error_fraction(false, false, 2) == 0.0);
+    struct gl_link *l = half_link(true, true, 100, 4);
+    saturate(l, 1514, 1514, 1000000000ull, good, c);
+    assert_true(good[0] >= one_way - 2 && good[1] >= one_way - 2);
+    free(l);
+
+    l = half_link(false, false, 100, 4);
+    saturate(l, 1514, 1514, 1000000000ull, good, c);
+    /* both together: at most one line rate, and collisions, backoff and
+     * the capture effect cost a little of it */
+    assert_true(good[0] + good[1] <= one_way + 2);
+    assert_true(good[0] + good[1] >= one_way * 85 / 100);
+    /* each side starts its next frame one IFG after its last, just when the
+     * other (deferring) side does: a collision at offset 0, never late */
+    assert_true(c[0].collisions + c[1].collisions > 0);
+    assert_int_equal(c[0].late_collisions + c[1].late_collisions, 0);
+    assert_int_equal(c[0].fcs_errors + c[1].fcs_errors, 0);
+    free(l);
+}
+
+/* Duplex mismatch under load, A half (sending small frames, like ACKs) and
+ * B full (backlogged data): A collides, retries, and sometimes gives up
+ * after 16 attempts; B never defers and sees no collision; FCS errors
+ * appear only at B (the full-duplex receiver), from late collisions. */
+static void test_mismatch_collisions_land_on_the_half_duplex_side(void **state)
+{
+    uint64_t good[2];
+    struct gl_wire_counters c[2];
+    (void)state;
+    struct gl_link *l = half_link(false, true, 100, 5);
+    saturate(l, 1514, 1514, 200000000ull, good, c);
+    assert_true(c[A2B].collisions > 100);
+    assert_true(c[A2B].late_collisions > 0);
+    assert_int_equal(c[A2B].fcs_errors, c[A2B].late_collisions);
+    assert_int_equal(c[B2A].collisions + c[B2A].deferred + c[B2A].fcs_errors, 0);
+    /* B sends at line rate, A gets far less through */
+    assert_true(good[B2A] >= 200000000ull / T1514_100M - 2);
+    assert_true(good[A2B] < good[B2A] / 2);
+    free(l);
+
+    /* short frames from A (they fit the slot): collisions are all early,
+     * and some frames hit the attempt limit */
+    l = half_link(false, true, 100, 6);
+    saturate(l, 60, 1514, 200000000ull, good, c);
+    assert_true(c[A2B].collisions > 100);
+    assert_true(c[A2B].dropped_collision > 0);
+    assert_true(c[A2B].multiple_collision > 0);
+    assert_int_equal(c[A2B].late_collisions, 0); /* 576 bits < slot: never late */
+    free(l);
+}
+
+/* The same seed and calls give the same CSMA/CD decisions. */
+static void test_csma_is_deterministic(void **state)
+{
+    uint64_t g1[2], g2[2];
+    struct gl_wire_counters c1[2], c2[2];
+    (void)state;
+    struct gl_link *a = half_link(false, true, 100, 7), *b = half_link(false, true, 100, 7);
+    saturate(a, 800, 1514, 50000000ull, g1, c1);
+    saturate(b, 800, 1514, 50000000ull, g2, c2);
+    assert_memory_equal(c1, c2, sizeof(c1));
+    assert_memory_equal(g1, g2, sizeof(g1));
+    free(a);
+    free(b);
 }
 
 static void test_skew_crc_errors_only_at_1000(void **state)
@@ -561,14 +719,16 @@ static void test_no_delivery_before_serialization_with_all_impairments(void **st
         len = 60 + (i * 7919u) % 1455u;
         uint64_t done;
         int v = gl_link_send(l, dir, now, len, i, &done);
-        assert_true(v >= GL_WIRE_QUEUED && v <= GL_WIRE_DROP_STORE);
-        assert_true(done >= now + gl_wire_frame_ns(len, 1000));
+        assert_true(v >= GL_WIRE_QUEUED && v <= GL_WIRE_DROP_COLLISION);
+        /* A is half duplex: a late collision or the attempt limit ends a
+         * frame early */
+        assert_true(done >= now + (dir == A2B ? 1 : gl_wire_frame_ns(len, 1000)));
         sent_at[i % 4096] = now;
         for (int k = 0; k < 2; k++) {
             while (gl_link_poll(l, k, now, &d) == 1) {
                 assert_true(d.arrival_ns <= now);
                 assert_true(d.arrival_ns >= d.tx_done_ns);
-                if (d.cookie + 4096 > i) {
+                if (d.cookie + 4096 > i && !(d.flags & GL_DELIV_DUPLEX)) {
                     assert_true(d.arrival_ns >= sent_at[d.cookie % 4096] +
                                                     gl_wire_frame_ns(d.len, 1000));
                 }
@@ -587,9 +747,11 @@ static void test_no_delivery_before_serialization_with_all_impairments(void **st
         assert_int_equal(c.in_flight, 0);
         assert_int_equal(c.sent + c.duplicated,
                          c.delivered + c.dropped_queue + c.dropped_loss +
-                             c.dropped_link_down + c.dropped_store);
+                             c.dropped_link_down + c.dropped_store + c.dropped_collision);
         assert_true(c.dropped_loss > 0 && c.duplicated > 0 && c.reordered > 0 &&
-                    c.corrupted > 0 && c.skew_errors > 0 && c.duplex_errors > 0);
+                    c.corrupted > 0 && c.skew_errors > 0);
+        /* only the half-duplex side (A) collides */
+        assert_true(k == A2B ? c.collisions > 0 : c.collisions == 0);
         assert_int_equal(c.fcs_errors <= c.corrupted + c.skew_errors + c.duplex_errors, 1);
     }
     free(l);
@@ -955,8 +1117,12 @@ int main(void)
         cmocka_unit_test(test_frames_already_arrived_survive_link_down),
         cmocka_unit_test(test_link_back_up_delivers_new_frames),
         cmocka_unit_test(test_speed_change_applies_to_next_frame),
-        cmocka_unit_test(test_duplex_mismatch_errors_follow_reverse_load),
-        cmocka_unit_test(test_duplex_matched_gives_no_errors),
+        cmocka_unit_test(test_half_duplex_defers_to_carrier),
+        cmocka_unit_test(test_simultaneous_start_collides_then_backs_off),
+        cmocka_unit_test(test_mismatch_early_and_late_collisions),
+        cmocka_unit_test(test_half_duplex_link_is_one_shared_medium),
+        cmocka_unit_test(test_mismatch_collisions_land_on_the_half_duplex_side),
+        cmocka_unit_test(test_csma_is_deterministic),
         cmocka_unit_test(test_skew_crc_errors_only_at_1000),
         cmocka_unit_test(test_no_delivery_before_serialization_with_all_impairments),
         cmocka_unit_test(test_store_full_drops_and_counts),
