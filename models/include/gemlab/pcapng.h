@@ -98,4 +98,46 @@ int gl_pcapng_frame(struct gl_pcapng *p, uint64_t t_ns, bool inbound,
                     const void *data, uint32_t len, bool bad_fcs,
                     const char *comment, struct gl_err *err);
 
+/* ---- Reader ----
+ * Reads any pcapng file of Ethernet interfaces (not only this writer's):
+ * either byte order per section (4.1), several sections and interfaces,
+ * if_tsresol in powers of 10 or 2 (4.2), Enhanced and Simple Packet
+ * Blocks (4.3, 4.4); every other block type is skipped.  A malformed file
+ * gets an error naming the block and its byte offset; nothing is read past
+ * a block's stated length.  No allocation: the block buffer is in the
+ * struct (allocate the reader itself on the heap). */
+
+#define GL_PCAPNG_SPB 0x00000003u
+#define GL_PCAPNG_READ_BLOCK_MAX (256u * 1024u) /* largest block accepted */
+#define GL_PCAPNG_READ_IF_MAX 16u               /* interfaces per section */
+
+struct gl_pcapng_reader {
+    FILE *f;                  /* not owned */
+    uint64_t offset;          /* of the next block */
+    bool in_section, swap;
+    uint32_t nif;
+    struct {
+        uint16_t linktype;
+        uint32_t snaplen;
+        uint8_t tsresol;      /* raw if_tsresol (default 6: microseconds) */
+    } ifs[GL_PCAPNG_READ_IF_MAX];
+    uint8_t blk[GL_PCAPNG_READ_BLOCK_MAX];
+};
+
+struct gl_pcapng_packet {
+    uint64_t t_ns;            /* timestamp in ns (0 for an SPB, which has none) */
+    uint32_t interface;
+    uint32_t caplen, len;     /* captured and original length */
+    uint32_t flags;           /* epb_flags, 0 when absent */
+    const uint8_t *data;      /* caplen bytes, valid until the next call */
+};
+
+/* Start reading @f (at its beginning).  0 or -EINVAL. */
+int gl_pcapng_read_open(struct gl_pcapng_reader *r, FILE *f, struct gl_err *err);
+
+/* The next Ethernet packet: 1 and @pk filled, 0 at a clean end of file,
+ * -EINVAL for a malformed file (message names the offset) or -EIO. */
+int gl_pcapng_read_next(struct gl_pcapng_reader *r, struct gl_pcapng_packet *pk,
+                        struct gl_err *err);
+
 #endif /* GEMLAB_PCAPNG_H */

@@ -7,6 +7,7 @@
  */
 #include "gemlab/pcapng.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,6 +411,142 @@ static void test_capinfos_reads_it(void **state)
     assert_int_equal(packets, 37);
 }
 
+
+/* ---- the reader (models/src/pcapng_read.c) ---- */
+
+static struct gl_pcapng_reader rdr;   /* 256 KiB: not on the stack */
+
+/* The writer's frames come back with their time, length, bytes and flags. */
+static void test_reader_round_trips_the_writer(void **state)
+{
+    struct mem m;
+    struct gl_pcapng_packet pk;
+    uint8_t fr[1600];
+    (void)state;
+    mem_start(&m, GL_PCAPNG_MAX_DEFAULT);
+    for (unsigned i = 0; i < 50; i++) {
+        for (unsigned k = 0; k < sizeof(fr); k++)
+            fr[k] = (uint8_t)(i * 7 + k);
+        assert_int_equal(gl_pcapng_frame(&m.p, 1000000007ull * i + 3, i & 1, fr, 60 + i * 29,
+                                         i % 5 == 0, i % 3 ? NULL : "why", NULL), 0);
+    }
+    rewind(m.f);
+    assert_int_equal(gl_pcapng_read_open(&rdr, m.f, NULL), 0);
+    for (unsigned i = 0; i < 50; i++) {
+        assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+        assert_int_equal(pk.t_ns, 1000000007ull * i + 3);
+        assert_int_equal(pk.len, 60 + i * 29);
+        assert_int_equal(pk.caplen, pk.len);
+        assert_int_equal(pk.flags, ((i & 1) ? GL_PCAPNG_FLAG_INBOUND : GL_PCAPNG_FLAG_OUTBOUND) |
+                                       (i % 5 == 0 ? GL_PCAPNG_FLAG_CRC_ERR : 0));
+        assert_int_equal(pk.data[0], (uint8_t)(i * 7));
+        assert_int_equal(pk.data[pk.len - 1], (uint8_t)(i * 7 + pk.len - 1));
+    }
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 0);
+    mem_end(&m);
+}
+
+static void be32w(uint8_t *b, uint32_t v)
+{
+    b[0] = (uint8_t)(v >> 24);
+    b[1] = (uint8_t)(v >> 16);
+    b[2] = (uint8_t)(v >> 8);
+    b[3] = (uint8_t)v;
+}
+
+/* A big-endian file from another tool: microsecond-less 2^-10 s
+ * timestamps, a name-resolution block to skip, a non-Ethernet interface,
+ * and a Simple Packet Block. */
+static void test_reader_big_endian_other_blocks_and_spb(void **state)
+{
+    uint8_t f[512];
+    size_t n = 0;
+    FILE *t = tmpfile();
+    struct gl_pcapng_packet pk;
+    (void)state;
+#define W32(v) (be32w(f + n, (v)), n += 4)
+    /* SHB: type, len 28, magic (big-endian), v1.0, section length -1 */
+    W32(GL_PCAPNG_SHB); W32(28); W32(GL_PCAPNG_BOM); W32(0x00010000u); W32(0xFFFFFFFFu); W32(0xFFFFFFFFu); W32(28);
+    /* IDB 0: Ethernet, snaplen 64, if_tsresol 0x8A (2^-10 s) */
+    W32(GL_PCAPNG_IDB); W32(32); W32(0x00010000u); W32(64); W32(0x00090001u); W32(0x8A000000u); W32(0); W32(32);
+    /* IDB 1: linktype 101 (raw IP): its packets are skipped */
+    W32(GL_PCAPNG_IDB); W32(20); W32(0x00650000u); W32(0); W32(20);
+    /* NRB (type 4): skipped */
+    W32(4); W32(16); W32(0); W32(16);
+    /* EPB on interface 1: skipped */
+    W32(GL_PCAPNG_EPB); W32(36); W32(1); W32(0); W32(0); W32(4); W32(4); W32(0xAABBCCDDu); W32(36);
+    /* EPB on interface 0: ts 2048 units = 2 s, 8 bytes captured of 100 */
+    W32(GL_PCAPNG_EPB); W32(40); W32(0); W32(0); W32(2048); W32(8); W32(100);
+    W32(0x01020304u); W32(0x05060708u); W32(40);
+    /* SPB: original length 70, 64 bytes kept by the snaplen */
+    W32(GL_PCAPNG_SPB); W32(16 + 64); W32(70);
+    for (unsigned k = 0; k < 16; k++)
+        W32(0x11111111u * (k & 15));
+    W32(16 + 64);
+#undef W32
+    assert_int_equal(fwrite(f, 1, n, t), n);
+    rewind(t);
+    assert_int_equal(gl_pcapng_read_open(&rdr, t, NULL), 0);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_int_equal(pk.t_ns, 2000000000ull);
+    assert_int_equal(pk.caplen, 8);
+    assert_int_equal(pk.len, 100);
+    assert_int_equal(pk.data[0], 1);
+    assert_int_equal(pk.data[7], 8);
+    assert_int_equal(pk.flags, 0);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_int_equal(pk.len, 70);
+    assert_int_equal(pk.caplen, 64);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 0);
+    fclose(t);
+}
+
+/* Malformed files: an error naming the offset, never a packet. */
+static void test_reader_rejects_malformed_files(void **state)
+{
+    static const struct {
+        const char *what;
+        size_t cut;          /* truncate the good file here (0: no) */
+        size_t at;           /* patch this byte offset ... */
+        uint8_t val;         /* ... with this value */
+        const char *msg;
+    } bad[] = {
+        { "not pcapng", 0, 0, 0x00, "not a pcapng file" },
+        { "block length 13", 0, 60 + 4, 13, "has length" },
+        { "trailer differs", 0, 60 + 8 + 20 + 60 + 8 + 8 + 4 - 4 - 4, 0x77, "trailing length" },
+        { "interface 3", 0, 60 + 8, 3, "names interface 3" },
+        { "caplen past the block", 0, 60 + 20, 0xFF, "captured bytes" },
+        { "cut short", 100, 0, 0, "cut short" },
+        { "cut header", 64, 0, 0, "truncated block header" },
+    };
+    uint8_t fr[60] = { 0 };
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        struct mem m;
+        struct gl_pcapng_packet pk;
+        struct gl_err err = { "" };
+        FILE *t = tmpfile();
+        int rc;
+        mem_start(&m, GL_PCAPNG_MAX_DEFAULT);
+        assert_int_equal(gl_pcapng_frame(&m.p, 5, true, fr, 60, false, NULL, NULL), 0);
+        mem_read(&m);
+        if (bad[i].cut)
+            m.size = bad[i].cut;
+        else
+            file_buf[bad[i].at] = bad[i].val;
+        if (!strcmp(bad[i].what, "not pcapng"))
+            file_buf[0] = 0x42;
+        assert_int_equal(fwrite(file_buf, 1, m.size, t), m.size);
+        rewind(t);
+        assert_int_equal(gl_pcapng_read_open(&rdr, t, NULL), 0);
+        rc = gl_pcapng_read_next(&rdr, &pk, &err);
+        if (rc != -EINVAL || !strstr(err.msg, bad[i].msg))
+            fail_msg("%s: rc %d, message '%s', want -EINVAL and '%s'", bad[i].what, rc, err.msg, bad[i].msg);
+        fclose(t);
+        mem_end(&m);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -421,6 +558,9 @@ int main(void)
         cmocka_unit_test(test_bad_arguments),
         cmocka_unit_test(test_write_error_is_eio),
         cmocka_unit_test(test_capinfos_reads_it),
+        cmocka_unit_test(test_reader_round_trips_the_writer),
+        cmocka_unit_test(test_reader_big_endian_other_blocks_and_spb),
+        cmocka_unit_test(test_reader_rejects_malformed_files),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
