@@ -142,6 +142,9 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     }
     in->parallel = jnum(root, "iperf.method.streams");
     in->window_bytes = jnum(root, "iperf.method.window_bytes");
+    in->reverse = jbool(root, "iperf.method.reverse");
+    in->board_rcv_wnd = jnum(root, "board.tcp_wnd");
+    in->rtt_probe_us = jnum(root, "rtt.min_us");
     in->omit_s = jnum(root, "iperf.method.omit_s");
     in->duration_s = jnum(root, "iperf.method.duration_s");
     in->reference_bps = jnum(root, "expect.reference_bps");
@@ -245,14 +248,28 @@ static double ceiling(const struct dg_in *in)
 
 /* The path RTT for BDP questions, as measured: iperf3's minimum RTT (the
  * mean under load includes the queue the test builds itself), else the
- * mean. */
+ * runner's ping of the board (rtt.min_us), else iperf3's mean. */
 static double rtt_s(const struct dg_in *in)
 {
     if (!isnan(in->rtt_min_us) && in->rtt_min_us > 0)
         return in->rtt_min_us / 1e6;
+    if (!isnan(in->rtt_probe_us) && in->rtt_probe_us > 0)
+        return in->rtt_probe_us / 1e6;
     if (!isnan(in->rtt_us) && in->rtt_us > 0)
         return in->rtt_us / 1e6;
     return NAN;
+}
+
+/* The TCP window that bounds the transfer: the sender's -w as the tool
+ * reports it, and when the board receives, the window its stack
+ * advertises (board.tcp_wnd, lwIP's TCP_WND: no scaling), the smaller. */
+static double tcp_window(const struct dg_in *in)
+{
+    double w = in->window_bytes;
+
+    if (in->reverse == 0 && !isnan(in->board_rcv_wnd) && in->board_rcv_wnd > 0)
+        w = isnan(w) ? in->board_rcv_wnd : fmin(w, in->board_rcv_wnd);
+    return w;
 }
 
 /* ---- evidence helpers ----------------------------------------------------- */
@@ -539,11 +556,11 @@ static bool r_pps(const struct dg_in *in, struct dg_finding *f)
 
 static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
 {
-    double rtt = rtt_s(in), cap, ceil;
+    double rtt = rtt_s(in), cap, ceil, win = tcp_window(in);
 
-    if (in->udp || isnan(in->bps) || isnan(rtt) || isnan(in->window_bytes) || isnan(in->speed_mbps))
+    if (in->udp || isnan(in->bps) || isnan(rtt) || isnan(win) || isnan(in->speed_mbps))
         return false;
-    cap = in->window_bytes * 8.0 / rtt;
+    cap = win * 8.0 / rtt;
     ceil = ceiling(in);
     /* window-bound means measured ~ window/RTT: far below it, something
      * else (CPU, loss) limits first */
@@ -551,12 +568,14 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
         in->bps < TH_WINDOW_FLOOR * cap)
         return false;
     ev(f, "throughput_bps", in->bps);
-    ev(f, "window_bytes", in->window_bytes);
+    ev(f, "window_bytes", win);
+    ev(f, "tool_window_bytes", in->window_bytes);
+    ev(f, "board_rcv_wnd", in->board_rcv_wnd);
     ev(f, "rtt_ms", rtt * 1e3);
     ev(f, "window_over_rtt_bps", cap);
     ev(f, "ceiling_bps", ceil);
     say(f, "TCP %.1f Mb/s is what a %.0f KB window allows at %.2f ms RTT (%.1f Mb/s), ceiling %.1f",
-        in->bps / 1e6, in->window_bytes / 1024, rtt * 1e3, cap / 1e6, ceil / 1e6);
+        in->bps / 1e6, win / 1024, rtt * 1e3, cap / 1e6, ceil / 1e6);
     return true;
 }
 
@@ -666,18 +685,21 @@ static bool r_version(const struct dg_in *in, struct dg_finding *f)
 
 static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
 {
-    double rtt = rtt_s(in), bdp;
+    double rtt = rtt_s(in), bdp, win = tcp_window(in);
 
-    if (in->udp || isnan(in->window_bytes) || isnan(rtt) || isnan(in->speed_mbps))
+    if (in->udp || isnan(win) || isnan(rtt) || isnan(in->speed_mbps))
         return false;
     bdp = ceiling(in) * rtt / 8.0;
-    if (in->window_bytes >= bdp)
+    if (win >= bdp)
         return false;
-    ev(f, "window_bytes", in->window_bytes);
+    ev(f, "window_bytes", win);
+    ev(f, "tool_window_bytes", in->window_bytes);
+    ev(f, "board_rcv_wnd", in->board_rcv_wnd);
     ev(f, "bdp_bytes", bdp);
     ev(f, "rtt_ms", rtt * 1e3);
-    say(f, "-w %.0f KB is below the BDP %.0f KB (%.1f Mb/s x %.2f ms)", in->window_bytes / 1024,
-        bdp / 1024, ceiling(in) / 1e6, rtt * 1e3);
+    say(f, "the %.0f KB TCP window%s is below the BDP %.0f KB (%.1f Mb/s x %.2f ms)", win / 1024,
+        win == in->window_bytes ? " (-w)" : " (the board's advertised window)", bdp / 1024,
+        ceiling(in) / 1e6, rtt * 1e3);
     return true;
 }
 

@@ -42,6 +42,9 @@ struct dg_in {
     bool udp;
     double parallel;              /* streams the tool ran */
     double window_bytes;          /* the -w the tool reports it set; NAN: none/unknown */
+    int reverse;                  /* the tool's direction: 1 the board sends */
+    double board_rcv_wnd;         /* board.tcp_wnd: what the board's stack advertises */
+    double rtt_probe_us;          /* rtt.min_us: the runner's ping of the board */
     double omit_s, duration_s;
     /* expectations that feed rules: the engineer's reference, not a fact */
     double reference_bps;

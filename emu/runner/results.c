@@ -206,6 +206,32 @@ static void build_board_and_bench(struct run *r)
         if (cJSON_IsString(pm))       /* the guest's /proc/device-tree phy-mode */
             cJSON_AddStringToObject(b, "phy_mode", pm->valuestring);
     }
+    {
+        /* lwIP's TCP_WND: the receive window every connection to the
+         * board advertises (no window scaling) */
+        double wnd = rs_jnumber(ready, "tcp_wnd");
+        if (!isnan(wnd))
+            cJSON_AddNumberToObject(b, "tcp_wnd", wnd);
+    }
+    {
+        /* the RTT probe (run.c measure_rtt): the latency app's result */
+        const cJSON *m, *lat = NULL;
+        cJSON_ArrayForEach(m, r->in.msgs) {
+            const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+            const cJSON *test = cJSON_GetObjectItemCaseSensitive(m, "test");
+            if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(test) &&
+                !strcmp(test->valuestring, "latency") && !isnan(rs_jnumber(m, "min_us")))
+                lat = m;
+        }
+        if (lat) {
+            static const char *const keys[] = { "min_us", "p50_us", "avg_us", "max_us", "sent", "received" };
+            cJSON *o = cJSON_AddObjectToObject(r->results, "rtt");
+            for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
+                if (!isnan(rs_jnumber(lat, keys[k])))
+                    cJSON_AddNumberToObject(o, keys[k], rs_jnumber(lat, keys[k]));
+            cJSON_AddStringToObject(o, "source", "board latency app: UDP ping-pong to the host's echo");
+        }
+    }
     srv = board_iperf_server(r, why, sizeof(why));
     if (srv[0]) {
         cJSON *s = cJSON_AddObjectToObject(b, "iperf_server");

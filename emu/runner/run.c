@@ -33,6 +33,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -589,6 +592,62 @@ static void board_udp_result(struct run *r, cJSON *res)
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
 }
 
+/* The path's round-trip time as a bench measures it (issue 20: the window
+ * rules need a measured RTT, not the scenario's latency): the bare-metal
+ * firmware's latency app pings a UDP echo (RFC 862) the runner serves on
+ * the host, which slirp makes 10.0.2.2 for the guest.  Its `result`
+ * (docs/schema.md, test "latency": min_us, p50_us...) becomes results.json
+ * "rtt".  Bare-metal over --net user only; a missing answer leaves the RTT
+ * unknown.  Returns non-zero when the run must stop. */
+static int measure_rtt(struct run *r)
+{
+    struct sockaddr_in sa = { .sin_family = AF_INET };
+    socklen_t sl = sizeof(sa);
+    const char *want[2] = { "result", NULL };
+    char cmd[96];
+    pid_t pid;
+    int fd, rc;
+
+    fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+    sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || getsockname(fd, (struct sockaddr *)&sa, &sl)) {
+        fprintf(stderr, "gemlab: warning: no UDP echo for the RTT probe: %s\n", strerror(errno));
+        if (fd >= 0)
+            close(fd);
+        return 0;
+    }
+    pid = fork();
+    if (pid == 0) {
+        /* the echo: every datagram back to its sender, for at most 20 s */
+        char buf[2048];
+        alarm(20);
+        for (;;) {
+            struct sockaddr_in from;
+            socklen_t fl = sizeof(from);
+            ssize_t n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fl);
+            if (n > 0)
+                sendto(fd, buf, (size_t)n, 0, (struct sockaddr *)&from, fl);
+        }
+    }
+    close(fd);
+    if (pid < 0) {
+        fprintf(stderr, "gemlab: warning: no UDP echo for the RTT probe: %s\n", strerror(errno));
+        return 0;
+    }
+    progress(r, "rtt", 0, 0);
+    want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "result");
+    snprintf(cmd, sizeof(cmd), "latency -c 10.0.2.2 -p %u -n 20 -i 0 -w 500", (unsigned)ntohs(sa.sin_port));
+    inst_send(&r->in, cmd);
+    rc = inst_wait(&r->in, 15000, msg_after, want);
+    kill(pid, SIGKILL);
+    waitpid(pid, NULL, 0);
+    if (rc && rc != -ETIMEDOUT)
+        return wait_failed(r, rc, "rtt probe");
+    if (rc == -ETIMEDOUT)
+        fprintf(stderr, "gemlab: warning: the board's latency probe gave no result: RTT unknown\n");
+    return 0;
+}
+
 /* A bare-metal board's TCP server result (docs/schema.md `result`, role
  * server, not reverse) among the `result` lines from ordinal w->n0 on. */
 struct board_tcp_want {
@@ -781,6 +840,12 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_AddNumberToObject(*result, "tx_bps", b);
     }
     rs_iperf_method_banner(r, *result);
+    if (!v3) {
+        /* iperf 2 -y C does not say its direction: the one it was run with */
+        cJSON *m = cJSON_GetObjectItemCaseSensitive(*result, "method");
+        if (m && !cJSON_GetObjectItemCaseSensitive(m, "reverse"))
+            cJSON_AddBoolToObject(m, "reverse", r->s.v[SK_TRAFFIC_REVERSE].b);
+    }
     board_udp_result(r, *result);
     (void)status;
     return board_tcp_result(r, *result, nres0);
@@ -1413,6 +1478,9 @@ int run_cmd_run(int argc, char **argv)
         }
         r.cpu_baseline = rc == 0;
     }
+    if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
+        !r.netns[0] && board_link_up(&r.in, NULL) && measure_rtt(&r))
+        goto out;
     if (!board_link_up(&r.in, NULL)) {
         /* No link (no cable, a 2-pair cable without downshift...): iperf
          * would only measure what the host wrote into slirp.  Traffic is

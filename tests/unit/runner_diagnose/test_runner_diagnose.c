@@ -177,6 +177,22 @@ static const struct rcase cases[] = {
     /* a loaded mean RTT (queueing) must not make a 256K window look small */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":23740,\"rtt_min_us\":900,"
       TCP3(",\"window_bytes\":262144") "}}", DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* iperf 2 says no window: the bare-metal receiver's advertised window
+     * (board.tcp_wnd, lwIP TCP_WND) and the runner's ping (rtt.min_us) */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":20500},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":23.8e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_METHOD_WINDOW_BELOW_BDP, true },
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":20500},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":23.8e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_PROTO_WINDOW_LIMITED, true },
+    /* ... the board sends (-R): its receive window bounds nothing */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":20500},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":23.8e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":true}}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* ... at a LAN RTT the same window covers the BDP (949 Mb/s x 0.3 ms = 35 KB) */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":300},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":400e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
     /* -w not set (sock_bufsize 0): autotuning, no window to judge */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_min_us\":20000," TCP3(",\"sock_bufsize\":0") "}}",
       DG_METHOD_WINDOW_BELOW_BDP, false },
