@@ -32,7 +32,7 @@ def pytest_runtest_makereport(item, call):
     if rep.failed and call.when == "call":
         b = next((v for v in item.funcargs.values() if isinstance(v, Board)), None)
         if b is None:
-            b = getattr(item.module, "BOARD", None)
+            b = getattr(item.module, "GEMLAB_BOARD", None)
         if b is not None:
             rep.sections.append(("last 40 console lines", "\n".join(ln[:300] for ln in b.tail(40))))
             rep.sections.append(("qemu output", "\n".join(b.qemu_log_tail(10))))

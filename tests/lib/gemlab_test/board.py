@@ -51,13 +51,14 @@ def netdev_tap(ifname):
 
 
 def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None, gem=None,
-              machine_opts="", smp=None, append="", paused=True, extra=()):
+              machine_opts="", smp=None, append="", dtb=None, paused=True, extra=()):
     """argv for @qemu booting @fw (a bare-metal ELF, or for firmware
     "linux" a directory holding LINUX_FILES).  qmp/serial: unix socket
     paths QEMU serves; netdev: netdev_user()/netdev_tap() or None (no
     network); gem: {cadence_gem property: value} as -global; append:
     more Linux command line (the agent's gemlab.ip=..., see
-    firmware/linux)."""
+    firmware/linux); dtb: the Linux DTB's file name in @fw (default
+    LINUX_FILES[1], the zc702 board with QEMU's overlay)."""
     linux = firmware == "linux"
     a = [qemu, "-M", "xilinx-zynq-a9" + ("," + machine_opts if machine_opts else ""),
          "-m", "512M" if linux else "256M", "-display", "none", "-monitor", "none"]
@@ -72,8 +73,8 @@ def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None
     if linux and smp and smp > 1:
         a += ["-smp", str(smp)]
     if linux:
-        z, dtb, initrd = (os.path.join(fw, f) for f in LINUX_FILES)
-        a += ["-kernel", z, "-dtb", dtb, "-initrd", initrd, "-append", (LINUX_APPEND + " " + append).strip()]
+        z, dt, initrd = (os.path.join(fw, f) for f in (LINUX_FILES[0], dtb or LINUX_FILES[1], LINUX_FILES[2]))
+        a += ["-kernel", z, "-dtb", dt, "-initrd", initrd, "-append", (LINUX_APPEND + " " + append).strip()]
     else:
         a += ["-kernel", fw]
     if netdev:

@@ -22,13 +22,13 @@ def timing_skip(suite, name, why):
 
 
 def boot(request, tmp_path_factory, fw, qemu, name, **kw):
-    """A Board for a module-scoped fixture: started in a fresh run
-    directory (kept under pytest's --basetemp), set as the module's
-    BOARD (its console tail goes into failure reports), stopped at the
-    end of the module."""
-    if not os.path.isfile(fw):
-        pytest.fail("no firmware at %s (make -C firmware/baremetal)" % fw, pytrace=False)
+    """A Board for a module- or class-scoped fixture: started in a fresh
+    run directory (kept under pytest's --basetemp), set as the module's
+    GEMLAB_BOARD (its console tail goes into failure reports), stopped when the
+    fixture's scope ends."""
+    if not os.path.exists(fw):
+        pytest.fail("no firmware at %s (make -C firmware/baremetal, or firmware/linux)" % fw, pytrace=False)
     b = Board(fw, str(tmp_path_factory.mktemp(name)), qemu, **kw)
-    request.module.BOARD = b
+    request.module.GEMLAB_BOARD = b
     request.addfinalizer(b.stop)
     return b

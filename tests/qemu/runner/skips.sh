@@ -7,8 +7,9 @@
 #   2, 3. the pytest suites (the netns suites without root, the timing
 #      skip, CI=true) moved to tests/lib/tests/test_ci_skips.py (make
 #      test-unit's pylib step);
-#   4. boot.sh's tap case without root (NETNS=0) and its partner100 case on
-#      stock QEMU (STOCK=1), on a dummy LINUX_OUT: nothing boots;
+#   4. tests/qemu/linux/test_boot.py's tap case without root (NETNS=0) and
+#      its partner100 case on stock QEMU (STOCK=1), on a dummy LINUX_OUT:
+#      nothing boots;
 #   5. build_fail.sh's iperf case with no package download cache (an empty
 #      GEMLAB_CACHE; its kernel case takes well under a second).
 # qemu-test.sh and gemlab merge are covered by merge.sh #6-#7.
@@ -36,18 +37,21 @@ if [ $r1 -eq 0 ] && [[ "$o1" == *"SKIP report (every check): gnuplot not install
     ok "report.sh without gnuplot: 1 skipped (not passed); CI=true: FAIL naming gnuplot"
 else bad "report.sh without gnuplot" "rc=$r1/$r2: $o1 / $o2"; fi
 
-# 4. boot.sh cases this host or QEMU cannot run
+# 4. test_boot.py cases this host or QEMU cannot run
 lo=$work/linux; mkdir -p "$lo"
 for f in zImage zynq-zc702-qemu.dtb initramfs.cpio.gz; do echo x >"$lo/$f"; done
-boot() { LINUX_OUT=$lo QEMU=/bin/false "$top/tests/qemu/linux/boot.sh" "$@" 2>&1; }
-o1=$(NETNS=0 boot --case tap); r1=$?
-o2=$(CI=true NETNS=0 boot --case tap); r2=$?
-o3=$(CI=true STOCK=1 boot --case partner100); r3=$?
-if [ $r1 -eq 0 ] && [[ "$o1" == *"skip  tap: needs root"* ]] && [[ "$o1" == *"linux-boot: 0 passed, 0 failed, 1 skipped"* ]] \
-   && [ $r2 -ne 0 ] && [[ "$o2" == *"FAIL  tap: needs root (NETNS=1) (skipped under CI=true"* ]] \
-   && [ $r3 -ne 0 ] && [[ "$o3" == *"FAIL  partner100: stock QEMU"*"skipped under CI=true"* ]]; then
-    ok "boot.sh tap without root, partner100 on stock QEMU: skipped (not passed); CI=true: FAIL"
-else bad "boot.sh skips" "rc=$r1/$r2/$r3: $o1 / $o2 / $o3"; fi
+boot() { LINUX_OUT=$lo QEMU=/bin/false PYTHONDONTWRITEBYTECODE=1 /usr/bin/python3 -m pytest \
+    -c "$top/tests/pytest.ini" -p no:cacheprovider --suite=linux-boot --basetemp="$work/bt" \
+    "$top/tests/qemu/linux/test_boot.py" "$@" 2>&1; }
+o1=$(NETNS=0 boot -k Tap); r1=$?
+o2=$(CI=true NETNS=0 boot -k Tap); r2=$?
+o3=$(CI=true STOCK=1 boot -k Partner100); r3=$?
+if [ $r1 -eq 0 ] && [[ "$o1" == *"tap: needs root"* ]] && [[ "$o1" == *"linux-boot: 0 passed, 0 failed, 6 skipped"* ]] \
+   && [ $r2 -ne 0 ] && [[ "$o2" == *"skipped under CI=true"*"tap: needs root (NETNS=1)"* ]] \
+   && [[ "$o2" == *"linux-boot: 0 passed, 6 failed"* ]] \
+   && [ $r3 -ne 0 ] && [[ "$o3" == *"skipped under CI=true"*"partner100: stock QEMU"* ]]; then
+    ok "test_boot.py tap without root, partner100 on stock QEMU: skipped (not passed); CI=true: FAIL"
+else bad "test_boot.py skips" "rc=$r1/$r2/$r3: $o1 / $o2 / $o3"; fi
 
 # 5. build_fail.sh without the package download cache
 mkdir -p "$work/cache"
