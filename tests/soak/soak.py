@@ -227,6 +227,19 @@ class Soak:
                 t.join(1)
                 self.check_alive()
 
+    def faults_applied(self, m_start, m1):
+        """The faults_applied check (every fault happened and the model saw
+        it); records the model counters at start, end of faults and end."""
+        a, r, f = self.a, self.res, self.res["faults"]
+        r["model_counters_start"] = m_start
+        r["model_counters_faults_end"] = self.m_faulted
+        r["model_counters_end"] = m1
+        return {"ok": not self.fault_err and f["flaps"] >= int(a.seconds / a.flap_period) - 2
+                and f["partner_changes"] >= 1 and f["starve_bursts"] >= 1
+                and m1["stat-rx-starve-drops"] > 0 and m1["link-changes"] > f["flaps"],
+                "flaps": f["flaps"], "partner_changes": f["partner_changes"], "starve_bursts": f["starve_bursts"],
+                "model_link_changes": m1.get("link-changes"), "errors": self.fault_err[:10]}
+
     def stats(self, timeout=30):
         """`stats` over the UART; one retry (a line lost to a console
         glitch is skipped by the parser, schema.md)."""
@@ -542,7 +555,7 @@ class Soak:
         """The same soak against the Linux image: host iperf3 against the
         guest's iperf3 -s (no echo server on the image), `stats` from the
         agent (ethtool -S, /proc/net/dev), no lwIP pools to compare."""
-        a, r = self.a, self.res
+        r = self.res
         pre = self.iperf_run(2, "warmup")
         time.sleep(2)
         if not self.stats():
@@ -587,16 +600,7 @@ class Soak:
                                "mbps_min_median_max": [round(mbps[0], 3), round(statistics.median(mbps), 3),
                                                        round(mbps[-1], 3)],
                                "errors": sorted({x.get("stderr", "") for x in runs if x.get("stderr")})[:5]}
-        f = r["faults"]
-        c["faults_applied"] = {"ok": not self.fault_err and f["flaps"] >= int(a.seconds / a.flap_period) - 2
-                               and f["partner_changes"] >= 1 and f["starve_bursts"] >= 1
-                               and m1["stat-rx-starve-drops"] > 0 and m1["link-changes"] > f["flaps"],
-                               "flaps": f["flaps"], "partner_changes": f["partner_changes"],
-                               "starve_bursts": f["starve_bursts"], "model_link_changes": m1.get("link-changes"),
-                               "errors": self.fault_err[:10]}
-        r["model_counters_start"] = m_start
-        r["model_counters_faults_end"] = self.m_faulted
-        r["model_counters_end"] = m1
+        c["faults_applied"] = self.faults_applied(m_start, m1)
         r["agent_stats_end"] = {"ethtool": st.get("ethtool"), "netdev": st.get("netdev")}
         r["iperf_runs"] = runs
         r["rss_samples"] = self.rss
@@ -665,23 +669,8 @@ class Soak:
         r["fault_errors"] = self.fault_err
 
         # after: link back at 1000, clean traffic, then idle until settled
-        # link stable: up at 1000 with the MAC following, and no link change
-        # for 2 s (the lifted partner abilities renegotiate)
-        link_ok = False
-        deadline = now() + 30
-        stable_since, last_changes = None, None
-        while now() < deadline:
-            ch = self.qmp.qom_get("link-changes")
-            good = self.qmp.qom_get("link-up") and self.qmp.qom_get("link-speed") == 1000 and \
-                self.qmp.qom_get("mac-matches-phy")
-            if good and ch == last_changes:
-                if now() - stable_since >= 2.0:
-                    link_ok = True
-                    break
-            else:
-                stable_since = now()
-            last_changes = ch
-            time.sleep(0.2)
+        # link stable (the lifted partner abilities renegotiate)
+        link_ok = self.wait_link_stable()
         post_iperf = self.iperf_run(3, "post")
         post_echo = {"udp_sent": 0, "udp_ok": 0, "tcp_tries": 0, "tcp_ok": 0}
         self.udp_echo(20, 0.02, 2, post_echo)
@@ -759,17 +748,7 @@ class Soak:
                                "fw_mbps_min_median_max": [round(mbps[0], 3), round(statistics.median(mbps), 3),
                                                           round(mbps[-1], 3)],
                                "echo": dict(self.echo)}
-        f = r["faults"]
-        want_flaps = int(a.seconds / a.flap_period) - 2
-        c["faults_applied"] = {"ok": not self.fault_err and f["flaps"] >= want_flaps
-                               and f["partner_changes"] >= 1 and f["starve_bursts"] >= 1
-                               and m1["stat-rx-starve-drops"] > 0 and m1["link-changes"] > f["flaps"],
-                               "flaps": f["flaps"], "partner_changes": f["partner_changes"],
-                               "starve_bursts": f["starve_bursts"], "model_link_changes": m1.get("link-changes"),
-                               "errors": self.fault_err[:10]}
-        r["model_counters_start"] = m_start
-        r["model_counters_faults_end"] = self.m_faulted
-        r["model_counters_end"] = m1
+        c["faults_applied"] = self.faults_applied(m_start, m1)
         r["firmware_stats_end"] = {"gem": st["gem"], "lwip_link": st["lwip"]["link"],
                                    "lwip_tcp": st["lwip"]["tcp"], "phy": {k: v for k, v in st["phy"].items()
                                                                           if k != "regs"}}
