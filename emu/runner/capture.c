@@ -1,0 +1,399 @@
+/*
+ * capture.c - TCP evidence from the wire capture (see capture.h).
+ *
+ * Frames: Ethernet II (one 802.1Q tag skipped), IPv4 (RFC 791; fragments
+ * other than the first skipped) or IPv6 (RFC 8200; TCP as the first next
+ * header only), TCP (RFC 793 header, options MSS and window scale, RFC
+ * 7323).  The payload length comes from the IP header, so a capture cut
+ * by a snaplen still counts it.
+ */
+#include "capture.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemlab/pcapng.h"
+
+#define RTT_RING 512u
+
+/* RFC 1982 serial-number comparison of 32-bit sequence numbers. */
+static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
+static bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
+
+/* One direction of a connection. */
+struct half {
+    bool board;               /* sent by the board (epb_flags outbound) */
+    bool seen, syn, ws_ok, snd_init, una_init, syn_pending;
+    uint8_t ws;
+    uint16_t mss;
+    uint32_t snd_max, una, syn_end;
+    uint64_t syn_t;
+    uint64_t segments, bytes, retransmits, zero_windows;
+    uint64_t rwnd_max, inflight_max;
+    uint64_t rtt_min_ns, rtt_samples;
+    struct { uint32_t end; uint64_t t; bool retx; } ring[RTT_RING];
+    unsigned head, n;
+};
+
+struct flow {
+    uint8_t addr[2][16];      /* endpoint 0 sent the first frame seen */
+    uint16_t port[2];
+    uint8_t alen;             /* 4 or 16 */
+    struct half h[2];         /* h[i]: sent by endpoint i */
+};
+
+struct tcp_seg {
+    const uint8_t *src, *dst;
+    uint8_t alen;
+    uint16_t sport, dport, win;
+    uint32_t seq, ack, len;
+    uint8_t flags;
+    int ws;                   /* window-scale option, -1 absent */
+    int mss;                  /* -1 absent */
+};
+
+#define TH_FIN 0x01
+#define TH_SYN 0x02
+#define TH_RST 0x04
+#define TH_ACK 0x10
+
+static uint16_t be16(const uint8_t *b) { return (uint16_t)(b[0] << 8 | b[1]); }
+static uint32_t be32(const uint8_t *b)
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+/* Parse @p (caplen bytes) into @s: 1 for a TCP segment, 0 otherwise. */
+static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
+{
+    uint32_t off = 14, iphl, iplen, thl;
+    uint16_t type;
+    const uint8_t *ip, *th;
+
+    if (caplen < 14)
+        return 0;
+    type = be16(p + 12);
+    if (type == 0x8100) {             /* IEEE 802.1Q tag */
+        if (caplen < 18)
+            return 0;
+        type = be16(p + 16);
+        off = 18;
+    }
+    ip = p + off;
+    if (type == 0x0800) {
+        if (caplen < off + 20 || (ip[0] >> 4) != 4)
+            return 0;
+        iphl = (ip[0] & 0x0Fu) * 4u;
+        iplen = be16(ip + 2);
+        if (iphl < 20 || ip[9] != 6 || (be16(ip + 6) & 0x1FFFu) || iplen < iphl || caplen < off + iphl)
+            return 0;
+        s->src = ip + 12;
+        s->dst = ip + 16;
+        s->alen = 4;
+    } else if (type == 0x86DD) {
+        if (caplen < off + 40 || (ip[0] >> 4) != 6 || ip[6] != 6)
+            return 0;
+        iphl = 40;
+        iplen = 40u + be16(ip + 4);
+        s->src = ip + 8;
+        s->dst = ip + 24;
+        s->alen = 16;
+    } else {
+        return 0;
+    }
+    th = ip + iphl;
+    if (caplen < off + iphl + 20 || iplen < iphl + 20)
+        return 0;
+    thl = (th[12] >> 4) * 4u;
+    if (thl < 20 || iplen < iphl + thl)
+        return 0;
+    s->sport = be16(th);
+    s->dport = be16(th + 2);
+    s->seq = be32(th + 4);
+    s->ack = be32(th + 8);
+    s->flags = th[13];
+    s->win = be16(th + 14);
+    s->len = iplen - iphl - thl;
+    s->ws = -1;
+    s->mss = -1;
+    /* options (RFC 793 3.1, RFC 7323 2.2), only as far as captured */
+    for (uint32_t i = 20; i < thl && off + iphl + i < caplen;) {
+        uint8_t kind = th[i];
+        uint8_t olen;
+        if (kind == 0)
+            break;
+        if (kind == 1) {
+            i++;
+            continue;
+        }
+        if (i + 1 >= thl || off + iphl + i + 1 >= caplen)
+            break;
+        olen = th[i + 1];
+        if (olen < 2 || i + olen > thl || off + iphl + i + olen > caplen)
+            break;
+        if (kind == 2 && olen == 4)
+            s->mss = be16(th + i + 2);
+        else if (kind == 3 && olen == 3)
+            s->ws = th[i + 2] > 14 ? 14 : th[i + 2]; /* RFC 7323 2.3: at most 14 */
+        i += olen;
+    }
+    return 1;
+}
+
+static struct flow *find_flow(struct flow *fl, int *nfl, const struct tcp_seg *s, int *dir)
+{
+    for (int i = 0; i < *nfl; i++) {
+        struct flow *f = &fl[i];
+        if (f->alen != s->alen)
+            continue;
+        for (int d = 0; d < 2; d++)
+            if (f->port[d] == s->sport && f->port[!d] == s->dport && !memcmp(f->addr[d], s->src, s->alen) &&
+                !memcmp(f->addr[!d], s->dst, s->alen)) {
+                *dir = d;
+                return f;
+            }
+    }
+    if (*nfl == CAP_MAX_FLOWS)
+        return NULL;
+    struct flow *f = &fl[(*nfl)++];
+    memset(f, 0, sizeof(*f));
+    f->alen = s->alen;
+    memcpy(f->addr[0], s->src, s->alen);
+    memcpy(f->addr[1], s->dst, s->alen);
+    f->port[0] = s->sport;
+    f->port[1] = s->dport;
+    *dir = 0;
+    return f;
+}
+
+static void rtt_sample(struct half *h, uint64_t sent, uint64_t now)
+{
+    uint64_t r = now > sent ? now - sent : 0;
+    if (!h->rtt_samples || r < h->rtt_min_ns)
+        h->rtt_min_ns = r;
+    h->rtt_samples++;
+}
+
+static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
+{
+    struct half *S = &f->h[d], *R = &f->h[!d];
+    uint32_t seg_end = s->seq + s->len + ((s->flags & TH_SYN) ? 1u : 0u) + ((s->flags & TH_FIN) ? 1u : 0u);
+
+    S->seen = true;
+    if (s->flags & TH_RST)
+        return;
+    if (s->flags & TH_SYN) {
+        S->syn = true;
+        S->ws_ok = s->ws >= 0;
+        S->ws = s->ws >= 0 ? (uint8_t)s->ws : 0;
+        if (s->mss >= 0)
+            S->mss = (uint16_t)s->mss;
+        if (S->board) {
+            S->syn_pending = true;
+            S->syn_end = s->seq + 1;
+            S->syn_t = t;
+        }
+    }
+    /* what this segment acknowledges of the other direction */
+    if (s->flags & TH_ACK) {
+        if (!R->una_init || seq_lt(R->una, s->ack)) {
+            R->una = s->ack;
+            R->una_init = true;
+        }
+        if (R->board) {
+            bool got = false;
+            uint64_t sent = 0;
+            if (R->syn_pending && seq_le(R->syn_end, s->ack)) {
+                rtt_sample(R, R->syn_t, t);
+                R->syn_pending = false;
+            }
+            while (R->n && seq_le(R->ring[R->head].end, s->ack)) {
+                if (!R->ring[R->head].retx) {
+                    got = true;
+                    sent = R->ring[R->head].t;  /* the newest covered one wins */
+                } else {
+                    got = false;
+                }
+                R->head = (R->head + 1) % RTT_RING;
+                R->n--;
+            }
+            if (got)
+                rtt_sample(R, sent, t);
+        }
+    }
+    /* the receive window this side advertises (RFC 7323 2.2: the SYN's
+     * own window is never scaled; scaling needs both SYNs' option) */
+    {
+        bool scaled = !(s->flags & TH_SYN) && S->syn && R->syn && S->ws_ok && R->ws_ok;
+        uint64_t w = (uint64_t)s->win << (scaled ? S->ws : 0);
+        if (w > S->rwnd_max)
+            S->rwnd_max = w;
+        if (w == 0 && !(s->flags & TH_SYN))
+            S->zero_windows++;
+    }
+    if (s->len) {
+        S->segments++;
+        S->bytes += s->len;
+        /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
+        if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max)) {
+            S->retransmits++;
+            for (unsigned i = 0; i < S->n; i++) {
+                unsigned k = (S->head + i) % RTT_RING;
+                if (seq_lt(s->seq, S->ring[k].end))
+                    S->ring[k].retx = true;
+            }
+        } else if (S->board) {
+            unsigned k;
+            if (S->n == RTT_RING) {
+                S->head = (S->head + 1) % RTT_RING;
+                S->n--;
+            }
+            k = (S->head + S->n) % RTT_RING;
+            S->ring[k].end = seg_end;
+            S->ring[k].t = t;
+            S->ring[k].retx = false;
+            S->n++;
+        }
+    }
+    if (!S->snd_init || seq_lt(S->snd_max, seg_end)) {
+        S->snd_max = seg_end;
+        S->snd_init = true;
+    }
+    if (S->una_init && seq_lt(S->una, S->snd_max)) {
+        uint64_t inflight = (uint32_t)(S->snd_max - S->una);
+        if (inflight > S->inflight_max)
+            S->inflight_max = inflight;
+    }
+}
+
+static void endpoint(char *buf, size_t len, const uint8_t *a, uint8_t alen, uint16_t port)
+{
+    if (alen == 4) {
+        snprintf(buf, len, "%u.%u.%u.%u:%u", a[0], a[1], a[2], a[3], port);
+    } else {
+        size_t n = 0;
+        n += (size_t)snprintf(buf + n, len - n, "[");
+        for (int i = 0; i < 16 && n < len; i += 2)
+            n += (size_t)snprintf(buf + n, len - n, "%s%x", i ? ":" : "", be16(a + i));
+        snprintf(buf + n, n < len ? len - n : 0, "]:%u", port);
+    }
+}
+
+static cJSON *half_json(const struct half *h, const struct half *other)
+{
+    cJSON *o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "sender", h->board ? "board" : "partner");
+    cJSON_AddNumberToObject(o, "segments", (double)h->segments);
+    cJSON_AddNumberToObject(o, "bytes", (double)h->bytes);
+    cJSON_AddNumberToObject(o, "retransmits", (double)h->retransmits);
+    cJSON_AddNumberToObject(o, "inflight_max_bytes", (double)h->inflight_max);
+    /* the window the receiver offered this sender */
+    cJSON_AddNumberToObject(o, "peer_rwnd_max_bytes", (double)other->rwnd_max);
+    cJSON_AddNumberToObject(o, "peer_zero_windows", (double)other->zero_windows);
+    cJSON_AddBoolToObject(o, "window_scale_known", h->syn && other->syn);
+    if (h->mss)
+        cJSON_AddNumberToObject(o, "mss", h->mss);
+    if (h->rtt_samples) {
+        cJSON_AddNumberToObject(o, "rtt_min_us", (double)h->rtt_min_ns / 1000.0);
+        cJSON_AddNumberToObject(o, "rtt_samples", (double)h->rtt_samples);
+    }
+    return o;
+}
+
+int cap_analyse(const char *path, cJSON **out, FILE *err)
+{
+    struct gl_pcapng_reader *r = malloc(sizeof(*r));
+    struct flow *fl = calloc(CAP_MAX_FLOWS, sizeof(*fl));
+    struct gl_pcapng_packet pk;
+    struct gl_err e = { "" };
+    uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
+    int nfl = 0, rc;
+    FILE *f;
+    cJSON *o, *a;
+
+    *out = NULL;
+    if (!r || !fl) {
+        free(r);
+        free(fl);
+        return -ENOMEM;
+    }
+    f = fopen(path, "rb");
+    if (!f) {
+        rc = -errno;
+        fprintf(err, "%s: %s\n", path, strerror(errno));
+        free(r);
+        free(fl);
+        return rc;
+    }
+    gl_pcapng_read_open(r, f, NULL);
+    while ((rc = gl_pcapng_read_next(r, &pk, &e)) == 1) {
+        struct tcp_seg s;
+        struct flow *fw;
+        int d;
+        frames++;
+        if (pk.flags & GL_PCAPNG_FLAG_CRC_ERR) {
+            crc++;  /* the receiver discards it: no TCP evidence in it */
+            continue;
+        }
+        if (!parse(pk.data, pk.caplen, &s))
+            continue;
+        tcp++;
+        fw = find_flow(fl, &nfl, &s, &d);
+        if (!fw) {
+            untracked++;
+            continue;
+        }
+        if (!fw->h[d].seen)
+            fw->h[d].board = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
+        segment(fw, d, &s, pk.t_ns);
+    }
+    fclose(f);
+    if (rc < 0) {
+        fprintf(err, "%s: %s\n", path, e.msg);
+        free(r);
+        free(fl);
+        return rc;
+    }
+    o = cJSON_CreateObject();
+    cJSON_AddStringToObject(o, "file", CAP_FILE);
+    cJSON_AddNumberToObject(o, "frames", (double)frames);
+    cJSON_AddNumberToObject(o, "crc_errors", (double)crc);
+    cJSON_AddNumberToObject(o, "tcp_segments", (double)tcp);
+    if (untracked)
+        cJSON_AddNumberToObject(o, "tcp_segments_untracked", (double)untracked);
+    a = cJSON_AddArrayToObject(o, "tcp_flows");
+    for (int i = 0; i < nfl; i++) {
+        struct flow *fw = &fl[i];
+        char ep[64];
+        cJSON *e2 = cJSON_CreateObject(), *dirs = cJSON_AddArrayToObject(e2, "directions");
+        endpoint(ep, sizeof(ep), fw->addr[0], fw->alen, fw->port[0]);
+        cJSON_AddStringToObject(e2, "a", ep);
+        endpoint(ep, sizeof(ep), fw->addr[1], fw->alen, fw->port[1]);
+        cJSON_AddStringToObject(e2, "b", ep);
+        for (int d = 0; d < 2; d++) {
+            struct half *h = &fw->h[d];
+            if (!h->seen)
+                continue;
+            cJSON_AddItemToArray(dirs, half_json(h, &fw->h[!d]));
+            retx += h->retransmits;
+            if (h->rtt_samples && (!rtt_n || h->rtt_min_ns < rtt_min))
+                rtt_min = h->rtt_min_ns;
+            rtt_n += h->rtt_samples;
+        }
+        cJSON_AddItemToArray(a, e2);
+    }
+    cJSON_AddNumberToObject(o, "tcp_retransmits", (double)retx);
+    if (rtt_n) {
+        cJSON_AddNumberToObject(o, "rtt_min_us", (double)rtt_min / 1000.0);
+        cJSON_AddNumberToObject(o, "rtt_samples", (double)rtt_n);
+    }
+    free(r);
+    free(fl);
+    *out = o;
+    return 0;
+}

@@ -1,0 +1,39 @@
+/*
+ * capture.h - the wire capture as bench evidence.
+ *
+ * RUN_DIR/wire.pcapng is what QEMU's cadence_gem `pcap` property wrote:
+ * every frame on the board's cable, at the board's end, with its direction
+ * (epb_flags inbound = to the board) and FCS state.  That is what a real
+ * engineer gets from a mirror port or a tap on the cable, so the diagnosis
+ * may read what this module derives from it:
+ *
+ *   - TCP retransmissions per direction: a segment carrying payload whose
+ *     sequence number is below the highest one already sent (RFC 793 3.3
+ *     sequence space, compared modulo 2^32 as in RFC 1982);
+ *   - round-trip times measured at the board: a segment the board sent
+ *     (SYN, SYN-ACK or data sent once: Karn's rule, RFC 6298 3) until the
+ *     first frame back that acknowledges it; so an RTT needs the board to
+ *     send something that is answered, which every TCP handshake does;
+ *   - windows: the largest window each receiver advertised, scaled by the
+ *     shift both SYNs announced (RFC 7323 2.2), zero-window advertisements,
+ *     and the most bytes the sender had in flight (sent and not acked);
+ *   - frames with a bad FCS (epb_flags bit 24).
+ *
+ * Errors: 0 or a negative errno, with a message naming the file on @err.
+ */
+#ifndef GEMLAB_RUNNER_CAPTURE_H
+#define GEMLAB_RUNNER_CAPTURE_H
+
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+#define CAP_FILE "wire.pcapng"
+#define CAP_MAX_FLOWS 32
+
+/* Read @path and return the "capture" object of results.json
+ * (emu/runner/RESULTS.md).  0, or a negative errno (message on @err);
+ * *@out is NULL then. */
+int cap_analyse(const char *path, cJSON **out, FILE *err);
+
+#endif

@@ -1,0 +1,225 @@
+/* The wire capture as evidence (emu/runner/capture.c): synthetic TCP
+ * conversations written with the models' pcapng writer, read back, and
+ * the retransmissions, RTTs and windows a bench engineer would count. */
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+/* the code under test allocates with libc (cJSON) */
+#undef malloc
+#undef calloc
+#undef realloc
+#undef free
+
+#include "capture.h"
+#include "gemlab/pcapng.h"
+
+#define US 1000ull
+#define MS 1000000ull
+
+static const uint8_t board_ip[4] = { 10, 0, 2, 15 }, host_ip[4] = { 10, 0, 2, 2 };
+
+struct w {
+    char path[64];
+    FILE *f;
+    struct gl_pcapng p;
+};
+
+static void w_open(struct w *w)
+{
+    snprintf(w->path, sizeof(w->path), "/tmp/gl-cap-XXXXXX");
+    int fd = mkstemp(w->path);
+    assert_true(fd >= 0);
+    w->f = fdopen(fd, "wb");
+    assert_non_null(w->f);
+    assert_int_equal(gl_pcapng_start(&w->p, w->f, GL_PCAPNG_MAX_DEFAULT, NULL), 0);
+}
+
+static void put16(uint8_t *b, uint16_t v) { b[0] = (uint8_t)(v >> 8); b[1] = (uint8_t)v; }
+static void put32(uint8_t *b, uint32_t v) { put16(b, (uint16_t)(v >> 16)); put16(b + 2, (uint16_t)v); }
+
+/* One IPv4/TCP frame: @from_board decides addresses, ports and direction. */
+static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t flags, uint32_t seq,
+                uint32_t ack, uint16_t win, uint32_t len, int ws, int mss, int bad_fcs)
+{
+    uint8_t f[1600] = { 0 };
+    uint32_t thl = 20 + (ws >= 0 ? 4 : 0) + (mss >= 0 ? 4 : 0), o = 14 + 20 + 20;
+    uint32_t iplen = 20 + thl + len;
+
+    put16(f + 12, 0x0800);
+    f[14] = 0x45;
+    put16(f + 16, (uint16_t)iplen);
+    f[22] = 64;
+    f[23] = 6;
+    memcpy(f + 26, from_board ? board_ip : host_ip, 4);
+    memcpy(f + 30, from_board ? host_ip : board_ip, 4);
+    put16(f + 34, from_board ? bport : 5001);
+    put16(f + 36, from_board ? 5001 : bport);
+    put32(f + 38, seq);
+    put32(f + 42, ack);
+    f[46] = (uint8_t)((thl / 4) << 4);
+    f[47] = flags;
+    put16(f + 48, win);
+    if (mss >= 0) {
+        f[o] = 2; f[o + 1] = 4; put16(f + o + 2, (uint16_t)mss);
+        o += 4;
+    }
+    if (ws >= 0) {
+        f[o] = 1; f[o + 1] = 3; f[o + 2] = 3; f[o + 3] = (uint8_t)ws;
+        o += 4;
+    }
+    assert_int_equal(gl_pcapng_frame(&w->p, t, !from_board, f, 14 + iplen, bad_fcs, NULL, NULL), 0);
+}
+
+#define SYN 0x02
+#define ACK 0x10
+#define PSH 0x08
+
+static cJSON *analyse(struct w *w)
+{
+    cJSON *o = NULL;
+    fclose(w->f);
+    assert_int_equal(cap_analyse(w->path, &o, stderr), 0);
+    unlink(w->path);
+    assert_non_null(o);
+    return o;
+}
+
+static double num(const cJSON *o, const char *k)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k);
+    if (!cJSON_IsNumber(v))
+        fail_msg("no number '%s'", k);
+    return v->valuedouble;
+}
+
+static const cJSON *dir_of(const cJSON *o, int flow, const char *sender)
+{
+    const cJSON *fl = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(o, "tcp_flows"), flow), *d;
+    cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(fl, "directions"))
+        if (!strcmp(cJSON_GetObjectItemCaseSensitive(d, "sender")->valuestring, sender))
+            return d;
+    fail_msg("flow %d has no direction sent by %s", flow, sender);
+    return NULL;
+}
+
+/* Host -> board (iperf client on the host): the RTT comes from the
+ * handshake only (SYN-ACK out, ACK back); a repeated segment is one
+ * retransmission; the board's window is scaled by its own shift. */
+static void test_host_to_board_handshake_rtt_retransmit_window(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *h;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, 7, 1460, 0);
+    seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 1000, 0, 2, 1460, 0);
+    seg(&w, 10100 * US, 0, 40000, ACK, 1001, 5001, 512, 0, -1, -1, 0);   /* RTT 10 ms */
+    for (uint32_t i = 0; i < 10; i++) {
+        seg(&w, 11 * MS + i * US, 0, 40000, ACK | PSH, 1001 + i * 1000, 5001, 512, 1000, -1, -1, 0);
+        seg(&w, 11 * MS + i * US + 1, 1, 40000, ACK, 5001, 2001 + i * 1000, 1000, 0, -1, -1, 0);
+    }
+    seg(&w, 20 * MS, 0, 40000, ACK | PSH, 3001, 5001, 512, 1000, -1, -1, 0);      /* retransmission */
+    seg(&w, 21 * MS, 0, 40000, ACK | PSH, 11000, 5001, 512, 1, -1, -1, 0);        /* keepalive */
+    seg(&w, 22 * MS, 0, 40000, ACK | PSH, 11001, 5001, 512, 1000, -1, -1, 1);     /* bad FCS: ignored */
+    o = analyse(&w);
+    assert_int_equal(num(o, "frames"), 26);
+    assert_int_equal(num(o, "crc_errors"), 1);
+    assert_int_equal(num(o, "tcp_retransmits"), 1);
+    assert_true(fabs(num(o, "rtt_min_us") - 10000.0) < 0.01);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "retransmits"), 1);
+    assert_int_equal(num(h, "bytes"), 10 * 1000 + 1000 + 1);
+    assert_int_equal(num(h, "peer_rwnd_max_bytes"), 4000);  /* 1000 << 2 */
+    assert_int_equal(num(h, "mss"), 1460);
+    assert_false(cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(h, "rtt_min_us")));
+    h = dir_of(o, 0, "board");
+    assert_int_equal(num(h, "rtt_samples"), 1);
+    assert_int_equal(num(h, "retransmits"), 0);
+    cJSON_Delete(o);
+}
+
+/* Board -> host: RTT from the SYN and from data acked once (Karn: not
+ * from a retransmitted segment); in-flight bytes; zero windows. */
+static void test_board_sender_rtt_karn_inflight_zero_window(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *b;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);
+    seg(&w, 3 * MS, 0, 50000, SYN | ACK, 900, 101, 8192, 0, -1, 1460, 0);         /* RTT 3 ms */
+    seg(&w, 3 * MS + 1, 1, 50000, ACK, 101, 901, 5840, 0, -1, -1, 0);
+    seg(&w, 4 * MS, 1, 50000, ACK | PSH, 101, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 4 * MS + 10, 1, 50000, ACK | PSH, 1561, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 4 * MS + 20, 1, 50000, ACK | PSH, 3021, 901, 5840, 1460, -1, -1, 0);  /* 4380 in flight */
+    seg(&w, 6 * MS + 20, 0, 50000, ACK, 901, 4481, 0, 0, -1, -1, 0);             /* RTT 2 ms; window 0 */
+    seg(&w, 7 * MS, 1, 50000, ACK | PSH, 4481, 901, 5840, 100, -1, -1, 0);
+    seg(&w, 8 * MS, 1, 50000, ACK | PSH, 4481, 901, 5840, 100, -1, -1, 0);        /* retransmitted */
+    seg(&w, 8 * MS + 500 * US, 0, 50000, ACK, 901, 4581, 8192, 0, -1, -1, 0);     /* 0.5 ms: no sample */
+    o = analyse(&w);
+    b = dir_of(o, 0, "board");
+    assert_int_equal(num(b, "rtt_samples"), 2);
+    assert_true(fabs(num(b, "rtt_min_us") - 2000.0) < 0.01);
+    assert_int_equal(num(b, "retransmits"), 1);
+    assert_int_equal(num(b, "inflight_max_bytes"), 4380);
+    assert_int_equal(num(b, "peer_zero_windows"), 1);
+    assert_int_equal(num(b, "peer_rwnd_max_bytes"), 8192);
+    cJSON_Delete(o);
+}
+
+/* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
+ * a malformed file is an error naming it. */
+static void test_non_tcp_and_bad_file(void **state)
+{
+    struct w w;
+    cJSON *o = NULL;
+    uint8_t arp[60] = { 0 };
+    FILE *f;
+    char path[] = "/tmp/gl-cap-bad-XXXXXX";
+    char msg[512] = "";
+    FILE *err;
+    (void)state;
+    w_open(&w);
+    arp[12] = 0x08; arp[13] = 0x06;
+    assert_int_equal(gl_pcapng_frame(&w.p, 1, true, arp, 60, false, NULL, NULL), 0);
+    o = analyse(&w);
+    assert_int_equal(num(o, "frames"), 1);
+    assert_int_equal(num(o, "tcp_segments"), 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "tcp_flows")), 0);
+    cJSON_Delete(o);
+
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    f = fdopen(fd, "wb");
+    fputs("not a capture", f);
+    fclose(f);
+    err = fmemopen(msg, sizeof(msg), "w");
+    assert_int_equal(cap_analyse(path, &o, err), -EINVAL);
+    fclose(err);
+    assert_null(o);
+    assert_non_null(strstr(msg, path));
+    assert_non_null(strstr(msg, "not a pcapng file"));
+    unlink(path);
+    assert_true(cap_analyse("/nonexistent/wire.pcapng", &o, stderr) == -ENOENT);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
+        cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
+        cmocka_unit_test(test_non_tcp_and_bad_file),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
