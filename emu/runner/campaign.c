@@ -407,9 +407,8 @@ uint64_t cp_blind_codes(const cJSON *results)
         return 0;
     }
     /* the evidence only: what the scenario asked and the models' internals
-     * are ground truth (emu/runner/RESULTS.md) */
-    cJSON_DeleteItemFromObjectCaseSensitive(blind, "scenario");
-    cJSON_DeleteItemFromObjectCaseSensitive(blind, "truth");
+     * are ground truth (emu/runner/RESULTS.md, `gemlab diagnose --blind`) */
+    dg_make_blind(blind);
     dg_in_from_json(blind, in);
     dg_run(in, &rep);
     for (int i = 0; i < rep.n; i++)
@@ -850,7 +849,8 @@ static void usage(FILE *f)
           "  Sample K depends only on (S, K): --only K reruns one miss.  Writes DIR/campaign.json,\n"
           "  campaign.md, campaign.html and DIR/sample-K/{scenario.ini,run/,run.log}\n"
           "  (DIR default build/campaign).  --dry-run writes the scenarios only.\n"
-          "  exit: 0 done and every bar met, 1 a run errored or a bar was missed, 2 bad input\n"
+          "  exit: 0 done and every bar met, 1 a run errored, a clean sample named a physical,\n"
+          "  MAC or protocol code, or a --min-* bar was missed, 2 bad input\n"
           "  faults:",
           f);
     for (int i = 0; i < NFAULTS; i++)
@@ -1067,6 +1067,12 @@ int cp_cmd(int argc, char **argv)
            n, sc.errors, sc.all_named, sc.clean_false_alarms, sc.clean, out);
     if (sc.errors && rc == RUN_EXIT_PASS)
         rc = RUN_EXIT_FAIL;
+    /* issue 20's bar: a clean run names no physical, MAC or protocol code */
+    if (sc.clean_false_alarms) {
+        printf("campaign: %u of %u clean samples named a physical, MAC or protocol code\n", sc.clean_false_alarms,
+               sc.clean);
+        rc = RUN_EXIT_FAIL;
+    }
     for (int c = 0; c < DG_NCODES; c++) {
         double p = cp_precision(&sc, c), r = cp_recall(&sc, c);
         if (isfinite(min_recall) && isfinite(r) && r < min_recall) {

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "baseline.h"
+#include "campaign.h"
 #include "diagnose.h"
 #include "merge.h"
 #include "report.h"
@@ -45,6 +46,9 @@ static void usage(FILE *out)
           "  boot [--qemu PATH] [--fw PATH] [--out DIR] [--hold SEC] [--timeout SEC]\n"
           "                             boot QEMU (paused without --fw), check QMP, stop\n"
           "  tap up|down [NAME]         private netns + tap for --net tap (root)\n"
+          "  campaign [--runs N] [--seed S] [--faults LIST] [--pairs] [--out DIR] ...\n"
+          "                             random faults, each run diagnosed blind and scored\n"
+          "                             (precision/recall per code; --help for the rest)\n"
           "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n",
           out);
 }
@@ -154,6 +158,8 @@ int main(int argc, char **argv)
         return mg_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "baseline"))
         return bl_cmd(argc - 2, argv + 2);
+    if (!strcmp(argv[1], "campaign"))
+        return cp_cmd(argc - 2, argv + 2);
     if (!strcmp(argv[1], "run"))
         return run_cmd_run(argc - 2, argv + 2);
     if (!strcmp(argv[1], "boot"))
