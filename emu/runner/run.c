@@ -656,6 +656,48 @@ struct board_tcp_want {
     double bps;         /* summed over the streams' results */
 };
 
+/* The board's own per-interval receive rates (its `iperf -s -i 1`
+ * progress lines, docs/schema.md: bytes received in the interval) from
+ * progress ordinal @p0 on, summed over streams by interval index. */
+static cJSON *board_tcp_intervals(const struct run *r, int p0)
+{
+    cJSON *a = cJSON_CreateArray();
+    const cJSON *m;
+    char peer[8][40];
+    int k = 0, npeer = 0, idx[8] = { 0 };
+
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *test = cJSON_GetObjectItemCaseSensitive(m, "test");
+        const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        const cJSON *pe = cJSON_GetObjectItemCaseSensitive(m, "peer");
+        double bps = rs_jnumber(m, "bps");
+        int j;
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "progress") != 0 || k++ < p0)
+            continue;
+        if (!cJSON_IsString(test) || strcmp(test->valuestring, "iperf") || !cJSON_IsString(proto) ||
+            strcmp(proto->valuestring, "tcp") || !cJSON_IsString(role) || strcmp(role->valuestring, "server") ||
+            isnan(bps))
+            continue;
+        for (j = 0; j < npeer && !(cJSON_IsString(pe) && !strcmp(peer[j], pe->valuestring)); j++)
+            ;
+        if (j == npeer) {
+            if (npeer == 8)
+                continue;
+            snprintf(peer[npeer++], sizeof(peer[0]), "%s", cJSON_IsString(pe) ? pe->valuestring : "");
+        }
+        if (idx[j] < cJSON_GetArraySize(a)) {
+            cJSON *e = cJSON_GetArrayItem(a, idx[j]);
+            cJSON_SetNumberValue(e, e->valuedouble + bps);
+        } else {
+            cJSON_AddItemToArray(a, cJSON_CreateNumber(bps));
+        }
+        idx[j]++;
+    }
+    return a;
+}
+
 static bool board_tcp_result_seen(struct inst *i, void *arg)
 {
     struct board_tcp_want *w = arg;
@@ -690,7 +732,7 @@ static bool board_tcp_result_seen(struct inst *i, void *arg)
  * goodput; the host's figure stays as sent_bps.  No board result: nothing
  * arrived, and the test did not succeed whatever the host printed.
  * Returns non-zero when the run must stop (QEMU gone, signal). */
-static int board_tcp_result(struct run *r, cJSON *res, int n0)
+static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
 {
     struct board_tcp_want w = { n0, r->s.v[SK_TRAFFIC_PARALLEL].u > 1 ? (int)r->s.v[SK_TRAFFIC_PARALLEL].u : 1, 0, 0 };
     double host = rs_jnumber(res, "throughput_bps");
@@ -717,11 +759,29 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0)
         cJSON_AddNumberToObject(res, "throughput_bps", 0);
         cJSON_AddNumberToObject(res, "rx_bps", 0);
         cJSON_AddStringToObject(res, "receiver", "board: no result line");
+        {
+            cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
+            if (sent)
+                cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
+            cJSON_AddItemToObject(res, "intervals_bps", board_tcp_intervals(r, p0));
+        }
         return 0;
     }
     cJSON_AddNumberToObject(res, "throughput_bps", w.bps);
     cJSON_AddNumberToObject(res, "rx_bps", w.bps);
     cJSON_AddStringToObject(res, "receiver", "board iperf result (bytes received)");
+    {
+        /* the intervals too: the board's, the host's kept as sent_intervals_bps */
+        cJSON *iv = board_tcp_intervals(r, p0);
+        if (cJSON_GetArraySize(iv) > 0) {
+            cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
+            if (sent)
+                cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
+            cJSON_AddItemToObject(res, "intervals_bps", iv);
+        } else {
+            cJSON_Delete(iv);
+        }
+    }
     return 0;
 }
 
@@ -735,6 +795,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     double dur = r->s.v[SK_TRAFFIC_DURATION].u / 1e9 + r->s.v[SK_TRAFFIC_OMIT].u / 1e9;
     cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
     int nsteps, next = 0, status = 0, rc, lport = 0, nres0 = rs_count_msgs(&r->in, "result");
+    int nprog0 = rs_count_msgs(&r->in, "progress");
     long long t0, deadline;
     bool timed_out = false;
 
@@ -848,7 +909,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     }
     board_udp_result(r, *result);
     (void)status;
-    return board_tcp_result(r, *result, nres0);
+    return board_tcp_result(r, *result, nres0, nprog0);
 }
 
 /* Start QEMU for @in: the run's board (r->in), or with --net pair the peer
