@@ -1,9 +1,13 @@
 """Accessors for a run directory's results.json (emu/runner/RESULTS.md).
 
 Every reader of results.json in the tests goes through here, so a change
-of the schema (e.g. the scenario echo and model internals moving under
-a `truth` key) is a change of this file only.  Every member is optional:
-a missing one reads as {} / [] / None, as RESULTS.md says readers must.
+of the schema is a change of this file only.  RESULTS.md "Evidence and
+truth": what was asked for (`conditions`) and the model's internals
+(`model`, the model's `link`) live under `truth`; a schema-1 file had
+them at the top, where these accessors fall back to (as the runner's
+runner_results_get does).  The evidence (`link`, `gem`, `sweep`, ...)
+stays at the top.  Every member is optional: a missing one reads as
+{} / [] / None, as RESULTS.md says readers must.
 """
 import json
 import os
@@ -19,11 +23,14 @@ def load(run_dir):
             raise ValueError("%s: %s" % (path, e)) from None
 
 
+TRUTH_FIRST = ("conditions", "model")
+
+
 def _section(res, key):
-    v = res.get(key)
-    if v is None and isinstance(res.get("truth"), dict):
-        v = res["truth"].get(key)
-    return v
+    truth = res.get("truth") if isinstance(res.get("truth"), dict) else {}
+    if key in TRUTH_FIRST and truth.get(key) is not None:
+        return truth[key]
+    return res.get(key) if res.get(key) is not None else truth.get(key)
 
 
 def _obj(res, key):
@@ -46,7 +53,14 @@ def get(res, dotted, default=None):
 
 
 def link(res):
+    """The link as the board saw it (evidence)."""
     return _obj(res, "link")
+
+
+def model_link(res):
+    """The model's own link state (truth.link)."""
+    t = res.get("truth")
+    return t["link"] if isinstance(t, dict) and isinstance(t.get("link"), dict) else {}
 
 
 def gem(res):

@@ -85,13 +85,17 @@ def test_iperf3_summary_tcp_udp_and_error():
 
 def test_results_accessors_read_top_level_and_truth(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps({
-        "link": {"speed_mbps": 100}, "sweep": [{"throughput_bps": 5}],
-        "truth": {"model": {"wire_sent": 7}, "scenario": {"name": "x"}}}))
+        "link": {"speed_mbps": 100}, "sweep": [{"throughput_bps": 5}], "conditions": {"cpus": 1},
+        "scenario": {"name": "x"},
+        "truth": {"model": {"wire_sent": 7}, "conditions": {"cpus": 2}, "link": {"link_speed": 1000}}}))
     r = results.load(str(tmp_path))
-    assert results.link(r)["speed_mbps"] == 100
+    assert results.link(r)["speed_mbps"] == 100                 # evidence, not truth.link
+    assert results.model_link(r)["link_speed"] == 1000
     assert results.model(r)["wire_sent"] == 7
+    assert results.conditions(r)["cpus"] == 2                   # truth.conditions first
+    assert results.conditions({"conditions": {"cpus": 1}})["cpus"] == 1     # a schema-1 file
     assert results.scenario(r)["name"] == "x"
-    assert results.gem(r) == {} and results.conditions(r) == {}
+    assert results.gem(r) == {}
     assert results.get(r, "sweep.0.throughput_bps") == 5
     assert results.get(r, "model.wire_sent") == 7
     assert results.get(r, "link.nope", "dflt") == "dflt"
