@@ -92,21 +92,30 @@ def test_a_run_of_no_test_fails(tree):
 
 @pytest.mark.parametrize("suite,n", [("ourqemu", 34), ("rxcsum", 10)])
 def test_netns_suites_without_root_skip_then_fail_under_ci(nobody_dir, suite, n):
-    """As root the suite runs as nobody (setpriv); it must skip every case
-    for want of root, never pass one, and under CI=true fail them."""
+    """As root the suite runs as nobody (setpriv) from a world-readable
+    copy; it must skip every case for want of root, never pass one, and
+    under CI=true fail them."""
     user = []
     if os.geteuid() == 0:
         if not shutil.which("setpriv"):
             pytest.fail("setpriv missing (util-linux)")
         user = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
     tmp_path = nobody_dir
-    test = os.path.join(TESTS, "qemu", "baremetal", "test_%s.py" % suite)
+    # a copy nobody can read, wherever the checkout is (CI's may be private)
+    t = tmp_path / "tests"
+    shutil.copytree(os.path.join(TESTS, "lib"), str(t / "lib"), ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copytree(os.path.join(TESTS, "qemu", "baremetal"), str(t / "qemu" / "baremetal"),
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    for f in ("pytest.ini", "conftest.py"):
+        shutil.copy(os.path.join(TESTS, f), str(t / f))
+    subprocess.run(["chmod", "-R", "a+rX", str(t)], check=True)
+    test = str(t / "qemu" / "baremetal" / ("test_%s.py" % suite))
     for ci in (False, True):
         bt = tmp_path / ("bt-ci" if ci else "bt")
         env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PYTHONDONTWRITEBYTECODE": "1"}
         if ci:
             env["CI"] = "true"
-        r = subprocess.run(user + ["/usr/bin/python3", "-m", "pytest", "-c", os.path.join(TESTS, "pytest.ini"),
+        r = subprocess.run(user + ["/usr/bin/python3", "-m", "pytest", "-c", str(t / "pytest.ini"),
                                    "--suite=" + suite, "--basetemp=%s" % bt, "--fw=/nonexistent.elf", test],
                            capture_output=True, text=True, env=env, cwd=str(tmp_path))
         out = r.stdout + r.stderr
