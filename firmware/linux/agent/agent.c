@@ -143,6 +143,19 @@ static void emit_ready(void)
     /* The board as the DTB names it, e.g. "Xilinx ZC702 board". */
     if (read_file("/proc/device-tree/model", model, sizeof(model)) > 0)
         glout_str(&g, "model", model);
+    {
+        /* the MAC-PHY interface mode the guest's device tree gives the GEM
+         * (Documentation/devicetree/bindings/net/ethernet-controller.yaml
+         * phy-connection-type/phy-mode): which RGMII delays the PHY driver
+         * adds (marvell.c m88e1121_config_aneg_rgmii_delays) */
+        char path[96], raw[64], pm[32];
+        int n;
+
+        snprintf(path, sizeof(path), "/sys/class/net/%s/device/of_node/phy-mode", iface);
+        n = read_file(path, raw, sizeof(raw));
+        if (n > 0 && proc_dt_string(raw, (size_t)n, pm, sizeof(pm)) > 0)
+            glout_str(&g, "phy_mode", pm);
+    }
     if (uname(&u) == 0)
         glout_str(&g, "kernel", u.release);
     glout_int(&g, "cpus", ncpu);

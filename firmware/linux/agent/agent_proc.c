@@ -252,3 +252,19 @@ int proc_tcp_port_states(const char *text, unsigned port,
     }
     return n;
 }
+
+int proc_dt_string(const char *raw, size_t n, char *out, size_t len)
+{
+    size_t i;
+
+    if (raw == NULL || out == NULL || len == 0)
+        return -EINVAL;
+    for (i = 0; i < n && raw[i] != '\0'; i++)
+        if ((unsigned char)raw[i] < 0x20 || (unsigned char)raw[i] > 0x7e)
+            return -EINVAL;
+    if (i == 0 || i == n || i >= len)
+        return -EINVAL;
+    memcpy(out, raw, i);
+    out[i] = '\0';
+    return (int)i;
+}

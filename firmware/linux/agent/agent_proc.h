@@ -8,6 +8,7 @@
 #ifndef GEMLAB_AGENT_PROC_H
 #define GEMLAB_AGENT_PROC_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define PROC_MAX_CPUS 8
@@ -72,5 +73,13 @@ int proc_parse_affinity(const char *text, unsigned long *mask);
 #define PROC_TCP_STATES 12
 int proc_tcp_port_states(const char *text, unsigned port,
                          unsigned count[PROC_TCP_STATES]);
+
+/* A device tree string property as the kernel shows it under
+ * /proc/device-tree or a node's of_node directory (e.g. "phy-mode":
+ * "rgmii-id" and its NUL, Devicetree Specification 2.2.4): @raw holds @n
+ * bytes.  Copies the first string to @out (at most @len - 1 chars).
+ * Returns its length, or -EINVAL when it is empty, not NUL-terminated
+ * within @n, too long or holds a byte outside printable ASCII. */
+int proc_dt_string(const char *raw, size_t n, char *out, size_t len);
 
 #endif /* GEMLAB_AGENT_PROC_H */

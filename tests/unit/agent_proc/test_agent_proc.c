@@ -193,6 +193,25 @@ static void test_tcp_port_other_port_and_bad_text(void **state)
     assert_int_equal(proc_tcp_port_states("   0: 0F02000A:1451 0202000A:C9A4 08\n", 5201, c), -EINVAL);
 }
 
+/* A device tree string property (phy-mode) as sysfs gives it: the string
+ * and its NUL; anything else is refused, not printed half. */
+static void test_dt_string_property(void **state)
+{
+    char out[16];
+    (void)state;
+
+    assert_int_equal(proc_dt_string("rgmii-id", 9, out, sizeof(out)), 8);
+    assert_string_equal(out, "rgmii-id");
+    /* a stringlist: the first one */
+    assert_int_equal(proc_dt_string("rgmii\0gmii", 11, out, sizeof(out)), 5);
+    assert_string_equal(out, "rgmii");
+    assert_int_equal(proc_dt_string("rgmii-id", 8, out, sizeof(out)), -EINVAL);   /* no NUL */
+    assert_int_equal(proc_dt_string("", 1, out, sizeof(out)), -EINVAL);
+    assert_int_equal(proc_dt_string("rg\001mii", 7, out, sizeof(out)), -EINVAL);
+    assert_int_equal(proc_dt_string("rgmii-id", 9, out, 8), -EINVAL);            /* too long */
+    assert_int_equal(proc_dt_string(NULL, 0, out, sizeof(out)), -EINVAL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -207,6 +226,7 @@ int main(void)
         cmocka_unit_test(test_affinity_words_and_bad_text),
         cmocka_unit_test(test_tcp_port_states_summed_over_tcp_and_tcp6),
         cmocka_unit_test(test_tcp_port_other_port_and_bad_text),
+        cmocka_unit_test(test_dt_string_property),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
