@@ -29,6 +29,10 @@
 #include <cjson/cJSON.h>
 
 #define CAP_FILE "wire.pcapng"
+/* The capture's size cap (pcap-max-bytes): 32 MiB holds the first ~20k
+ * full-size frames, seconds of traffic at the rates a real-time run
+ * reaches; frames past it are not captured (the file stays valid). */
+#define CAP_MAX_BYTES (32ull << 20)
 #define CAP_MAX_FLOWS 32
 
 /* Read @path and return the "capture" object of results.json

@@ -170,6 +170,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->rx_overruns = jnum(root, "gem.rx_overruns");
     in->collisions = jnum(root, "gem.collisions");
     in->late_collisions = jnum(root, "gem.late_collisions");
+    in->excessive_collisions = jnum(root, "gem.excessive_collisions");
 
     a = jget(root, "cpu.busy_pct");
     if (cJSON_IsArray(a)) {
@@ -195,6 +196,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     jstr(root, "iperf.error", in->iperf_error, sizeof(in->iperf_error));
     in->bps = jnum(root, "iperf.throughput_bps");
     in->retransmits = jnum(root, "iperf.retransmits");
+    in->cap_retransmits = jnum(root, "capture.tcp_retransmits");
     in->rtt_us = jnum(root, "iperf.rtt_us");
     in->rtt_min_us = jnum(root, "iperf.rtt_min_us");
     in->lost_pct = jnum(root, "iperf.udp_lost_pct");
@@ -375,12 +377,21 @@ static bool r_fcs(const struct dg_in *in, struct dg_finding *f)
  * with collisions or errors counted.  Case 2: our side is forced full
  * (BMCR bit 12 off) and counts FCS errors: an autonegotiating partner
  * parallel-detected us and runs half. */
+/* Half duplex against a partner that does not defer (it runs full
+ * duplex) shows in our MAC's collision counters: late collisions (a data
+ * frame cut after the slot time) and excessive collisions (16 attempts,
+ * IEEE 802.3 4.2.3.2.5), which a legitimate two-station half-duplex link
+ * almost never reaches: there collisions happen only when both start
+ * together after the IFG and one backoff resolves them (a 100 Mb/s
+ * half/half run here: 12 % single collisions, 0 multiple, 0 excessive;
+ * the mismatch: 176 multiple, 428 excessive). */
 static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
 {
-    double errs = fcs_total(in), late = in->late_collisions;
+    double errs = fcs_total(in), late = in->late_collisions, excess = in->excessive_collisions;
     bool counted_late = !isnan(late) && late > 0, counted_fcs = !isnan(errs) && errs > 0;
+    bool counted_excess = !isnan(excess) && excess > 0;
     bool ours_half = in->full_duplex == 0 && in->local_autoneg != 0 && in->partner_autoneg == 0 &&
-                     (counted_late || counted_fcs);
+                     (counted_late || counted_fcs || counted_excess);
     bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 && counted_fcs;
 
     if (in->link_up != 1 || (!ours_half && !ours_forced_full))
@@ -390,11 +401,13 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     evs(f, "partner_autoneg", in->partner_autoneg == 1 ? "on (ANER bit 0)"
                               : in->partner_autoneg == 0 ? "off (ANER bit 0 clear)" : "unknown");
     ev(f, "late_collisions", late);
+    ev(f, "excessive_collisions", excess);
     ev(f, "collisions", in->collisions);
     ev(f, "rx_fcs_errors", in->fcs_errors);
     if (ours_half)
         say(f, "duplex mismatch: we resolved half duplex by parallel detection (partner does not autonegotiate), "
-               "%.0f late collisions, %.0f FCS errors", isnan(late) ? 0 : late, isnan(errs) ? 0 : errs);
+               "%.0f late and %.0f excessive collisions, %.0f FCS errors", isnan(late) ? 0 : late,
+            isnan(excess) ? 0 : excess, isnan(errs) ? 0 : errs);
     else
         say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and counts %.0f FCS "
                "errors; an autonegotiating partner falls back to half", errs);
@@ -473,6 +486,12 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
         first_zero = i;
     }
     if (zeros < TH_STALL_INTERVALS || first_zero <= 0)
+        return false;
+    /* the sender retransmitting on the wire while the MAC counts no RX
+     * resource error or overrun is TCP waiting on its retransmission
+     * timer (RFC 6298 5.5 doubles it), not a receiver that stopped */
+    if (!isnan(in->cap_retransmits) && in->cap_retransmits > 0 &&
+        !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
         return false;
     for (int i = 0; i < first_zero; i++)
         before = fmax(before, in->intervals[i]);
@@ -582,12 +601,21 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
 static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
 {
     /* the sender's own count (iperf3 sum_sent.retransmits, from TCP_INFO);
-     * iperf 2 -y C and a sender behind slirp show none */
-    if (in->udp || isnan(in->retransmits) || in->retransmits <= 0)
+     * iperf 2 -y C and a sender behind slirp show none, but the wire
+     * capture does: the same segment sent twice on the cable */
+    bool tool = !isnan(in->retransmits) && in->retransmits > 0;
+    bool wire = !isnan(in->cap_retransmits) && in->cap_retransmits > 0;
+
+    if (in->udp || (!tool && !wire))
         return false;
     ev(f, "retransmits", in->retransmits);
+    ev(f, "capture_retransmits", in->cap_retransmits);
     ev(f, "throughput_bps", in->bps);
-    say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
+    if (tool)
+        say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
+    else
+        say(f, "%.0f TCP segments sent again on the wire (capture): segments are being lost on the path",
+            in->cap_retransmits);
     return true;
 }
 

@@ -57,6 +57,7 @@ struct dg_in {
     /* GEM counters */
     double rx_frames, fcs_errors, symbol_errors, length_errors;
     double rx_resource_errors, rx_overruns, collisions, late_collisions;
+    double excessive_collisions;  /* frames given up after 16 attempts (0x140) */
     /* interrupts and CPU load (Linux agent) */
     double irq[DG_MAX_CPUS];
     int nirq;
@@ -66,6 +67,8 @@ struct dg_in {
     int iperf_ok;
     char iperf_error[256];
     double bps, retransmits, rtt_us, rtt_min_us, lost_pct, jitter_ms, tx_bps, rx_bps;
+    /* the wire capture (capture.h): TCP segments retransmitted on the cable */
+    double cap_retransmits;
     double intervals[DG_MAX_INTERVALS];
     int nintervals;
     double sweep_len[DG_MAX_SWEEP], sweep_bps[DG_MAX_SWEEP];

@@ -448,6 +448,13 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "-global");
         av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop_map[k].prop, val);
     }
+    /* the wire capture: what a mirror port on the board's cable shows */
+    if (o->pcap_path && o->props && qemu_has_prop(o->props, "pcap") && qemu_has_prop(o->props, "pcap-max-bytes")) {
+        av_add(a, "-global");
+        av_add(a, "%s.pcap=%s", QEMU_GEM_DRIVER, opt_path(o->pcap_path, esc, sizeof(esc)));
+        av_add(a, "-global");
+        av_add(a, "%s.pcap-max-bytes=%llu", QEMU_GEM_DRIVER, o->pcap_max_bytes);
+    }
     return 0;
 }
 

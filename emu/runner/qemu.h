@@ -73,6 +73,8 @@ struct qemu_opts {
     const char *board_ip;
     int board_port;
     const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
+    const char *pcap_path;  /* the GEM's wire capture (pcapng), NULL = none */
+    unsigned long long pcap_max_bytes;  /* its size cap (pcap-max-bytes) */
 };
 
 /* Hardening (docs/SECURITY.md Q5).  With --net tap QEMU starts as root (it must open

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "baseline.h"
+#include "capture.h"
 #include "diagnose.h"
 #include "provenance.h"
 #include "qemu.h"
@@ -352,6 +353,7 @@ static const char *const gem_counter_names[][3] = {
     { "rx_overruns",        "rx_overruns",                    "rx_overrun_errors" },
     { "tx_underruns",       "tx_underrun",                    "tx_under_runs" },
     { "late_collisions",    "tx_late_collisions",             "late_collisns" },
+    { "excessive_collisions", "tx_excessive_collisions",      "excessive_collisns" },
 };
 
 /* Copy every counter @src reports from @stats into @gem under its
@@ -633,6 +635,18 @@ void rs_finish(struct run *r)
     if (bl_auto(r->results, NULL, r->in.run_dir, &bl, stdout) > 0 && bl) {
         cJSON_DeleteItemFromObjectCaseSensitive(r->results, "baseline");
         cJSON_AddItemToObject(r->results, "baseline", bl);
+    }
+    /* the wire capture, when QEMU wrote one: TCP evidence (capture.h) */
+    {
+        char cap[PATH_MAX + 32];
+        cJSON *c = NULL;
+        snprintf(cap, sizeof(cap), "%s/%s", r->in.run_dir, CAP_FILE);
+        if (access(cap, F_OK) == 0) {
+            if (cap_analyse(cap, &c, stderr) == 0)
+                cJSON_AddItemToObject(r->results, "capture", c);
+            else
+                cJSON_AddItemToObject(r->results, "capture", cJSON_CreateObject());
+        }
     }
     dg_in_from_json(r->results, &in);
     dg_run(&in, &rep);

@@ -41,6 +41,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "capture.h"
 #include "diagnose.h"
 #include "inst.h"
 #include "iperf.h"
@@ -1079,6 +1080,17 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.board_ip = "10.0.2.15";
     qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
+    if (in == &r->in && s) {
+        /* the board's cable as a mirror port would show it (capture.h);
+         * a reused --out directory's old capture goes first (QEMU opens
+         * it O_EXCL) */
+        static char pcap[PATH_MAX + 32];
+        snprintf(pcap, sizeof(pcap), "%s/%s", in->run_dir, CAP_FILE);
+        if (unlink(pcap) && errno != ENOENT)
+            return -errno;
+        qo.pcap_path = pcap;
+        qo.pcap_max_bytes = CAP_MAX_BYTES;
+    }
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
     if (harden_argv(r, &a)) {
         av_free(&a);

@@ -74,6 +74,12 @@ static const struct rcase cases[] = {
     { "{" HALF_NOAN ",\"gem\":{\"rx_fcs_errors\":30}}", DG_PHY_DUPLEX_MISMATCH, true },
     /* half against a forced-half partner with nothing counted: both half, no mismatch */
     { "{" HALF_NOAN ",\"gem\":{\"late_collisions\":0,\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
+    /* short frames (ACKs) never collide late: the attempt limit shows it */
+    { "{" HALF_NOAN ",\"gem\":{\"collisions\":224,\"excessive_collisions\":428}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* a partner forced to half: half/half shares the medium, collisions
+     * resolve in one backoff, nothing excessive or late: no mismatch */
+    { "{" HALF_NOAN ",\"gem\":{\"collisions\":3643,\"excessive_collisions\":0,\"late_collisions\":0,"
+      "\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
     /* our side forced full (BMCR autoneg off) counting FCS errors: the partner went half */
     { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":25}}", DG_PHY_DUPLEX_MISMATCH, true },
     { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
@@ -106,6 +112,12 @@ static const struct rcase cases[] = {
     { "{\"link\":{\"up\":true,\"flaps\":2},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,90e6,0,0,80e6]}}", DG_MAC_RX_STALL, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[0,0,0,0,0,0]}}", DG_MAC_RX_STALL, false },
+    /* the capture shows TCP resending, the MAC dropped nothing: an RTO wait */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]},"
+      "\"capture\":{\"tcp_retransmits\":12}}", DG_MAC_RX_STALL, false },
+    /* ... but with RX resource errors it is the receiver */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]},"
+      "\"capture\":{\"tcp_retransmits\":12},\"gem\":{\"rx_resource_errors\":40}}", DG_MAC_RX_STALL, true },
     { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50000,12]}}", DG_MAC_IRQ_SINGLE_CPU, true },
     { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[30000,20000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
     { "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[50,0]}}", DG_MAC_IRQ_SINGLE_CPU, false },
@@ -136,6 +148,11 @@ static const struct rcase cases[] = {
     { CLEAN, DG_PROTO_RETRANSMITS, false },
     /* the wire model's loss counters are truth: iperf 2 shows no retransmits */
     { "{\"truth\":{\"model\":{\"stat_rx_wire_dropped_loss\":40}},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+      DG_PROTO_RETRANSMITS, false },
+    /* ... but the wire capture is bench evidence: segments sent twice */
+    { "{\"capture\":{\"tcp_retransmits\":40},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+      DG_PROTO_RETRANSMITS, true },
+    { "{\"capture\":{\"tcp_retransmits\":0},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
       DG_PROTO_RETRANSMITS, false },
     { UDPJ ",\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
