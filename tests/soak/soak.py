@@ -227,6 +227,14 @@ class Soak:
                 t.join(1)
                 self.check_alive()
 
+    def counters_and_rss(self, c, st, m0, m1, m_start):
+        """The counters_explained and rss_flat checks into @c."""
+        if not getattr(self, "m_faulted", None):
+            raise RuntimeError("no model counter snapshot at the end of the faulted window")
+        rows = self.counters_check(st, m0, m1, m_start, self.m_faulted)
+        c["counters_explained"] = {"ok": all(x["ok"] for x in rows), "rows": rows}
+        c["rss_flat"] = self.rss_check()
+
     def faults_applied(self, m_start, m1):
         """The faults_applied check (every fault happened and the model saw
         it); records the model counters at start, end of faults and end."""
@@ -586,11 +594,7 @@ class Soak:
         c["agent_serves_after"] = {"ok": link_ok and post["rc"] == 0 and post["bytes"] > 0 and lk is not None
                                    and lk.get("type") == "link",
                                    "link_1000_mac_matches": link_ok, "iperf": post, "link_answer": lk}
-        if not getattr(self, "m_faulted", None):
-            raise RuntimeError("no model counter snapshot at the end of the faulted window")
-        rows = self.counters_check(st, m0, m1, m_start, self.m_faulted)
-        c["counters_explained"] = {"ok": all(x["ok"] for x in rows), "rows": rows}
-        c["rss_flat"] = self.rss_check()
+        self.counters_and_rss(c, st, m0, m1, m_start)
         runs = self.iperf_runs
         full = [x for x in runs if x["rc"] == 0 and x["bytes"] > 0]
         mbps = sorted(x["bps"] / 1e6 for x in full) or [0.0]
@@ -718,11 +722,7 @@ class Soak:
         c["firmware_serves_after"] = {"ok": link_ok and post_iperf["rc"] == 0 and post_iperf["bytes"] > 0
                                       and post_echo["udp_ok"] >= 19 and post_echo["tcp_ok"] == 3,
                                       "link_1000_mac_matches": link_ok, "iperf": post_iperf, "echo": post_echo}
-        if not getattr(self, "m_faulted", None):
-            raise RuntimeError("no model counter snapshot at the end of the faulted window")
-        rows = self.counters_check(st, m0, m1, m_start, self.m_faulted)
-        c["counters_explained"] = {"ok": all(x["ok"] for x in rows), "rows": rows}
-        c["rss_flat"] = self.rss_check()
+        self.counters_and_rss(c, st, m0, m1, m_start)
         runs = self.iperf_runs
         # behind slirp the host's iperf measures what slirp buffered, so a
         # run refused by the board still "sends" a socket buffer; the
