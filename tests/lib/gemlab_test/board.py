@@ -6,9 +6,9 @@ qemu_build_argv() (emu/runner/qemu.c) option for option: xilinx-zynq-a9,
 the console on unix sockets in the run directory, the console on UART0
 (bare metal) or UART1 (Linux: console=ttyPS0 is QEMU's second serial),
 one cadence_gem NIC on netdev n0, model properties as -global.  The tests
-cannot call the runner for it: `gemlab boot` keeps the console to itself
-and the runner prints no argv; were it to, this function would become a
-call to it.  firmware/baremetal/boards/qemu-zynq/qemu.sh stays the human
+cannot call the runner for it: `gemlab boot` keeps the console to itself.
+tests/qemu/runner/test_board_argv.py compares the two (the runner writes
+RUN_DIR/qemu.argv), so neither drifts alone.  firmware/baremetal/boards/qemu-zynq/qemu.sh stays the human
 entry point (`make run-qemu`, console on stdio).
 
 Board boots one QEMU from that argv (inside a net.Netns when given),
