@@ -25,10 +25,11 @@ static void usage(FILE *out)
 {
     fputs("usage: gemlab COMMAND ...\n"
           "  check SCENARIO...          validate scenario files (errors as FILE:LINE)\n"
-          "  show SCENARIO              print the scenario, defaults filled in, as JSON\n"
+          "  show SCENARIO [--control]  print the scenario (or its negative control), defaults filled in, as JSON\n"
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
-          "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC]\n"
+          "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC] [--control]\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
+          "                             (--control: the scenario's negative control, its [control])\n"
           "  diagnose RUN_DIR [--strict] [--blind] [--baseline NAME | --no-baseline] [--baseline-dir D]\n"
           "                             (default: baselines/<board>/<fw>/<scenario>.json if stored)\n"
           "                             layered diagnosis of RUN_DIR/results.json; --blind removes\n"
@@ -77,12 +78,20 @@ static int cmd_show(int argc, char **argv)
     cJSON *j;
     char *text;
 
-    if (argc != 1) {
-        fprintf(stderr, "gemlab show: expected one scenario\n");
+    bool control = argc == 2 && !strcmp(argv[1], "--control");
+
+    if (argc != 1 && !control) {
+        fprintf(stderr, "gemlab show: expected one scenario [--control]\n");
         return RUN_EXIT_INPUT;
     }
     if (scn_load(argv[0], &s, stderr))
         return RUN_EXIT_INPUT;
+    if (control) {
+        static struct scenario c;
+        if (scn_make_control(&s, &c, stderr))
+            return RUN_EXIT_INPUT;
+        s = c;
+    }
     j = run_scenario_json(&s);
     text = cJSON_Print(j);
     puts(text);

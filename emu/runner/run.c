@@ -82,6 +82,10 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o
             fprintf(stderr, "gemlab: unknown option '%s'\n", a);
             return -EINVAL;
         }
+        if (!strcmp(a, "--control")) {
+            o->control = true;     /* a flag: the scenario's negative control */
+            continue;
+        }
         if (i + 1 >= argc) {
             fprintf(stderr, "gemlab: %s needs a value\n", a);
             return -EINVAL;
@@ -1370,7 +1374,7 @@ int run_cmd_run(int argc, char **argv)
 
     memset(&r, 0, sizeof(r));
     r.exit_code = RUN_EXIT_PASS;
-    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout", &r.o, true))
+    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout --control", &r.o, true))
         return RUN_EXIT_INPUT;
     if (!r.o.scenario) {
         fprintf(stderr, "gemlab run: no scenario given\n");
@@ -1378,6 +1382,13 @@ int run_cmd_run(int argc, char **argv)
     }
     if (scn_load(r.o.scenario, &r.s, stderr))
         return RUN_EXIT_INPUT;
+    if (r.o.control) {
+        /* the negative control: the same file without its fault */
+        static struct scenario ctl;
+        if (scn_make_control(&r.s, &ctl, stderr))
+            return RUN_EXIT_INPUT;
+        r.s = ctl;
+    }
     if (r.o.firmware) {
         r.s.v[SK_BOARD_FIRMWARE].e = strcmp(r.o.firmware, "linux") == 0;
         if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && (r.s.v[SK_BOARD_CPUS].u > 1 || r.s.v[SK_BOARD_IRQ_AFFINITY].set)) {

@@ -19,6 +19,7 @@
 struct opts {
     const char *scenario, *firmware, *net, *out, *qemu, *fw;
     bool have_seed;
+    bool control;       /* run: the scenario's [control] variant */
     uint64_t seed;
     int timeout_s;      /* watchdog for the whole run; 0 = derived */
     int hold_s;         /* boot */

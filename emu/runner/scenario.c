@@ -154,7 +154,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
 };
 
 static const char *const sections[] = {
-    "scenario", "board", "link", "timeline", "traffic", "expect", NULL,
+    "scenario", "board", "link", "timeline", "traffic", "expect", "control", NULL,
 };
 
 /* ---- parsing context ---------------------------------------------------- */
@@ -592,6 +592,114 @@ static void parse_event(struct scn_ctx *c, const char *value)
 
 /* ---- inih callbacks ------------------------------------------------------- */
 
+/* [control] unset = SECTION.KEY, ...   (or "timeline": every event)
+ * [control] set = SECTION.KEY VALUE     (repeatable)
+ * Only what the negative control changes; [scenario] and [expect] keys
+ * are not allowed (the control's expectations are derived). */
+static int control_key(struct scn_ctx *c, const char *text, int *key)
+{
+    char sec[32], nm[48];
+    const char *dot = strchr(text, '.');
+    int k;
+
+    if (!dot || (size_t)(dot - text) >= sizeof(sec) || strlen(dot + 1) >= sizeof(nm)) {
+        scn_error(c, c->line, "[control] '%.60s' is not SECTION.KEY", text);
+        return -1;
+    }
+    memcpy(sec, text, (size_t)(dot - text));
+    sec[dot - text] = '\0';
+    snprintf(nm, sizeof(nm), "%s", dot + 1);
+    if (!strcmp(sec, "scenario") || !strcmp(sec, "expect") || !strcmp(sec, "control")) {
+        scn_error(c, c->line, "[control] %s: [%s] keys cannot be changed (the control's [expect] is derived)",
+                  text, sec);
+        return -1;
+    }
+    k = scn_key_lookup(sec, nm);
+    if (k < 0) {
+        char keys[512];
+        list_keys(sec, keys, sizeof(keys));
+        scn_error(c, c->line, "[control] unknown key '%.60s'%s%s%s", text, keys[0] ? " (known in [" : "",
+                  keys[0] ? sec : "", keys[0] ? "]: see scenarios/README.md)" : "");
+        return -1;
+    }
+    *key = k;
+    return 0;
+}
+
+static int control_entry(struct scn_ctx *c, const char *name, const char *value)
+{
+    struct scenario *s = c->s;
+
+    if (!s->control_line)
+        s->control_line = c->line;
+    if (!strcmp(name, "unset")) {
+        char buf[SCN_STR_MAX], *save = NULL;
+        snprintf(buf, sizeof(buf), "%s", value);
+        for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+            int k;
+            if (s->nctl_unset == SCN_MAX_CONTROL) {
+                scn_error(c, c->line, "[control] unset: more than %d entries", SCN_MAX_CONTROL);
+                return 1;
+            }
+            if (!strcmp(t, "timeline")) {
+                s->ctl_unset[s->nctl_unset++] = -1;
+                continue;
+            }
+            if (control_key(c, t, &k))
+                return 1;
+            s->ctl_unset[s->nctl_unset++] = k;
+        }
+        return 1;
+    }
+    if (!strcmp(name, "set")) {
+        char key[96], msg[256];
+        const char *sp = strchr(value, ' ');
+        int k;
+        if (!sp || (size_t)(sp - value) >= sizeof(key)) {
+            scn_error(c, c->line, "[control] set: '%.60s' is not SECTION.KEY VALUE", value);
+            return 1;
+        }
+        memcpy(key, value, (size_t)(sp - value));
+        key[sp - value] = '\0';
+        while (*sp == ' ')
+            sp++;
+        if (control_key(c, key, &k))
+            return 1;
+        if (keydefs[k].repeat || keydefs[k].type == T_BYTELIST || keydefs[k].type == T_COUNTLIST) {
+            scn_error(c, c->line, "[control] set: %s is a list; unset it instead", key);
+            return 1;
+        }
+        if (s->nctl_set == SCN_MAX_CONTROL) {
+            scn_error(c, c->line, "[control] set: more than %d entries", SCN_MAX_CONTROL);
+            return 1;
+        }
+        if (scn_parse_value((enum scn_key)k, sp, &s->ctl_set[s->nctl_set].val, msg, sizeof(msg))) {
+            scn_error(c, c->line, "[control] set %s: %s", key, msg);
+            return 1;
+        }
+        s->ctl_set[s->nctl_set].key = k;
+        s->ctl_set[s->nctl_set].line = c->line;
+        s->nctl_set++;
+        return 1;
+    }
+    if (!strcmp(name, "todo")) {
+        char msg[256];
+        if (s->ctl_todo.set) {
+            scn_error(c, c->line, "[control] todo: given twice (first at line %d)", s->ctl_todo.line);
+            return 1;
+        }
+        if (scn_parse_value(SK_SCENARIO_TODO, value, &s->ctl_todo, msg, sizeof(msg))) {
+            scn_error(c, c->line, "[control] todo: %s", msg);
+            return 1;
+        }
+        s->ctl_todo.set = true;
+        s->ctl_todo.line = c->line;
+        return 1;
+    }
+    scn_error(c, c->line, "[control] unknown key '%.40s' (known: unset, set, todo)", name);
+    return 1;
+}
+
 static int scn_handler(void *user, const char *section, const char *name, const char *value)
 {
     struct scn_ctx *c = user;
@@ -605,6 +713,8 @@ static int scn_handler(void *user, const char *section, const char *name, const 
         scn_error(c, c->line, "'%.40s' is outside any section", name);
         return 1;
     }
+    if (strcmp(section, "control") == 0)
+        return control_entry(c, name, value);
     k = scn_key_lookup(section, name);
     if (k < 0) {
         char keys[512];
@@ -970,6 +1080,75 @@ int scn_load_string(const char *name, const char *text, struct scenario *s, FILE
     return scn_run(&c);
 }
 
+int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
+{
+    struct scn_ctx c = { .s = out, .name = s->path, .errs = errs, .section_ok = true };
+    char msg[128];
+    bool any = false;
+
+    if (!s->control_line) {
+        if (errs)
+            fprintf(errs, "%s: no [control] section: this scenario has no negative control\n", s->path);
+        return -EINVAL;
+    }
+    *out = *s;
+    for (unsigned i = 0; i < s->nctl_unset; i++) {
+        int k = s->ctl_unset[i];
+        if (k < 0) {
+            out->nevents = 0;
+            out->v[SK_TIMELINE_AT].set = false;
+            continue;
+        }
+        memset(&out->v[k], 0, sizeof(out->v[k]));
+        if (keydefs[k].def && scn_parse_value((enum scn_key)k, keydefs[k].def, &out->v[k], msg, sizeof(msg)))
+            abort();    /* a broken default is a bug in the table */
+        if (k == SK_TRAFFIC_FW_CMD)
+            out->nfw_cmds = 0;
+        else if (k == SK_TRAFFIC_SWEEP)
+            out->nsweep = 0;
+        else if (k == SK_TRAFFIC_PARALLEL_SWEEP)
+            out->npsweep = 0;
+    }
+    for (unsigned i = 0; i < s->nctl_set; i++) {
+        out->v[s->ctl_set[i].key] = s->ctl_set[i].val;
+        out->v[s->ctl_set[i].key].set = true;
+        out->v[s->ctl_set[i].key].line = s->ctl_set[i].line;
+    }
+    /* expectations: only that the scenario's codes are absent */
+    for (int k = 0; k < SK_COUNT; k++) {
+        if (strcmp(keydefs[k].section, "expect"))
+            continue;
+        memset(&out->v[k], 0, sizeof(out->v[k]));
+        if (keydefs[k].def && scn_parse_value((enum scn_key)k, keydefs[k].def, &out->v[k], msg, sizeof(msg)))
+            abort();
+    }
+    for (int d = 0; d < DG_NCODES; d++) {
+        out->diag_absent[d] = s->diag[d];
+        out->diag[d] = false;
+        any = any || s->diag[d];
+    }
+    out->v[SK_EXPECT_DIAG_ABSENT].set = any;
+    out->v[SK_EXPECT_DIAG_ABSENT].line = s->v[SK_EXPECT_DIAG].line;
+    snprintf(out->v[SK_SCENARIO_NAME].s, sizeof(out->v[SK_SCENARIO_NAME].s), "%.55s_control",
+             s->v[SK_SCENARIO_NAME].s);
+    /* the control's own known gap replaces the scenario's */
+    out->v[SK_SCENARIO_TODO] = s->ctl_todo;
+    out->control_line = 0;
+    out->nctl_unset = out->nctl_set = 0;
+    memset(&out->ctl_todo, 0, sizeof(out->ctl_todo));
+    if (!any) {
+        if (errs)
+            fprintf(errs, "%s:%d: [control] but no [expect] diag: a negative control needs the codes it must not "
+                          "produce\n", s->path, s->control_line);
+        return -EINVAL;
+    }
+    scn_cross_check(&c);
+    if (c.nerr && errs)
+        fprintf(errs, "%s:%d: the negative control ([control]) is not a valid scenario (above)\n", s->path,
+                s->control_line);
+    return c.nerr ? -EINVAL : 0;
+}
+
 const char *scn_board_tool(const struct scenario *s)
 {
     if (s->v[SK_TRAFFIC_BOARD_TOOL].e != 0)
@@ -1169,6 +1348,31 @@ cJSON *scn_to_json(const struct scenario *s)
                 cJSON_AddItemToArray(d, cJSON_CreateString(dg_code_name((enum dg_code)i)));
             if (s->diag_absent[i])
                 cJSON_AddItemToArray(a, cJSON_CreateString(dg_code_name((enum dg_code)i)));
+        }
+    }
+    {
+        cJSON *ct = cJSON_GetObjectItemCaseSensitive(root, "control");
+        if (s->control_line) {
+            cJSON *u = cJSON_AddArrayToObject(ct, "unset"), *st = cJSON_AddObjectToObject(ct, "set");
+            for (unsigned i = 0; i < s->nctl_unset; i++) {
+                char kn[96];
+                int k = s->ctl_unset[i];
+                if (k < 0)
+                    snprintf(kn, sizeof(kn), "timeline");
+                else
+                    snprintf(kn, sizeof(kn), "%s.%s", keydefs[k].section, keydefs[k].name);
+                cJSON_AddItemToArray(u, cJSON_CreateString(kn));
+            }
+            if (s->ctl_todo.set)
+                cJSON_AddStringToObject(ct, "todo", s->ctl_todo.s);
+            for (unsigned i = 0; i < s->nctl_set; i++) {
+                char kn[96];
+                int k = s->ctl_set[i].key;
+                snprintf(kn, sizeof(kn), "%s.%s", keydefs[k].section, keydefs[k].name);
+                cJSON_AddItemToObject(st, kn, val_json(&keydefs[k], &s->ctl_set[i].val));
+            }
+        } else {
+            cJSON_DeleteItemFromObjectCaseSensitive(root, "control");
         }
     }
     return root;

@@ -22,6 +22,7 @@
 #define SCN_STR_MAX 192
 #define SCN_MAX_EVENTS 64
 #define SCN_MAX_FW_CMDS 16
+#define SCN_MAX_CONTROL 16      /* [control] unset / set entries */
 #define SCN_MAX_SWEEP 16
 #define SCN_MAX_ERRORS 100
 #define SCN_MAX_FILE_BYTES (256 * 1024)
@@ -150,6 +151,13 @@ struct scenario {
     unsigned npsweep;
     bool diag[DG_NCODES];        /* must appear */
     bool diag_absent[DG_NCODES]; /* must not appear */
+    /* [control]: how the negative control differs (scn_make_control) */
+    int control_line;            /* the [control] header, 0 when none */
+    int ctl_unset[SCN_MAX_CONTROL];   /* keys back to their default; -1: all of [timeline] */
+    unsigned nctl_unset;
+    struct { int key; struct scn_val val; int line; } ctl_set[SCN_MAX_CONTROL];
+    unsigned nctl_set;
+    struct scn_val ctl_todo;     /* [control] todo: the control is a known gap */
 };
 
 /* Fill @s with every default (name from the file name when given). */
@@ -158,6 +166,15 @@ void scn_init(struct scenario *s, const char *path);
 /* Load and validate @path into @s.  Returns 0, or -EINVAL when the file
  * has errors (each written to @errs), or -errno when it cannot be read. */
 int scn_load(const char *path, struct scenario *s, FILE *errs);
+
+/* The negative control of @s (its [control] section) into @out: the same
+ * scenario with the keys listed in `unset` back at their defaults (`unset
+ * = timeline` drops every event) and the `set` values applied; its [expect]
+ * holds only diag_absent = @s's diag codes; its name gets "_control"; its
+ * [scenario] todo is the [control] todo (a known gap of the control only).
+ * 0, or -EINVAL (no [control] section, or the result fails the scenario's
+ * cross-checks; messages on @errs naming the file and line). */
+int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs);
 
 /* Same for an in-memory text; @name is used in messages. */
 int scn_load_string(const char *name, const char *text, struct scenario *s, FILE *errs);

@@ -64,8 +64,26 @@ for f in "${list[@]}"; do
     [ $(( h % n + 1 )) -eq "$k" ] && mine+=("$f")
 done
 
+# a case's name: the scenario's, with _control for its negative control
+casename() {
+    local b
+    b=$(basename "${1%#control}" .ini)
+    [ "$1" != "${1%#control}" ] && b+=_control
+    echo "$b"
+}
+
+# each scenario with a [control] section is followed by its negative
+# control (issue 20): the same file without the fault, run with
+# `gemlab run --control`, which must not name the scenario's diag codes
+expanded=()
+for f in "${mine[@]}"; do
+    expanded+=("$f")
+    grep -q '^\[control\]' "$f" && expanded+=("$f#control")
+done
+mine=("${expanded[@]}")
+
 if [ -n "${LIST:-}" ]; then
-    for f in "${mine[@]}"; do basename "$f" .ini; done
+    for f in "${mine[@]}"; do casename "$f"; done
     exit 0
 fi
 # our QEMU when QEMU is not given: this script is the tree's code and runs
@@ -114,16 +132,20 @@ xesc() {
 # JUnit testcase) and $tmp/I.st (pass|fail|skip|todo|ciskip) last, as the
 # done marker; ciskip is a skip under CI=true, counted as failed.
 run_one() {
-    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why blind brc
-    name=$(basename "$f" .ini)
-    shown=$("$G" show "$f" 2>/dev/null)
+    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why blind brc ctl=()
+    if [ "$f" != "${f%#control}" ]; then
+        f=${f%#control}
+        ctl=(--control)
+    fi
+    name=$(basename "$f" .ini)${ctl:+_control}
+    shown=$("$G" show "$f" "${ctl[@]}" 2>/dev/null)
     fw=$(printf '%s\n' "$shown" | awk -F'"' '/"firmware":/ {print $4; exit}')
     todo=$(printf '%s\n' "$shown" | awk -F'"' '/"todo":/ {print $4; exit}')
     fw=${fw:-baremetal}
     d="$OUT/$name-$fw"
     rm -rf "$d"
     t0=$(date +%s)
-    args=(run "$f" --out "$d")
+    args=(run "$f" --out "$d" "${ctl[@]}")
     [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
     [ -z "${QEMU:-}" ] && [ -n "$default_qemu" ] && args+=(--qemu "$default_qemu")
     [ -n "${SEED:-}" ] && args+=(--seed "$SEED")
@@ -223,7 +245,7 @@ passes=0; fails=0; skips=0; todos=0; ciskips=""; cases=""
 for ((j = 1; j <= ${#mine[@]}; j++)); do
     if [ ! -f "$tmp/$j.st" ]; then      # a job that died without a result
         fails=$((fails + 1))
-        name=$(basename "${mine[j-1]}" .ini)
+        name=$(casename "${mine[j-1]}")
         echo "not ok $j - $name # no result (job died)"
         cases+="  <testcase classname=\"qemu-test\" name=\"$name\"><failure message=\"no result\"/></testcase>"$'\n'
         continue
@@ -233,7 +255,7 @@ for ((j = 1; j <= ${#mine[@]}; j++)); do
         fail) fails=$((fails + 1));;
         skip) skips=$((skips + 1));;
         todo) todos=$((todos + 1));;
-        ciskip) fails=$((fails + 1)); ciskips+=" $(basename "${mine[j-1]}" .ini)";;
+        ciskip) fails=$((fails + 1)); ciskips+=" $(casename "${mine[j-1]}")";;
     esac
     cases+="$(cat "$tmp/$j.xml")"$'\n'
 done

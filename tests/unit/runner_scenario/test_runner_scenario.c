@@ -484,10 +484,106 @@ static void test_renegotiating_commands(void **state)
     assert_false(scn_cmd_renegotiates(""));
 }
 
+
+/* [control]: the negative control is the same scenario without its fault,
+ * expecting only that the scenario's codes are absent. */
+static void test_control_unsets_sets_and_derives_expect(void **state)
+{
+    static struct scenario c;
+    (void)state;
+    assert_int_equal(load("[board]\nrx_bds = 8\n[link]\nloss = 2%\nlatency = 5ms\npartner = 100FD\n"
+                          "[timeline]\nat = 1s flap 100ms\nat = 2s restart-aneg\n[traffic]\nfw_cmd = stats\n"
+                          "[expect]\nspeed = 100\ndiag = PROTO_RETRANSMITS, MAC_RX_RESOURCE_ERRORS\n"
+                          "diag_absent = PHY_FCS_ERRORS\n"
+                          "[control]\nunset = link.loss, timeline, traffic.fw_cmd\nunset = link.partner\n"
+                          "set = board.rx_bds 64\nset = link.latency 0ms\n"), 0);
+    assert_int_equal(scn.control_line, 17);
+    assert_int_equal(scn_make_control(&scn, &c, stderr), 0);
+    assert_string_equal(c.v[SK_SCENARIO_NAME].s, "t_control");
+    assert_false(c.v[SK_LINK_LOSS].set);
+    assert_false(c.v[SK_LINK_PARTNER].set);
+    assert_int_equal(c.nevents, 0);
+    assert_int_equal(c.nfw_cmds, 0);
+    assert_int_equal(c.v[SK_BOARD_RX_BDS].u, 64);
+    assert_int_equal(c.v[SK_LINK_LATENCY].u, 0);
+    /* expectations: only the codes, now absent */
+    assert_false(c.v[SK_EXPECT_SPEED].set);
+    assert_true(c.diag_absent[DG_PROTO_RETRANSMITS] && c.diag_absent[DG_MAC_RX_RESOURCE_ERRORS]);
+    assert_false(c.diag_absent[DG_PHY_FCS_ERRORS]);
+    for (int d = 0; d < DG_NCODES; d++)
+        assert_false(c.diag[d]);
+    assert_false(c.v[SK_SCENARIO_TODO].set);
+    /* the original is untouched */
+    assert_true(scn.v[SK_LINK_LOSS].set);
+    assert_int_equal(scn.nevents, 2);
+}
+
+static void test_control_errors_name_the_line(void **state)
+{
+    static struct scenario c;
+    (void)state;
+    assert_int_equal(load("[expect]\ndiag = PHY_NO_LINK\n[control]\nunset = expect.link\nunset = link.nope\n"
+                          "set = link.cable sideways\nset = traffic.sweep 64\nset = link.latency\nwhat = 1\n"),
+                     -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [control] expect.link: [expect] keys cannot be changed"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [control] unknown key 'link.nope'"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [control] set link.cable: "));
+    assert_non_null(strstr(errbuf, "t.ini:7: [control] set: traffic.sweep is a list"));
+    assert_non_null(strstr(errbuf, "t.ini:8: [control] set: 'link.latency' is not SECTION.KEY VALUE"));
+    assert_non_null(strstr(errbuf, "t.ini:9: [control] unknown key 'what' (known: unset, set, todo)"));
+    /* [control] todo: the control's known gap, not the scenario's; the
+     * scenario's own todo does not carry over */
+    assert_int_equal(load("[scenario]\ntodo = the scenario gap\n[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n"
+                          "[control]\nunset = link.loss\ntodo = real time: still lossy\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, NULL), 0);
+    assert_true(c.v[SK_SCENARIO_TODO].set);
+    assert_string_equal(c.v[SK_SCENARIO_TODO].s, "real time: still lossy");
+    assert_int_equal(load("[scenario]\ntodo = the scenario gap\n[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n"
+                          "[control]\nunset = link.loss\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, NULL), 0);
+    assert_false(c.v[SK_SCENARIO_TODO].set);
+    /* no [control]; or one without codes to be absent */
+    assert_int_equal(load("[expect]\ndiag = PHY_NO_LINK\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, NULL), -EINVAL);
+    assert_int_equal(load("[link]\nloss = 1%\n[control]\nunset = link.loss\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, NULL), -EINVAL);
+    /* a control that breaks a cross-check is refused: partner_speed needs
+     * partner_autoneg = off */
+    assert_int_equal(load("[link]\npartner_autoneg = off\npartner_speed = 100\npartner_duplex = full\n"
+                          "[expect]\ndiag = PHY_DUPLEX_MISMATCH\n[control]\nunset = link.partner_autoneg\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, NULL), -EINVAL);
+}
+
+/* Every committed scenario with a [control] yields a valid control. */
+static void test_committed_controls_are_valid(void **state)
+{
+    static struct scenario s, c;
+    char path[1024];
+    FILE *ls;
+    int n = 0;
+    (void)state;
+    ls = popen("ls " SCENARIO_DIR "/*.ini", "r");
+    assert_non_null(ls);
+    while (fgets(path, sizeof(path), ls)) {
+        path[strcspn(path, "\n")] = '\0';
+        assert_int_equal(scn_load(path, &s, stderr), 0);
+        if (!s.control_line)
+            continue;
+        if (scn_make_control(&s, &c, stderr))
+            fail_msg("%s: its [control] is not a valid scenario", path);
+        n++;
+    }
+    pclose(ls);
+    assert_true(n >= 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
+        cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
+        cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
         cmocka_unit_test_teardown(test_baremetal_tool_defaults_to_iperf2_and_rejects_omit, teardown),
         cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
