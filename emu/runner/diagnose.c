@@ -197,6 +197,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->bps = jnum(root, "iperf.throughput_bps");
     in->retransmits = jnum(root, "iperf.retransmits");
     in->cap_retransmits = jnum(root, "capture.tcp_retransmits");
+    in->cap_rtt_min_us = jnum(root, "capture.rtt_min_us");
     in->rtt_us = jnum(root, "iperf.rtt_us");
     in->rtt_min_us = jnum(root, "iperf.rtt_min_us");
     in->lost_pct = jnum(root, "iperf.udp_lost_pct");
@@ -250,13 +251,17 @@ static double ceiling(const struct dg_in *in)
 
 /* The path RTT for BDP questions, as measured: iperf3's minimum RTT (the
  * mean under load includes the queue the test builds itself), else the
- * runner's ping of the board (rtt.min_us), else iperf3's mean. */
+ * runner's ping of the board (rtt.min_us), else the capture's minimum (a
+ * segment the board sent until the frame acking it, at the board's end of
+ * the cable), else iperf3's mean. */
 static double rtt_s(const struct dg_in *in)
 {
     if (!isnan(in->rtt_min_us) && in->rtt_min_us > 0)
         return in->rtt_min_us / 1e6;
     if (!isnan(in->rtt_probe_us) && in->rtt_probe_us > 0)
         return in->rtt_probe_us / 1e6;
+    if (!isnan(in->cap_rtt_min_us) && in->cap_rtt_min_us > 0)
+        return in->cap_rtt_min_us / 1e6;
     if (!isnan(in->rtt_us) && in->rtt_us > 0)
         return in->rtt_us / 1e6;
     return NAN;

@@ -69,6 +69,7 @@ struct dg_in {
     double bps, retransmits, rtt_us, rtt_min_us, lost_pct, jitter_ms, tx_bps, rx_bps;
     /* the wire capture (capture.h): TCP segments retransmitted on the cable */
     double cap_retransmits;
+    double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
     double intervals[DG_MAX_INTERVALS];
     int nintervals;
     double sweep_len[DG_MAX_SWEEP], sweep_bps[DG_MAX_SWEEP];

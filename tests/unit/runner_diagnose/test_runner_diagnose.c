@@ -138,6 +138,11 @@ static const struct rcase cases[] = {
     /* far below window/RTT: the window is not what limits (CPU, loss) */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":28e6,\"rtt_min_us\":11200,"
       TCP3(",\"window_bytes\":262144") "}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* the RTT measured on the capture (with -R iperf3 reports none for the board's sender) */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":20000},"
+      "\"iperf\":{\"throughput_bps\":25e6," TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":200},"
+      "\"iperf\":{\"throughput_bps\":25e6," TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, false },
     /* big enough window at low RTT */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_us\":500,"
       TCP3(",\"window_bytes\":262144") "}}", DG_PROTO_WINDOW_LIMITED, false },
