@@ -1064,6 +1064,15 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         if (isnan(got) || got > x)
             fail(out, &nfail, "retransmits: %.0f above the maximum %.0f", got, x);
     }
+    x = jnum(e, "flaps");
+    if (!isnan(x)) {
+        /* the link's down transitions after the first link-up, as the
+         * board reported them (link.flaps): exactly what was injected */
+        got = jnum(root, "link.flaps");
+        n++;
+        if (isnan(got) || got != x)
+            fail(out, &nfail, "flaps: %.0f counted, %.0f expected", got, x);
+    }
     x = jnum(e, "jitter_max_ms");
     if (!isnan(x)) {
         got = jnum(root, "iperf.udp_jitter_ms");

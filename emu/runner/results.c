@@ -326,6 +326,8 @@ void rs_build_expect(struct run *r)
 #undef EXP_D
     if (s->v[SK_EXPECT_RETRANSMITS_MAX].set)
         cJSON_AddNumberToObject(e, "retransmits_max", (double)s->v[SK_EXPECT_RETRANSMITS_MAX].u);
+    if (s->v[SK_EXPECT_FLAPS].set)
+        cJSON_AddNumberToObject(e, "flaps", (double)s->v[SK_EXPECT_FLAPS].u);
     if (s->v[SK_EXPECT_JITTER_MAX].set)
         cJSON_AddNumberToObject(e, "jitter_max_ms", s->v[SK_EXPECT_JITTER_MAX].u / 1e6);
     d = cJSON_AddArrayToObject(e, "diag");

@@ -147,6 +147,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_EXPECT_LOSS_MIN] = { "expect", "loss_min", T_PCT, 0, 100, NULL, NULL, false },
     [SK_EXPECT_LOSS_MAX] = { "expect", "loss_max", T_PCT, 0, 100, NULL, NULL, false },
     [SK_EXPECT_RETRANSMITS_MAX] = { "expect", "retransmits_max", T_COUNT, 0, 1e12, NULL, NULL, false },
+    [SK_EXPECT_FLAPS] = { "expect", "flaps", T_COUNT, 0, 1000, NULL, NULL, false },
     [SK_EXPECT_JITTER_MAX] = { "expect", "jitter_max", T_TIME, 0, NS(10), NULL, NULL, false },
     [SK_EXPECT_DIAG] = { "expect", "diag", T_CODES, 0, 0, NULL, NULL, true },
     [SK_EXPECT_DIAG_ABSENT] = { "expect", "diag_absent", T_CODES, 0, 0, NULL, NULL, true },

@@ -91,6 +91,7 @@
     X(EXPECT_LOSS_MIN, "expect", "loss_min")         \
     X(EXPECT_LOSS_MAX, "expect", "loss_max")         \
     X(EXPECT_RETRANSMITS_MAX, "expect", "retransmits_max") \
+    X(EXPECT_FLAPS, "expect", "flaps")               \
     X(EXPECT_JITTER_MAX, "expect", "jitter_max")     \
     X(EXPECT_DIAG, "expect", "diag")                 \
     X(EXPECT_DIAG_ABSENT, "expect", "diag_absent")                                    \

@@ -375,6 +375,38 @@ static void test_failed_traffic_fails_unless_expected(void **state)
 
 /* `[expect] traffic = fail` (issue 20): the receiver got nothing.  A host
  * figure with ok true (what the host wrote into slirp) fails it. */
+
+/* [expect] flaps: exactly the flaps injected, as the board counted them. */
+static void test_expect_flaps_exact(void **state)
+{
+    static const struct { const char *json; int failed; } c[] = {
+        { "{\"expect\":{\"link\":\"up\",\"flaps\":3},\"link\":{\"up\":true,\"flaps\":3}}", 0 },
+        { "{\"expect\":{\"link\":\"up\",\"flaps\":3},\"link\":{\"up\":true,\"flaps\":2}}", 1 },
+        { "{\"expect\":{\"link\":\"up\",\"flaps\":3},\"link\":{\"up\":true,\"flaps\":4}}", 1 },
+        { "{\"expect\":{\"link\":\"up\",\"flaps\":0},\"link\":{\"up\":true}}", 1 },   /* not reported */
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        struct dg_in in;
+        struct dg_report rep;
+        int checks = 0, failed;
+        cJSON *root = cJSON_Parse(c[i].json);
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        failed = dg_check_expect(root, &rep, f, &checks);
+        fclose(f);
+        /* the flaps line, if any, names both counts */
+        if (failed != c[i].failed || (c[i].failed && !strstr(buf, "flaps: ")))
+            fail_msg("case %zu: %d failed (want %d): %s", i, failed, c[i].failed, buf);
+        free(buf);
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_expect_traffic_fail(void **state)
 {
     static const char *const lie =    /* before: the sender's count, ok */
@@ -784,7 +816,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 12];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 13];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -803,6 +835,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_traffic_fail);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_flaps_exact);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fixture_results_files_blind);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_blind_removes_truth);
     return _cmocka_run_group_tests("runner_diagnose", tests, n, NULL, NULL);
