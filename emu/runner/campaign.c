@@ -379,8 +379,11 @@ int cp_sample_draw(const struct cp_opts *o, unsigned index, struct cp_sample *s,
     put(&c, S_LINK, "seed = %" PRIu64 "\n", s->seed);
     put(&c, S_TRAFFIC, "protocol = %s\nduration = %us\n", s->udp ? "udp" : "tcp",
         o->duration_s > c.min_duration_s ? o->duration_s : c.min_duration_s);
+    /* UDP at 20 Mb/s: in real time the emulated board still drains its
+     * ring at 50 Mb/s only with bursts of RX resource errors (a clean
+     * sample named MAC_RX_RESOURCE_ERRORS there), at 20 it keeps up */
     if (s->udp && !strstr(c.sect[S_TRAFFIC], "bandwidth"))
-        put(&c, S_TRAFFIC, "bandwidth = 50M\n");
+        put(&c, S_TRAFFIC, "bandwidth = 20M\n");
     for (int i = 0; i < S_N; i++)
         if (c.sect[i][0])
             n += (size_t)snprintf(s->scenario + n, sizeof(s->scenario) - n, "\n[%s]\n%s", sect_name[i], c.sect[i]);
