@@ -58,7 +58,13 @@ static uint64_t to_ns(uint64_t ts, uint8_t res)
     if (v >= 64) {
         return 0;
     }
-    return (uint64_t)((long double)ts * 1e9L / (long double)(UINT64_C(1) << v));
+    {
+        /* a time past 2^64 ns (584 years) saturates: converting an
+         * out-of-range floating value to an integer is undefined (C11
+         * 6.3.1.4) */
+        long double ns = (long double)ts * 1e9L / (long double)(UINT64_C(1) << v);
+        return ns >= 18446744073709551615.0L ? UINT64_MAX : (uint64_t)ns;
+    }
 }
 
 /* Options of a block body from @p to @end: if_tsresol (IDB) and

@@ -547,6 +547,29 @@ static void test_reader_rejects_malformed_files(void **state)
     }
 }
 
+/* A 2^-9 s clock whose count is past 2^64 ns saturates (the fuzzer found
+ * the out-of-range float-to-integer conversion, C11 6.3.1.4). */
+static void test_reader_huge_binary_timestamp_saturates(void **state)
+{
+    static const uint8_t f[] = {
+        0x0A, 0x0D, 0x0D, 0x0A, 28, 0, 0, 0, 0x4D, 0x3C, 0x2B, 0x1A, 1, 0, 0, 0,
+        0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 28, 0, 0, 0,
+        1, 0, 0, 0, 32, 0, 0, 0, 1, 0, 0, 0, 0xFF, 0xFF, 0, 0, 9, 0, 1, 0, 0x89, 0, 0, 0, 0, 0, 0, 0, 32, 0, 0, 0,
+        6, 0, 0, 0, 36, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF,
+        4, 0, 0, 0, 4, 0, 0, 0, 1, 2, 3, 4, 36, 0, 0, 0,
+    };
+    struct gl_pcapng_packet pk;
+    FILE *t = tmpfile();
+    (void)state;
+    assert_int_equal(fwrite(f, 1, sizeof(f), t), sizeof(f));
+    rewind(t);
+    assert_int_equal(gl_pcapng_read_open(&rdr, t, NULL), 0);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_true(pk.t_ns == UINT64_MAX);
+    assert_int_equal(pk.caplen, 4);
+    fclose(t);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -561,6 +584,7 @@ int main(void)
         cmocka_unit_test(test_reader_round_trips_the_writer),
         cmocka_unit_test(test_reader_big_endian_other_blocks_and_spb),
         cmocka_unit_test(test_reader_rejects_malformed_files),
+        cmocka_unit_test(test_reader_huge_binary_timestamp_saturates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
