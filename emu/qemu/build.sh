@@ -227,7 +227,7 @@ key_of() {
     {
         echo "qemu $v"
         printf '%s\n' "${CONFIGURE_OPTS[@]}"
-        series | while read -r p; do echo "== $p"; cat "$patchdir/$p"; done
+        for p in ${SERIES[@]+"${SERIES[@]}"}; do echo "== $p"; cat "$patchdir/$p"; done
         if [ "$STOCK" = 1 ]; then
             echo "stock"
             overlay_files | while IFS=$'\t' read -r a b; do echo "== $b"; cat "$a"; done
@@ -292,12 +292,11 @@ make_tree() {
         git -c user.name=gemlab -c user.email=gemlab@localhost \
             commit -q -m "pristine qemu $v (Debian patches applied, edk2 stubs)")
     local p
-    while read -r p; do
+    for p in ${SERIES[@]+"${SERIES[@]}"}; do
         step="apply $p"
-        [ -f "$patchdir/$p" ] || { echo "build.sh: series names missing patch $p" >&2; false; }
         (cd "$src.tmp" && git apply --index "$patchdir/$p" &&
             git -c user.name=gemlab -c user.email=gemlab@localhost commit -q -m "$p")
-    done < <(series)
+    done
     touch "$src.tmp/.gemlab-patched"
     mv "$src.tmp" "$src"
 }
@@ -446,6 +445,13 @@ main() {
     *) ver=$(pick_version) ;;
     esac
     step=key
+    # The series is read once: the key and the tree come from one list
+    # (an edit of series during a build cannot give a tree another key).
+    mapfile -t SERIES < <(series)
+    for p in ${SERIES[@]+"${SERIES[@]}"}; do
+        [ -f "$patchdir/$p" ] || {
+            echo "build.sh: ${patchdir#"$top/"}/series names a missing patch: $p" >&2; exit 1; }
+    done
     key=$(key_of "$ver")
     base="$cache_root/$ver-$key"
     # Where the binaries are run from: the build dir itself (7.2, stock),
