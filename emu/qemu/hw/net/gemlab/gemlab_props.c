@@ -106,9 +106,10 @@ static void *gemlab_prop_field(void *base, const GemlabProp *gp)
 }
 
 /* Visit a value of @gp's type in @field (get: from it, set: into it). */
-static bool gemlab_prop_visit(Visitor *v, const char *name, const GemlabProp *gp,
-                           void *field, struct gl_wire_params *wp,
-                           bool set, Error **errp)
+static bool gemlab_prop_visit(Visitor *v, const char *name,
+                              const GemlabProp *gp, void *field,
+                              struct gl_wire_params *wp, bool set,
+                              Error **errp)
 {
     struct gl_err err = { { 0 } };
     char buf[128];
@@ -202,7 +203,7 @@ static bool gemlab_prop_visit(Visitor *v, const char *name, const GemlabProp *gp
 }
 
 static void gemlab_prop_get(Object *obj, Visitor *v, const char *name,
-                         void *opaque, Error **errp)
+                            void *opaque, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
     const GemlabProp *gp = opaque;
@@ -233,7 +234,7 @@ static void gemlab_prop_get(Object *obj, Visitor *v, const char *name,
 
 
 static void gemlab_prop_set(Object *obj, Visitor *v, const char *name,
-                         void *opaque, Error **errp)
+                            void *opaque, Error **errp)
 {
     CadenceGEMState *s = CADENCE_GEM(obj);
     GemlabLink *g = s->gl;
@@ -361,7 +362,8 @@ static bool gemlab_get_phy_loopback(Object *obj, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
 
-    return g->realized && (gl_phy_peek(&g->phy, GL_MII_BMCR) & GL_BMCR_LOOPBACK);
+    return g->realized &&
+           (gl_phy_peek(&g->phy, GL_MII_BMCR) & GL_BMCR_LOOPBACK);
 }
 
 static void gemlab_set_phy_loopback(Object *obj, bool value, Error **errp)
@@ -375,7 +377,8 @@ static void gemlab_set_phy_loopback(Object *obj, bool value, Error **errp)
         return;
     }
     bmcr = gl_phy_peek(&s->gl->phy, GL_MII_BMCR) & ~GL_BMCR_LOOPBACK;
-    gl_phy_write(&s->gl->phy, GL_MII_BMCR, bmcr | (value ? GL_BMCR_LOOPBACK : 0),
+    gl_phy_write(&s->gl->phy, GL_MII_BMCR,
+                 bmcr | (value ? GL_BMCR_LOOPBACK : 0),
                  gemlab_now());
     gemlab_phy_sync(s->gl);
 }
@@ -401,7 +404,7 @@ static void gemlab_set_rx_backpressure(Object *obj, bool value, Error **errp)
  * restarts the burst from now; 0 ends it.  Reads give what is left.
  */
 static void gemlab_get_rx_starve_ns(Object *obj, Visitor *v, const char *name,
-                                 void *opaque, Error **errp)
+                                    void *opaque, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
     uint64_t now = g->realized ? gemlab_now() : 0;
@@ -412,7 +415,7 @@ static void gemlab_get_rx_starve_ns(Object *obj, Visitor *v, const char *name,
 }
 
 static void gemlab_set_rx_starve_ns(Object *obj, Visitor *v, const char *name,
-                                 void *opaque, Error **errp)
+                                    void *opaque, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
     uint64_t ns, now;
@@ -446,13 +449,13 @@ static void gemlab_set_pcap(Object *obj, const char *value, Error **errp)
 }
 
 static void gemlab_get_pcap_max(Object *obj, Visitor *v, const char *name,
-                             void *opaque, Error **errp)
+                                void *opaque, Error **errp)
 {
     visit_type_uint64(v, name, &CADENCE_GEM(obj)->gl->pcap_max_bytes, errp);
 }
 
 static void gemlab_set_pcap_max(Object *obj, Visitor *v, const char *name,
-                             void *opaque, Error **errp)
+                                void *opaque, Error **errp)
 {
     uint64_t n;
 
@@ -469,13 +472,13 @@ static void gemlab_set_pcap_max(Object *obj, Visitor *v, const char *name,
 }
 
 static void gemlab_get_wire_seed(Object *obj, Visitor *v, const char *name,
-                              void *opaque, Error **errp)
+                                 void *opaque, Error **errp)
 {
     visit_type_uint64(v, name, &CADENCE_GEM(obj)->gl->wire_seed, errp);
 }
 
 static void gemlab_set_wire_seed(Object *obj, Visitor *v, const char *name,
-                              void *opaque, Error **errp)
+                                 void *opaque, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
 
@@ -498,7 +501,7 @@ static char *gemlab_get_phy_state(Object *obj, Error **errp)
 }
 
 static void gemlab_get_link_info(Object *obj, Visitor *v, const char *name,
-                              void *opaque, Error **errp)
+                                 void *opaque, Error **errp)
 {
     CadenceGEMState *s = CADENCE_GEM(obj);
     const char *what = opaque;
@@ -569,7 +572,7 @@ static const GemlabCounterProp gemlab_wire_counters[] = {
 };
 
 static void gemlab_get_counter(Object *obj, Visitor *v, const char *name,
-                            void *opaque, Error **errp)
+                               void *opaque, Error **errp)
 {
     GemlabLink *g = CADENCE_GEM(obj)->gl;
     const GemlabCounterProp *cp = opaque;
@@ -635,7 +638,8 @@ void gemlab_props_class_init(ObjectClass *oc)
                                   (void *)gp);
         object_class_property_set_description(oc, gp->name, gp->desc);
     }
-    object_class_property_add_str(oc, "cable", gemlab_get_cable, gemlab_set_cable);
+    object_class_property_add_str(oc, "cable", gemlab_get_cable,
+                                  gemlab_set_cable);
     object_class_property_set_description(oc, "cable",
                                           "none | 4pair | 2pair");
     object_class_property_add_bool(oc, "link", gemlab_get_link,
@@ -659,7 +663,8 @@ void gemlab_props_class_init(ObjectClass *oc)
         "pcapng file of what crossed the wire, after impairments "
         "(created: it must not exist)");
     object_class_property_add(oc, "pcap-max-bytes", "uint64",
-                              gemlab_get_pcap_max, gemlab_set_pcap_max, NULL, NULL);
+                              gemlab_get_pcap_max, gemlab_set_pcap_max,
+                              NULL, NULL);
     object_class_property_set_description(oc, "pcap-max-bytes",
         "size cap of the pcap file; frames past it are not captured "
         "(default 1 GiB)");
