@@ -56,6 +56,9 @@
 #   stock  (10.0) build the unpatched Debian source, same configure
 #          options, no gemlab files: the "stock" rows of the benchmarks
 #   stock-path  print that binary's path
+#   canary QEMU_SRC=DIR  apply the series to another QEMU source tree
+#          (read-only: into a throw-away git index) and report which
+#          patches no longer apply; exit 1 if any (not part of make test)
 #
 # QEMU_SAN=1 (`make -C emu/qemu SAN=1`) selects the sanitizer build: clang-14
 # with --enable-sanitizers (ASan + UBSan) and --enable-fuzzing, one build dir
@@ -366,6 +369,40 @@ copy_overlay() {
     log "overlay: $n file(s) updated in $src"
 }
 
+# canary: apply patches/BASE/ in series order to another QEMU source tree
+# (QEMU_SRC: a newer upstream or Debian tree, or 7.2's), one after the
+# other, and report which no longer apply.  Read-only on QEMU_SRC: the
+# tree is hashed into a throw-away git index and the patches are applied
+# to that index (git apply --cached), so nothing there is written.  A
+# patch that fails is reported and skipped; the later ones are tried on
+# what applied.  Exit 0 when every patch applies, 1 otherwise.
+canary() {
+    local qs=${QEMU_SRC:-} tmp p n=0 bad=0
+    [ -n "$qs" ] || { echo "build.sh: canary needs QEMU_SRC=DIR (a QEMU source tree)" >&2; return 2; }
+    if [ ! -f "$qs/VERSION" ] || [ ! -d "$qs/hw" ]; then
+        echo "build.sh: QEMU_SRC=$qs: not a QEMU source tree (no VERSION, hw/)" >&2; return 2
+    fi
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/gemlab-canary.XXXXXX")
+    # shellcheck disable=SC2064 # expand $tmp now: it is local
+    trap "rm -rf '$tmp'" RETURN
+    local g=(git --git-dir="$tmp/git" --work-tree="$qs")
+    git init -q --bare "$tmp/git"
+    "${g[@]}" add -A -f . 2>/dev/null
+    echo "canary: ${#SERIES[@]} patch(es) of patches/$QEMU_BASE onto $qs (QEMU $(cat "$qs/VERSION"))"
+    for p in ${SERIES[@]+"${SERIES[@]}"}; do
+        n=$((n + 1))
+        if "${g[@]}" apply --cached "$patchdir/$p" 2>"$tmp/err"; then
+            echo "  applies  $p"
+        else
+            bad=$((bad + 1))
+            echo "  FAILS    $p"
+            sed -n 's/^error: /             /p' "$tmp/err" | head -3
+        fi
+    done
+    echo "canary: $((n - bad)) of $n apply, $bad fail"
+    [ "$bad" -eq 0 ]
+}
+
 configure_tree() {
     local src=$1 bld=$2
     [ -f "$bld/build.ninja" ] && [ -f "$bld/.gemlab-configured" ] && return 0
@@ -441,7 +478,7 @@ main() {
     mkdir -p "$cache_root"
     step=version
     case "$cmd" in
-    path|fuzz-path|tree|stock-path) ver=$(pick_version lookup) ;;
+    path|fuzz-path|tree|stock-path|canary) ver=$(pick_version lookup) ;;
     *) ver=$(pick_version) ;;
     esac
     step=key
@@ -503,8 +540,10 @@ main() {
             fi
         done
         exit 0 ;;
+    canary) step=canary; local rc=0; canary || rc=$?; exit $rc ;;
     all|dev|stock) ;;
-    *) echo "usage: [QEMU_BASE=7.2|10.0] [QEMU_SAN=1] $0 [all|dev|path|fuzz-path|tree|clean|prune|stock|stock-path]" >&2; exit 2 ;;
+    *) echo "usage: [QEMU_BASE=7.2|10.0] [QEMU_SAN=1] $0 [all|dev|path|fuzz-path|tree|clean|prune|stock|stock-path]" >&2
+       echo "       QEMU_SRC=DIR [QEMU_BASE=...] $0 canary" >&2; exit 2 ;;
     esac
 
     # Already built from exactly these sources: nothing to do (10.0).
