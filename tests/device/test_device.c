@@ -2114,6 +2114,35 @@ static int test_gemlab_off_mdio_completes_at_once_with_stock_phy(void)
     return 0;
 }
 
+/*
+ * The statistics fixes are stock patches (0010, 0011), not gemlab code:
+ * with gemlab off, a frame the stock TX path sends at TSTART counts its
+ * octets in 0x100 (bits 31:0; 0x104 stays 0) and 0x108 reads 0 the
+ * second time.  Stock 10.0 gave 0x100 = 0, 0x104 = the octets, and kept
+ * every count.
+ */
+static int test_gemlab_off_stock_tx_stats_low_first_and_clear_on_read(void)
+{
+    struct qt q;
+    uint32_t frames, frames2, lo, hi;
+
+    CHECK(qt_start(&q, "-global cadence_gem.gemlab=off") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    tx_ring(&q, 2, 300);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    frames = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    frames2 = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    lo = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_LO);
+    hi = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_HI);
+    qt_stop(&q);
+    CHECK_EQ(frames, 2);
+    CHECK_EQ(frames2, 0);
+    CHECK_EQ(hi, 0);
+    CHECK_EQ(lo, 2 * 300);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -2175,6 +2204,7 @@ static const struct test tests[] = {
     T(test_pcap_symlink_refused_naming_property),
     T(test_pcap_size_capped_by_pcap_max_bytes),
     T10(test_gemlab_off_mdio_completes_at_once_with_stock_phy),
+    T10(test_gemlab_off_stock_tx_stats_low_first_and_clear_on_read),
 };
 
 int main(int argc, char **argv)
