@@ -165,7 +165,11 @@ if [ "$QEMU_SAN" = 1 ]; then
     [ -x "/usr/lib/ccache/$san_cxx" ] && san_cxx=/usr/lib/ccache/$san_cxx
     # --cxx too: QEMU links with the C++ driver when one works, and g++
     # cannot link clang's -fsanitize=fuzzer objects.
-    CONFIGURE_OPTS+=(--cc="$san_cc" --cxx="$san_cxx" --enable-sanitizers --enable-fuzzing)
+    # 7.2's --enable-sanitizers became --enable-asan --enable-ubsan in
+    # QEMU 9.1 (meson_options.txt "asan", "ubsan").
+    san_opts=(--enable-sanitizers)
+    [ "$QEMU_BASE" = 7.2 ] || san_opts=(--enable-asan --enable-ubsan)
+    CONFIGURE_OPTS+=(--cc="$san_cc" --cxx="$san_cxx" "${san_opts[@]}" --enable-fuzzing)
     TARGETS+=(qemu-fuzz-arm)
 # ccache: QEMU's configure hands meson an explicit compiler, so meson's own
 # ccache detection never triggers; use Debian's masquerade link instead.
