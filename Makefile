@@ -138,6 +138,7 @@ test-runner: runner
 	$(Q)$(TOP)/tests/qemu/runner/skips.sh
 	$(Q)$(TOP)/tests/qemu/runner/first_run.sh
 	$(Q)$(TOP)/tests/qemu/runner/deps_idempotent.sh
+	$(Q)$(TOP)/tests/qemu/runner/qemu_build_keys.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
 	$(Q)$(TOP)/tests/bench/test_aggregate.sh
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(TOP)/tests/qemu/runner/determinism.sh

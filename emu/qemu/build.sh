@@ -329,26 +329,27 @@ link_models() {
     if cmp -s "$new" "$gm/meson.build"; then rm -f "$new"; else mv "$new" "$gm/meson.build"; fi
 }
 
+# 10.0: the committed model list must name exactly models/src/*.c (checked
+# before anything is fetched or built).
+check_model_list() {
+    local frag="$here/hw/net/gemlab-models/meson.build" want have
+    [ -f "$frag" ] || { echo "build.sh: $frag is missing" >&2; return 1; }
+    want=$(cd "$top/models/src" && find . -maxdepth 1 -name '*.c' -printf '%f\n' | LC_ALL=C sort)
+    have=$(sed -n "s|^ *'src/\([^']*\.c\)',\?\$|\1|p" "$frag" | LC_ALL=C sort)
+    if [ "$want" != "$have" ]; then
+        echo "build.sh: $frag: its src/ list differs from models/src/*.c:" >&2
+        diff <(echo "$have") <(echo "$want") | sed -n 's/^[<>]/  &/p' >&2
+        echo "  ('<' listed but no such file, '>' a model file it does not list)" >&2
+        return 1
+    fi
+}
+
 # 10.0: copy the overlay into the tree where the content differs (so ninja
 # sees new mtimes only on what changed), delete what an earlier copy put
 # there and is gone now, and keep git in the tree blind to all of it.
 copy_overlay() {
     local src=$1 man="$1/.gemlab-overlay" a b n=0
     local -A now=()
-    # the committed model list must name exactly models/src/*.c
-    local frag="$here/hw/net/gemlab-models/meson.build" want have
-    [ "$STOCK" = 1 ] && frag=""
-    if [ -n "$frag" ]; then
-        [ -f "$frag" ] || { echo "build.sh: $frag is missing" >&2; return 1; }
-        want=$(cd "$top/models/src" && find . -maxdepth 1 -name '*.c' -printf '%f\n' | LC_ALL=C sort)
-        have=$(sed -n "s|^ *'src/\([^']*\.c\)',\?\$|\1|p" "$frag" | LC_ALL=C sort)
-    fi
-    if [ -n "$frag" ] && [ "$want" != "$have" ]; then
-        echo "build.sh: $frag: its src/ list differs from models/src/*.c:" >&2
-        diff <(echo "$have") <(echo "$want") | sed -n 's/^[<>]/  &/p' >&2
-        echo "  ('<' listed but no such file, '>' a model file it does not list)" >&2
-        return 1
-    fi
     while IFS=$'\t' read -r a b; do
         now[$b]=1
         if [ ! -e "$src/$b" ] || grep -qxF "$b" "$man" 2>/dev/null; then
@@ -480,6 +481,9 @@ compile() {
 main() {
     cmd=${1:-all}
     mkdir -p "$cache_root"
+    case "$cmd:$QEMU_BASE" in
+    all:10.0|dev:10.0) step=models; check_model_list ;;
+    esac
     step=version
     case "$cmd" in
     path|fuzz-path|tree|stock-path|canary) ver=$(pick_version lookup) ;;
