@@ -141,6 +141,8 @@ test-runner: runner
 	$(Q)$(TOP)/tests/qemu/runner/merge.sh
 	$(Q)$(TOP)/tests/qemu/runner/skips.sh
 	$(Q)$(TOP)/tests/qemu/runner/first_run.sh
+	$(Q)$(TOP)/tests/qemu/runner/deps_idempotent.sh
+	$(Q)$(TOP)/tests/qemu/runner/qemu_build_keys.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
 	$(Q)$(call pytest_suite,aggregate) $(TOP)/tests/bench/test_aggregate.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,determinism) $(TOP)/tests/qemu/runner/test_determinism.py

@@ -6,6 +6,8 @@
 #   SAN=1      host code with ASan+UBSan, into a separate output tree
 #   GEMLAB_CACHE  where fetched/built third-party trees live (default
 #              ~/.cache/gemlab); never inside git.
+#   QEMU_BASE  7.2 or 10.0: the QEMU emu/qemu builds and every test boots
+#              (empty: emu/qemu/build.sh's BASE_DEFAULT)
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 O ?= $(TOP)/build
 override O := $(abspath $(O))
@@ -29,6 +31,11 @@ else
 HOSTO := $(O)/host
 SANFLAGS :=
 endif
+
+# Exported so that emu/qemu/build.sh sees it from any recipe (the top
+# Makefile and test scripts call build.sh directly).
+QEMU_BASE ?=
+export QEMU_BASE
 
 # Host C: our code is C11 and warning-clean.
 HOSTCC ?= cc

@@ -6,7 +6,8 @@
 #   1. emu/qemu/build.sh path prints the path `all` will build, exit 0,
 #      nothing on stderr (it used to fail: "apt-cache showsrc qemu lists
 #      nothing", "make: *** [Makefile:22: path] Error 1");
-#   2. build.sh all still stops there, naming deb-src and scripts/deps.sh;
+#   2. build.sh all still stops there, naming deb-src and scripts/deps.sh
+#      (1 and 2 for QEMU_BASE=7.2 and 10.0);
 #   3. `make run`'s first output is deps.sh's: the Makefile asks for the
 #      QEMU path when that recipe line runs, not when make expands the
 #      recipe (deps.sh is given an unknown group, so it stops at once);
@@ -29,17 +30,18 @@ printf '#!/bin/sh\nexit 0\n' >"$work/bin/apt-cache"
 chmod +x "$work/bin/apt-cache"
 fresh() { env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL PATH="$work/bin:$PATH" GEMLAB_CACHE="$work/cache" "$@"; }
 
-# 1.
-out=$(fresh "$top/emu/qemu/build.sh" path 2>"$work/err"); rc=$?
-if [ $rc -eq 0 ] && [ ! -s "$work/err" ] && [[ "$out" == "$work/cache/qemu/"*"/build/qemu-system-arm" ]]; then
-    ok "build.sh path before deps.sh: the path, exit 0, no stderr"
-else bad "build.sh path before deps.sh" "rc=$rc out=$out err=$(head -c 300 "$work/err")"; fi
+# 1. and 2., for each QEMU base (emu/qemu/build.sh QEMU_BASE)
+for qb in 7.2 10.0; do
+out=$(QEMU_BASE=$qb fresh "$top/emu/qemu/build.sh" path 2>"$work/err"); rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$work/err" ] && [[ "$out" == "$work/cache/qemu/$qb"[.+]*"/qemu-system-arm" ]]; then
+    ok "build.sh path before deps.sh (QEMU_BASE=$qb): the path, exit 0, no stderr"
+else bad "build.sh path before deps.sh (QEMU_BASE=$qb)" "rc=$rc out=$out err=$(head -c 300 "$work/err")"; fi
 
-# 2.
-out=$(fresh "$top/emu/qemu/build.sh" all 2>&1); rc=$?
+out=$(QEMU_BASE=$qb fresh "$top/emu/qemu/build.sh" all 2>&1); rc=$?
 if [ $rc -ne 0 ] && [[ "$out" == *"deb-src"*"scripts/deps.sh qemu"* ]]; then
-    ok "build.sh all before deps.sh: fails naming deb-src and scripts/deps.sh"
-else bad "build.sh all before deps.sh" "rc=$rc: $out"; fi
+    ok "build.sh all before deps.sh (QEMU_BASE=$qb): fails naming deb-src and scripts/deps.sh"
+else bad "build.sh all before deps.sh (QEMU_BASE=$qb)" "rc=$rc: $out"; fi
+done
 
 # 3.
 out=$(fresh make --no-print-directory -C "$top" run DEPS_RUN=gemlab-no-such-group 2>&1); rc=$?
