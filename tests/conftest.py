@@ -25,6 +25,14 @@ def pytest_addoption(parser):
     parser.addoption("--fw", default=None, help="firmware image (default: the qemu-zynq ELF under $O)")
 
 
+def pytest_configure(config):
+    # --basetemp DIR: pytest creates DIR but not its parent, which a fresh
+    # clone does not have yet (build/test-results/ before the first suite)
+    bt = config.option.basetemp
+    if bt:
+        os.makedirs(os.path.dirname(os.path.abspath(str(bt))), exist_ok=True)
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item, call):
     out = yield
