@@ -12,7 +12,7 @@ import os, statistics, subprocess, sys, tempfile, time
 GUEST = [
     0xE3000000,  # movw r0, #0
     0xE34E0000,  # movt r0, #0xE000      UART0 base
-    0xE3001114,  # movw r1, #0x114       CR: TX+RX enable (docs/FACTS.md)
+    0xE3001114,  # movw r1, #0x114       CR: TX+RX enable (UG585 B.33 Control_reg0)
     0xE5801000,  # str  r1, [r0]
     0xE3A01058,  # mov  r1, #'X'
     0xE5801030,  # str  r1, [r0, #0x30]  TX FIFO
