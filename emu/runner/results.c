@@ -123,11 +123,11 @@ static const char *board_iperf_server(const struct run *r, char *why, size_t len
 /* PHY registers as read over MDIO: the bare-metal `stats` phy.regs
  * {"N": value} or the Linux agent's last link line phy.regs[32]
  * (SIOCGMIIREG).  Copied as results.json "phy": {id, name, regs {"N"}}. */
-static void build_phy(struct run *r)
+/* The "phy" of the newest @gemlab link message that carries registers (the
+ * agent reads them at each link change), or NULL. */
+static const cJSON *last_link_phy(const struct run *r)
 {
-    const cJSON *stats = inst_last_msg(&r->in, "stats");
-    const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy"), *lm, *lp = NULL;
-    cJSON *out, *regs;
+    const cJSON *lm, *lp = NULL;
 
     cJSON_ArrayForEach(lm, r->in.msgs) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(lm, "type");
@@ -136,6 +136,16 @@ static void build_phy(struct run *r)
             cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, "regs")))
             lp = p;
     }
+    return lp;
+}
+
+static void build_phy(struct run *r)
+{
+    const cJSON *stats = inst_last_msg(&r->in, "stats");
+    const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy"), *lp;
+    cJSON *out, *regs;
+
+    lp = last_link_phy(r);
     if (!cJSON_IsObject(cJSON_GetObjectItemCaseSensitive(phy, "regs")) && !lp)
         return;
     out = cJSON_AddObjectToObject(r->results, "phy");
@@ -518,17 +528,11 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
          * 14:12 attempts - 1, which Linux's m88e1116r_config_init() sets
          * (m88e1011_set_downshift(phydev, 8), drivers/net/phy/marvell.c).
          * Other PHYs' regs 16/20 mean something else: nothing is claimed. */
-        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(phy, "name"), *lm, *lp = NULL;
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(phy, "name"), *lp;
         double ecr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "20");
         double scr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "16");
         bool m1116r = cJSON_IsString(nm) && strstr(nm->valuestring, "88E1116R");
-        cJSON_ArrayForEach(lm, r->in.msgs) {
-            const cJSON *t = cJSON_GetObjectItemCaseSensitive(lm, "type");
-            const cJSON *p = cJSON_GetObjectItemCaseSensitive(lm, "phy");
-            if (cJSON_IsString(t) && strcmp(t->valuestring, "link") == 0 &&
-                cJSON_IsArray(cJSON_GetObjectItemCaseSensitive(p, "regs")))
-                lp = p;
-        }
+        lp = last_link_phy(r);
         if (!cJSON_IsObject(phy) && lp) {
             const cJSON *id = cJSON_GetObjectItemCaseSensitive(lp, "id");
             const cJSON *rg = cJSON_GetObjectItemCaseSensitive(lp, "regs");

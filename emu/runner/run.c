@@ -293,6 +293,21 @@ static bool msg_after(struct inst *i, void *arg)
     return inst_count_msgs(i, want[0]) > (int)(intptr_t)want[1];
 }
 
+/* Send @cmd to the firmware or agent and wait up to @ms for one more
+ * @type message than there was before: 0, -ETIMEDOUT or an error. */
+static int send_wait(struct run *r, const char *cmd, const char *type, int ms)
+{
+    const char *want[2] = { type, (const char *)(intptr_t)rs_count_msgs(&r->in, type) };
+
+    inst_send(&r->in, cmd);
+    return inst_wait(&r->in, ms, msg_after, want);
+}
+
+static int ask_stats(struct run *r)
+{
+    return send_wait(r, "stats", "stats", 3000);
+}
+
 static void progress(struct run *r, const char *phase, double elapsed, double total)
 {
     if (r->progress_tty) {
@@ -374,15 +389,11 @@ static bool board_link_up(struct inst *i, void *arg)
 static int apply_downshift(struct run *r)
 {
     char cmd[48];
-    const char *want[2];
     int rc;
 
     if (!scn_downshift_cmd(&r->s, cmd, sizeof(cmd)))
         return 0;
-    want[0] = "phy_downshift";
-    want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "phy_downshift");
-    inst_send(&r->in, cmd);
-    rc = inst_wait(&r->in, 3000, msg_after, want);
+    rc = send_wait(r, cmd, "phy_downshift", 3000);
     if (rc == -ETIMEDOUT) {
         fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (an older ELF without "
                         "`phy downshift`?); downshift is whatever its PHY driver set\n", cmd);
@@ -1552,10 +1563,7 @@ int run_cmd_run(int argc, char **argv)
     if (r.s.v[SK_BOARD_FIRMWARE].e == 1) {
         /* the agent's per-CPU idle share is "since the previous stats":
          * one now makes the final one cover the test (results "cpu") */
-        want[0] = "stats";
-        want[1] = (const char *)(intptr_t)rs_count_msgs(&r.in, "stats");
-        inst_send(&r.in, "stats");
-        rc = inst_wait(&r.in, 3000, msg_after, want);
+        rc = ask_stats(&r);
         if (rc && rc != -ETIMEDOUT) {
             wait_failed(&r, rc, "stats");
             goto out;
@@ -1629,10 +1637,7 @@ int run_cmd_run(int argc, char **argv)
     }
     /* counters: ask the firmware, read NWCFG */
     {
-        want[0] = "stats";
-        want[1] = (const char *)(intptr_t)rs_count_msgs(&r.in, "stats");
-        inst_send(&r.in, "stats");
-        rc = inst_wait(&r.in, 3000, msg_after, want);
+        rc = ask_stats(&r);
         if (rc && rc != -ETIMEDOUT) {
             wait_failed(&r, rc, "stats");
             goto out;
