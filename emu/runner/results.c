@@ -293,7 +293,15 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
     cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
     cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
-    cJSON_AddNumberToObject(c, "board_max_speed_mbps", 1000);
+    {
+        /* the board profile as given to the PHY model (ground truth: the
+         * diagnosis reads the PHY's abilities from BMSR/reg 15 instead) */
+        const struct scn_board_profile *bp = scn_board_profile(s);
+        cJSON_AddStringToObject(c, "board_profile", bp->name);
+        cJSON_AddNumberToObject(c, "board_max_speed_mbps", bp->phy_max_speed_mbps);
+        cJSON_AddBoolToObject(c, "board_pcb_rx_delay", bp->pcb_rx_delay);
+        cJSON_AddBoolToObject(c, "board_pcb_tx_delay", bp->pcb_tx_delay);
+    }
     cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : "user");
     cJSON_AddStringToObject(c, "tool", scn_host_tool(s));
     cJSON_AddStringToObject(c, "board_tool", scn_board_tool(s));

@@ -63,6 +63,25 @@ static void test_minimal_file_loads_with_defaults(void **state)
     assert_string_equal(scn_host_tool(&scn), "iperf3");    /* the Linux agent runs iperf3 */
 }
 
+/* Each [board] profile word has its board facts (same order), and the
+ * 10/100 profile's PHY has no 1000BASE-T. */
+static void test_board_profiles_match_their_words(void **state)
+{
+    static const char *const words[] = { "zc702", "zc706", "zedboard", "zc702-100m" };
+    char text[64];
+    (void)state;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        snprintf(text, sizeof(text), "[board]\nprofile = %s\n", words[i]);
+        assert_int_equal(load(text), 0);
+        assert_string_equal(scn_board_profile(&scn)->name, words[i]);
+        assert_int_equal(scn_board_profile(&scn)->phy_max_speed_mbps, i == 3 ? 100 : 1000);
+        /* the upstream DTs' rgmii-id: no Zynq board here delays RGMII on the PCB */
+        assert_false(scn_board_profile(&scn)->pcb_rx_delay || scn_board_profile(&scn)->pcb_tx_delay);
+    }
+    assert_int_not_equal(load("[board]\nprofile = nucleo\n"), 0);
+    assert_non_null(strstr(errbuf, "profile"));
+}
+
 static void test_baremetal_tool_defaults_to_iperf2_and_rejects_omit(void **state)
 {
     (void)state;
@@ -581,6 +600,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
