@@ -1634,6 +1634,30 @@ int run_cmd_run(int argc, char **argv)
         bool reneg = false;
         char adv[96];
 
+        if (r.s.v[SK_BOARD_FIRMWARE].e == 1 && (r.s.v[SK_BOARD_RX_BDS].set || r.s.v[SK_BOARD_TX_BDS].set)) {
+            /* Linux: `ethtool -G eth0 rx N tx M` through the agent (0 keeps
+             * a ring); macb resizes by closing and reopening the interface,
+             * so the link drops and comes back.  The readback (`ring` line)
+             * is what results.json reports (results.c) */
+            char cmd[48];
+            const cJSON *before = inst_last_msg(&r.in, "ready"), *after;
+            snprintf(cmd, sizeof(cmd), "ring %llu %llu",
+                     r.s.v[SK_BOARD_RX_BDS].set ? (unsigned long long)r.s.v[SK_BOARD_RX_BDS].u : 0ull,
+                     r.s.v[SK_BOARD_TX_BDS].set ? (unsigned long long)r.s.v[SK_BOARD_TX_BDS].u : 0ull);
+            rc = send_wait(&r, cmd, "ring", 5000);
+            if (rc && rc != -ETIMEDOUT) {
+                wait_failed(&r, rc, cmd);
+                goto out;
+            }
+            after = inst_last_msg(&r.in, "ring");
+            if (rc == -ETIMEDOUT || !after)
+                fprintf(stderr, "gemlab: warning: the agent did not answer '%s' (an older image without "
+                                "`ring`?); the rings are the driver's defaults\n", cmd);
+            else if (rs_jnumber(after, "rxbd") != rs_jnumber(before, "rxbd") ||
+                     rs_jnumber(after, "txbd") != rs_jnumber(before, "txbd"))
+                reneg = true;
+        }
+
         for (unsigned k = 0; k < r.s.nfw_cmds; k++) {
             inst_send(&r.in, r.s.fw_cmds[k]);
             reneg |= scn_cmd_renegotiates(r.s.fw_cmds[k]);

@@ -20,6 +20,7 @@ static const struct {
     { "sockbuf", AGENT_CMD_SOCKBUF },
     { "tcp-port", AGENT_CMD_TCP_PORT },
     { "advertise", AGENT_CMD_ADVERTISE },
+    { "ring", AGENT_CMD_RING },
 };
 
 static const struct {
@@ -92,6 +93,21 @@ int agent_parse_mask(const char *s, unsigned long *mask)
     if (errno != 0 || *end != '\0' || v == 0 || v > 0xFFFFFFFFUL)
         return -EINVAL;
     *mask = v;
+    return 0;
+}
+
+int agent_parse_ring(const char *s, unsigned *n)
+{
+    char *end;
+    unsigned long v;
+
+    if (s == NULL || *s < '0' || *s > '9')
+        return -EINVAL;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > 65535UL)
+        return -EINVAL;
+    *n = (unsigned)v;
     return 0;
 }
 

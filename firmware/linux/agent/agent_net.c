@@ -267,3 +267,39 @@ out:
     free(st);
     return rc;
 }
+
+int agent_ring_get(const char *iface, struct agent_ring *r)
+{
+    struct ethtool_ringparam rp;
+    int rc;
+
+    memset(&rp, 0, sizeof(rp));
+    rp.cmd = ETHTOOL_GRINGPARAM;
+    rc = ethtool_cmd_ioctl(iface, &rp);
+    if (rc)
+        return rc;
+    r->rx = rp.rx_pending;
+    r->tx = rp.tx_pending;
+    r->rx_max = rp.rx_max_pending;
+    r->tx_max = rp.tx_max_pending;
+    return 0;
+}
+
+int agent_ring_set(const char *iface, unsigned rx, unsigned tx)
+{
+    struct ethtool_ringparam rp;
+    int rc;
+
+    /* as ethtool -G does: the current values, the asked ones over them */
+    memset(&rp, 0, sizeof(rp));
+    rp.cmd = ETHTOOL_GRINGPARAM;
+    rc = ethtool_cmd_ioctl(iface, &rp);
+    if (rc)
+        return rc;
+    if (rx)
+        rp.rx_pending = rx;
+    if (tx)
+        rp.tx_pending = tx;
+    rp.cmd = ETHTOOL_SRINGPARAM;
+    return ethtool_cmd_ioctl(iface, &rp);
+}

@@ -49,4 +49,17 @@ int agent_if_addr(const char *iface, char *ip, char *mac);
 /* Driver name and bus info (ETHTOOL_GDRVINFO); each buffer >= 32 bytes. */
 int agent_drvinfo(const char *iface, char *driver, char *bus_info);
 
+/* Descriptor ring sizes, as `ethtool -g IFACE` shows them (ETHTOOL_GRINGPARAM):
+ * the current and the driver's maximum RX/TX.  Returns 0 or -errno. */
+struct agent_ring {
+    unsigned rx, tx, rx_max, tx_max;
+};
+int agent_ring_get(const char *iface, struct agent_ring *r);
+
+/* `ethtool -G IFACE rx RX tx TX` (ETHTOOL_SRINGPARAM); 0 keeps that ring.
+ * The driver may round or clamp (macb: 64..8192 RX, 64..4096 TX, up to a
+ * power of two, macb_set_ringparam): read back with agent_ring_get.
+ * Returns 0 or -errno. */
+int agent_ring_set(const char *iface, unsigned rx, unsigned tx);
+
 #endif /* GEMLAB_AGENT_NET_H */

@@ -346,6 +346,31 @@ class TestPartner100:
     def test_model_not_downshifted(self, p100):
         assert p100.qmp.qom_get("link-downshifted") is False
 
+    def test_agent_ready_reports_rings(self, p100):
+        """ethtool -g at start: macb's DEFAULT_RX/TX_RING_SIZE (512)."""
+        assert (p100.ready.get("rxbd"), p100.ready.get("txbd")) == (512, 512), p100.ready
+
+    @pytest.fixture(scope="class")
+    def ring(self, p100, link):
+        """`ring 100 32` (ethtool -G), then `ring` (ethtool -g), then the
+        link back (macb closes and reopens the interface to resize)."""
+        m = p100.con.mark()
+        r = {"set": agent(p100, "ring 100 32", "ring"), "get": agent(p100, "ring", "ring")}
+        r["relink"] = p100.con.wait_json(lambda j: j.get("type") == "link" and j.get("up") is True, m, 20)
+        print("ring %r" % r)
+        return r
+
+    def test_agent_ring_set_reads_back_macb_rounding(self, ring):
+        """macb_set_ringparam: RX 100 -> 128 (a power of two), TX 32 ->
+        64 (MIN_TX_RING_SIZE); the asked values are reported beside."""
+        s = ring["set"]
+        assert (s["rxbd"], s["txbd"], s["asked_rx"], s["asked_tx"], s["err"]) == (128, 64, 100, 32, 0), s
+        assert (s["rx_max"], s["tx_max"]) == (8192, 4096), s
+        assert (ring["get"]["rxbd"], ring["get"]["txbd"]) == (128, 64), ring["get"]
+
+    def test_agent_ring_resize_relinks(self, ring):
+        assert ring["relink"], "no link up line within 20 s of the resize"
+
 
 class TestTap:
     """A tap in a private netns (root)."""
