@@ -379,6 +379,8 @@ static bool board_link_up(struct inst *i, void *arg)
     return last && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "up"));
 }
 
+static int wait_relink(struct run *r, int n0);
+
 /* [link] downshift: what the board's PHY driver is configured to do.  The
  * same key sets the model's power-on reg 20 (the strap, model_glue.c), but
  * the bare-metal driver, like Linux's m88e1116r_config_init(), enables
@@ -389,21 +391,33 @@ static bool board_link_up(struct inst *i, void *arg)
 static int apply_downshift(struct run *r)
 {
     char cmd[48];
-    int rc;
+    int rc, n0;
+    bool was_up;
 
     if (!scn_downshift_cmd(&r->s, cmd, sizeof(cmd)))
         return 0;
+    n0 = rs_count_msgs(&r->in, "link");
+    was_up = board_link_up(&r->in, NULL);
     rc = send_wait(r, cmd, "phy_downshift", 3000);
     if (rc == -ETIMEDOUT) {
-        fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (an older ELF without "
-                        "`phy downshift`?); downshift is whatever its PHY driver set\n", cmd);
+        fprintf(stderr, "gemlab: warning: the board did not confirm '%s' (an older image without it?); "
+                        "downshift is whatever its PHY driver set\n", cmd);
     } else if (rc) {
         return wait_failed(r, rc, cmd);
+    } else if (r->s.v[SK_BOARD_FIRMWARE].e == 1) {
+        /* Linux's driver soft-resets the PHY (marvell.c
+         * m88e1011_set_downshift): a commanded relink, not a flap.  Then a
+         * fresh `link` line, so the PHY registers results.json reads back
+         * (link.downshift_enabled) are the ones after the command even
+         * when the link never comes up */
+        if (was_up && (rc = wait_relink(r, n0)) != 0)
+            return rc;
+        rc = send_wait(r, "link", "link", 3000);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "link");
     }
     return 0;
 }
-
-static int wait_relink(struct run *r, int n0);
 
 /* [board] phy_mode on bare metal: `phy rgmii MODE` makes the firmware's
  * PHY driver program the 88E1116R's RGMII delays as Linux does from the

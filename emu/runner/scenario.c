@@ -1247,14 +1247,18 @@ bool scn_cmd_renegotiates(const char *cmd)
 
 int scn_downshift_cmd(const struct scenario *s, char *buf, size_t len)
 {
-    if (s->v[SK_BOARD_FIRMWARE].e != 0 || !s->v[SK_LINK_DOWNSHIFT].set)
+    /* bare metal: the firmware's `phy downshift`; Linux: the agent's
+     * `downshift` (ethtool --set-phy-tunable eth0 downshift ...) */
+    const char *pre = s->v[SK_BOARD_FIRMWARE].e == 0 ? "phy " : "";
+
+    if (!s->v[SK_LINK_DOWNSHIFT].set)
         return 0;
     if (!s->v[SK_LINK_DOWNSHIFT].b)
-        snprintf(buf, len, "phy downshift off");
+        snprintf(buf, len, "%sdownshift off", pre);
     else if (s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].set)
-        snprintf(buf, len, "phy downshift on %llu", (unsigned long long)s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].u);
+        snprintf(buf, len, "%sdownshift on %llu", pre, (unsigned long long)s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].u);
     else
-        snprintf(buf, len, "phy downshift on");
+        snprintf(buf, len, "%sdownshift on", pre);
     return 1;
 }
 

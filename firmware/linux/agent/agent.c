@@ -402,7 +402,7 @@ static void cmd_help(void)
     static const char *const usage[] = {
         "help", "stats", "link", "run iperf3|iperf ARGS...",
         "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
-        "advertise HEXMASK", "ring [RX TX]",
+        "advertise HEXMASK", "ring [RX TX]", "downshift off|on [1-8]",
     };
 
     glout_begin(&g, buf, sizeof(buf), "result");
@@ -571,6 +571,34 @@ static void cmd_ring(struct agent_argv *a)
         glout_int(&g, "asked_tx", tx);
         glout_int(&g, "err", err);
     }
+    glout_emit(&g);
+}
+
+/* `downshift off|on [N]`: what the PHY driver is told, as with `ethtool
+ * --set-phy-tunable eth0 downshift off|on count N`; the answer is a
+ * `phy_downshift` line like the bare-metal firmware's: `enabled`,
+ * `attempts` (read back with ETHTOOL_PHY_GTUNABLE), `err`.  The driver
+ * soft-resets the PHY, so the link renegotiates. */
+static void cmd_downshift(struct agent_argv *a)
+{
+    char buf[256];
+    struct glout g;
+    unsigned want, now = 0;
+    int err, rc;
+
+    if (agent_parse_downshift(a->argc, a->argv, &want) != 0) {
+        emit_error("downshift", "usage: downshift off|on [1-8]", -EINVAL);
+        return;
+    }
+    err = agent_downshift_set(iface, want);
+    rc = agent_downshift_get(iface, &now);
+    glout_begin(&g, buf, sizeof(buf), "phy_downshift");
+    if (rc == 0) {
+        glout_bool(&g, "enabled", now != 0);
+        glout_int(&g, "attempts", now);
+    }
+    glout_int(&g, "asked", want);
+    glout_int(&g, "err", err ? err : rc);
     glout_emit(&g);
 }
 
@@ -770,6 +798,9 @@ static void dispatch(char *line)
         return;
     case AGENT_CMD_RING:
         cmd_ring(&a);
+        return;
+    case AGENT_CMD_DOWNSHIFT:
+        cmd_downshift(&a);
         return;
     case AGENT_CMD_UNKNOWN:
         emit_error(a.argv[0], "unknown command (try help)", -EINVAL);

@@ -62,4 +62,12 @@ int agent_ring_get(const char *iface, struct agent_ring *r);
  * Returns 0 or -errno. */
 int agent_ring_set(const char *iface, unsigned rx, unsigned tx);
 
+/* The PHY's downshift as `ethtool --set-phy-tunable IFACE downshift
+ * on count N|off` sets it (ETHTOOL_PHY_STUNABLE, ETHTOOL_PHY_DOWNSHIFT;
+ * @count 0 = off).  The Marvell driver writes the bits and soft-resets the
+ * PHY (marvell.c m88e1011_set_downshift).  Returns 0 or -errno. */
+int agent_downshift_set(const char *iface, unsigned count);
+/* Its current value (ETHTOOL_PHY_GTUNABLE): the attempt count, 0 = off. */
+int agent_downshift_get(const char *iface, unsigned *count);
+
 #endif /* GEMLAB_AGENT_NET_H */

@@ -371,6 +371,32 @@ class TestPartner100:
     def test_agent_ring_resize_relinks(self, ring):
         assert ring["relink"], "no link up line within 20 s of the resize"
 
+    @pytest.fixture(scope="class")
+    def downshift(self, p100, ring):
+        """`downshift off` then `downshift on 2` (ethtool --set-phy-tunable
+        eth0 downshift ...): marvell.c m88e1011_set_downshift writes reg 16
+        bit 11 and 14:12 and soft-resets; the `link` line after each shows
+        the PHY's registers."""
+        r = {}
+        for cmd in ("downshift off", "downshift on 2"):
+            m = p100.con.mark()
+            r[cmd] = agent(p100, cmd, "phy_downshift")
+            p100.con.wait_json(lambda j: j.get("type") == "link" and j.get("up") is True, m, 20)
+            r[cmd + " link"] = agent(p100, "link", "link")
+        print("downshift %r" % {k: v for k, v in r.items() if "link" not in k})
+        return r
+
+    def test_agent_downshift_off_clears_reg16(self, downshift):
+        d = downshift["downshift off"]
+        assert (d["enabled"], d["attempts"], d["err"]) == (False, 0, 0), d
+        assert not downshift["downshift off link"]["phy"]["regs"][16] & 0x800, downshift["downshift off link"]["phy"]
+
+    def test_agent_downshift_on_sets_count(self, downshift):
+        d = downshift["downshift on 2"]
+        assert (d["enabled"], d["attempts"], d["err"]) == (True, 2, 0), d
+        r16 = downshift["downshift on 2 link"]["phy"]["regs"][16]
+        assert r16 & 0x800 and (r16 >> 12) & 7 == 1, "reg 16 0x%04x" % r16
+
 
 class TestTap:
     """A tap in a private netns (root)."""

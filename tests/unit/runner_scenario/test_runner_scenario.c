@@ -415,9 +415,9 @@ static int teardown(void **state)
  * directory and from there into QEMU's option strings; it must pass the
  * [scenario] name check, or the file is refused with a message naming
  * it.  A [scenario] name in the file makes the file name irrelevant. */
-/* [link] downshift (issue 20): bare-metal boards get the PHY driver
- * command that keeps it (firmware/baremetal/apps/shell `phy downshift`);
- * not set, or Linux: no command. */
+/* [link] downshift (issue 20): the board's PHY driver is told to keep
+ * it: bare metal `phy downshift` (firmware/baremetal/apps/shell), Linux the
+ * agent's `downshift` (ethtool --set-phy-tunable); not set: no command. */
 static void test_link_downshift_becomes_the_phy_driver_command(void **state)
 {
     char cmd[48];
@@ -434,7 +434,11 @@ static void test_link_downshift_becomes_the_phy_driver_command(void **state)
     assert_int_equal(load("[link]\ncable = 2pair\n"), 0);
     assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
     assert_int_equal(load("[board]\nfirmware = linux\n[link]\ndownshift = off\n"), 0);
-    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "downshift off");
+    assert_int_equal(load("[board]\nfirmware = linux\n[link]\ndownshift = on\ndownshift_attempts = 3\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "downshift on 3");
 }
 
 static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
