@@ -160,8 +160,10 @@ static void f_corrupt(struct ctx *c)
     c->s->allow |= E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS);
 }
 
-/* phy-mode "rgmii" on a board without PCB delays: setup/hold fail at
- * 125 MHz DDR only (RGMII v2.0 table 2). */
+/* phy-mode "rgmii" on a board without PCB delays: the PHY adds no clock
+ * delay (page 2 reg 21 bits 5/4 clear), so setup/hold fail at 125 MHz DDR
+ * only (RGMII v2.0 table 2).  The PHY model decides that from the bits the
+ * guest wrote; rgmii_skew only says how many frames it then corrupts. */
 static void f_rgmii(struct ctx *c)
 {
     put(c, S_BOARD, "phy_mode = rgmii\n");
@@ -250,7 +252,7 @@ static const struct fault faults[] = {
     { "loss", "random 1-5 % or Gilbert-Elliott loss", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1,
       f_loss },
     { "corrupt", "1-4 % corrupted frames", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1, f_corrupt },
-    { "rgmii", "phy-mode rgmii without PCB delay, 1-4 % CRC at 1000", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY,
+    { "rgmii", "phy-mode rgmii (no PHY delay, no PCB delay), 1-4 % CRC at 1000", CP_FW_BAREMETAL | CP_FW_LINUX, P_ANY,
       K_LOSSY | K_TRAFFIC | K_1G, K_NEG | K_NOTRAF, 1, f_rgmii },
     { "mac_unprogrammed", "driver never writes the MAC speed; partner 10/100 only", CP_FW_BAREMETAL, P_ANY,
       K_NOTRAF | K_NEG, K_TRAFFIC | K_NOTRAF | K_NEG, 1,

@@ -378,7 +378,8 @@ static void tail_push(struct inst *i, const char *line, size_t len)
         i->tail_n++;
 }
 
-static const char *const msg_types[INST_NTYPES] = { INST_MSG_TYPES };
+static const char *const msg_types[] = { INST_MSG_TYPES };
+_Static_assert(sizeof(msg_types) / sizeof(msg_types[0]) == INST_NTYPES, "INST_NTYPES counts INST_MSG_TYPES");
 
 static int msg_type_index(const char *type)
 {

@@ -37,8 +37,9 @@
 #define INST_CONSOLE_LOG_MAX (32ull << 20)
 /* The @gemlab "type"s the runner consumes (docs/schema.md); others are
  * only in console.log.  Indexes into msg_count/msg_last. */
-#define INST_MSG_TYPES "ready", "link", "stats", "result", "status", "gem_config", "ip", "progress", "downshift"
-#define INST_NTYPES 9
+#define INST_MSG_TYPES "ready", "link", "stats", "result", "status", "gem_config", "ip", "progress", "downshift", \
+                       "phy_downshift", "phy_rgmii", "ring"
+#define INST_NTYPES 12
 
 /* Set by the SIGINT/SIGTERM handler (inst_signals_install). */
 extern volatile sig_atomic_t inst_stop_signal;

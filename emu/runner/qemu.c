@@ -448,6 +448,31 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "-global");
         av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop_map[k].prop, val);
     }
+    if (s) {
+        /* the board around the GEM ([board] profile): its PHY's top speed
+         * and the RGMII delays its traces add; the PHY model decides from
+         * them and the delay bits the guest programs (models/gemlab/phy.h) */
+        const struct scn_board_profile *bp = scn_board_profile(s);
+        static const char *const bprops[] = { "max-speed", "rgmii-timing", "rgmii-pcb-rx-delay",
+                                              "rgmii-pcb-tx-delay" };
+        bool have = o->props != NULL;
+        for (size_t k = 0; have && k < sizeof(bprops) / sizeof(bprops[0]); k++)
+            have = qemu_has_prop(o->props, bprops[k]);
+        if (have) {
+            av_add(a, "-global");
+            av_add(a, "%s.max-speed=%u", QEMU_GEM_DRIVER, bp->phy_max_speed_mbps);
+            av_add(a, "-global");
+            av_add(a, "%s.rgmii-timing=on", QEMU_GEM_DRIVER);
+            av_add(a, "-global");
+            av_add(a, "%s.rgmii-pcb-rx-delay=%s", QEMU_GEM_DRIVER, bp->pcb_rx_delay ? "on" : "off");
+            av_add(a, "-global");
+            av_add(a, "%s.rgmii-pcb-tx-delay=%s", QEMU_GEM_DRIVER, bp->pcb_tx_delay ? "on" : "off");
+        } else if (uoff < ulen && (s->v[SK_BOARD_PROFILE].set || s->v[SK_BOARD_PHY_MODE].set)) {
+            /* asked for, and this QEMU cannot model it */
+            uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
+                                     s->v[SK_BOARD_PROFILE].set ? "board.profile" : "board.phy_mode");
+        }
+    }
     /* the wire capture: what a mirror port on the board's cable shows */
     if (o->pcap_path && o->props && qemu_has_prop(o->props, "pcap") && qemu_has_prop(o->props, "pcap-max-bytes")) {
         av_add(a, "-global");

@@ -186,8 +186,10 @@ static void build_board_and_bench(struct run *r)
     cJSON *b = cJSON_AddObjectToObject(r->results, "board"), *bench;
     const cJSON *ready = inst_last_msg(&r->in, "ready");
     const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
+    const cJSON *ring = inst_last_msg(&r->in, "ring");    /* Linux: ethtool -g after -G */
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(ready, "src");
-    double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+    double rxbd = rs_jnumber(gcfg ? gcfg : ring ? ring : ready, "rxbd");
+    double txbd = rs_jnumber(ring ? ring : ready, "txbd");
     double cpus = rs_jnumber(ready, "cpus");
     char why[160];
     const char *srv;
@@ -273,9 +275,34 @@ void rs_build_conditions(struct run *r)
     /* bare-metal `gem rxbd N` (run.c apply_board_keys) arms fewer RX BDs
      * than the ELF was built with; its gem_config answer has the count */
     const cJSON *gcfg = inst_last_msg(&r->in, "gem_config");
-    double rxbd = rs_jnumber(gcfg ? gcfg : ready, "rxbd"), txbd = rs_jnumber(ready, "txbd");
+    /* Linux `ring RX TX` (ethtool -G, run.c): the driver's readback */
+    const cJSON *ring = inst_last_msg(&r->in, "ring");
+    double rxbd = rs_jnumber(gcfg ? gcfg : ring ? ring : ready, "rxbd");
+    double txbd = rs_jnumber(ring ? ring : ready, "txbd");
 
     build_board_and_bench(r);
+    if (ring && !isnan(rs_jnumber(ring, "asked_rx"))) {
+        /* what the scenario asked against what the driver took: macb
+         * clamps to 64..8192 RX / 64..4096 TX and rounds up to a power of
+         * two (drivers/net/ethernet/cadence/macb_main.c macb_set_ringparam) */
+        double arx = rs_jnumber(ring, "asked_rx"), atx = rs_jnumber(ring, "asked_tx");
+        double err = rs_jnumber(ring, "err");
+        char note[240];
+        int n = 0;
+        if (!isnan(err) && err != 0)
+            n = snprintf(note, sizeof(note), "ethtool -G failed (%.0f): the rings are rx %.0f tx %.0f", err,
+                         rxbd, txbd);
+        else if ((arx > 0 && arx != rxbd) || (atx > 0 && atx != txbd))
+            n = snprintf(note, sizeof(note),
+                         "[board] asks rx_bds %.0f tx_bds %.0f; the driver set rx %.0f tx %.0f (ethtool -g: "
+                         "macb takes 64..%.0f RX, 64..%.0f TX, rounded up to a power of two)",
+                         arx > 0 ? arx : rxbd, atx > 0 ? atx : txbd, rxbd, txbd, rs_jnumber(ring, "rx_max"),
+                         rs_jnumber(ring, "tx_max"));
+        if (n > 0) {
+            cJSON_AddStringToObject(truth, "ring_note", note);
+            fprintf(stderr, "gemlab: warning: %s\n", note);
+        }
+    }
     build_phy(r);
     if (model)
         cJSON_AddItemToObject(truth, "model", model);
@@ -293,7 +320,15 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
     cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
     cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
-    cJSON_AddNumberToObject(c, "board_max_speed_mbps", 1000);
+    {
+        /* the board profile as given to the PHY model (ground truth: the
+         * diagnosis reads the PHY's abilities from BMSR/reg 15 instead) */
+        const struct scn_board_profile *bp = scn_board_profile(s);
+        cJSON_AddStringToObject(c, "board_profile", bp->name);
+        cJSON_AddNumberToObject(c, "board_max_speed_mbps", bp->phy_max_speed_mbps);
+        cJSON_AddBoolToObject(c, "board_pcb_rx_delay", bp->pcb_rx_delay);
+        cJSON_AddBoolToObject(c, "board_pcb_tx_delay", bp->pcb_tx_delay);
+    }
     cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : "user");
     cJSON_AddStringToObject(c, "tool", scn_host_tool(s));
     cJSON_AddStringToObject(c, "board_tool", scn_board_tool(s));

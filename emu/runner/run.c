@@ -379,6 +379,8 @@ static bool board_link_up(struct inst *i, void *arg)
     return last && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(last, "up"));
 }
 
+static int wait_relink(struct run *r, int n0);
+
 /* [link] downshift: what the board's PHY driver is configured to do.  The
  * same key sets the model's power-on reg 20 (the strap, model_glue.c), but
  * the bare-metal driver, like Linux's m88e1116r_config_init(), enables
@@ -389,17 +391,63 @@ static bool board_link_up(struct inst *i, void *arg)
 static int apply_downshift(struct run *r)
 {
     char cmd[48];
-    int rc;
+    int rc, n0;
+    bool was_up;
 
     if (!scn_downshift_cmd(&r->s, cmd, sizeof(cmd)))
         return 0;
+    n0 = rs_count_msgs(&r->in, "link");
+    was_up = board_link_up(&r->in, NULL);
     rc = send_wait(r, cmd, "phy_downshift", 3000);
     if (rc == -ETIMEDOUT) {
-        fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (an older ELF without "
-                        "`phy downshift`?); downshift is whatever its PHY driver set\n", cmd);
+        fprintf(stderr, "gemlab: warning: the board did not confirm '%s' (an older image without it?); "
+                        "downshift is whatever its PHY driver set\n", cmd);
     } else if (rc) {
         return wait_failed(r, rc, cmd);
+    } else if (r->s.v[SK_BOARD_FIRMWARE].e == 1) {
+        /* Linux's driver soft-resets the PHY (marvell.c
+         * m88e1011_set_downshift): a commanded relink, not a flap.  Then a
+         * fresh `link` line, so the PHY registers results.json reads back
+         * (link.downshift_enabled) are the ones after the command even
+         * when the link never comes up */
+        if (was_up && (rc = wait_relink(r, n0)) != 0)
+            return rc;
+        rc = send_wait(r, "link", "link", 3000);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "link");
     }
+    return 0;
+}
+
+/* [board] phy_mode on bare metal: `phy rgmii MODE` makes the firmware's
+ * PHY driver program the 88E1116R's RGMII delays as Linux does from the
+ * device tree (firmware/baremetal drivers/phy/phy.c phy_cmd_rgmii); the
+ * PHY resets when the bits change.  Sent before the link is waited for;
+ * a link that was already up is awaited again (a commanded relink, not a
+ * flap).  Returns non-zero when the run must stop. */
+static int apply_phy_mode(struct run *r)
+{
+    char cmd[48];
+    int n0, rc;
+    bool was_up;
+    const cJSON *m;
+
+    if (r->s.v[SK_BOARD_FIRMWARE].e != 0 || !r->s.v[SK_BOARD_PHY_MODE].set)
+        return 0;
+    snprintf(cmd, sizeof(cmd), "phy rgmii %s", scn_enum_str(&r->s, SK_BOARD_PHY_MODE));
+    n0 = rs_count_msgs(&r->in, "link");
+    was_up = board_link_up(&r->in, NULL);
+    rc = send_wait(r, cmd, "phy_rgmii", 3000);
+    if (rc == -ETIMEDOUT) {
+        fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (an older ELF without "
+                        "`phy rgmii`?); the RGMII delays are whatever its PHY driver set\n", cmd);
+        return 0;
+    }
+    if (rc)
+        return wait_failed(r, rc, cmd);
+    m = inst_last_msg(&r->in, "phy_rgmii");
+    if (was_up && m && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "restart")))
+        return wait_relink(r, n0);
     return 0;
 }
 
@@ -1055,6 +1103,60 @@ static int harden_argv(struct run *r, struct argv_buf *a)
     return 0;
 }
 
+/* [board] phy_mode on Linux: the guest boots a copy of the DTB whose GEM
+ * node (alias ethernet0) says that phy-mode, so the real marvell driver
+ * programs the 88E1116R's RGMII delays from it (drivers/net/phy/marvell.c
+ * m88e1116r_config_init -> m88e1121_config_aneg_rgmii_delays).  The copy
+ * is RUN_DIR/board.dtb; fdtput is Debian's device-tree-compiler
+ * (scripts/deps.sh linux).  0, or a negative errno with r->reason set. */
+static int board_dtb(struct run *r, struct inst *in, const struct scenario *s, const char *src,
+                     char *out, size_t outlen)
+{
+    const char *mode = scn_enum_str(s, SK_BOARD_PHY_MODE);
+    char msg[512];
+    int rc, ifd, ofd;
+    ssize_t n;
+    char buf[8192];
+
+    if ((size_t)snprintf(out, outlen, "%s/board.dtb", in->run_dir) >= outlen)
+        return -ENAMETOOLONG;
+    ifd = open(src, O_RDONLY | O_CLOEXEC);
+    if (ifd < 0) {
+        rc = -errno;
+        snprintf(r->reason, sizeof(r->reason), "[board] phy_mode = %s: cannot read the DTB %.200s: %s", mode,
+                 src, strerror(-rc));
+        return rc;
+    }
+    (void)unlink(out);
+    ofd = open(out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    rc = ofd < 0 ? -errno : 0;
+    while (!rc && (n = read(ifd, buf, sizeof(buf))) != 0) {
+        if (n < 0 || write(ofd, buf, (size_t)n) != n)
+            rc = -EIO;
+    }
+    close(ifd);
+    if (ofd >= 0 && close(ofd) && !rc)
+        rc = -errno;
+    if (rc) {
+        snprintf(r->reason, sizeof(r->reason), "[board] phy_mode = %s: cannot write %.200s: %s", mode, out,
+                 strerror(-rc));
+        return rc;
+    }
+    {
+        char *argv[] = { "fdtput", "-t", "s", out, "ethernet0", "phy-mode", (char *)mode, NULL };
+        rc = run_capture_all(argv, msg, sizeof(msg), 10000);
+    }
+    if (rc) {
+        msg[strcspn(msg, "\n")] = '\0';
+        snprintf(r->reason, sizeof(r->reason),
+                 "[board] phy_mode = %s: fdtput failed on %.200s (%.120s); install Debian's device-tree-compiler "
+                 "(scripts/deps.sh linux)", mode, out,
+                 rc < 0 ? strerror(-rc) : msg[0] ? msg : "non-zero exit");
+        return rc < 0 ? rc : -EIO;
+    }
+    return 0;
+}
+
 static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario *s, bool with_fw,
                            const char *firmware)
 {
@@ -1082,6 +1184,22 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
         snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio.gz", dir);
         qo.dtb = access(dtb, R_OK) == 0 ? dtb : NULL;
         qo.initrd = access(initrd, R_OK) == 0 ? initrd : NULL;
+        if (s && s->v[SK_BOARD_PHY_MODE].set) {
+            static char bdtb[PATH_MAX + 32];
+            if (!qo.dtb) {
+                snprintf(r->reason, sizeof(r->reason), "[board] phy_mode needs the DTB %.300s (make -C firmware/linux)",
+                         dtb);
+                r->exit_code = RUN_EXIT_MISSING;
+                return -ENOENT;
+            }
+            rc = board_dtb(r, in, s, dtb, bdtb, sizeof(bdtb));
+            if (rc) {
+                fprintf(stderr, "gemlab: %s\n", r->reason);
+                r->exit_code = RUN_EXIT_MISSING;
+                return rc;
+            }
+            qo.dtb = bdtb;
+        }
         qo.append = "console=ttyPS0,115200 earlycon";
     }
     qo.qmp_path = in->qmp_path;
@@ -1511,7 +1629,7 @@ int run_cmd_run(int argc, char **argv)
         }
         goto out;
     }
-    if (apply_downshift(&r))
+    if (apply_downshift(&r) || apply_phy_mode(&r))
         goto out;
     /* wait for the link (or 20 s: the firmware gives a 2-pair cable
      * PHY_AN_TIMEOUT_MS + 4 downshift attempts, 17 s, phy.h), then start
@@ -1529,6 +1647,30 @@ int run_cmd_run(int argc, char **argv)
         int n0 = rs_count_msgs(&r.in, "link");
         bool reneg = false;
         char adv[96];
+
+        if (r.s.v[SK_BOARD_FIRMWARE].e == 1 && (r.s.v[SK_BOARD_RX_BDS].set || r.s.v[SK_BOARD_TX_BDS].set)) {
+            /* Linux: `ethtool -G eth0 rx N tx M` through the agent (0 keeps
+             * a ring); macb resizes by closing and reopening the interface,
+             * so the link drops and comes back.  The readback (`ring` line)
+             * is what results.json reports (results.c) */
+            char cmd[48];
+            const cJSON *before = inst_last_msg(&r.in, "ready"), *after;
+            snprintf(cmd, sizeof(cmd), "ring %llu %llu",
+                     r.s.v[SK_BOARD_RX_BDS].set ? (unsigned long long)r.s.v[SK_BOARD_RX_BDS].u : 0ull,
+                     r.s.v[SK_BOARD_TX_BDS].set ? (unsigned long long)r.s.v[SK_BOARD_TX_BDS].u : 0ull);
+            rc = send_wait(&r, cmd, "ring", 5000);
+            if (rc && rc != -ETIMEDOUT) {
+                wait_failed(&r, rc, cmd);
+                goto out;
+            }
+            after = inst_last_msg(&r.in, "ring");
+            if (rc == -ETIMEDOUT || !after)
+                fprintf(stderr, "gemlab: warning: the agent did not answer '%s' (an older image without "
+                                "`ring`?); the rings are the driver's defaults\n", cmd);
+            else if (rs_jnumber(after, "rxbd") != rs_jnumber(before, "rxbd") ||
+                     rs_jnumber(after, "txbd") != rs_jnumber(before, "txbd"))
+                reneg = true;
+        }
 
         for (unsigned k = 0; k < r.s.nfw_cmds; k++) {
             inst_send(&r.in, r.s.fw_cmds[k]);

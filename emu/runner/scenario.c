@@ -58,7 +58,33 @@ enum scn_type {
 };
 
 static const char *const e_firmware[] = { "baremetal", "linux", NULL };
-static const char *const e_profile[] = { "zc702", "zc706", "zedboard", NULL };
+static const char *const e_profile[] = { "zc702", "zc706", "zedboard", "zc702-100m", NULL };
+
+/* What each [board] profile says about the board, in e_profile's order.
+ * The PHY model decides what these mean (models/include/gemlab/phy.h
+ * max_speed_mbps, rgmii_timing/pcb_*_delay); the runner only passes them
+ * on (qemu.c).  The upstream device trees (arch/arm/boot/dts/zynq-zc702.dts,
+ * zynq-zc706.dts, zynq-zed.dts) all give the GEM phy-mode "rgmii-id": the
+ * PHY adds both RGMII delays because the traces add none. */
+static const struct scn_board_profile board_profiles[] = {
+    { "zc702", "Xilinx ZC702 (88E1116R, UG850)", 1000, false, false },
+    { "zc706", "Xilinx ZC706 (88E1116R, UG954)", 1000, false, false },
+    { "zedboard", "Avnet ZedBoard (88E1518 modelled as the 88E1116R)", 1000, false, false },
+    /* a PHY without 1000BASE-T, as the LAN8742A of seed 004's
+     * NUCLEO-H743ZI2 (the board's best is 100 Mb/s): BMSR bit 8 clear */
+    { "zc702-100m", "ZC702 with a 10/100 PHY (as seed 004's STM32H743 board)", 100, false, false },
+};
+_Static_assert(sizeof(board_profiles) / sizeof(board_profiles[0]) ==
+               sizeof(e_profile) / sizeof(e_profile[0]) - 1, "one profile per [board] profile word");
+
+const struct scn_board_profile *scn_board_profile(const struct scenario *s)
+{
+    int e = s ? s->v[SK_BOARD_PROFILE].e : 0;
+
+    if (e < 0 || (size_t)e >= sizeof(board_profiles) / sizeof(board_profiles[0]))
+        e = 0;
+    return &board_profiles[e];
+}
 static const char *const e_irq[] = { "all", "cpu0", "cpu1", NULL };
 static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", "1000", NULL };
 static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
@@ -1221,14 +1247,18 @@ bool scn_cmd_renegotiates(const char *cmd)
 
 int scn_downshift_cmd(const struct scenario *s, char *buf, size_t len)
 {
-    if (s->v[SK_BOARD_FIRMWARE].e != 0 || !s->v[SK_LINK_DOWNSHIFT].set)
+    /* bare metal: the firmware's `phy downshift`; Linux: the agent's
+     * `downshift` (ethtool --set-phy-tunable eth0 downshift ...) */
+    const char *pre = s->v[SK_BOARD_FIRMWARE].e == 0 ? "phy " : "";
+
+    if (!s->v[SK_LINK_DOWNSHIFT].set)
         return 0;
     if (!s->v[SK_LINK_DOWNSHIFT].b)
-        snprintf(buf, len, "phy downshift off");
+        snprintf(buf, len, "%sdownshift off", pre);
     else if (s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].set)
-        snprintf(buf, len, "phy downshift on %llu", (unsigned long long)s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].u);
+        snprintf(buf, len, "%sdownshift on %llu", pre, (unsigned long long)s->v[SK_LINK_DOWNSHIFT_ATTEMPTS].u);
     else
-        snprintf(buf, len, "phy downshift on");
+        snprintf(buf, len, "%sdownshift on", pre);
     return 1;
 }
 

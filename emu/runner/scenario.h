@@ -186,6 +186,15 @@ const char *scn_enum_str(const struct scenario *s, enum scn_key k);
  * (lwiperf) speaks iperf 2, the Linux agent iperf3; the host follows the
  * board unless [traffic] tool says otherwise. */
 const char *scn_board_tool(const struct scenario *s);
+
+/* [board] profile: the board around the GEM, as the PHY model takes it. */
+struct scn_board_profile {
+    const char *name;              /* the [board] profile word */
+    const char *what;
+    unsigned phy_max_speed_mbps;   /* 1000, or 100: a PHY without 1000BASE-T */
+    bool pcb_rx_delay, pcb_tx_delay; /* RGMII clock delays the traces add */
+};
+const struct scn_board_profile *scn_board_profile(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);
 /* The word for enum index @e of key @k, or NULL. */
 const char *scn_enum_word(enum scn_key k, int e);

@@ -36,6 +36,7 @@ void gl_phy_params_default(struct gl_phy_params *p)
     p->seed = 1;
     gl_phy_partner_default(&p->partner);
     p->cable = GL_CABLE_4PAIR;
+    p->max_speed_mbps = 1000;
 }
 
 int gl_phy_partner_validate(const struct gl_phy_partner *partner,
@@ -78,6 +79,16 @@ static int check_cable(enum gl_cable cable, struct gl_err *err)
     return 0;
 }
 
+static int check_max_speed(unsigned mbps, struct gl_err *err)
+{
+    if (mbps != 100 && mbps != 1000) {
+        return gl_err_set(err, -EINVAL,
+                          "phy.max_speed_mbps: %u is not allowed (100 or 1000)",
+                          mbps);
+    }
+    return 0;
+}
+
 int gl_phy_params_validate(const struct gl_phy_params *p, struct gl_err *err)
 {
     int rc;
@@ -95,6 +106,7 @@ int gl_phy_params_validate(const struct gl_phy_params *p, struct gl_err *err)
                            p->downshift_attempts, 1,
                            M88E1116R_DS_ATTEMPTS_MAX, NULL)) ||
         (rc = check_cable(p->cable, err)) ||
+        (rc = check_max_speed(p->max_speed_mbps, err)) ||
         (rc = gl_phy_partner_validate(&p->partner, err))) {
         return rc;
     }
@@ -214,6 +226,14 @@ void gl_phy_get_link(const struct gl_phy *phy, struct gl_phy_link *out)
     out->rx_pause = phy->up && phy->rx_pause;
     out->link_changes = phy->link_changes;
     out->aneg_rounds = phy->aneg_rounds;
+    out->rgmii_rx_delay = gl_phy__mscr(phy) & M88E1116R_MSCR_RX_DELAY;
+    out->rgmii_tx_delay = gl_phy__mscr(phy) & M88E1116R_MSCR_TX_DELAY;
+    if (phy->p.rgmii_timing) {
+        /* one delay per direction: none puts the sampling edge on the
+         * data transitions, two a half bit period late (RGMII v2.0 3.3) */
+        out->rgmii_rx_skewed = (unsigned)phy->p.pcb_rx_delay + out->rgmii_rx_delay != 1;
+        out->rgmii_tx_skewed = (unsigned)phy->p.pcb_tx_delay + out->rgmii_tx_delay != 1;
+    }
 }
 
 enum gl_phy_state gl_phy_state(const struct gl_phy *phy)

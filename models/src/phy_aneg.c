@@ -97,6 +97,9 @@ uint32_t gl_phy__local_abilities(const struct gl_phy *phy)
     a |= (anar & ADVERTISE_PAUSE_ASYM) ? GL_ABIL_ASYM_PAUSE : 0;
     a |= (c1000 & CTRL1000_HALF) ? GL_ABIL_1000HD : 0;
     a |= (c1000 & CTRL1000_FULL) ? GL_ABIL_1000FD : 0;
+    if (phy->p.max_speed_mbps < 1000) {
+        a &= ~ABIL_1000;    /* a 10/100 PHY sends no 1000BASE-T pages */
+    }
     return a;
 }
 

@@ -54,6 +54,10 @@ void gl_phy__set_status(struct gl_phy *phy, unsigned reg, uint16_t live);
 /* Latch event bits: the latching-high bits of a register (ANER, reg 10),
  * or any bit of a clear-on-read event register (reg 19). */
 void gl_phy__latch(struct gl_phy *phy, unsigned reg, uint16_t bits);
+/* BMSR's constant part for this PHY (no extended status on 10/100). */
+uint16_t gl_phy__bmsr_caps(const struct gl_phy *phy);
+/* Page 2 register 21 (MAC specific control: RGMII delays, bits 5/4). */
+uint16_t gl_phy__mscr(const struct gl_phy *phy);
 /* Recompute registers 1, 10 and 17 from the model state. */
 void gl_phy__refresh(struct gl_phy *phy);
 

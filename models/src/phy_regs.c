@@ -27,7 +27,12 @@
  *    polarity, MDI-X status, error counters and energy detect are plain or
  *    constant bits without behaviour.
  *  - Pages 2 and 3 registers 16..21 are plain read/write storage (reset 0);
- *    other pages read 0 there and ignore writes.
+ *    other pages read 0 there and ignore writes.  Page 2 register 21's
+ *    RGMII delay bits 5/4 act at once (gl_phy_link.rgmii_*), not at the
+ *    next soft reset as on the real part; Linux and our firmware reset
+ *    after writing them anyway (marvell.c m88e1116r_config_init).
+ *  - A 10/100 PHY (max_speed_mbps 100) keeps the 88E1116R's identifier
+ *    and vendor registers; only the 1000BASE-T registers go.
  */
 #include "phy_internal.h"
 
@@ -121,9 +126,35 @@ static uint16_t ext_cr_power_on(const struct gl_phy_params *p)
     return v;
 }
 
+/* A 10/100 PHY (params.max_speed_mbps 100) has no 1000BASE-T control,
+ * status or extended status register: they read 0, writes are ignored,
+ * and BMSR bit 8 says so (22.2.4.2.16). */
+static bool absent_reg(const struct gl_phy *phy, unsigned reg)
+{
+    return phy->p.max_speed_mbps < 1000 &&
+           (reg == MII_CTRL1000 || reg == MII_STAT1000 || reg == MII_ESTATUS);
+}
+
+uint16_t gl_phy__bmsr_caps(const struct gl_phy *phy)
+{
+    return (uint16_t)(GL_PHY_BMSR_CAPS &
+                      ~(phy->p.max_speed_mbps < 1000 ? BMSR_ESTATEN : 0u));
+}
+
+uint16_t gl_phy__mscr(const struct gl_phy *phy)
+{
+    return phy->paged[M88E1116R_PAGE_MSCR - M88E1116R_PAGE_MSCR]
+                     [M88E1116R_MSCR - PAGED_FIRST];
+}
+
 static uint16_t power_on_value(const struct gl_phy *phy, unsigned reg)
 {
+    if (absent_reg(phy, reg)) {
+        return 0;
+    }
     switch (reg) {
+    case MII_BMSR:
+        return gl_phy__bmsr_caps(phy);
     case MII_PHYSID2:
         return (uint16_t)(gl_phy__regs[reg].reset |
                           (phy->p.phy_rev & PHYSID2_REV_MASK));
@@ -215,7 +246,7 @@ static uint16_t ssr_value(const struct gl_phy *phy)
 
 void gl_phy__refresh(struct gl_phy *phy)
 {
-    uint16_t bmsr = GL_PHY_BMSR_CAPS;
+    uint16_t bmsr = gl_phy__bmsr_caps(phy);
     uint16_t stat1000 = phy->lp_1000;
 
     if (phy->up) {
@@ -264,6 +295,9 @@ uint16_t gl_phy_peek(const struct gl_phy *phy, unsigned reg)
     if (reg >= MII_NUM_REGS) {
         return 0xFFFFu;
     }
+    if (absent_reg(phy, reg)) {
+        return 0;
+    }
     if (is_paged_access(phy, reg)) {
         unsigned page = current_page(phy);
         if (page == M88E1116R_PAGE_MSCR || page == M88E1116R_PAGE_LED) {
@@ -281,6 +315,9 @@ uint16_t gl_phy_read(struct gl_phy *phy, unsigned reg, uint64_t now_ns)
     }
     if (now_ns >= phy->deadline) {
         gl_phy_step(phy, now_ns);
+    }
+    if (absent_reg(phy, reg)) {
+        return 0;
     }
     if (is_paged_access(phy, reg)) {
         uint16_t *slot = paged_slot(phy, current_page(phy), reg);
@@ -332,6 +369,9 @@ void gl_phy_write(struct gl_phy *phy, unsigned reg, uint16_t val,
     }
     if (now_ns >= phy->deadline) {
         gl_phy_step(phy, now_ns);
+    }
+    if (absent_reg(phy, reg)) {
+        return;
     }
     if (is_paged_access(phy, reg)) {
         uint16_t *slot = paged_slot(phy, current_page(phy), reg);

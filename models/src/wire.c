@@ -100,9 +100,10 @@ static void compile(struct gl_wire *w, const struct gl_wire_params *p)
     w->t_p32 = thresh(p->mm4.p32);
     w->t_p31_32 = thresh(p->mm4.p32 + p->mm4.p31);
     w->t_p23 = thresh(p->mm4.p23);
+    /* skew is left out: it acts only while gl_link_set_rgmii_skew marks
+     * the direction (gl_link_send checks that at each frame) */
     w->plain = p->rate_bps == 0 && p->jitter_ns == 0 && p->loss_model == GL_LOSS_RANDOM &&
-               w->t_loss == 0 && w->t_dup == 0 && w->t_reorder == 0 && w->t_corrupt == 0 &&
-               w->t_skew == 0;
+               w->t_loss == 0 && w->t_dup == 0 && w->t_reorder == 0 && w->t_corrupt == 0;
 }
 
 static void reset_loss_state(struct gl_wire *w)
@@ -429,6 +430,13 @@ static const struct gl_wire_slot *store_peek(const struct gl_wire *w, bool *from
 
 /* ---- FCS errors per copy ---- */
 
+/* RGMII skew corrupts a direction only while its clock delay is wrong
+ * (gl_link_set_rgmii_skew) and the link runs at 1000 Mb/s. */
+static bool skew_active(const struct gl_link *l, int dir)
+{
+    return l->rgmii_skewed[dir] && l->speed_mbps == 1000 && l->dir[dir].t_skew != 0;
+}
+
 static uint16_t fcs_faults(struct gl_link *l, int dir)
 {
     struct gl_wire *w = &l->dir[dir];
@@ -438,7 +446,7 @@ static uint16_t fcs_faults(struct gl_link *l, int dir)
         flags |= GL_DELIV_FCS_ERROR | GL_DELIV_CORRUPT;
         w->c.corrupted++;
     }
-    if (l->speed_mbps == 1000 && w->t_skew && hit(&w->rng, w->t_skew)) {
+    if (skew_active(l, dir) && hit(&w->rng, w->t_skew)) {
         flags |= GL_DELIV_FCS_ERROR | GL_DELIV_SKEW;
         w->c.skew_errors++;
     }
@@ -479,8 +487,18 @@ int gl_link_init(struct gl_link *l, const struct gl_wire_params *a_to_b,
     wire_reset(&l->dir[1], b_to_a, seed ^ 0x9e3779b97f4a7c15ULL);
     l->up = false;
     l->full_duplex[0] = l->full_duplex[1] = true;
+    l->rgmii_skewed[0] = l->rgmii_skewed[1] = false;
     l->speed_mbps = 1000;
     return 0;
+}
+
+void gl_link_set_rgmii_skew(struct gl_link *l, bool a_to_b, bool b_to_a)
+{
+    if (!l) {
+        return;
+    }
+    l->rgmii_skewed[GL_LINK_A_TO_B] = a_to_b;
+    l->rgmii_skewed[GL_LINK_B_TO_A] = b_to_a;
 }
 
 int gl_link_configure(struct gl_link *l, int dir, const struct gl_wire_params *p,
@@ -696,7 +714,7 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
         }
     }
     s.flags |= GL_DELIV_LAST;
-    const bool fcs_possible = w->t_corrupt != 0 || w->t_skew != 0;
+    const bool fcs_possible = w->t_corrupt != 0 || skew_active(l, dir);
     if (fcs_possible) {
         s.flags |= fcs_faults(l, dir);
     }
@@ -784,7 +802,7 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
         w->c.dropped_store++;
         return GL_WIRE_DROP_STORE;
     }
-    if (!w->plain || fate == CSMA_LATE) {
+    if (!w->plain || fate == CSMA_LATE || skew_active(l, dir)) {
         return send_impaired(l, dir, done, line_ns, wire_bytes, len, cookie,
                              fate == CSMA_LATE ? GL_DELIV_FCS_ERROR | GL_DELIV_DUPLEX : 0);
     }

@@ -30,6 +30,7 @@ void gl_wire_params_default(struct gl_wire_params *p)
     p->mm4.p31 = 1.0;                  /* iproute2's defaults for p13 = 0 */
     p->mm4.p23 = 1.0;
     p->reorder_gap = 1;
+    p->skew_crc_pct = GL_WIRE_RGMII_SKEW_PCT;
 }
 
 static int check_prob(struct gl_err *err, const char *field, double v)

@@ -1063,6 +1063,59 @@ static int test_rx_corruption_counts_fcs_errors_and_discards(void)
 }
 
 /*
+ * RGMII timing from registers (models/gemlab/phy.h rgmii_timing): on a
+ * board without PCB delays (the default pcb-*-delay=off, as the ZC702) the
+ * PHY's power-on page 2 register 21 (no delay, phy-mode "rgmii") skews RX
+ * at 1000, so frames fail FCS at the skew rate (100 % here); once the
+ * guest sets the RX delay bit over MDIO (as Linux does for "rgmii-id",
+ * marvell.c m88e1121_config_aneg_rgmii_delays) they arrive intact.  The
+ * skew percentage alone corrupts nothing (rgmii-timing off: the control).
+ */
+static int rgmii_rx_run(const char *globals, bool set_delay, uint32_t *fcs, uint32_t *rx)
+{
+    struct qt q;
+    struct partner p;
+
+    if (rx_start(&q, &p, globals, 1000, 0)) {
+        return -1;
+    }
+    if (set_delay) {
+        mdio_write(&q, 22, 2);
+        mdio_write(&q, 21, 0x0030);
+        mdio_write(&q, 22, 0);
+    }
+    partner_send(&p, 4, 300);
+    CHECK(wait_rx_offered(&q, 4) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    *rx = gem_rd(&q, GEM_FRAMES_RX);
+    *fcs = gem_rd(&q, GEM_FCS_ERRORS);
+    qt_stop(&q);
+    partner_close(&p);
+    return 0;
+}
+
+static int test_rgmii_delay_from_phy_bits_corrupts_rx_at_1000(void)
+{
+    static const char on[] = "-global cadence_gem.rgmii-timing=on "
+                             "-global cadence_gem.rx-skew-crc-pct=100";
+    uint32_t fcs, rx;
+
+    if (rgmii_rx_run(on, false, &fcs, &rx)) {
+        return -1;
+    }
+    CHECK(fcs == 4 && rx == 0, "no RX delay: fcs %u rx %u (want 4, 0)", fcs, rx);
+    if (rgmii_rx_run(on, true, &fcs, &rx)) {
+        return -1;
+    }
+    CHECK(fcs == 0 && rx == 4, "RX delay set: fcs %u rx %u (want 0, 4)", fcs, rx);
+    if (rgmii_rx_run("-global cadence_gem.rx-skew-crc-pct=100", false, &fcs, &rx)) {
+        return -1;
+    }
+    CHECK(fcs == 0 && rx == 4, "timing not modelled: fcs %u rx %u (want 0, 4)", fcs, rx);
+    return 0;
+}
+
+/*
  * Receive checksum offload (NWCFG bit 24, UG585 16.2.4): good TCP and UDP
  * frames land with descriptor word 1 bits 23:22 = 2 and 3; a frame with a
  * bad TCP checksum and one with a bad IPv4 header checksum are discarded,
@@ -1471,6 +1524,29 @@ static int test_cable_2pair_with_downshift_links_at_100(void)
     CHECK_EQ(qom_u64(&q, "link-speed"), 100);
     CHECK(qom_bool(&q, "link-downshifted"), "not reported as downshifted");
     qt_stop(&q);
+    return 0;
+}
+
+/* max-speed=100: a 10/100 PHY (no 1000BASE-T, BMSR bit 8 clear, no
+ * register 15) links at 100 full with the default 1000-capable partner,
+ * without a downshift. */
+static int test_phy_max_speed_100_links_at_100_without_1000_registers(void)
+{
+    struct qt q;
+    uint16_t bmsr, esr;
+
+    CHECK(qt_start(&q, "-global cadence_gem.max-speed=100") == 0, "QEMU did not start");
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    bmsr = mdio_read(&q, MII_BMSR);
+    esr = mdio_read(&q, 15);
+    CHECK(qom_bool(&q, "link-up"), "no link");
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
+    CHECK(!qom_bool(&q, "link-downshifted"), "reported as downshifted");
+    qt_stop(&q);
+    CHECK(!(bmsr & 0x0100), "BMSR 0x%04x claims extended status", bmsr);
+    CHECK(bmsr & 0x6000, "BMSR 0x%04x lost its 100BASE-TX abilities", bmsr);
+    CHECK_EQ(esr, 0);
     return 0;
 }
 
@@ -2240,6 +2316,7 @@ static const struct test tests[] = {
     T(test_rx_loss_changed_at_runtime_keeps_frames_flowing),
     T(test_rx_starve_ns_burst_drops_then_recovers),
     T(test_rx_corruption_counts_fcs_errors_and_discards),
+    T(test_rgmii_delay_from_phy_bits_corrupts_rx_at_1000),
     T(test_rx_csum_offload_marks_good_and_discards_bad),
     T(test_rx_csum_offload_off_passes_bad_checksum_unmarked),
     T(test_mac_100_on_phy_1000_fails_and_counts),
@@ -2252,6 +2329,7 @@ static const struct test tests[] = {
     T(test_phy_loopback_returns_tx_frames_to_rx),
     T(test_cable_2pair_without_downshift_never_links),
     T(test_cable_2pair_with_downshift_links_at_100),
+    T(test_phy_max_speed_100_links_at_100_without_1000_registers),
     T(test_cable_plugged_at_runtime_brings_link_up),
     T(test_bad_property_at_startup_exits_naming_range),
     T(test_bad_property_at_runtime_rejected_machine_runs),

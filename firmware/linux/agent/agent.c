@@ -156,6 +156,14 @@ static void emit_ready(void)
         if (n > 0 && proc_dt_string(raw, (size_t)n, pm, sizeof(pm)) > 0)
             glout_str(&g, "phy_mode", pm);
     }
+    {
+        /* the descriptor rings the driver armed (ethtool -g) */
+        struct agent_ring r;
+        if (agent_ring_get(iface, &r) == 0) {
+            glout_int(&g, "rxbd", r.rx);
+            glout_int(&g, "txbd", r.tx);
+        }
+    }
     if (uname(&u) == 0)
         glout_str(&g, "kernel", u.release);
     glout_int(&g, "cpus", ncpu);
@@ -394,7 +402,7 @@ static void cmd_help(void)
     static const char *const usage[] = {
         "help", "stats", "link", "run iperf3|iperf ARGS...",
         "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
-        "advertise HEXMASK",
+        "advertise HEXMASK", "ring [RX TX]", "downshift off|on [1-8]",
     };
 
     glout_begin(&g, buf, sizeof(buf), "result");
@@ -524,6 +532,74 @@ static void cmd_advertise(struct agent_argv *a)
     if (glout_emit(&g) != 0)
         emit_error("advertise", "result line overflow", -ENOSPC);
     free(r.out);
+}
+
+/* `ring [RX TX]`: the descriptor rings, as `ethtool -G eth0 rx RX tx TX`
+ * sets them (0 keeps one) and `ethtool -g eth0` reads them back.  Answers
+ * with a `ring` line: `rx`, `tx` (what the driver holds now: macb rounds
+ * and clamps, macb_set_ringparam), `rx_max`, `tx_max`, and with arguments
+ * `asked_rx`, `asked_tx` and `err` (0 or the -errno of SRINGPARAM).  macb
+ * closes and reopens the interface to resize, so a carrier drop and a new
+ * `link` line follow a change. */
+static void cmd_ring(struct agent_argv *a)
+{
+    char buf[512];
+    struct agent_ring r;
+    struct glout g;
+    unsigned rx = 0, tx = 0;
+    int err = 0, rc;
+
+    if (!(a->argc == 1 || (a->argc == 3 && agent_parse_ring(a->argv[1], &rx) == 0 &&
+                           agent_parse_ring(a->argv[2], &tx) == 0))) {
+        emit_error("ring", "usage: ring [RX TX] (descriptors, 0 keeps one)", -EINVAL);
+        return;
+    }
+    if (a->argc == 3)
+        err = agent_ring_set(iface, rx, tx);
+    rc = agent_ring_get(iface, &r);
+    if (rc) {
+        emit_error("ring", "ETHTOOL_GRINGPARAM failed", rc);
+        return;
+    }
+    glout_begin(&g, buf, sizeof(buf), "ring");
+    glout_int(&g, "rxbd", r.rx);
+    glout_int(&g, "txbd", r.tx);
+    glout_int(&g, "rx_max", r.rx_max);
+    glout_int(&g, "tx_max", r.tx_max);
+    if (a->argc == 3) {
+        glout_int(&g, "asked_rx", rx);
+        glout_int(&g, "asked_tx", tx);
+        glout_int(&g, "err", err);
+    }
+    glout_emit(&g);
+}
+
+/* `downshift off|on [N]`: what the PHY driver is told, as with `ethtool
+ * --set-phy-tunable eth0 downshift off|on count N`; the answer is a
+ * `phy_downshift` line like the bare-metal firmware's: `enabled`,
+ * `attempts` (read back with ETHTOOL_PHY_GTUNABLE), `err`.  The driver
+ * soft-resets the PHY, so the link renegotiates. */
+static void cmd_downshift(struct agent_argv *a)
+{
+    char buf[256];
+    struct glout g;
+    unsigned want, now = 0;
+    int err, rc;
+
+    if (agent_parse_downshift(a->argc, a->argv, &want) != 0) {
+        emit_error("downshift", "usage: downshift off|on [1-8]", -EINVAL);
+        return;
+    }
+    err = agent_downshift_set(iface, want);
+    rc = agent_downshift_get(iface, &now);
+    glout_begin(&g, buf, sizeof(buf), "phy_downshift");
+    if (rc == 0) {
+        glout_bool(&g, "enabled", now != 0);
+        glout_int(&g, "attempts", now);
+    }
+    glout_int(&g, "asked", want);
+    glout_int(&g, "err", err ? err : rc);
+    glout_emit(&g);
 }
 
 static void cmd_irq_affinity(struct agent_argv *a)
@@ -719,6 +795,12 @@ static void dispatch(char *line)
         return;
     case AGENT_CMD_ADVERTISE:
         cmd_advertise(&a);
+        return;
+    case AGENT_CMD_RING:
+        cmd_ring(&a);
+        return;
+    case AGENT_CMD_DOWNSHIFT:
+        cmd_downshift(&a);
         return;
     case AGENT_CMD_UNKNOWN:
         emit_error(a.argv[0], "unknown command (try help)", -EINVAL);

@@ -20,6 +20,8 @@ static const struct {
     { "sockbuf", AGENT_CMD_SOCKBUF },
     { "tcp-port", AGENT_CMD_TCP_PORT },
     { "advertise", AGENT_CMD_ADVERTISE },
+    { "ring", AGENT_CMD_RING },
+    { "downshift", AGENT_CMD_DOWNSHIFT },
 };
 
 static const struct {
@@ -92,6 +94,39 @@ int agent_parse_mask(const char *s, unsigned long *mask)
     if (errno != 0 || *end != '\0' || v == 0 || v > 0xFFFFFFFFUL)
         return -EINVAL;
     *mask = v;
+    return 0;
+}
+
+int agent_parse_ring(const char *s, unsigned *n)
+{
+    char *end;
+    unsigned long v;
+
+    if (s == NULL || *s < '0' || *s > '9')
+        return -EINVAL;
+    errno = 0;
+    v = strtoul(s, &end, 10);
+    if (errno != 0 || *end != '\0' || v > 65535UL)
+        return -EINVAL;
+    *n = (unsigned)v;
+    return 0;
+}
+
+int agent_parse_downshift(int argc, char *const argv[], unsigned *count)
+{
+    unsigned n = 8;
+
+    if (argc == 2 && strcmp(argv[1], "off") == 0) {
+        *count = 0;
+        return 0;
+    }
+    if ((argc != 2 && argc != 3) || strcmp(argv[1], "on") != 0)
+        return -EINVAL;
+    if (argc == 3) {
+        if (agent_parse_ring(argv[2], &n) != 0 || n < 1 || n > 8)
+            return -EINVAL;
+    }
+    *count = n;
     return 0;
 }
 

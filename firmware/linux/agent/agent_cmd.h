@@ -22,6 +22,8 @@ enum agent_cmd {
     AGENT_CMD_SOCKBUF,      /* sockbuf BYTES */
     AGENT_CMD_TCP_PORT,     /* tcp-port PORT: sockets on a local TCP port */
     AGENT_CMD_ADVERTISE,    /* advertise HEXMASK: ethtool -s IFACE advertise */
+    AGENT_CMD_RING,         /* ring [RX TX]: ethtool -G / -g IFACE */
+    AGENT_CMD_DOWNSHIFT,    /* downshift off|on [N]: ethtool --set-phy-tunable */
     AGENT_CMD_UNKNOWN,
 };
 
@@ -52,6 +54,16 @@ int agent_parse_mask(const char *s, unsigned long *mask);
  * optional 0x, only the 10/100/1000 half/full bits (0x03f) and Pause/Asym
  * (0x6000), at least one speed.  Returns 0 and *mask, or -EINVAL. */
 int agent_parse_advertise(const char *s, unsigned long *mask);
+
+/* A ring size for `ring RX TX` (ethtool -G): decimal 0..65535, 0 = keep
+ * that ring.  Returns 0 and *n, or -EINVAL. */
+int agent_parse_ring(const char *s, unsigned *n);
+
+/* `downshift off | on [N]` (ethtool --set-phy-tunable IFACE downshift):
+ * the count for ETHTOOL_PHY_DOWNSHIFT, 0 for off, N in 1..8 (the
+ * 88E1116R's 3-bit counter; default 8, what Linux's m88e1116r_config_init
+ * sets).  Returns 0 and *count, or -EINVAL. */
+int agent_parse_downshift(int argc, char *const argv[], unsigned *count);
 
 /* A socket buffer size: decimal bytes with an optional K or M suffix
  * (powers of 1024), 4096..(256 MiB).  Returns 0 and *bytes, or -EINVAL. */

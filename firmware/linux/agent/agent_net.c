@@ -267,3 +267,81 @@ out:
     free(st);
     return rc;
 }
+
+int agent_ring_get(const char *iface, struct agent_ring *r)
+{
+    struct ethtool_ringparam rp;
+    int rc;
+
+    memset(&rp, 0, sizeof(rp));
+    rp.cmd = ETHTOOL_GRINGPARAM;
+    rc = ethtool_cmd_ioctl(iface, &rp);
+    if (rc)
+        return rc;
+    r->rx = rp.rx_pending;
+    r->tx = rp.tx_pending;
+    r->rx_max = rp.rx_max_pending;
+    r->tx_max = rp.tx_max_pending;
+    return 0;
+}
+
+int agent_ring_set(const char *iface, unsigned rx, unsigned tx)
+{
+    struct ethtool_ringparam rp;
+    int rc;
+
+    /* as ethtool -G does: the current values, the asked ones over them */
+    memset(&rp, 0, sizeof(rp));
+    rp.cmd = ETHTOOL_GRINGPARAM;
+    rc = ethtool_cmd_ioctl(iface, &rp);
+    if (rc)
+        return rc;
+    if (rx)
+        rp.rx_pending = rx;
+    if (tx)
+        rp.tx_pending = tx;
+    rp.cmd = ETHTOOL_SRINGPARAM;
+    return ethtool_cmd_ioctl(iface, &rp);
+}
+
+/* struct ethtool_tunable ends in a flexible data[]: the value follows the
+ * header (include/uapi/linux/ethtool.h, net/ethtool/ioctl.c
+ * ethtool_phy_tunable_valid: len 1 for ETHTOOL_PHY_DOWNSHIFT). */
+static int phy_tunable(const char *iface, uint32_t cmd, uint8_t *val)
+{
+    union {
+        struct ethtool_tunable t;
+        uint8_t raw[sizeof(struct ethtool_tunable) + 8];
+    } req;
+    int rc;
+
+    memset(&req, 0, sizeof(req));
+    req.t.cmd = cmd;
+    req.t.id = ETHTOOL_PHY_DOWNSHIFT;
+    req.t.type_id = ETHTOOL_TUNABLE_U8;
+    req.t.len = 1;
+    req.raw[sizeof(struct ethtool_tunable)] = *val;
+    rc = ethtool_cmd_ioctl(iface, &req);
+    if (rc == 0)
+        *val = req.raw[sizeof(struct ethtool_tunable)];
+    return rc;
+}
+
+int agent_downshift_set(const char *iface, unsigned count)
+{
+    uint8_t v = (uint8_t)count;
+
+    if (count > 255)
+        return -EINVAL;
+    return phy_tunable(iface, ETHTOOL_PHY_STUNABLE, &v);
+}
+
+int agent_downshift_get(const char *iface, unsigned *count)
+{
+    uint8_t v = 0;
+    int rc = phy_tunable(iface, ETHTOOL_PHY_GTUNABLE, &v);
+
+    if (rc == 0)
+        *count = v;
+    return rc;
+}

@@ -49,4 +49,25 @@ int agent_if_addr(const char *iface, char *ip, char *mac);
 /* Driver name and bus info (ETHTOOL_GDRVINFO); each buffer >= 32 bytes. */
 int agent_drvinfo(const char *iface, char *driver, char *bus_info);
 
+/* Descriptor ring sizes, as `ethtool -g IFACE` shows them (ETHTOOL_GRINGPARAM):
+ * the current and the driver's maximum RX/TX.  Returns 0 or -errno. */
+struct agent_ring {
+    unsigned rx, tx, rx_max, tx_max;
+};
+int agent_ring_get(const char *iface, struct agent_ring *r);
+
+/* `ethtool -G IFACE rx RX tx TX` (ETHTOOL_SRINGPARAM); 0 keeps that ring.
+ * The driver may round or clamp (macb: 64..8192 RX, 64..4096 TX, up to a
+ * power of two, macb_set_ringparam): read back with agent_ring_get.
+ * Returns 0 or -errno. */
+int agent_ring_set(const char *iface, unsigned rx, unsigned tx);
+
+/* The PHY's downshift as `ethtool --set-phy-tunable IFACE downshift
+ * on count N|off` sets it (ETHTOOL_PHY_STUNABLE, ETHTOOL_PHY_DOWNSHIFT;
+ * @count 0 = off).  The Marvell driver writes the bits and soft-resets the
+ * PHY (marvell.c m88e1011_set_downshift).  Returns 0 or -errno. */
+int agent_downshift_set(const char *iface, unsigned count);
+/* Its current value (ETHTOOL_PHY_GTUNABLE): the attempt count, 0 = off. */
+int agent_downshift_get(const char *iface, unsigned *count);
+
 #endif /* GEMLAB_AGENT_NET_H */

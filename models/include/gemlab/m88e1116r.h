@@ -126,6 +126,7 @@
 #define M88E1116R_PAGE_COPPER       0u
 #define M88E1116R_PAGE_MSCR         2u
 #define M88E1116R_PAGE_LED          3u
+#define M88E1116R_MSCR              21u      /* on page 2 */
 #define M88E1116R_MSCR_RX_DELAY     BIT(5)   /* page 2 register 21 */
 #define M88E1116R_MSCR_TX_DELAY     BIT(4)
 

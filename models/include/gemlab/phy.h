@@ -30,8 +30,8 @@
  *    speed/duplex/AN-enable/loopback/power-down changes at once.
  *
  * struct gl_phy is plain data (no pointers, no handles): QEMU may keep it
- * in device state and copy it.  sizeof(struct gl_phy) is 296 bytes on
- * x86-64 and on 32-bit ARM (tests/unit/phy checks it stays <= 320).
+ * in device state and copy it.  sizeof(struct gl_phy) is 304 bytes on
+ * x86-64 (tests/unit/phy checks it stays <= 320).
  *
  * Errors follow gemlab/err.h: configuration calls return 0 or -EINVAL and
  * fill an optional struct gl_err naming the field and its allowed range.
@@ -123,6 +123,21 @@ struct gl_phy_params {
     uint64_t seed;
     struct gl_phy_partner partner;
     enum gl_cable cable;
+    /* The PHY's top speed: 1000, or 100 for a 10/100 PHY (no 1000BASE-T,
+     * as the LAN8742A of seed 004's NUCLEO-H743ZI2): BMSR bit 8 (extended
+     * status, 22.2.4.2.16) reads 0, registers 9, 10 and 15 read 0 and
+     * 1000BASE-T is never advertised or resolved. */
+    unsigned max_speed_mbps;
+    /* RGMII timing between the MAC and this PHY (RGMII v2.0 section 3.3:
+     * at 1000 Mb/s the receiver needs its clock ~2 ns after the data, a
+     * delay added by the PCB traces or by the PHY, page 2 register 21
+     * bits 5/4).  false: not modelled (every frame crosses intact).
+     * true: pcb_rx_delay / pcb_tx_delay say which delays the board's
+     * traces provide (ZC702: neither, UG850), and a direction whose
+     * delays do not add up to exactly one is reported skewed in
+     * gl_phy_link. */
+    bool rgmii_timing;
+    bool pcb_rx_delay, pcb_tx_delay;
 };
 
 /* ---- State machine ----------------------------------------------------
@@ -155,6 +170,10 @@ struct gl_phy_link {
                                   failed 1000BASE-T attempts */
     bool master;               /* 1000BASE-T: we are MASTER */
     bool tx_pause, rx_pause;   /* 28B.3 / Table 28B-3 pause resolution */
+    bool rgmii_rx_delay;       /* page 2 reg 21 bit 5: the PHY delays RXC */
+    bool rgmii_tx_delay;       /* page 2 reg 21 bit 4: the PHY delays TXC */
+    bool rgmii_rx_skewed;      /* rgmii_timing: PCB + PHY RX delays != 1 */
+    bool rgmii_tx_skewed;      /* rgmii_timing: PCB + PHY TX delays != 1 */
     unsigned link_changes;     /* link up/down transitions since init */
     unsigned aneg_rounds;      /* autonegotiation rounds since init */
 };
@@ -187,7 +206,7 @@ struct gl_phy {
 /* Fill @p with realistic defaults: 1.5 s AN, +1.0 s 1000BASE-T training,
  * downshift disabled (4 attempts), seed 1, 4-pair cable, partner = an
  * autonegotiating switch port advertising 10/100/1000 HD+FD and preferring
- * MASTER. */
+ * MASTER; a 1000BASE-T PHY; RGMII timing not modelled. */
 void gl_phy_params_default(struct gl_phy_params *p);
 void gl_phy_partner_default(struct gl_phy_partner *partner);
 

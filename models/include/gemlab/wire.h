@@ -124,10 +124,15 @@
  *   sees a collision.
  *
  * Signal faults:
- *   RGMII skew  skew_crc_pct applies only while the link runs at 1000
- *            Mb/s (RGMII is clocked at 125 MHz DDR only at 1000; at 10/100
- *            the 2.5/25 MHz clock leaves enough margin for a wrong
- *            phy-mode delay).
+ *   RGMII skew  a direction whose RGMII clock delay is wrong (the PHY
+ *            model decides that from the board's PCB delays and the PHY's
+ *            timing bits: gl_phy_link.rgmii_rx_skewed/_tx_skewed; the host
+ *            passes it on with gl_link_set_rgmii_skew) delivers
+ *            skew_crc_pct of its frames with a bad FCS, only while the link
+ *            runs at 1000 Mb/s: RGMII is clocked at 125 MHz DDR only at
+ *            1000; at 10/100 the 2.5/25 MHz clock leaves enough margin for
+ *            a wrong delay.  A direction not marked never sees skew errors,
+ *            whatever skew_crc_pct says.
  *
  * Known limitations:
  *   - Correlation (netem "loss 1% 25%") is not modelled.
@@ -237,8 +242,18 @@ struct gl_wire_params {
     double corrupt_pct;     /* frames delivered with an FCS error, [0, 100] */
     double reorder_pct;     /* [0, 100], needs latency_ns > 0 */
     uint32_t reorder_gap;   /* netem gap, [1, 1e9]; 1 = any frame may jump */
-    double skew_crc_pct;    /* FCS error % at 1000 Mb/s only, [0, 100] */
+    double skew_crc_pct;    /* FCS error % at 1000 Mb/s while the
+                               direction's RGMII timing is wrong, [0, 100];
+                               default GL_WIRE_RGMII_SKEW_PCT */
 };
+
+/* How many frames a wrong RGMII clock delay corrupts at 1000 Mb/s.  A
+ * missing ~2 ns delay puts the sampling edge on the data transitions
+ * (RGMII v2.0 section 3.3, TskewR 1.0-2.6 ns at the receiver), so the
+ * outcome depends on the board's margins; 2 % reproduces what seed 001
+ * section 5.6 reports (the link works, TCP falls to ~400 Mb/s with
+ * sporadic loss; docs/SOURCES.md). */
+#define GL_WIRE_RGMII_SKEW_PCT 2.0
 
 /* Fill @p with an ideal wire: no delay, no loss, queue 1000 frames
  * (netem's default limit), no byte limit (UINT32_MAX), reorder_gap 1. */
@@ -310,7 +325,7 @@ struct gl_wire_counters {
 };
 
 /* ---- State (plain data; embed by value; fields are private) ----
- * With the default options a struct gl_link is 361,544 bytes (x86-64):
+ * With the default options a struct gl_link is 361,664 bytes (x86-64):
  * per direction 128 KiB FIFO + 32 KiB heap + 16 KiB queue ring.  No
  * allocation happens after gl_link_init(); nothing points outside it, so
  * it may be copied or saved as bytes. */
@@ -366,6 +381,7 @@ struct gl_link {
     struct gl_wire dir[2];
     bool up;
     bool full_duplex[2];        /* side A, side B */
+    bool rgmii_skewed[2];       /* per direction: RGMII clock delay wrong */
     unsigned speed_mbps;        /* 10, 100, 1000; kept while down */
 };
 
@@ -390,6 +406,12 @@ int gl_link_configure(struct gl_link *l, int dir, const struct gl_wire_params *p
 int gl_link_set_phy(struct gl_link *l, bool up, unsigned speed_mbps,
                     bool a_full_duplex, bool b_full_duplex, uint64_t now_ns,
                     struct gl_err *err);
+
+/* Tell the link which directions cross a MAC-PHY interface whose RGMII
+ * clock delay is wrong (side A's PHY: TX timing for A->B, RX timing for
+ * B->A; gl_phy_link.rgmii_tx_skewed / rgmii_rx_skewed).  Frames already
+ * in flight keep their fate.  Initially neither. */
+void gl_link_set_rgmii_skew(struct gl_link *l, bool a_to_b, bool b_to_a);
 
 /* Offer a frame of @len bytes (no FCS, [1, GL_WIRE_LEN_MAX]) in direction
  * @dir at @now_ns.  Sets *@tx_done_ns (may be NULL) to when the sender's MAC

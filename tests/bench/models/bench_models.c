@@ -82,6 +82,8 @@ static uint64_t run_case(const struct bench_case *bc, struct gl_link *l, uint64_
         fprintf(stderr, "bench: %s\n", err.msg);
         exit(1);
     }
+    /* skew_crc_pct acts only on a direction whose RGMII delay is wrong */
+    gl_link_set_rgmii_skew(l, p.skew_crc_pct > 0, p.skew_crc_pct > 0);
     for (uint64_t i = 0; i < frames; i++) {
         int dir = (int)(i & 1);
         sum += (uint64_t)gl_link_send(l, dir, now, 60, i, NULL);

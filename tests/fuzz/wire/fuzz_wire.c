@@ -421,6 +421,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             } else if (sp) {
                 speed = sp;
             }
+            if (ok) {
+                /* and which directions cross a wrong RGMII delay */
+                gl_link_set_rgmii_skew(&link_, v & 8u, v & 16u);
+            }
             break;
         }
         case 8: {

@@ -346,6 +346,57 @@ class TestPartner100:
     def test_model_not_downshifted(self, p100):
         assert p100.qmp.qom_get("link-downshifted") is False
 
+    def test_agent_ready_reports_rings(self, p100):
+        """ethtool -g at start: macb's DEFAULT_RX/TX_RING_SIZE (512)."""
+        assert (p100.ready.get("rxbd"), p100.ready.get("txbd")) == (512, 512), p100.ready
+
+    @pytest.fixture(scope="class")
+    def ring(self, p100, link):
+        """`ring 100 32` (ethtool -G), then `ring` (ethtool -g), then the
+        link back (macb closes and reopens the interface to resize)."""
+        m = p100.con.mark()
+        r = {"set": agent(p100, "ring 100 32", "ring"), "get": agent(p100, "ring", "ring")}
+        r["relink"] = p100.con.wait_json(lambda j: j.get("type") == "link" and j.get("up") is True, m, 20)
+        print("ring %r" % r)
+        return r
+
+    def test_agent_ring_set_reads_back_macb_rounding(self, ring):
+        """macb_set_ringparam: RX 100 -> 128 (a power of two), TX 32 ->
+        64 (MIN_TX_RING_SIZE); the asked values are reported beside."""
+        s = ring["set"]
+        assert (s["rxbd"], s["txbd"], s["asked_rx"], s["asked_tx"], s["err"]) == (128, 64, 100, 32, 0), s
+        assert (s["rx_max"], s["tx_max"]) == (8192, 4096), s
+        assert (ring["get"]["rxbd"], ring["get"]["txbd"]) == (128, 64), ring["get"]
+
+    def test_agent_ring_resize_relinks(self, ring):
+        assert ring["relink"], "no link up line within 20 s of the resize"
+
+    @pytest.fixture(scope="class")
+    def downshift(self, p100, ring):
+        """`downshift off` then `downshift on 2` (ethtool --set-phy-tunable
+        eth0 downshift ...): marvell.c m88e1011_set_downshift writes reg 16
+        bit 11 and 14:12 and soft-resets; the `link` line after each shows
+        the PHY's registers."""
+        r = {}
+        for cmd in ("downshift off", "downshift on 2"):
+            m = p100.con.mark()
+            r[cmd] = agent(p100, cmd, "phy_downshift")
+            p100.con.wait_json(lambda j: j.get("type") == "link" and j.get("up") is True, m, 20)
+            r[cmd + " link"] = agent(p100, "link", "link")
+        print("downshift %r" % {k: v for k, v in r.items() if "link" not in k})
+        return r
+
+    def test_agent_downshift_off_clears_reg16(self, downshift):
+        d = downshift["downshift off"]
+        assert (d["enabled"], d["attempts"], d["err"]) == (False, 0, 0), d
+        assert not downshift["downshift off link"]["phy"]["regs"][16] & 0x800, downshift["downshift off link"]["phy"]
+
+    def test_agent_downshift_on_sets_count(self, downshift):
+        d = downshift["downshift on 2"]
+        assert (d["enabled"], d["attempts"], d["err"]) == (True, 2, 0), d
+        r16 = downshift["downshift on 2 link"]["phy"]["regs"][16]
+        assert r16 & 0x800 and (r16 >> 12) & 7 == 1, "reg 16 0x%04x" % r16
+
 
 class TestTap:
     """A tap in a private netns (root)."""

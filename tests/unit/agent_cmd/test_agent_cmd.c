@@ -74,6 +74,8 @@ static void test_lookup_every_command_and_unknown(void **state)
         { "irq-affinity", AGENT_CMD_IRQ_AFFINITY },
         { "sockbuf", AGENT_CMD_SOCKBUF }, { "tcp-port", AGENT_CMD_TCP_PORT },
         { "advertise", AGENT_CMD_ADVERTISE },
+        { "ring", AGENT_CMD_RING },
+        { "downshift", AGENT_CMD_DOWNSHIFT },
         { "STATS", AGENT_CMD_UNKNOWN },
         { "reboot", AGENT_CMD_UNKNOWN }, { "runx", AGENT_CMD_UNKNOWN },
     };
@@ -127,6 +129,51 @@ static void test_mask_hex_accepted_zero_and_junk_rejected(void **state)
     assert_int_equal(agent_parse_mask("-1", &m), -EINVAL);
     assert_int_equal(agent_parse_mask("3g", &m), -EINVAL);
     assert_int_equal(agent_parse_mask("100000000", &m), -EINVAL);
+}
+
+/* `ring RX TX` (ethtool -G): decimal counts, 0 keeps that ring. */
+static void test_ring_sizes_decimal_and_junk(void **state)
+{
+    unsigned n = 7;
+
+    (void)state;
+    assert_int_equal(agent_parse_ring("128", &n), 0);
+    assert_int_equal(n, 128);
+    assert_int_equal(agent_parse_ring("0", &n), 0);
+    assert_int_equal(n, 0);
+    n = 7;
+    assert_int_equal(agent_parse_ring("65536", &n), -EINVAL);
+    assert_int_equal(agent_parse_ring("-1", &n), -EINVAL);
+    assert_int_equal(agent_parse_ring("0x40", &n), -EINVAL);
+    assert_int_equal(agent_parse_ring("64;reboot", &n), -EINVAL);
+    assert_int_equal(agent_parse_ring("", &n), -EINVAL);
+    assert_int_equal(agent_parse_ring(NULL, &n), -EINVAL);
+    assert_int_equal(n, 7);
+}
+
+/* `downshift off|on [N]`: ETHTOOL_PHY_DOWNSHIFT's count, 0 = off. */
+static void test_downshift_words_and_counts(void **state)
+{
+    char *off[] = { "downshift", "off", NULL }, *on[] = { "downshift", "on", NULL };
+    char *on2[] = { "downshift", "on", "2", NULL }, *on9[] = { "downshift", "on", "9", NULL };
+    char *on0[] = { "downshift", "on", "0", NULL }, *bad[] = { "downshift", "maybe", NULL };
+    char *offn[] = { "downshift", "off", "3", NULL };
+    unsigned n = 77;
+
+    (void)state;
+    assert_int_equal(agent_parse_downshift(2, off, &n), 0);
+    assert_int_equal(n, 0);
+    assert_int_equal(agent_parse_downshift(2, on, &n), 0);
+    assert_int_equal(n, 8);
+    assert_int_equal(agent_parse_downshift(3, on2, &n), 0);
+    assert_int_equal(n, 2);
+    n = 77;
+    assert_int_equal(agent_parse_downshift(3, on9, &n), -EINVAL);
+    assert_int_equal(agent_parse_downshift(3, on0, &n), -EINVAL);
+    assert_int_equal(agent_parse_downshift(2, bad, &n), -EINVAL);
+    assert_int_equal(agent_parse_downshift(3, offn, &n), -EINVAL);
+    assert_int_equal(agent_parse_downshift(1, off, &n), -EINVAL);
+    assert_int_equal(n, 77);
 }
 
 /* `advertise HEXMASK` (issue 20): ethtool(8) advertise bits only. */
@@ -224,6 +271,8 @@ int main(void)
         cmocka_unit_test(test_mask_hex_accepted_zero_and_junk_rejected),
         cmocka_unit_test(test_bytes_suffixes_and_bounds),
         cmocka_unit_test(test_advertise_mask_bits_and_junk),
+        cmocka_unit_test(test_ring_sizes_decimal_and_junk),
+        cmocka_unit_test(test_downshift_words_and_counts),
         cmocka_unit_test(test_json_flatten_finds_object_and_joins_lines),
         cmocka_unit_test(test_json_flatten_rejects_truncated_or_raw_newline_in_string),
         cmocka_unit_test(test_json_flatten_rejects_mismatched_bracket),

@@ -45,6 +45,9 @@ static struct gl_phy *phy_of(void **state)
     return &((struct fx *)*state)->phy;
 }
 
+static void expect_params_error(const struct gl_phy_params *p,
+                                const char *field);
+
 static uint16_t rd(struct gl_phy *phy, unsigned reg, uint64_t t)
 {
     return gl_phy_read(phy, reg, t);
@@ -477,6 +480,129 @@ static void test_unknown_page_reads_0_and_keeps_clause22_regs(void **state)
     assert_int_not_equal(rd(phy, M88E1116R_ISR, MS(100)), 0);
 }
 
+/* ---- RGMII timing (page 2 register 21 + the board's PCB delays) -------- */
+
+static void mscr(struct gl_phy *phy, uint16_t v)
+{
+    gl_phy_write(phy, M88E1116R_PAGE, M88E1116R_PAGE_MSCR, 0);
+    gl_phy_write(phy, M88E1116R_MSCR, v, 0);
+    gl_phy_write(phy, M88E1116R_PAGE, M88E1116R_PAGE_COPPER, 0);
+}
+
+static void expect_skew(struct gl_phy *phy, bool rx, bool tx)
+{
+    struct gl_phy_link lk;
+
+    gl_phy_get_link(phy, &lk);
+    assert_int_equal(lk.rgmii_rx_skewed, rx);
+    assert_int_equal(lk.rgmii_tx_skewed, tx);
+}
+
+/* ZC702 (no PCB delay): Linux's phy-mode mapping (marvell.c
+ * m88e1121_config_aneg_rgmii_delays) decides which directions work. */
+static void test_rgmii_board_without_pcb_delay_needs_both_phy_delays(void **state)
+{
+    struct gl_phy phy;
+    struct gl_phy_params p;
+    struct gl_phy_link lk;
+
+    (void)state;
+    gl_phy_params_default(&p);
+    p.rgmii_timing = true;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    expect_skew(&phy, true, true);              /* power-on: 0 = "rgmii" */
+    mscr(&phy, M88E1116R_MSCR_RX_DELAY | M88E1116R_MSCR_TX_DELAY);
+    expect_skew(&phy, false, false);            /* "rgmii-id" */
+    gl_phy_get_link(&phy, &lk);
+    assert_true(lk.rgmii_rx_delay && lk.rgmii_tx_delay);
+    mscr(&phy, M88E1116R_MSCR_RX_DELAY);
+    expect_skew(&phy, false, true);             /* "rgmii-rxid" */
+    mscr(&phy, M88E1116R_MSCR_TX_DELAY);
+    expect_skew(&phy, true, false);             /* "rgmii-txid" */
+    mscr(&phy, 0);
+    expect_skew(&phy, true, true);              /* "rgmii" */
+}
+
+/* A PCB delay plus the PHY's is two delays: as wrong as none. */
+static void test_rgmii_pcb_delay_plus_phy_delay_is_skewed(void **state)
+{
+    struct gl_phy phy;
+    struct gl_phy_params p;
+
+    (void)state;
+    gl_phy_params_default(&p);
+    p.rgmii_timing = true;
+    p.pcb_rx_delay = p.pcb_tx_delay = true;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    expect_skew(&phy, false, false);            /* "rgmii" is right here */
+    mscr(&phy, M88E1116R_MSCR_RX_DELAY | M88E1116R_MSCR_TX_DELAY);
+    expect_skew(&phy, true, true);
+    p.pcb_tx_delay = false;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    mscr(&phy, M88E1116R_MSCR_TX_DELAY);
+    expect_skew(&phy, false, false);
+}
+
+/* Not modelled (the default, e.g. a bare qtest GEM): never skewed. */
+static void test_rgmii_timing_off_is_never_skewed(void **state)
+{
+    struct gl_phy *phy = phy_of(state);
+
+    expect_skew(phy, false, false);
+    mscr(phy, M88E1116R_MSCR_TX_DELAY);
+    expect_skew(phy, false, false);
+}
+
+/* ---- a 10/100 PHY (max_speed_mbps 100) ---------------------------------- */
+
+static void test_100_only_phy_has_no_1000baset_registers(void **state)
+{
+    struct gl_phy phy;
+    struct gl_phy_params p;
+    struct gl_phy_link lk;
+
+    (void)state;
+    gl_phy_params_default(&p);
+    p.aneg_ns = ANEG;
+    p.train_1000_ns = TRAIN;
+    p.max_speed_mbps = 100;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    /* BMSR: 10/100 abilities, no extended status (22.2.4.2.16) */
+    assert_int_equal(rd(&phy, MII_BMSR, 0) & BMSR_ESTATEN, 0);
+    assert_int_not_equal(rd(&phy, MII_BMSR, 0) & BMSR_100FULL, 0);
+    assert_int_equal(rd(&phy, MII_ESTATUS, 0), 0);
+    assert_int_equal(rd(&phy, MII_CTRL1000, 0), 0);
+    gl_phy_write(&phy, MII_CTRL1000, CTRL1000_FULL | CTRL1000_HALF, 0);
+    assert_int_equal(rd(&phy, MII_CTRL1000, 0), 0);
+    /* a 1000-capable partner (the default switch port): 100 full */
+    gl_phy_step(&phy, MS(1000));
+    gl_phy_get_link(&phy, &lk);
+    assert_true(lk.up);
+    assert_int_equal(lk.speed_mbps, 100);
+    assert_true(lk.full_duplex);
+    assert_false(lk.downshifted);
+    assert_int_equal(rd(&phy, MII_STAT1000, MS(1000)), 0);
+    /* the partner saw no 1000BASE-T next pages from us either */
+    p.max_speed_mbps = 1000;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    assert_int_not_equal(rd(&phy, MII_BMSR, 0) & BMSR_ESTATEN, 0);
+    gl_phy_step(&phy, MS(1000));
+    gl_phy_get_link(&phy, &lk);
+    assert_int_equal(lk.speed_mbps, 1000);
+}
+
+static void test_params_max_speed_must_be_100_or_1000(void **state)
+{
+    struct gl_phy_params p;
+
+    (void)state;
+    gl_phy_params_default(&p);
+    p.max_speed_mbps = 10;
+    expect_params_error(&p, "phy.max_speed_mbps");
+    p.max_speed_mbps = 0;
+    expect_params_error(&p, "phy.max_speed_mbps");
+}
+
 /* ---- state size -------------------------------------------------------- */
 
 static void test_model_state_is_small_plain_data(void **state)
@@ -796,6 +922,11 @@ static void test_state_names_are_distinct_and_out_of_range_is_question(void **st
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        T(test_rgmii_board_without_pcb_delay_needs_both_phy_delays),
+        T(test_rgmii_pcb_delay_plus_phy_delay_is_skewed),
+        T(test_rgmii_timing_off_is_never_skewed),
+        T(test_100_only_phy_has_no_1000baset_registers),
+        T(test_params_max_speed_must_be_100_or_1000),
         T(test_phyid_reads_marvell_88e1116r_with_revision),
         T(test_phyid_writes_are_ignored),
         T(test_power_on_registers_hold_documented_defaults),

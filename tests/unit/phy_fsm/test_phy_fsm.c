@@ -248,6 +248,44 @@ static void test_88e1116r_config_enables_downshift_and_rgmii_delays(void **state
                      BMCR_RESET | BMCR_ANENABLE | BMCR_ANRESTART);
 }
 
+/* `phy rgmii MODE` (runner: [board] phy_mode on bare metal): page 2
+ * register 21 bits 5/4 follow Linux's phy-mode mapping
+ * (m88e1121_config_aneg_rgmii_delays), written at a PHY reset, and the
+ * choice survives later reconfigures. */
+static void test_88e1116r_rgmii_mode_sets_delay_bits(void **state)
+{
+    (void)state;
+    struct phy p;
+    uint32_t now = 0;
+    const uint16_t both = MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY;
+    fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
+    phy_init(&p, 7, on_event, NULL, now);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_MSCR2] & both, both);          /* rgmii-id */
+    f.last_bmcr_write = 0;
+    assert_int_equal(phy_cmd_rgmii(&p, PHY_RGMII, true), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_MSCR2] & both, 0);
+    assert_true(f.last_bmcr_write & BMCR_RESET);                 /* applied by a reset */
+    assert_int_equal(f.regs[MRVL_PAGE], 0);
+    phy_cmd_autoneg(&p);                                         /* a later configure */
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_MSCR2] & both, 0);
+    assert_int_equal(phy_cmd_rgmii(&p, PHY_RGMII_RXID, true), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_MSCR2] & both, MRVL_MSCR2_RGMII_RX_DELAY);
+    assert_int_equal(phy_cmd_rgmii(&p, PHY_RGMII_TXID, true), 0);
+    run(&p, &now, 200);
+    assert_int_equal(f.regs[MRVL_MSCR2] & both, MRVL_MSCR2_RGMII_TX_DELAY);
+    assert_int_equal(phy_cmd_rgmii(&p, PHY_RGMII_COUNT, true), -EINVAL);
+    assert_int_equal(phy_rgmii_parse("rgmii"), PHY_RGMII);
+    assert_int_equal(phy_rgmii_parse("rgmii-id"), PHY_RGMII_ID);
+    assert_int_equal(phy_rgmii_parse("rgmii-rxid"), PHY_RGMII_RXID);
+    assert_int_equal(phy_rgmii_parse("rgmii-txid"), PHY_RGMII_TXID);
+    assert_int_equal(phy_rgmii_parse("gmii"), -1);
+    assert_string_equal(phy_rgmii_name(PHY_RGMII_TXID), "rgmii-txid");
+}
+
 static void test_88e1116r_unresolved_reg17_keeps_waiting(void **state)
 {
     (void)state;
@@ -730,6 +768,7 @@ int main(void)
         T(test_stock_qemu_resolves_1000_full_from_std_regs_and_flags_reg17),
         T(test_88e1116r_trusts_reg17_100_full_over_std_regs),
         T(test_88e1116r_config_enables_downshift_and_rgmii_delays),
+        T(test_88e1116r_rgmii_mode_sets_delay_bits),
         T(test_88e1116r_power_on_downshift_counter_is_kept),
         T(test_88e1116r_downshift_off_stays_off),
         T(test_88e1116r_downshift_on_sets_counter_and_bad_counts_fail),

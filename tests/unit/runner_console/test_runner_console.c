@@ -202,6 +202,22 @@ static void test_only_consumed_message_types_are_kept_and_counted(void **state)
     inst_msgs_free(&in);
 }
 
+/* The answers the runner waits for by type are kept: `phy downshift`,
+ * `phy rgmii` (bare metal) and the agent's `ring` (run.c send_wait) -
+ * before, a run waited 3 s for each and warned it was never confirmed. */
+static void test_command_answers_the_runner_waits_for_are_kept(void **state)
+{
+    static struct inst in;
+    (void)state;
+    feed(&in, "@gemlab {\"type\":\"phy_downshift\",\"enabled\":false}\n"
+              "@gemlab {\"type\":\"phy_rgmii\",\"mode\":\"rgmii\",\"restart\":true}\n"
+              "@gemlab {\"type\":\"ring\",\"rxbd\":128,\"txbd\":64}\n");
+    assert_int_equal(inst_count_msgs(&in, "phy_downshift"), 1);
+    assert_int_equal(inst_count_msgs(&in, "phy_rgmii"), 1);
+    assert_int_equal(cJSON_GetObjectItem(inst_last_msg(&in, "ring"), "rxbd")->valueint, 128);
+    inst_msgs_free(&in);
+}
+
 /* Strict UTF-8 (RFC 3629) without C0/C1 controls but TAB. */
 static bool clean_utf8(const char *s)
 {
@@ -314,6 +330,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_console_flood_stays_under_memory_and_log_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_consumed_message_types_are_kept_and_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_command_answers_the_runner_waits_for_are_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_guest_control_chars_and_bad_utf8_never_reach_tail_or_json, setup,
                                         teardown),
         cmocka_unit_test(test_clean_text_replaces_exactly_the_unsafe_bytes),

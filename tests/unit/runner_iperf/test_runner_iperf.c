@@ -276,6 +276,39 @@ static void test_client_argv_maps_traffic_keys(void **state)
     av_free(&a);
 }
 
+/* [board] profile reaches the PHY model: its top speed and the RGMII
+ * delays the board's traces add (the model decides what they mean); a
+ * QEMU without those properties gets the key reported, not guessed. */
+static void test_qemu_argv_board_profile_sets_phy_props(void **state)
+{
+    static struct scenario s;
+    struct argv_buf a;
+    char unapplied[256];
+    struct qemu_opts o = { .qemu = "/q", .firmware = "baremetal", .fw_path = "/fw.elf",
+                           .qmp_path = "/r/qmp.sock", .serial_path = "/r/serial.sock", .net = "none",
+                           .props = "  max-speed=<uint32>\n  rgmii-timing=<bool>\n  rgmii-pcb-rx-delay=<bool>\n"
+                                    "  rgmii-pcb-tx-delay=<bool>\n" };
+    (void)state;
+    assert_int_equal(scn_load_string("t.ini", "[board]\nprofile = zc702-100m\n", &s, stderr), 0);
+    qemu_build_argv(&s, &o, &a, unapplied, sizeof(unapplied));
+    assert_true(has_arg(&a, "cadence_gem.max-speed=100"));
+    assert_true(has_arg(&a, "cadence_gem.rgmii-timing=on"));
+    assert_true(has_arg(&a, "cadence_gem.rgmii-pcb-rx-delay=off"));
+    assert_true(has_arg(&a, "cadence_gem.rgmii-pcb-tx-delay=off"));
+    assert_string_equal(unapplied, "");
+    av_free(&a);
+    assert_int_equal(scn_load_string("t.ini", "[board]\nphy_mode = rgmii\n", &s, stderr), 0);
+    qemu_build_argv(&s, &o, &a, unapplied, sizeof(unapplied));
+    assert_true(has_arg(&a, "cadence_gem.max-speed=1000"));     /* zc702 */
+    assert_true(has_arg(&a, "cadence_gem.rgmii-timing=on"));
+    av_free(&a);
+    o.props = "  wire-seed=<uint64>\n";
+    qemu_build_argv(&s, &o, &a, unapplied, sizeof(unapplied));
+    assert_false(has_arg(&a, "cadence_gem.rgmii-timing=on"));
+    assert_string_equal(unapplied, "board.phy_mode");
+    av_free(&a);
+}
+
 static void test_qemu_argv_binds_loopback_and_keeps_values_whole(void **state)
 {
     static struct scenario s;
@@ -351,6 +384,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
+        cmocka_unit_test(test_qemu_argv_board_profile_sets_phy_props),
         cmocka_unit_test(test_qemu_argv_doubles_commas_in_socket_paths),
         cmocka_unit_test(test_free_port_is_bindable),
     };

@@ -63,6 +63,25 @@ static void test_minimal_file_loads_with_defaults(void **state)
     assert_string_equal(scn_host_tool(&scn), "iperf3");    /* the Linux agent runs iperf3 */
 }
 
+/* Each [board] profile word has its board facts (same order), and the
+ * 10/100 profile's PHY has no 1000BASE-T. */
+static void test_board_profiles_match_their_words(void **state)
+{
+    static const char *const words[] = { "zc702", "zc706", "zedboard", "zc702-100m" };
+    char text[64];
+    (void)state;
+    for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++) {
+        snprintf(text, sizeof(text), "[board]\nprofile = %s\n", words[i]);
+        assert_int_equal(load(text), 0);
+        assert_string_equal(scn_board_profile(&scn)->name, words[i]);
+        assert_int_equal(scn_board_profile(&scn)->phy_max_speed_mbps, i == 3 ? 100 : 1000);
+        /* the upstream DTs' rgmii-id: no Zynq board here delays RGMII on the PCB */
+        assert_false(scn_board_profile(&scn)->pcb_rx_delay || scn_board_profile(&scn)->pcb_tx_delay);
+    }
+    assert_int_not_equal(load("[board]\nprofile = nucleo\n"), 0);
+    assert_non_null(strstr(errbuf, "profile"));
+}
+
 static void test_baremetal_tool_defaults_to_iperf2_and_rejects_omit(void **state)
 {
     (void)state;
@@ -396,9 +415,9 @@ static int teardown(void **state)
  * directory and from there into QEMU's option strings; it must pass the
  * [scenario] name check, or the file is refused with a message naming
  * it.  A [scenario] name in the file makes the file name irrelevant. */
-/* [link] downshift (issue 20): bare-metal boards get the PHY driver
- * command that keeps it (firmware/baremetal/apps/shell `phy downshift`);
- * not set, or Linux: no command. */
+/* [link] downshift (issue 20): the board's PHY driver is told to keep
+ * it: bare metal `phy downshift` (firmware/baremetal/apps/shell), Linux the
+ * agent's `downshift` (ethtool --set-phy-tunable); not set: no command. */
 static void test_link_downshift_becomes_the_phy_driver_command(void **state)
 {
     char cmd[48];
@@ -415,7 +434,11 @@ static void test_link_downshift_becomes_the_phy_driver_command(void **state)
     assert_int_equal(load("[link]\ncable = 2pair\n"), 0);
     assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
     assert_int_equal(load("[board]\nfirmware = linux\n[link]\ndownshift = off\n"), 0);
-    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "downshift off");
+    assert_int_equal(load("[board]\nfirmware = linux\n[link]\ndownshift = on\ndownshift_attempts = 3\n"), 0);
+    assert_int_equal(scn_downshift_cmd(&scn, cmd, sizeof(cmd)), 1);
+    assert_string_equal(cmd, "downshift on 3");
 }
 
 static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
@@ -581,6 +604,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),

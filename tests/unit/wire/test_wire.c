@@ -678,6 +678,7 @@ static void test_skew_crc_errors_only_at_1000(void **state)
     for (unsigned s = 0; s < 3; s++) {
         struct gl_link *l = wt_link_sym(&p, 1, speeds[s]);
         struct gl_wire_counters c;
+        gl_link_set_rgmii_skew(l, false, true);
         for (unsigned i = 0; i < 20; i++) {
             assert_int_equal(gl_link_send(l, B2A, 0, 64, i, NULL), GL_WIRE_QUEUED);
         }
@@ -687,6 +688,67 @@ static void test_skew_crc_errors_only_at_1000(void **state)
         assert_int_equal(c.fcs_errors, c.skew_errors);
         free(l);
     }
+}
+
+/* The skew percentage is how badly a wrong RGMII delay corrupts, not a
+ * fault by itself: a direction not marked skewed stays clean, a marked one
+ * is hit from the next frame, and unmarking it stops the errors. */
+static void test_skew_only_on_directions_marked_skewed(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.skew_crc_pct = 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_wire_counters c[2];
+
+    for (unsigned i = 0; i < 10; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 64, i, NULL), GL_WIRE_QUEUED);
+        assert_int_equal(gl_link_send(l, B2A, 0, 64, i, NULL), GL_WIRE_QUEUED);
+    }
+    gl_link_set_rgmii_skew(l, true, false);     /* A's TX timing only */
+    for (unsigned i = 10; i < 30; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 64, i, NULL), GL_WIRE_QUEUED);
+        assert_int_equal(gl_link_send(l, B2A, 0, 64, i, NULL), GL_WIRE_QUEUED);
+    }
+    gl_link_set_rgmii_skew(l, false, false);
+    for (unsigned i = 30; i < 40; i++) {
+        assert_int_equal(gl_link_send(l, A2B, 0, 64, i, NULL), GL_WIRE_QUEUED);
+    }
+    wt_drain(l, A2B, GL_NEVER - 1);
+    wt_drain(l, B2A, GL_NEVER - 1);
+    gl_link_get_counters(l, A2B, &c[0]);
+    gl_link_get_counters(l, B2A, &c[1]);
+    assert_int_equal(c[0].skew_errors, 20);
+    assert_int_equal(c[0].fcs_errors, 20);
+    assert_int_equal(c[1].skew_errors, 0);
+    assert_int_equal(c[1].fcs_errors, 0);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+/* The model owns the severity: an untouched parameter set corrupts
+ * GL_WIRE_RGMII_SKEW_PCT of a skewed direction's frames at 1000. */
+static void test_skew_default_rate(void **state)
+{
+    (void)state;
+    struct gl_wire_params p;
+    gl_wire_params_default(&p);
+    assert_true(p.skew_crc_pct == GL_WIRE_RGMII_SKEW_PCT);
+    struct gl_link *l = wt_link_sym(&p, 5, 1000);
+    struct gl_wire_counters c;
+    uint64_t now = 0, done = 0;
+
+    gl_link_set_rgmii_skew(l, false, true);
+    for (unsigned i = 0; i < 50000; i++) {
+        assert_int_equal(gl_link_send(l, B2A, now, 1000, i, &done), GL_WIRE_QUEUED);
+        now = done;
+        wt_drain(l, B2A, now);
+    }
+    wt_drain(l, B2A, GL_NEVER - 1);
+    gl_link_get_counters(l, B2A, &c);
+    /* 2 % of 50000 = 1000, sigma ~31 */
+    assert_in_range(c.skew_errors, 850, 1150);
+    free(l);
 }
 
 /* ---- Invariants under every impairment ---- */
@@ -712,6 +774,8 @@ static void test_no_delivery_before_serialization_with_all_impairments(void **st
     struct gl_delivery d;
     uint64_t now = 0, sent_at[4096];
     unsigned len;
+
+    gl_link_set_rgmii_skew(l, true, true);
 
     assert_int_equal(gl_link_set_phy(l, true, 1000, false, true, 0, NULL), 0);
     for (unsigned i = 0; i < 200000; i++) {
@@ -1124,6 +1188,8 @@ int main(void)
         cmocka_unit_test(test_mismatch_collisions_land_on_the_half_duplex_side),
         cmocka_unit_test(test_csma_is_deterministic),
         cmocka_unit_test(test_skew_crc_errors_only_at_1000),
+        cmocka_unit_test(test_skew_only_on_directions_marked_skewed),
+        cmocka_unit_test(test_skew_default_rate),
         cmocka_unit_test(test_no_delivery_before_serialization_with_all_impairments),
         cmocka_unit_test(test_store_full_drops_and_counts),
         cmocka_unit_test(test_configure_at_run_time_changes_latency_for_new_frames),

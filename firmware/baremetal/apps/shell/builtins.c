@@ -148,6 +148,41 @@ static int phy_downshift(struct phy *phy, int argc, char **argv)
     return 0;
 }
 
+/* phy rgmii MODE: the interface mode the PHY driver is given (as Linux
+ * takes phy-mode from the device tree), hence which RGMII clock delays the
+ * 88E1116R adds (page 2 register 21 bits 5/4, phy_cmd_rgmii).  The PHY is
+ * reset only when the register does not already hold that. */
+static int phy_rgmii(struct phy *phy, const char *arg)
+{
+    int mode = phy_rgmii_parse(arg);
+    uint16_t want, mscr = 0;
+    bool pending = !phy->drv, same = true;
+
+    if (mode < 0)
+        return -1;
+    want = phy_rgmii_mscr_bits((unsigned)mode);
+    if (!pending) {
+        bool ok = phy->drv->config && mdio_write(phy->addr, MRVL_PAGE, MRVL_MSCR2_PAGE) == 0 &&
+                  mdio_read(phy->addr, MRVL_MSCR2, &mscr) == 0;
+        (void)mdio_write(phy->addr, MRVL_PAGE, 0);
+        if (!ok) {
+            printf("phy: rgmii: no PHY with RGMII delay control (%s)\n", phy->drv->name);
+            return 1;
+        }
+        same = (mscr & (MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY)) == want;
+    }
+    if (phy_cmd_rgmii(phy, (unsigned)mode, !same) != 0)
+        return -1;
+    printf(FW_JSON_HEAD("phy_rgmii") ",\"mode\":\"%s\",\"rx_delay\":%s,\"tx_delay\":%s,"
+           "\"pending\":%s,\"restart\":%s}\n", phy_rgmii_name((unsigned)mode),
+           (want & MRVL_MSCR2_RGMII_RX_DELAY) ? "true" : "false",
+           (want & MRVL_MSCR2_RGMII_TX_DELAY) ? "true" : "false", pending ? "true" : "false",
+           same ? "false" : "true");
+    printf("phy: %s%s\n", phy_rgmii_name((unsigned)mode),
+           pending ? " (at the PHY's first configure)" : same ? " (already set)" : ", PHY reset");
+    return 0;
+}
+
 static int cmd_phy(int argc, char **argv)
 {
     struct phy *phy = fw_phy();
@@ -197,6 +232,8 @@ static int cmd_phy(int argc, char **argv)
     }
     if ((argc == 3 || argc == 4) && strcmp(argv[1], "downshift") == 0)
         return phy_downshift(phy, argc, argv);
+    if (argc == 3 && strcmp(argv[1], "rgmii") == 0)
+        return phy_rgmii(phy, argv[2]);
     return -1;
 }
 
@@ -413,7 +450,7 @@ static const struct shell_cmd builtins[] = {
     { "help",   "help                       list commands", cmd_help },
     { "ip",     "ip [ADDR NETMASK GW]       show or set the static IPv4 address", cmd_ip },
     { "dhcp",   "dhcp                       get an address by DHCP", cmd_dhcp },
-    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half|advertise 1000FD,100FD,...|downshift off|on [1-8]]", cmd_phy },
+    { "phy",    "phy [dump|restart|aneg|force 10|100|1000 full|half|advertise 1000FD,100FD,...|downshift off|on [1-8]|rgmii rgmii|rgmii-id|rgmii-rxid|rgmii-txid]", cmd_phy },
     { "gem",    "gem [rxbd N|macspeed auto|off|10|100|1000] (RX BDs armed; MAC speed debug)", cmd_gem },
     { "stats",  "stats                      lwIP, GEM and PHY counters", cmd_stats },
     { "reboot", "reboot                     soft-reset the PS", cmd_reboot },

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <stddef.h>
+#include <string.h>
 #include "phy.h"
 #include "phy_regs.h"
 #include "mdio.h"
@@ -239,6 +240,46 @@ int phy_cmd_downshift(struct phy *phy, bool enable, unsigned attempts, bool rest
     return 0;
 }
 
+static const char *const rgmii_names[PHY_RGMII_COUNT] = {
+    [PHY_RGMII_DEFAULT] = "rgmii-id", [PHY_RGMII] = "rgmii", [PHY_RGMII_ID] = "rgmii-id",
+    [PHY_RGMII_RXID] = "rgmii-rxid", [PHY_RGMII_TXID] = "rgmii-txid",
+};
+
+int phy_rgmii_parse(const char *s)
+{
+    for (unsigned m = PHY_RGMII; m < PHY_RGMII_COUNT; m++)
+        if (strcmp(s, rgmii_names[m]) == 0)
+            return (int)m;
+    return -1;
+}
+
+const char *phy_rgmii_name(unsigned mode)
+{
+    return mode < PHY_RGMII_COUNT ? rgmii_names[mode] : "?";
+}
+
+uint16_t phy_rgmii_mscr_bits(unsigned mode)
+{
+    switch (mode) {
+    case PHY_RGMII:      return 0;
+    case PHY_RGMII_RXID: return MRVL_MSCR2_RGMII_RX_DELAY;
+    case PHY_RGMII_TXID: return MRVL_MSCR2_RGMII_TX_DELAY;
+    default:             return MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY;
+    }
+}
+
+int phy_cmd_rgmii(struct phy *phy, unsigned mode, bool restart)
+{
+    if (mode >= PHY_RGMII_COUNT)
+        return -EINVAL;
+    if (phy->drv && !phy->drv->config)
+        return -ENOTSUP;                /* before the probe: kept for configure */
+    phy->rgmii_req = (uint8_t)mode;
+    if (restart)
+        phy->reconfigure = true;
+    return 0;
+}
+
 int phy_resolve_std(uint16_t adv, uint16_t lpa, uint16_t ctrl1000,
                     uint16_t stat1000, struct phy_link *out)
 {
@@ -281,7 +322,8 @@ int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out)
 /* 88E1116R, as Linux's marvell driver configures it: auto MDI-X, downshift
  * enabled (reg 20 bit 8 + counter, so a 2-pair cable still links at 100;
  * reg 16's copy of the bits for silicon revisions that use it), RGMII
- * RX/TX clock delays in the PHY (ZC702/ZC706 route RGMII without skew).
+ * RX/TX clock delays in the PHY (ZC702/ZC706 route RGMII without skew;
+ * `phy rgmii MODE` picks others, phy_cmd_rgmii).
  * Takes effect at the soft reset that configure() writes next.  A counter
  * already enabled at power-on (strap, FSBL) is kept; otherwise
  * PHY_DOWNSHIFT_ATTEMPTS.  After `phy downshift off|on N`
@@ -315,7 +357,8 @@ static int m88e1116r_config(struct phy *phy)
     if ((err = wr(phy, MRVL_PAGE, MRVL_MSCR2_PAGE)) != 0)
         return err;
     if ((err = rd(phy, MRVL_MSCR2, &v)) == 0)
-        err = wr(phy, MRVL_MSCR2, v | MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY);
+        err = wr(phy, MRVL_MSCR2, (uint16_t)((v & ~(MRVL_MSCR2_RGMII_RX_DELAY | MRVL_MSCR2_RGMII_TX_DELAY)) |
+                                             phy_rgmii_mscr_bits(phy->rgmii_req)));
     int err2 = wr(phy, MRVL_PAGE, 0);
     return err ? err : err2;
 }

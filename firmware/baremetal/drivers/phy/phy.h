@@ -105,6 +105,7 @@ struct phy {
                                    downshifts by itself; 0 = no downshift */
     uint8_t downshift_req;    /* PHY_DS_*: what `phy downshift` asked for */
     uint8_t downshift_req_attempts;
+    uint8_t rgmii_req;        /* PHY_RGMII_*: what `phy rgmii` asked for */
     /* MDIO transaction log of the pass in progress */
     struct phy_txn txn[PHY_TXN_MAX];
     uint8_t txn_n, txn_pos;
@@ -129,6 +130,10 @@ struct phy {
 /* Counter written when the PHY came up with downshift disabled (a counter
  * already enabled by strap or by an earlier boot stage is kept). */
 enum { PHY_DS_DEFAULT, PHY_DS_OFF, PHY_DS_ON };   /* phy.downshift_req */
+/* phy.rgmii_req: the MAC-PHY interface mode, in the device tree's words
+ * (ethernet-controller.yaml phy-mode); DEFAULT is rgmii-id (the ZC702 and
+ * ZC706 route RGMII without PCB delay, so the PHY adds both). */
+enum { PHY_RGMII_DEFAULT, PHY_RGMII, PHY_RGMII_ID, PHY_RGMII_RXID, PHY_RGMII_TXID, PHY_RGMII_COUNT };
 #define PHY_DOWNSHIFT_ATTEMPTS_MAX 8u   /* 3-bit counter, n + 1 attempts */
 #ifndef PHY_DOWNSHIFT_ATTEMPTS
 #define PHY_DOWNSHIFT_ATTEMPTS 4u
@@ -148,6 +153,19 @@ int phy_cmd_force(struct phy *phy, unsigned speed_mbps, bool full_duplex); /* 0 
  * configure.  0 / -EINVAL (attempts outside 1..8) / -ENOTSUP (PHY without
  * downshift). */
 int phy_cmd_downshift(struct phy *phy, bool enable, unsigned attempts, bool restart);
+/* The RGMII clock delays the PHY adds, as Linux's marvell driver derives
+ * them from phy-mode (m88e1121_config_aneg_rgmii_delays: rgmii none,
+ * rgmii-id both, rgmii-rxid RX, rgmii-txid TX; page 2 register 21 bits
+ * 5/4).  @mode is a PHY_RGMII_* value or a name (phy_rgmii_parse).  With
+ * @restart the PHY is reconfigured and soft-reset at once (the bits take
+ * effect at the reset); otherwise at the next configure.  0 / -EINVAL /
+ * -ENOTSUP (a PHY without the register). */
+int phy_cmd_rgmii(struct phy *phy, unsigned mode, bool restart);
+/* "rgmii", "rgmii-id", "rgmii-rxid", "rgmii-txid" -> PHY_RGMII_*, or -1. */
+int phy_rgmii_parse(const char *s);
+const char *phy_rgmii_name(unsigned mode);
+/* Page 2 register 21 delay bits (bit 5 RX, bit 4 TX) for @mode. */
+uint16_t phy_rgmii_mscr_bits(unsigned mode);
 /* Advertise only @modes (PHY_ADV_*; 0 = all) and restart autoneg, as
  * `ethtool -s eth0 advertise MASK` does.  -EINVAL when no speed is in it. */
 int phy_cmd_advertise(struct phy *phy, unsigned modes);

@@ -102,6 +102,8 @@ void gemlab_phy_sync(GemlabLink *g)
     bool wire_up, was_up;
 
     gl_phy_get_link(&g->phy, &lk);
+    /* the PHY decides from its timing bits and the board's delays */
+    gl_link_set_rgmii_skew(g->wire, lk.rgmii_tx_skewed, lk.rgmii_rx_skewed);
     wire_up = lk.up && lk.partner_up;
     was_up = g->link.up && g->link.partner_up;
     if (wire_up != was_up || lk.speed_mbps != g->link.speed_mbps ||

@@ -55,6 +55,14 @@ static const GemlabProp gemlab_props[] = {
     { "downshift-attempts", GP_PHY, GPT_UNSIGNED, PHYP(downshift_attempts),
       "1000BASE-T attempts before downshifting" },
     { "phy-seed", GP_PHY, GPT_U64, PHYP(seed), "PHY PRNG seed" },
+    { "max-speed", GP_PHY, GPT_UNSIGNED, PHYP(max_speed_mbps),
+      "the PHY's top speed: 1000, or 100 for a 10/100 PHY" },
+    { "rgmii-timing", GP_PHY, GPT_BOOL, PHYP(rgmii_timing),
+      "model the RGMII clock delays (off: every frame crosses intact)" },
+    { "rgmii-pcb-rx-delay", GP_PHY, GPT_BOOL, PHYP(pcb_rx_delay),
+      "the board's traces delay RXC (RGMII v2.0 3.3)" },
+    { "rgmii-pcb-tx-delay", GP_PHY, GPT_BOOL, PHYP(pcb_tx_delay),
+      "the board's traces delay TXC (RGMII v2.0 3.3)" },
     { "partner-autoneg", GP_PARTNER, GPT_BOOL, PARTP(autoneg),
       "link partner autonegotiates" },
     { "partner-abilities", GP_PARTNER, GPT_ABIL, PARTP(abilities),
@@ -97,7 +105,7 @@ static const GemlabProp gemlab_wire_fields[] = {
     { "reorder-gap", GP_WIRE_BOTH, GPT_U32, WIREP(reorder_gap),
       "netem reorder gap" },
     { "skew-crc-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(skew_crc_pct),
-      "RGMII skew FCS errors at 1000 Mb/s, percent" },
+      "FCS errors at 1000 Mb/s while the RGMII delay is wrong, %" },
 };
 
 static void *gemlab_prop_field(void *base, const GemlabProp *gp)
