@@ -82,7 +82,7 @@ set -Eeuo pipefail
 
 # The QEMU gemlab builds on when QEMU_BASE is not given.  Switching the
 # default is this one line.
-BASE_DEFAULT=7.2
+BASE_DEFAULT=10.0
 JOBS=${JOBS:-2}
 
 here=$(cd "$(dirname "$0")" && pwd)

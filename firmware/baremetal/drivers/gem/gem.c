@@ -42,8 +42,8 @@
 
 static struct gem_bd rx_bd[GEM_RXBD] __attribute__((section(".dma_nc"), aligned(64)));
 static struct gem_bd tx_bd[GEM_TXBD + GEM_TX_PAD_BD] __attribute__((section(".dma_nc"), aligned(64)));
-static uint8_t rx_buf[GEM_RXBD][GEM_BUF_SIZE] __attribute__((aligned(64)));
-static uint8_t tx_buf[GEM_TXBD][GEM_BUF_SIZE] __attribute__((aligned(64)));
+static uint8_t rx_buf[GEM_RXBD][GEM_BUF_SIZE] __attribute__((section(".dma_buf"), aligned(64)));
+static uint8_t tx_buf[GEM_TXBD][GEM_BUF_SIZE] __attribute__((section(".dma_buf"), aligned(64)));
 
 static struct gem_rx_ring rxr;
 static struct gem_tx_ring txr;
