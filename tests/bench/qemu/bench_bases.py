@@ -317,39 +317,51 @@ def startup(qemu, fw, img):
 
 
 # --- perf ----------------------------------------------------------------------
+PERF_GROUPS = (  # name, symbol prefixes/substrings (QEMU 7.2 and 10.0 names)
+    ("io_recompile", ("cpu_io_recompile", "cpu_restore_state", "cpu_unwind_data_from_tb",
+                      "cpu_loop_exit", "siglongjmp", "__longjmp")),
+    ("mmio", ("iotlb_to_section", "memory_region_dispatch", "access_with_adjusted_size",
+              "memory_region_write_accessor", "memory_region_read_accessor", "l2x0",
+              "unassigned", "io_writex", "io_readx", "do_st_mmio", "do_ld_mmio", "int_st_mmio",
+              "int_ld_mmio", "io_prepare")),
+    ("l2x0", ("l2x0",)),
+    ("translate", ("tcg_", "gen_", "translator_", "disas_", "tb_gen_code", "arm_tr_",
+                   "liveness_pass", "la_", "reachable_code", "temp_", "fold_", "finish_folding")),
+    ("tb_lookup", ("helper_lookup_tb_ptr", "qht_lookup", "tb_lookup", "tb_htable_lookup",
+                   "tcg_flush_jmp_cache", "tb_tc_cmp", "tb_jmp_cache")),
+    ("mutex", ("pthread_mutex", "qemu_mutex", "bql_", "qemu_cond", "futex")),
+)
+
+
 def perf_top(pid, secs, n=15):
     """`perf record` @secs s of @pid, then the top @n symbols by self
-    samples (perf-report(1) --sort sym), and the share of the l2x0 model's
-    symbols (QEMU hw/misc/arm_l2x0.c) and of the MMIO dispatch path."""
+    samples (perf-report(1) --sort sym) and the share of symbol groups
+    (PERF_GROUPS: the I/O recompile of a mid-TB MMIO access, the MMIO
+    path, QEMU's l2x0 model hw/misc/arm_l2x0.c, translation, TB lookup,
+    mutexes), % of the process's samples."""
     fd, data = tempfile.mkstemp(prefix="gemlab-bases-perf.", suffix=".data")
     os.close(fd)
     try:
-        r = subprocess.run(["perf", "record", "-q", "-F", "499", "-o", data, "-p", str(pid), "--",
+        r = subprocess.run(["perf", "record", "-q", "-F", "999", "-o", data, "-p", str(pid), "--",
                             "sleep", str(secs)], capture_output=True, text=True)
         if r.returncode != 0:
             return {"error": "perf record: " + r.stderr.strip()[-300:]}
         r = subprocess.run(["perf", "report", "-q", "-i", data, "--stdio", "--sort", "sym",
-                            "--percent-limit", "0.05"], capture_output=True, text=True)
+                            "--percent-limit", "0.01"], capture_output=True, text=True)
     finally:
-        if os.path.exists(data):
-            os.unlink(data)
+        os.unlink(data)
     rows = []
     for line in r.stdout.splitlines():
         f = line.split()
         if len(f) >= 3 and f[0].endswith("%"):
             try:
-                rows.append((float(f[0][:-1]), " ".join(f[2:])))
+                rows.append((float(f[0][:-1]), f[1], " ".join(f[2:])))
             except ValueError:
                 continue
-
-    def share(words):
-        return round(sum(p for p, s in rows if any(w in s for w in words)), 2)
-    return {"top": [{"pct": p, "sym": s} for p, s in rows[:n]],
-            "l2x0_pct": share(("l2x0",)),
-            "mmio_dispatch_pct": share(("memory_region_dispatch", "io_writex", "io_readx",
-                                        "do_st_mmio", "do_ld_mmio", "int_st_mmio", "int_ld_mmio",
-                                        "access_with_adjusted_size", "memory_region_write_accessor",
-                                        "memory_region_read_accessor", "flatview_"))}
+    groups = {g: round(sum(p for p, _, sym in rows if any(w in sym for w in words)), 2)
+              for g, words in PERF_GROUPS}
+    groups["kernel"] = round(sum(p for p, k, _ in rows if k == "[k]"), 2)
+    return {"top": [{"pct": p, "sym": sym} for p, _, sym in rows[:n]], "groups_pct": groups}
 
 
 def perf_linux(qemu, out, label):
@@ -589,9 +601,9 @@ def main():
         if "error" in v:
             print("perf %s: %s" % (k, v["error"]))
             continue
-        print("perf %s: l2x0 %.1f %%, MMIO dispatch %.1f %%; top: %s" % (
-            k, v["l2x0_pct"], v["mmio_dispatch_pct"],
-            ", ".join("%s %.1f" % (t["sym"], t["pct"]) for t in v["top"][:8])))
+        print("perf %s, %% of QEMU's samples: %s; top: %s" % (
+            k, ", ".join("%s %.1f" % kv for kv in v["groups_pct"].items()),
+            ", ".join("%s %.1f" % (t["sym"], t["pct"]) for t in v["top"][:6])))
     path = bench.write_json(out)
     if path:
         print("wrote %s" % path)
