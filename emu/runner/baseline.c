@@ -427,33 +427,14 @@ int bl_path(const cJSON *results, const char *dir, const char *name, char *out, 
     return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-static int mkdir_p(char *path)
-{
-    for (char *p = path + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(path, 0755) && errno != EEXIST) {
-            *p = '/';
-            return -errno;
-        }
-        *p = '/';
-    }
-    return 0;
-}
-
 /* Create the directories above @path (message on @err): 0 or -EIO. */
 static int mkdir_parent(const char *path, FILE *err)
 {
-    char dir[PATH_MAX];
+    int rc = runner_mkdir_parents(path);
 
-    snprintf(dir, sizeof(dir), "%s", path);
-    if (strrchr(dir, '/')) {
-        strrchr(dir, '/')[1] = '\0';
-        if (mkdir_p(dir)) {
-            fprintf(err, "%s: cannot create directory: %s\n", dir, strerror(errno));
-            return -EIO;
-        }
+    if (rc) {
+        fprintf(err, "%s: cannot create its directory: %s\n", path, strerror(-rc));
+        return -EIO;
     }
     return 0;
 }

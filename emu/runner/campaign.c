@@ -478,29 +478,6 @@ struct outcome {
     double bps;
 };
 
-/* mkdir -p @dir with @mode: 0 or -1 with errno.  (The runner has several
- * copies of this; issue 21 folds them into util.c.) */
-static int make_dirs(const char *dir, mode_t mode)
-{
-    char buf[PATH_MAX];
-    size_t n = strlen(dir);
-
-    if (n == 0 || n >= sizeof(buf)) {
-        errno = ENAMETOOLONG;
-        return -1;
-    }
-    memcpy(buf, dir, n + 1);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, mode) && errno != EEXIST)
-            return -1;
-        *p = '/';
-    }
-    return mkdir(buf, mode) && errno != EEXIST ? -1 : 0;
-}
-
 static volatile sig_atomic_t stop_sig;
 static void on_signal(int sig) { stop_sig = sig; }
 
@@ -878,7 +855,7 @@ int cp_cmd(int argc, char **argv)
     struct sigaction sa;
     size_t cl = 0;
     ssize_t sl;
-    int rc = RUN_EXIT_PASS;
+    int rc = RUN_EXIT_PASS, e0 = 0;
     unsigned n = 0, first, last;
 
     for (int i = 0; i < argc; i++) {
@@ -977,8 +954,8 @@ int cp_cmd(int argc, char **argv)
     cl += (size_t)snprintf(cmdline, sizeof(cmdline), "gemlab campaign");
     for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
         cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);
-    if (make_dirs(out, 0700)) {
-        fprintf(stderr, "gemlab campaign: --out %s: %s\n", out, strerror(errno));
+    if ((e0 = runner_mkdir_p(out, 0700))) {
+        fprintf(stderr, "gemlab campaign: --out %s: %s\n", out, strerror(-e0));
         return RUN_EXIT_INPUT;
     }
     first = only >= 0 ? (unsigned)only : 0;
@@ -1006,8 +983,8 @@ int cp_cmd(int argc, char **argv)
         e->bps = NAN;
         snprintf(sdir, sizeof(sdir), "%s/sample-%03u", out, i);
         snprintf(path, sizeof(path), "%s/scenario.ini", sdir);
-        if (make_dirs(sdir, 0700) || runner_write_text(path, e->s.scenario)) {
-            fprintf(stderr, "gemlab campaign: %s: %s\n", sdir, strerror(errno));
+        if ((e0 = runner_mkdir_p(sdir, 0700)) || runner_write_text(path, e->s.scenario)) {
+            fprintf(stderr, "gemlab campaign: %s: %s\n", sdir, e0 ? strerror(-e0) : "cannot write scenario.ini");
             rc = RUN_EXIT_FAIL;
             break;
         }

@@ -54,26 +54,6 @@ long long inst_now_ms(void)
     return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* The missing parents of @path (not @path itself). */
-static int mkdir_parents(const char *path)
-{
-    char tmp[512];
-    size_t len = strlen(path);
-
-    if (len >= sizeof(tmp))
-        return -ENAMETOOLONG;
-    memcpy(tmp, path, len + 1);
-    for (char *p = tmp + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(tmp, 0755) && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    return 0;
-}
-
 /* Every ancestor of @path: one that any user may write and that is not
  * sticky (chmod 1777 like /tmp) lets another user swap the run directory
  * for a symlink at any time (docs/SECURITY.md R3).  0 or -EPERM (message). */
@@ -136,7 +116,7 @@ static int take_run_dir(const char *path, const char *what)
     struct stat st;
     int dfd, fd, rc;
 
-    if ((rc = mkdir_parents(path))) {
+    if ((rc = runner_mkdir_parents(path))) {
         fprintf(stderr, "gemlab: %s: cannot create its parent directories: %s\n", what, strerror(-rc));
         return rc;
     }

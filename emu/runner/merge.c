@@ -320,30 +320,14 @@ static struct mg *walk_m;
 static cJSON *walk_runs;
 static int walk_rc;
 
+/* @path's text (runner_read_file, 64 MiB at most), or NULL with a message
+ * on @err. */
 static char *slurp(const char *path, FILE *err)
 {
-    FILE *f = fopen(path, "r");
-    char *buf;
-    long n;
+    char *buf = runner_read_file(path, 64u << 20, NULL);
 
-    if (!f) {
-        fprintf(err, "%s: %s\n", path, strerror(errno));
-        return NULL;
-    }
-    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (64L << 20) || fseek(f, 0, SEEK_SET)) {
-        fprintf(err, "%s: cannot read (or larger than 64 MiB)\n", path);
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-        fprintf(err, "%s: short read\n", path);
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
+    if (!buf)
+        fprintf(err, "%s: %s\n", path, errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
     return buf;
 }
 
@@ -726,22 +710,6 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     return rc ? -EIO : 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[PATH_MAX];
-
-    snprintf(buf, sizeof(buf), "%s/", dir);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    return 0;
-}
-
 int mg_cmd(int argc, char **argv)
 {
     const char *out = "build/qemu-test-merged";
@@ -838,7 +806,7 @@ int mg_cmd(int argc, char **argv)
         runs = sorted;
     }
     mg_evaluate(&m);
-    if (mkdir_p(out)) {
+    if (runner_mkdir_p(out, 0755)) {
         fprintf(stderr, "gemlab merge: --out %s: cannot create: %s\n", out, strerror(errno));
         goto bad;
     }

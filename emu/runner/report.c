@@ -26,29 +26,6 @@
 
 /* ---- small helpers ---- */
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *buf;
-    long n;
-
-    if (!f)
-        return NULL;
-    if (fseek(f, 0, SEEK_END) || (n = ftell(f)) < 0 || n > (64L << 20) || fseek(f, 0, SEEK_SET)) {
-        fclose(f);
-        return NULL;
-    }
-    buf = malloc((size_t)n + 1);
-    if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    if (buf)
-        buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
 static double jnum(const cJSON *root, const char *path)
 {
     const cJSON *j = runner_results_get(root, path);
@@ -204,7 +181,7 @@ static void load_streams(const char *dir, struct rp_streams *st)
         if (!strncmp(name, "iperf", 5) && l > 4 && (!strcmp(name + l - 4, ".csv") || !strcmp(name + l - 5, ".json"))) {
             char path[PATH_MAX];
             snprintf(path, sizeof(path), "%s/%s", dir, name);
-            char *text = slurp(path);
+            char *text = runner_read_file(path, 64u << 20, NULL);
             if (text) {
                 if (!strcmp(name + l - 4, ".csv"))
                     rp_parse_iperf2_csv(text, name, st);
@@ -227,7 +204,7 @@ static cJSON *load_latency(const char *dir)
     cJSON *found = NULL;
 
     snprintf(path, sizeof(path), "%s/console.log", dir);
-    if (!(text = slurp(path)))
+    if (!(text = runner_read_file(path, 64u << 20, NULL)))
         return NULL;
     for (p = text; (p = strstr(p, "@gemlab {"));) {
         char *end = strchr(p, '\n');
@@ -365,7 +342,7 @@ static void inline_svg(FILE *out, const char *dir, const char *name)
     char *text, *p;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    if (!(text = slurp(path)))
+    if (!(text = runner_read_file(path, 64u << 20, NULL)))
         return;
     p = strstr(text, "<svg");
     if (p)
@@ -1011,22 +988,6 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
     return runner_out_commit(&out) ? -EIO : 0;
 }
 
-static int mkdir_p(const char *dir)
-{
-    char buf[PATH_MAX];
-
-    snprintf(buf, sizeof(buf), "%s/", dir);
-    for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
-        *p = '\0';
-        if (mkdir(buf, 0755) && errno != EEXIST)
-            return -errno;
-        *p = '/';
-    }
-    return 0;
-}
-
 /* 0, 3 without gnuplot, 2 bad input / cannot write */
 static int run_report(struct run_data *r, bool html)
 {
@@ -1039,7 +1000,7 @@ static int run_report(struct run_data *r, bool html)
     if (!html)
         return 0;
     snprintf(c.dir, sizeof(c.dir), "%s/report", r->dir);
-    if (mkdir_p(c.dir)) {
+    if (runner_mkdir_p(c.dir, 0755)) {
         fprintf(stderr, "%s: cannot create: %s\n", c.dir, strerror(errno));
         return 2;
     }
@@ -1353,7 +1314,7 @@ int rp_cmd(int argc, char **argv)
     if (n > 1) {
         if (!out)
             out = "build/report";
-        if (mkdir_p(out)) {
+        if (runner_mkdir_p(out, 0755)) {
             fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", out, strerror(errno));
             rc = 2;
             goto done;

@@ -431,3 +431,100 @@ size_t runner_clean_text(char *out, size_t cap, const char *in, size_t n, bool k
     out[o] = '\0';
     return o;
 }
+
+/* ---- files and directories ------------------------------------------------ */
+
+int runner_mkdir_p(const char *dir, mode_t mode)
+{
+    char buf[PATH_MAX];
+    size_t n = strlen(dir);
+    struct stat st;
+
+    if (n == 0)
+        return -ENOENT;
+    if (n >= sizeof(buf))
+        return -ENAMETOOLONG;
+    memcpy(buf, dir, n + 1);
+    for (char *p = buf + 1; *p; p++) {
+        if (*p != '/' || p[-1] == '/')
+            continue;
+        *p = '\0';
+        if (mkdir(buf, mode) && errno != EEXIST)
+            return -errno;
+        *p = '/';
+    }
+    if (mkdir(buf, mode) && errno != EEXIST)
+        return -errno;
+    /* EEXIST says nothing about what is there (mkdir(2)) */
+    if (stat(buf, &st))
+        return -errno;
+    return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int runner_mkdir_parents(const char *path)
+{
+    char buf[PATH_MAX];
+    size_t n = strlen(path);
+    char *slash;
+
+    if (n >= sizeof(buf))
+        return -ENAMETOOLONG;
+    memcpy(buf, path, n + 1);
+    slash = strrchr(buf, '/');
+    if (!slash || slash == buf)
+        return 0;               /* "name" or "/name": nothing to create */
+    *slash = '\0';
+    return runner_mkdir_p(buf, 0755);
+}
+
+char *runner_read_file(const char *path, size_t max, size_t *len)
+{
+    FILE *f = fopen(path, "r");
+    char *buf = NULL;
+    size_t n = 0, cap = 0;
+    int e = 0;
+
+    if (!f)
+        return NULL;
+    for (;;) {
+        if (n == cap) {
+            size_t ncap = cap ? cap * 2 : 4096;
+            char *nb;
+            if (cap > max) {
+                e = EFBIG;
+                break;
+            }
+            if (!(nb = realloc(buf, ncap + 1))) {
+                e = ENOMEM;
+                break;
+            }
+            buf = nb;
+            cap = ncap;
+        }
+        size_t got = fread(buf + n, 1, cap - n, f);
+        n += got;
+        if (n > max) {
+            e = EFBIG;
+            break;
+        }
+        if (got == 0) {
+            if (ferror(f))
+                e = EIO;
+            break;
+        }
+    }
+    fclose(f);
+    if (e) {
+        free(buf);
+        errno = e;
+        return NULL;
+    }
+    if (!buf && !(buf = malloc(1))) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (len)
+        *len = n;
+    return buf;
+}

@@ -31,6 +31,19 @@ void runner_md_code(FILE *f, const char *s, bool in_table);
  * (Markdown or an HTML href). */
 void runner_url_path(FILE *f, const char *s);
 
+/* ---- files and directories: the runner's one copy of each ----------------- */
+
+/* mkdir -p: create @dir and its missing parents with @mode (existing ones
+ * are fine).  0, or a negative errno (-ENAMETOOLONG past PATH_MAX, -ENOTDIR
+ * when a component is a file). */
+int runner_mkdir_p(const char *dir, mode_t mode);
+/* The missing parent directories of @path (not @path itself), 0755. */
+int runner_mkdir_parents(const char *path);
+/* The whole of @path, NUL-terminated (*len, when given, is its length):
+ * NULL with errno set when it cannot be opened or read, or EFBIG when it
+ * is longer than @max bytes. */
+char *runner_read_file(const char *path, size_t max, size_t *len);
+
 struct cJSON;
 
 /* The item at dotted @path below @root ("conditions.rx_bds"), or NULL
