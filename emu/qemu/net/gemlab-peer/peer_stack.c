@@ -1,0 +1,389 @@
+/*
+ * peer_stack.c - the traffic peer's TCP/IP stack: lwIP 2.1.3 (NO_SYS=1,
+ * raw API, lwIP doc/NO_SYS_SampleCode.c) on one Ethernet netif, and the
+ * bare-metal firmware's own iperf 2 engines (firmware/baremetal/apps/
+ * iperf/ in the gemlab repository, copied next to this file by
+ * emu/qemu/build.sh) compiled for the host.
+ *
+ * This file is the shim those engines expect from the firmware: the
+ * shell's registration calls (shell.h), the microsecond clock
+ * (timer_now_us(), here QEMU_CLOCK_VIRTUAL through gp_now_us()), the
+ * "status" line (apps.h) and glout_putline(), which sends every JSON
+ * line to the results file instead of a UART.
+ *
+ * No QEMU header is included here, and no lwIP header in gemlab_peer.c:
+ * peer_stack.h is the whole interface.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lwip/init.h"
+#include "lwip/netif.h"
+#include "lwip/pbuf.h"
+#include "lwip/sys.h"
+#include "lwip/timeouts.h"
+#include "lwip/etharp.h"
+#include "netif/ethernet.h"
+
+#include "glout.h"
+#include "shell.h"
+#include "fw/apps/apps.h"
+
+#include "peer_stack.h"
+
+static struct {
+    struct gp_stack_cfg cfg;
+    struct netif nif;
+    bool up;
+    uint64_t rand;
+    /* shell.h registrations: the commands and their poll hooks */
+    const struct shell_cmd *cmds[8];
+    unsigned n_cmds;
+    void (*polls[8])(uint32_t now_ms);
+    unsigned n_polls;
+    /* the last glout line that was no JSON (error text for a command) */
+    char text[GLOUT_LINE_MAX];
+} gp;
+
+static bool lwip_started;
+static bool cmds_registered;
+
+/* The command table (shell.h): iperf_register() only records. */
+static void register_cmds(void)
+{
+    if (!cmds_registered) {
+        iperf_register();
+        cmds_registered = true;
+    }
+}
+
+/* ---- platform for lwIP (arch/cc.h, lwipopts.h, lwip/sys.h) ---------- */
+
+u32_t sys_now(void)
+{
+    return (u32_t)(gp_now_us() / 1000u);
+}
+
+/*
+ * xorshift64* (Vigna, "An experimental exploration of Marsaglia's
+ * xorshift generators", 2016): ports and initial sequence numbers come
+ * from the seed property, so reruns are identical.
+ */
+uint32_t gemlab_peer_rand(void)
+{
+    uint64_t x = gp.rand ? gp.rand : 1;
+
+    x ^= x >> 12;
+    x ^= x << 25;
+    x ^= x >> 27;
+    gp.rand = x;
+    return (uint32_t)((x * 0x2545F4914F6CDD1Dull) >> 32);
+}
+
+void gemlab_peer_lwip_assert(const char *msg, const char *file, int line)
+{
+    fprintf(stderr, "gemlab-peer: lwIP assertion \"%s\" failed at %s:%d\n",
+            msg, file, line);
+    abort();
+}
+
+void gemlab_peer_diag(const char *fmt, ...)
+{
+    va_list ap;
+
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- the firmware's platform hooks, for its iperf code -------------- */
+
+uint64_t timer_now_us(void)
+{
+    return gp_now_us();
+}
+
+void shell_register(const struct shell_cmd *cmd)
+{
+    if (gp.n_cmds < sizeof(gp.cmds) / sizeof(gp.cmds[0])) {
+        gp.cmds[gp.n_cmds++] = cmd;
+    }
+}
+
+void shell_register_poll(void (*poll)(uint32_t now_ms))
+{
+    if (gp.n_polls < sizeof(gp.polls) / sizeof(gp.polls[0])) {
+        gp.polls[gp.n_polls++] = poll;
+    }
+}
+
+/* apps/apps.c's status line, the same fields */
+void app_status(const char *app, const char *state, const char *proto,
+                unsigned port)
+{
+    char buf[GLOUT_LINE_MAX];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "status");
+    glout_str(&g, "app", app);
+    glout_str(&g, "state", state);
+    if (proto) {
+        glout_str(&g, "proto", proto);
+    }
+    if (port) {
+        glout_u64(&g, "port", port);
+    }
+    glout_emit(&g);
+}
+
+/*
+ * Every line the engines print: JSON lines (behind the marker) go to the
+ * results file; the human-readable twin lines are dropped (the last one
+ * is kept for an error message).
+ */
+void glout_putline(const char *line)
+{
+    size_t n = strlen(GLOUT_MARKER);
+
+    if (strncmp(line, GLOUT_MARKER, n) == 0) {
+        if (gp.cfg.result) {
+            gp.cfg.result(gp.cfg.opaque, line + n);
+        }
+    } else {
+        snprintf(gp.text, sizeof(gp.text), "%s", line);
+    }
+}
+
+/* ---- the netif ------------------------------------------------------ */
+
+static err_t gp_linkoutput(struct netif *nif, struct pbuf *p)
+{
+    uint8_t frame[1600];
+    u16_t len;
+
+    (void)nif;
+    if (p->tot_len > sizeof(frame)) {
+        return ERR_BUF;
+    }
+    len = pbuf_copy_partial(p, frame, p->tot_len, 0);
+    if (gp.cfg.tx(gp.cfg.opaque, frame, len) != 0) {
+        return ERR_MEM;
+    }
+    return ERR_OK;
+}
+
+static err_t gp_netif_init(struct netif *nif)
+{
+    nif->name[0] = 'g';
+    nif->name[1] = 'p';
+    nif->mtu = 1500;
+    nif->hwaddr_len = ETH_HWADDR_LEN;
+    memcpy(nif->hwaddr, gp.cfg.mac, ETH_HWADDR_LEN);
+    nif->flags = NETIF_FLAG_BROADCAST | NETIF_FLAG_ETHARP |
+                 NETIF_FLAG_ETHERNET | NETIF_FLAG_LINK_UP;
+    nif->output = etharp_output;
+    nif->linkoutput = gp_linkoutput;
+    return ERR_OK;
+}
+
+int gp_stack_init(const struct gp_stack_cfg *cfg, char *err, size_t errlen)
+{
+    ip4_addr_t ip, mask, gw;
+
+    if (gp.up) {
+        snprintf(err, errlen,
+                 "only one gemlab-peer per QEMU (lwIP's state is global)");
+        return -1;
+    }
+    register_cmds();
+    gp.cfg = *cfg;
+    gp.rand = cfg->seed ? cfg->seed : 1;
+    if (!lwip_started) {
+        lwip_init();
+        lwip_started = true;
+    }
+    ip4_addr_set_u32(&ip, lwip_htonl(cfg->ip));
+    ip4_addr_set_u32(&mask, lwip_htonl(cfg->netmask));
+    ip4_addr_set_zero(&gw);
+    if (!netif_add(&gp.nif, &ip, &mask, &gw, NULL, gp_netif_init,
+                   ethernet_input)) {
+        snprintf(err, errlen, "lwIP netif_add failed");
+        return -1;
+    }
+    netif_set_default(&gp.nif);
+    netif_set_up(&gp.nif);
+    gp.up = true;
+    return 0;
+}
+
+void gp_stack_fini(void)
+{
+    char a0[] = "iperf", a1[] = "stop";
+    char *argv[] = { a0, a1, NULL };
+
+    if (!gp.up) {
+        return;
+    }
+    for (unsigned i = 0; i < gp.n_cmds; i++) {
+        if (strcmp(gp.cmds[i]->name, "iperf") == 0) {
+            gp.cmds[i]->fn(2, argv);
+        }
+    }
+    netif_set_down(&gp.nif);
+    netif_remove(&gp.nif);
+    gp.up = false;
+    gp.cfg.result = NULL;
+}
+
+void gp_stack_input(const uint8_t *frame, size_t len)
+{
+    struct pbuf *p;
+
+    if (!gp.up || len == 0 || len > 0xFFFF) {
+        return;
+    }
+    p = pbuf_alloc(PBUF_RAW, (u16_t)len, PBUF_POOL);
+    if (!p) {
+        return;
+    }
+    pbuf_take(p, frame, (u16_t)len);
+    if (gp.nif.input(p, &gp.nif) != ERR_OK) {
+        pbuf_free(p);
+    }
+}
+
+/*
+ * The engines' poll hooks pace clients and time out servers; while one
+ * runs they want calling every millisecond (the firmware's main loop
+ * calls them on every pass).
+ */
+static bool apps_busy(void);
+
+void gp_stack_poll(void)
+{
+    uint32_t now = sys_now();
+
+    if (!gp.up) {
+        return;
+    }
+    sys_check_timeouts();
+    for (unsigned i = 0; i < gp.n_polls; i++) {
+        gp.polls[i](now);
+    }
+}
+
+uint32_t gp_stack_next_ms(void)
+{
+    uint32_t t;
+
+    if (!gp.up) {
+        return UINT32_MAX;
+    }
+    t = sys_timeouts_sleeptime();
+    if (apps_busy() && t > 1) {
+        t = 1;
+    }
+    return t == SYS_TIMEOUTS_SLEEPTIME_INFINITE ? UINT32_MAX : t;
+}
+
+/* ---- commands ------------------------------------------------------- */
+
+static bool busy;
+
+static bool apps_busy(void)
+{
+    return busy;
+}
+
+#define GP_MAX_ARGS 24
+
+/* Split cmd into words (in buf) and find its shell command. */
+static const struct shell_cmd *split(const char *cmd, char *buf, size_t cap,
+                                     int *argc, char **argv,
+                                     char *err, size_t errlen)
+{
+    char *save = NULL, *w;
+
+    if (strlen(cmd) >= cap) {
+        snprintf(err, errlen, "command too long (at most %zu characters)",
+                 cap - 1);
+        return NULL;
+    }
+    strcpy(buf, cmd);
+    *argc = 0;
+    for (w = strtok_r(buf, " \t", &save); w; w = strtok_r(NULL, " \t", &save)) {
+        if (*argc == GP_MAX_ARGS) {
+            snprintf(err, errlen, "too many words (at most %d)", GP_MAX_ARGS);
+            return NULL;
+        }
+        argv[(*argc)++] = w;
+    }
+    argv[*argc] = NULL;
+    if (*argc == 0) {
+        snprintf(err, errlen, "empty command");
+        return NULL;
+    }
+    for (unsigned i = 0; i < gp.n_cmds; i++) {
+        if (strcmp(gp.cmds[i]->name, argv[0]) == 0) {
+            return gp.cmds[i];
+        }
+    }
+    snprintf(err, errlen, "unknown command '%s' (have: iperf)", argv[0]);
+    return NULL;
+}
+
+/*
+ * Checking a command means parsing its arguments; only iperf exists, and
+ * its parser (appargs.c) has no side effects.
+ */
+#include "appargs.h"
+
+int gp_stack_check(const char *cmd, char *err, size_t errlen)
+{
+    char buf[512];
+    char *argv[GP_MAX_ARGS + 1];
+    int argc;
+    struct iperf_args a;
+
+    register_cmds();
+    if (!split(cmd, buf, sizeof(buf), &argc, argv, err, errlen)) {
+        return -1;
+    }
+    if (iperf_args_parse(argc, argv, &a) != 0) {
+        snprintf(err, errlen, "bad arguments: %s (usage: "
+                 "iperf -s [-u] [-p PORT] [-i SEC] | "
+                 "iperf -c A.B.C.D [-u] [-p PORT] [-t SEC | -n BYTES] "
+                 "[-b RATE] [-l LEN] [-i SEC] | iperf stop)", cmd);
+        return -1;
+    }
+    return 0;
+}
+
+int gp_stack_run(const char *cmd, char *err, size_t errlen)
+{
+    char buf[512];
+    char *argv[GP_MAX_ARGS + 1];
+    int argc;
+    const struct shell_cmd *c;
+
+    if (!gp.up) {
+        snprintf(err, errlen, "the peer is not up");
+        return -1;
+    }
+    if (gp_stack_check(cmd, err, errlen) != 0) {
+        return -1;
+    }
+    c = split(cmd, buf, sizeof(buf), &argc, argv, err, errlen);
+    if (!c) {
+        return -1;
+    }
+    if (c->fn(argc, argv) != 0) {
+        snprintf(err, errlen, "%s failed", argv[0]);
+        return -1;
+    }
+    busy = true;
+    return 0;
+}
