@@ -27,6 +27,7 @@
 
 #include <arpa/inet.h>
 
+#include "chardev/char.h"
 #include "net/net.h"
 #include "../clients.h"
 #include "../util.h"
@@ -35,12 +36,15 @@
 #include "qemu/error-report.h"
 #include "qemu/cutils.h"
 #include "qemu/timer.h"
+#include "system/runstate.h"
 
 #include "peer_stack.h"
 
 #define GP_TXQ_MAX     512          /* frames in the peer NIC's TX queue */
 #define GP_FRAME_MAX   1600
 #define GP_SCRIPT_MAX  1024         /* lines */
+/* a character time at 115200 baud, 8N1 */
+#define GP_CONSOLE_RETRY_NS (10 * NANOSECONDS_PER_SECOND / 115200)
 
 typedef struct GpFrame {
     size_t len;
@@ -59,6 +63,10 @@ typedef struct GemlabPeerState {
     QEMUTimer *stack_timer;
     QEMUTimer *tx_timer;
     QEMUTimer *script_timer;
+    VMChangeStateEntry *vmstate;
+    QEMUTimer *con_timer;       /* console text not yet taken */
+    GString *con_buf;
+    char con_id[64];
     GQueue txq;                 /* GpFrame */
     bool tx_held;               /* a frame waits in QEMU's queue for the NIC */
     int64_t tx_free_ns;         /* the peer's wire is busy until then */
@@ -192,10 +200,102 @@ static ssize_t gp_receive(NetClientState *nc, const uint8_t *buf, size_t size)
 
 /* ---- commands ------------------------------------------------------- */
 
+/*
+ * "console CHARDEV TEXT": TEXT and a carriage return arrive from the
+ * chardev CHARDEV (for example the board's serial port) as if typed,
+ * starting at this virtual time: console input on a timeline, not at
+ * the wall-clock moment a test gets to type it.  What the front end (the
+ * UART's FIFO) cannot take yet (qemu_chr_be_can_write(),
+ * include/chardev/char.h) follows every GP_CONSOLE_RETRY_NS.
+ */
+static int gp_console_parse(const char *cmd, char *id, size_t idlen,
+                            const char **text, Error **errp)
+{
+    const char *p = cmd + strlen("console"), *e;
+
+    while (*p == ' ' || *p == '\t') {
+        p++;
+    }
+    e = p;
+    while (*e && *e != ' ' && *e != '\t') {
+        e++;
+    }
+    if (e == p || (size_t)(e - p) >= idlen) {
+        error_setg(errp, "usage: console CHARDEV TEXT");
+        return -1;
+    }
+    memcpy(id, p, e - p);
+    id[e - p] = 0;
+    while (*e == ' ' || *e == '\t') {
+        e++;
+    }
+    *text = e;
+    if (!qemu_chr_find(id)) {
+        error_setg(errp, "console: no chardev '%s'", id);
+        return -1;
+    }
+    return 0;
+}
+
+static bool gp_is_console(const char *cmd)
+{
+    return strncmp(cmd, "console", 7) == 0 &&
+           (cmd[7] == ' ' || cmd[7] == '\t' || cmd[7] == 0);
+}
+
+/* Feed the pending console text as the front end takes it. */
+static void gp_console_tick(void *opaque)
+{
+    GemlabPeerState *s = opaque;
+    Chardev *chr = qemu_chr_find(s->con_id);
+    int n;
+
+    if (!chr || !s->con_buf->len) {
+        g_string_truncate(s->con_buf, 0);
+        return;
+    }
+    n = MIN(qemu_chr_be_can_write(chr), (int)s->con_buf->len);
+    if (n > 0) {
+        qemu_chr_be_write(chr, (const uint8_t *)s->con_buf->str, n);
+        g_string_erase(s->con_buf, 0, n);
+    }
+    if (s->con_buf->len) {
+        timer_mod(s->con_timer, qemu_clock_get_ns(QEMU_CLOCK_VIRTUAL) +
+                  GP_CONSOLE_RETRY_NS);
+    }
+}
+
+static int gp_console(GemlabPeerState *s, const char *cmd, Error **errp)
+{
+    char id[sizeof(s->con_id)];
+    const char *text;
+
+    if (gp_console_parse(cmd, id, sizeof(id), &text, errp) < 0) {
+        return -1;
+    }
+    if (s->con_buf->len && strcmp(id, s->con_id) != 0) {
+        error_setg(errp, "console: text for chardev '%s' is still being "
+                   "typed", s->con_id);
+        return -1;
+    }
+    pstrcpy(s->con_id, sizeof(s->con_id), id);
+    g_string_append(s->con_buf, text);
+    g_string_append_c(s->con_buf, '\r');
+    gp_console_tick(s);
+    return 0;
+}
+
 static int gp_command(GemlabPeerState *s, const char *cmd, Error **errp)
 {
     char err[GP_ERR_MAX];
 
+    if (gp_is_console(cmd)) {
+        if (gp_console(s, cmd, errp) < 0) {
+            error_prepend(errp, "gemlab-peer %s: '%s': ", s->nc.name, cmd);
+            return -1;
+        }
+        return 0;
+    }
     if (gp_stack_run(cmd, err, sizeof(err)) != 0) {
         error_setg(errp, "gemlab-peer %s: '%s': %s", s->nc.name, cmd, err);
         return -1;
@@ -271,7 +371,18 @@ static int gp_script_load(GemlabPeerState *s, const char *path, Error **errp)
             return -1;
         }
         colon = g_strstrip(colon + 1);
-        if (gp_stack_check(colon, err, sizeof(err)) != 0) {
+        if (gp_is_console(colon)) {
+            char id[64];
+            const char *text;
+            Error *cerr = NULL;
+
+            if (gp_console_parse(colon, id, sizeof(id), &text, &cerr) < 0) {
+                error_setg(errp, "gemlab-peer: script=%s:%u: %s", path, i + 1,
+                           error_get_pretty(cerr));
+                error_free(cerr);
+                return -1;
+            }
+        } else if (gp_stack_check(colon, err, sizeof(err)) != 0) {
             error_setg(errp, "gemlab-peer: script=%s:%u: %s", path, i + 1, err);
             return -1;
         }
@@ -296,6 +407,24 @@ void qmp_gemlab_peer_start(const char *id, const char *command, Error **errp)
     gp_command(DO_UPCAST(GemlabPeerState, nc, nc), command, errp);
 }
 
+/*
+ * The VM stopped or continued (QMP stop/cont): a status line with the
+ * virtual time it happened at.
+ */
+static void gp_vm_state(void *opaque, bool running, RunState state)
+{
+    GemlabPeerState *s = opaque;
+    char line[160];
+
+    if (!s->results || (!running && state != RUN_STATE_PAUSED)) {
+        return;         /* not QEMU's exit, a wall-clock moment */
+    }
+    snprintf(line, sizeof(line), "{\"v\":1,\"src\":\"peer\",\"type\":"
+             "\"status\",\"app\":\"vm\",\"state\":\"%s\",\"t_us\":%" PRIu64
+             "}", running ? "running" : "paused", gp_now_us());
+    gp_result(s, line);
+}
+
 /* ---- lifetime ------------------------------------------------------- */
 
 static void gp_cleanup(NetClientState *nc)
@@ -303,6 +432,9 @@ static void gp_cleanup(NetClientState *nc)
     GemlabPeerState *s = DO_UPCAST(GemlabPeerState, nc, nc);
     GpFrame *f;
 
+    if (s->vmstate) {
+        qemu_del_vm_change_state_handler(s->vmstate);
+    }
     if (gp_the == s) {
         gp_stack_fini();
         gp_the = NULL;
@@ -310,6 +442,8 @@ static void gp_cleanup(NetClientState *nc)
     timer_free(s->stack_timer);
     timer_free(s->tx_timer);
     timer_free(s->script_timer);
+    timer_free(s->con_timer);
+    g_string_free(s->con_buf, true);
     while ((f = g_queue_pop_head(&s->txq))) {
         g_free(f);
     }
@@ -419,6 +553,8 @@ int net_init_gemlab_peer(const Netdev *netdev, const char *name,
     s->stack_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, gp_stack_tick, s);
     s->tx_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, gp_tx_timer, s);
     s->script_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, gp_script_tick, s);
+    s->con_timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, gp_console_tick, s);
+    s->con_buf = g_string_new(NULL);
     if (o->script) {
         s->script_path = g_strdup(o->script);
         if (gp_script_load(s, o->script, errp) < 0) {
@@ -444,6 +580,7 @@ int net_init_gemlab_peer(const Netdev *netdev, const char *name,
         return -1;
     }
     gp_the = s;
+    s->vmstate = qemu_add_vm_change_state_handler(gp_vm_state, s);
     qemu_set_info_str(nc, "gemlab-peer ip=%u.%u.%u.%u rate=%u Mb/s",
                       cfg.ip >> 24, (cfg.ip >> 16) & 255, (cfg.ip >> 8) & 255,
                       cfg.ip & 255, rate);

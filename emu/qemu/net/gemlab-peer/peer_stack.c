@@ -140,6 +140,77 @@ void app_status(const char *app, const char *state, const char *proto,
 }
 
 /*
+ * The number after "KEY": in @json, or -1 when absent.
+ * The engines' lines are flat apart from a UDP client's "server" object.
+ */
+static double json_num(const char *json, const char *key)
+{
+    char pat[40];
+    const char *p;
+
+    snprintf(pat, sizeof(pat), "\"%s\":", key);
+    p = strstr(json, pat);
+    return p ? strtod(p + strlen(pat), NULL) : -1;
+}
+
+static void json_add(char *out, size_t cap, const char *key, double v,
+                     int prec)
+{
+    size_t n = strlen(out);
+
+    if (v >= 0 && n < cap) {
+        snprintf(out + n, cap - n, ",\"%s\":%.*f", key, prec, v);
+    }
+}
+
+/*
+ * One JSON line of the engines to the results file, closed with the
+ * virtual time it was written at ("t_us") and, on a result, the fields
+ * of the runner's host-iperf results (emu/runner/iperf.c) that it has:
+ * throughput_bps as the receiving side measured it, the board's view of
+ * the direction (tx_bps: the board sent, the peer was the server; rx_bps:
+ * the peer sent), udp_lost_pct and udp_jitter_ms.
+ */
+static void put_json(const char *json)
+{
+    char out[GLOUT_LINE_MAX + 256];
+    size_t n = strlen(json);
+    const char *rx = json;
+    bool server, udp;
+    double bps;
+
+    if (n < 2 || json[n - 1] != '}' || n >= GLOUT_LINE_MAX) {
+        return;
+    }
+    memcpy(out, json, n - 1);
+    out[n - 1] = 0;
+    json_add(out, sizeof(out), "t_us", (double)gp_now_us(), 0);
+    if (strstr(json, "\"type\":\"result\"")) {
+        server = strstr(json, "\"role\":\"server\"") != NULL;
+        udp = strstr(json, "\"proto\":\"udp\"") != NULL;
+        if (!server && udp) {
+            /* a UDP client: the board's report, when it came */
+            rx = strstr(json, "\"server\":{");
+        }
+        bps = rx ? json_num(rx, "bps") : -1;
+        json_add(out, sizeof(out), "throughput_bps", bps, 0);
+        json_add(out, sizeof(out), server ? "tx_bps" : "rx_bps", bps, 0);
+        if (udp && rx) {
+            json_add(out, sizeof(out), "udp_lost_pct",
+                     json_num(rx, "loss_pct"), 3);
+            json_add(out, sizeof(out), "udp_jitter_ms",
+                     json_num(rx, "jitter_us") / 1000.0, 4);
+        }
+    }
+    n = strlen(out);
+    if (n + 1 < sizeof(out)) {
+        out[n] = '}';
+        out[n + 1] = 0;
+        gp.cfg.result(gp.cfg.opaque, out);
+    }
+}
+
+/*
  * Every line the engines print: JSON lines (behind the marker) go to the
  * results file; the human-readable twin lines are dropped (the last one
  * is kept for an error message).
@@ -150,7 +221,7 @@ void glout_putline(const char *line)
 
     if (strncmp(line, GLOUT_MARKER, n) == 0) {
         if (gp.cfg.result) {
-            gp.cfg.result(gp.cfg.opaque, line + n);
+            put_json(line + n);
         }
     } else {
         snprintf(gp.text, sizeof(gp.text), "%s", line);
@@ -227,6 +298,8 @@ void gp_stack_fini(void)
     if (!gp.up) {
         return;
     }
+    /* what is stopped at exit (a wall-clock moment) is not a result */
+    gp.cfg.result = NULL;
     for (unsigned i = 0; i < gp.n_cmds; i++) {
         if (strcmp(gp.cmds[i]->name, "iperf") == 0) {
             gp.cmds[i]->fn(2, argv);
@@ -331,7 +404,8 @@ static const struct shell_cmd *split(const char *cmd, char *buf, size_t cap,
             return gp.cmds[i];
         }
     }
-    snprintf(err, errlen, "unknown command '%s' (have: iperf)", argv[0]);
+    snprintf(err, errlen, "unknown command '%s' (have: iperf, console)",
+             argv[0]);
     return NULL;
 }
 
