@@ -2387,20 +2387,41 @@ static int test_peer_bad_options_exit_naming_property(void)
         CHECK(strstr(err, bad[i].want) != NULL, "%s: message: %.300s",
               bad[i].opt, err);
     }
+    /* a bad line 4, after good ones: the message names FILE:4 and why */
+    static const struct { const char *line4, *want; } scripts[] = {
+        { "200:iperf -c 10.0.2.15 -x", "bad arguments: iperf -c 10.0.2.15 -x" },
+        { "200:ping -c 0 10.0.2.15", "bad arguments: ping -c 0" },
+        { "200:console nosuch help", "console: no chardev 'nosuch'" },
+        { "200:reboot", "unknown command 'reboot'" },
+        { "50:iperf stop", "time 50 ms is before the previous line's 100 ms" },
+        { "soon:iperf stop", "expected AT_MS:COMMAND" },
+    };
+
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
     snprintf(path, sizeof(path), "%s/script", dir);
-    fp = fopen(path, "w");
-    CHECK(fp != NULL, "cannot write the script file");
-    fputs("# a comment\n100:iperf -s\n\n200:iperf -c 10.0.2.15 -x\n", fp);
-    fclose(fp);
-    snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,script=%s "
-             "-net nic,netdev=p0,model=cadence_gem", path);
-    rc = qt_run_expect_exit(args, err, sizeof(err));
+    for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+        char want[80];
+
+        fp = fopen(path, "w");
+        CHECK(fp != NULL, "cannot write the script file");
+        fprintf(fp, "# a comment\n100:iperf -s\n\n%s\n", scripts[i].line4);
+        fclose(fp);
+        snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,script=%s "
+                 "-net nic,netdev=p0,model=cadence_gem", path);
+        rc = qt_run_expect_exit(args, err, sizeof(err));
+        snprintf(want, sizeof(want), "%s:4: ", path);
+        if (rc <= 0 || !strstr(err, want) || !strstr(err, scripts[i].want)) {
+            unlink(path);
+            rmdir(dir);
+        }
+        CHECK(rc > 0, "%s: bad script accepted (rc %d)", scripts[i].line4, rc);
+        CHECK(strstr(err, want) != NULL, "%s: message lacks FILE:4: %.300s",
+              scripts[i].line4, err);
+        CHECK(strstr(err, scripts[i].want) != NULL, "%s: message: %.300s",
+              scripts[i].line4, err);
+    }
     unlink(path);
     rmdir(dir);
-    CHECK(rc > 0, "bad script accepted (rc %d)", rc);
-    snprintf(path, sizeof(path), "%s/script:4", dir);
-    CHECK(strstr(err, path) != NULL, "message lacks FILE:4: %.300s", err);
     return 0;
 }
 

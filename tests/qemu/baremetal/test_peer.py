@@ -5,7 +5,7 @@ against the bare-metal firmware, in virtual time (-icount shift=1,sleep=off:
   board -> peer  the firmware's `iperf -c` (UDP 1470 B at 1000M, then TCP)
                  against the peer's servers, run twice;
   peer -> board  the peer's clients against the firmware's `iperf -s -u` /
-                 `iperf -s`.
+                 `iperf -s`, then the peer's ping.
 
 Each side's result line is checked against the other's: the same bytes
 within one datagram / segment, and no rate above the line rate (802.3
@@ -43,7 +43,8 @@ B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
 # The firmware's servers start at 1000 ms, the peer's clients later.
 P2B_SCRIPT = ("1000:console ser0 iperf -s -u\n1001:console ser0 iperf -s\n"
               "3000:iperf -c 10.0.2.15 -u -b 1000M -t 1\n"
-              "4500:iperf -c 10.0.2.15 -t 1\n")
+              "4500:iperf -c 10.0.2.15 -t 1\n"
+              "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n")
 
 
 def peer_qemu():
@@ -83,7 +84,7 @@ def read_jsonl(path):
         return [json.loads(ln) for ln in f if ln.strip()]
 
 
-def run(qemu, fw, rundir, script, fw_role):
+def run(qemu, fw, rundir, script, fw_role, peer_results=2):
     """One boot with the peer (results and script in @rundir), nothing
     typed by the test.  Returns (the firmware's two result lines of role
     @fw_role, the peer's results file text, the firmware's phy and link
@@ -104,7 +105,7 @@ def run(qemu, fw, rundir, script, fw_role):
             fw_results.append(r)
         # the peer writes its own result a few virtual ms later
         for _ in range(200):
-            if os.path.exists(res) and sum(1 for j in read_jsonl(res) if j["type"] == "result") >= 2:
+            if os.path.exists(res) and sum(1 for j in read_jsonl(res) if j["type"] == "result") >= peer_results:
                 break
             time.sleep(0.05)
     with open(res) as f:
@@ -125,7 +126,7 @@ def board_to_peer(board_to_peer_runs):
 
 @pytest.fixture(scope="module")
 def peer_to_board(qemu, fw, tmp_path_factory):
-    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server")[:2]
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=3)[:2]
 
 
 def results(text, proto, role):
@@ -193,6 +194,17 @@ def test_peer_tcp_client_bytes_match_firmware_server(peer_to_board):
     assert s["proto"] == "tcp" and r["aborted"] is False, (r, s)
     assert abs(r["bytes"] - s["bytes"]) <= TCP_MSS, (r, s)
     assert s["bytes"] <= line_rate_bytes(s["duration_us"], TCP_MSS, TCP_WIRE), s
+
+
+def test_peer_ping_gets_every_echo_reply(peer_to_board):
+    text = peer_to_board[1]
+    r = [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
+         if j["type"] == "result" and j["test"] == "ping"]
+    assert len(r) == 1, text
+    r = r[0]
+    assert r["sent"] == 5 and r["received"] == 5 and r["lost"] == 0, r
+    # two 98-byte frames on the wire at 1000 Mb/s take 2 x 0.98 us
+    assert 2 <= r["rtt_min_us"] <= r["rtt_avg_us"] <= r["rtt_max_us"] < 10000, r
 
 
 def test_peer_results_of_two_runs_byte_identical(request, board_to_peer_runs, qemu, fw, tmp_path_factory):

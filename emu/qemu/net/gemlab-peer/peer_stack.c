@@ -26,6 +26,9 @@
 #include "lwip/sys.h"
 #include "lwip/timeouts.h"
 #include "lwip/etharp.h"
+#include "lwip/inet_chksum.h"
+#include "lwip/prot/icmp.h"
+#include "lwip/raw.h"
 #include "netif/ethernet.h"
 
 #include "glout.h"
@@ -50,12 +53,16 @@ static struct {
 
 static bool lwip_started;
 static bool cmds_registered;
+static const struct shell_cmd ping_cmd;
+static void ping_poll(uint32_t now_ms);
 
 /* The command table (shell.h): iperf_register() only records. */
 static void register_cmds(void)
 {
     if (!cmds_registered) {
         iperf_register();
+        shell_register(&ping_cmd);
+        shell_register_poll(ping_poll);
         cmds_registered = true;
     }
 }
@@ -404,27 +411,240 @@ static const struct shell_cmd *split(const char *cmd, char *buf, size_t cap,
             return gp.cmds[i];
         }
     }
-    snprintf(err, errlen, "unknown command '%s' (have: iperf, console)",
+    snprintf(err, errlen, "unknown command '%s' (have: iperf, ping, console)",
              argv[0]);
     return NULL;
 }
 
-/*
- * Checking a command means parsing its arguments; only iperf exists, and
- * its parser (appargs.c) has no side effects.
- */
 #include "appargs.h"
+#include "fw/apps/common/appnet.h"
 
+/* ---- ping: ICMP echo client (RFC 792) ------------------------------- */
+
+#define PING_ID          0x6770      /* "gp" */
+#define PING_MAX_COUNT   100000
+#define PING_MAX_LEN     1472        /* data bytes: a 1500-byte MTU */
+#define PING_TIMEOUT_MS  1000        /* after the last request */
+#define PING_USAGE "ping [-c COUNT] [-i MS] [-s LEN] A.B.C.D"
+
+struct ping_args {
+    uint32_t host, count, interval_ms, len;
+};
+
+static struct {
+    struct raw_pcb *pcb;
+    struct ping_args a;
+    bool active;
+    uint16_t seq;
+    uint32_t sent, received, dup;
+    uint32_t next_ms, last_ms;
+    uint64_t rtt_min, rtt_max, rtt_sum;
+} png;
+
+/*
+ * ping [-c COUNT] [-i MS] [-s LEN] A.B.C.D; data of at least 8 bytes
+ * holds the send time
+ */
+static int ping_args_parse(int argc, char **argv, struct ping_args *a)
+{
+    struct ping_args r = { 0, 4, 1000, 56 };
+    bool have_host = false;
+
+    for (int i = 1; i < argc; i++) {
+        const char *o = argv[i];
+
+        if (o[0] == '-' && i + 1 < argc) {
+            const char *v = argv[++i];
+
+            if ((!strcmp(o, "-c") &&
+                 parse_u32(v, 1, PING_MAX_COUNT, &r.count)) ||
+                (!strcmp(o, "-i") && parse_u32(v, 1, 60000, &r.interval_ms)) ||
+                (!strcmp(o, "-s") && parse_u32(v, 8, PING_MAX_LEN, &r.len)) ||
+                (strcmp(o, "-c") && strcmp(o, "-i") && strcmp(o, "-s"))) {
+                return -EINVAL;
+            }
+        } else if (!have_host && o[0] != '-' && parse_ipv4(o, &r.host) == 0) {
+            have_host = true;
+        } else {
+            return -EINVAL;
+        }
+    }
+    if (!have_host) {
+        return -EINVAL;
+    }
+    *a = r;
+    return 0;
+}
+
+static void ping_result(void)
+{
+    char buf[GLOUT_LINE_MAX];
+    char ps[APP_PEER_STR];
+    struct glout g;
+    ip_addr_t ip;
+
+    app_ip_set(&ip, png.a.host);
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "test", "ping");
+    glout_str(&g, "proto", "icmp");
+    glout_str(&g, "role", "client");
+    glout_str(&g, "peer", ipaddr_ntoa_r(&ip, ps, sizeof(ps)));
+    glout_u64(&g, "len", png.a.len);
+    glout_u64(&g, "sent", png.sent);
+    glout_u64(&g, "received", png.received);
+    glout_u64(&g, "lost", png.sent - png.received);
+    glout_u64(&g, "duplicates", png.dup);
+    if (png.received) {
+        glout_u64(&g, "rtt_min_us", png.rtt_min);
+        glout_u64(&g, "rtt_avg_us", png.rtt_sum / png.received);
+        glout_u64(&g, "rtt_max_us", png.rtt_max);
+    } else {
+        glout_null(&g, "rtt_avg_us");
+    }
+    glout_emit(&g);
+    png.active = false;
+}
+
+static u8_t ping_recv(void *arg, struct raw_pcb *pcb, struct pbuf *p,
+                      const ip_addr_t *addr)
+{
+    struct icmp_echo_hdr h;
+    uint64_t t_sent, rtt;
+    uint16_t seq;
+
+    (void)arg;
+    (void)pcb;
+    if (!png.active || p->tot_len < IP_HLEN + sizeof(h) + 8 ||
+        ip_addr_get_ip4_u32(addr) != lwip_htonl(png.a.host)) {
+        return 0;
+    }
+    pbuf_copy_partial(p, &h, sizeof(h), IP_HLEN);
+    if (h.type != ICMP_ER || h.id != lwip_htons(PING_ID)) {
+        return 0;
+    }
+    seq = lwip_ntohs(h.seqno);
+    pbuf_copy_partial(p, &t_sent, sizeof(t_sent), IP_HLEN + sizeof(h));
+    pbuf_free(p);
+    if ((uint16_t)(png.seq - seq) > png.sent || seq == png.seq) {
+        return 1;           /* not one we sent */
+    }
+    rtt = gp_now_us() - t_sent;
+    if (png.received + png.dup >= png.sent) {
+        png.dup++;
+        return 1;
+    }
+    png.received++;
+    png.rtt_sum += rtt;
+    png.rtt_min = png.received == 1 || rtt < png.rtt_min ? rtt : png.rtt_min;
+    png.rtt_max = rtt > png.rtt_max ? rtt : png.rtt_max;
+    if (png.received == png.a.count) {
+        ping_result();
+    }
+    return 1;
+}
+
+static void ping_send(void)
+{
+    struct pbuf *p = pbuf_alloc(PBUF_IP, sizeof(struct icmp_echo_hdr) +
+                                png.a.len, PBUF_RAM);
+    struct icmp_echo_hdr *h;
+    uint64_t now = gp_now_us();
+    ip_addr_t dst;
+    uint8_t *d;
+
+    if (!p) {
+        return;
+    }
+    h = p->payload;
+    d = (uint8_t *)(h + 1);
+    memset(h, 0, sizeof(*h));
+    ICMPH_TYPE_SET(h, ICMP_ECHO);
+    h->id = lwip_htons(PING_ID);
+    h->seqno = lwip_htons(png.seq);
+    memcpy(d, &now, sizeof(now));
+    app_pattern_fill(d + sizeof(now), png.a.len - sizeof(now));
+    h->chksum = inet_chksum(h, p->len);
+    app_ip_set(&dst, png.a.host);
+    raw_sendto(png.pcb, p, &dst);
+    pbuf_free(p);
+    png.seq++;
+    png.sent++;
+}
+
+static void ping_poll(uint32_t now_ms)
+{
+    if (!png.active) {
+        return;
+    }
+    if (png.sent < png.a.count && (int32_t)(now_ms - png.next_ms) >= 0) {
+        ping_send();
+        png.last_ms = now_ms;
+        png.next_ms += png.a.interval_ms;
+    } else if (png.sent == png.a.count &&
+               (int32_t)(now_ms - png.last_ms) >= PING_TIMEOUT_MS) {
+        ping_result();
+    }
+}
+
+static int cmd_ping(int argc, char **argv)
+{
+    struct ping_args a;
+
+    if (ping_args_parse(argc, argv, &a) != 0) {
+        return -EINVAL;
+    }
+    if (png.active) {
+        app_error("ping", "already running", -EBUSY);
+        return 0;
+    }
+    if (!png.pcb) {
+        png.pcb = raw_new(IP_PROTO_ICMP);
+        if (!png.pcb) {
+            app_error("ping", "no raw pcb", ERR_MEM);
+            return 0;
+        }
+        raw_recv(png.pcb, ping_recv, NULL);
+    }
+    app_pattern_init();
+    memset(&png.a, 0, sizeof(png.a));
+    png.a = a;
+    png.sent = png.received = png.dup = 0;
+    png.rtt_min = png.rtt_max = png.rtt_sum = 0;
+    png.next_ms = sys_now();
+    png.active = true;
+    app_status("ping", "started", "icmp", 0);
+    return 0;
+}
+
+static const struct shell_cmd ping_cmd = {
+    .name = "ping",
+    .usage = PING_USAGE,
+    .fn = cmd_ping,
+};
+
+/*
+ * Checking a command means parsing its arguments (appargs.c and
+ * ping_args_parse() have no side effects).
+ */
 int gp_stack_check(const char *cmd, char *err, size_t errlen)
 {
     char buf[512];
     char *argv[GP_MAX_ARGS + 1];
     int argc;
     struct iperf_args a;
+    struct ping_args pa;
 
     register_cmds();
     if (!split(cmd, buf, sizeof(buf), &argc, argv, err, errlen)) {
         return -1;
+    }
+    if (!strcmp(argv[0], "ping")) {
+        if (ping_args_parse(argc, argv, &pa) != 0) {
+            snprintf(err, errlen, "bad arguments: %s (usage: " PING_USAGE ")",
+                     cmd);
+            return -1;
+        }
+        return 0;
     }
     if (iperf_args_parse(argc, argv, &a) != 0) {
         snprintf(err, errlen, "bad arguments: %s (usage: "
