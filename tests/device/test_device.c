@@ -2398,6 +2398,18 @@ static int test_peer_bad_options_exit_naming_property(void)
     };
 
     CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    /* the results file is never opened through a symlink */
+    snprintf(path, sizeof(path), "%s/results", dir);
+    CHECK(symlink("/dev/null", path) == 0, "symlink");
+    snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,results=%s "
+             "-net nic,netdev=p0,model=cadence_gem", path);
+    rc = qt_run_expect_exit(args, err, sizeof(err));
+    unlink(path);
+    if (rc <= 0 || !strstr(err, "results=")) {
+        rmdir(dir);
+    }
+    CHECK(rc > 0, "results= through a symlink accepted (rc %d)", rc);
+    CHECK(strstr(err, "results=") != NULL, "message: %.300s", err);
     snprintf(path, sizeof(path), "%s/script", dir);
     for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
         char want[80];

@@ -563,8 +563,19 @@ int net_init_gemlab_peer(const Netdev *netdev, const char *name,
         }
     }
     if (o->results) {
-        results = fopen(o->results, "w");
+        /*
+         * Created or truncated, but never through a symlink (as the GEM's
+         * pcap, docs/SECURITY.md Q7): QEMU may run with more rights than
+         * whoever can write the directory.
+         */
+        int fd = qemu_open_old(o->results, O_WRONLY | O_CREAT | O_TRUNC |
+                               O_NOFOLLOW, 0644);
+
+        results = fd < 0 ? NULL : fdopen(fd, "w");
         if (!results) {
+            if (fd >= 0) {
+                close(fd);
+            }
             error_setg_errno(errp, errno, "gemlab-peer: results=%s",
                              o->results);
             qemu_del_net_client(nc);
