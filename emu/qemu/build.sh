@@ -30,8 +30,11 @@
 # regenerates gemlab-models/meson.build, which ninja turns into a meson
 # regeneration (not a full rebuild).
 #
-# 10.0: FULL = KEY plus the content of emu/qemu/{configs,hw,include}/ and
-# models/{include,src}/.  Those files are copied (not linked: two checkouts
+# 10.0: FULL = KEY plus the content of emu/qemu/{configs,hw,include,net}/,
+# models/{include,src}/ and the firmware's iperf files the traffic peer
+# reuses (copied to net/gemlab-peer/fw/), and the version of the lwIP it
+# is built from (firmware/baremetal/lwip/fetch.sh's pin; the sources are
+# copied to net/gemlab-peer/lwip/ at build time).  Those files are copied (not linked: two checkouts
 # sharing one key cannot point the tree at each other's files) into the
 # one build tree of KEY, only where the content differs, so ninja rebuilds
 # just what changed; the binaries are then copied to bin/FULL/.  `path`
@@ -247,21 +250,66 @@ key_of() {
 # models/{include,src} go to hw/net/gemlab-models/.
 # The stock build takes only configs/ (the device set, not code).
 overlay_files() {
-    local dirs=(configs hw include)
+    local dirs=(configs hw include net)
     [ "$STOCK" = 0 ] || dirs=(configs)
     (cd "$here" && find "${dirs[@]}" -type f ! -name '*~' ! -name '.*' 2>/dev/null |
         LC_ALL=C sort | while read -r f; do printf '%s\t%s\n' "$here/$f" "$f"; done)
     [ "$STOCK" = 0 ] || return 0
     (cd "$top/models" && find include src -type f \( -name '*.c' -o -name '*.h' \) |
         LC_ALL=C sort | while read -r f; do printf '%s\t%s\n' "$top/models/$f" "hw/net/gemlab-models/$f"; done)
+    lwip_files
+    peer_fw_files
+}
+
+# 10.0: the bare-metal firmware's iperf 2 engines and the library they
+# use, compiled for the host into the traffic peer (one iperf 2 code base
+# for the board and the peer): to net/gemlab-peer/fw/ with the
+# firmware's layout, so their relative includes hold.
+peer_fw_files() {
+    local fw="$top/firmware/baremetal"
+    [ -d "$fw" ] || return 0
+    (cd "$fw" && find include lib apps/apps.h apps/common apps/iperf -type f \( -name '*.c' -o -name '*.h' \) |
+        LC_ALL=C sort | while read -r f; do printf '%s\t%s\n' "$fw/$f" "net/gemlab-peer/fw/$f"; done)
+}
+
+# 10.0: the traffic peer's TCP/IP stack, lwIP from Debian's source (the
+# tree the bare-metal firmware builds, firmware/baremetal/lwip/fetch.sh):
+# its core, IPv4, Ethernet and headers go to net/gemlab-peer/lwip/ with
+# lwIP's own layout; net/gemlab-peer/meson.build names what is compiled.
+# Listed only when main has fetched the tree (LWIP_TREE: `all`, `dev`).
+# FULL takes the pinned Debian version (lwip_version), not these files,
+# so that `path` needs no fetch.
+lwip_files() {
+    [ -n "${LWIP_TREE:-}" ] || return 0
+    (cd "$LWIP_TREE" && find src/core src/include/lwip src/include/netif src/netif/ethernet.c \
+            -type f \( -name '*.c' -o -name '*.h' \) |
+        LC_ALL=C sort | while read -r f; do printf '%s\t%s\n' "$LWIP_TREE/$f" "net/gemlab-peer/lwip/$f"; done)
 }
 
 # FULL: KEY plus the content of every overlay file (names and bytes).
 full_key_of() {
     {
         echo "key $1"
-        overlay_files | while IFS=$'\t' read -r a b; do echo "== $b"; cat "$a"; done
+        echo "lwip $(lwip_version)"
+        overlay_files | while IFS=$'\t' read -r a b; do
+            case $b in net/gemlab-peer/lwip/*) continue ;; esac
+            echo "== $b"; cat "$a"
+        done
     } | sha256sum | cut -c1-12
+}
+
+# The lwIP version the peer is built from: fetch.sh's pin (or
+# $LWIP_DEB_VERSION, which fetch.sh honours too), read without fetching.
+lwip_version() {
+    local f="$top/firmware/baremetal/lwip/fetch.sh"
+    if [ -n "${LWIP_DEB_VERSION:-}" ]; then
+        echo "$LWIP_DEB_VERSION"
+    elif [ -f "$f" ]; then
+        # shellcheck disable=SC2016 # the $ is fetch.sh's text, matched literally
+        sed -n 's/^version=\${LWIP_DEB_VERSION:-\(.*\)}$/\1/p' "$f"
+    else
+        echo none
+    fi
 }
 
 fetch() {
@@ -561,6 +609,14 @@ main() {
         echo "$bin"; return 0
     fi
     local t0=$SECONDS
+    # 10.0: the peer's lwIP tree, copied with the overlay (fetched once,
+    # then cached under $GEMLAB_CACHE/lwip/VERSION)
+    if [ "$QEMU_BASE" != 7.2 ] && [ "$STOCK" = 0 ]; then
+        step=lwip
+        LWIP_TREE=$(QUIET=1 "$top/firmware/baremetal/lwip/fetch.sh")
+        [ "${LWIP_TREE##*/}" = "$(lwip_version)" ] || {
+            echo "build.sh: fetch.sh gave $LWIP_TREE, not lwIP $(lwip_version)" >&2; exit 1; }
+    fi
     step=lock
     exec 9>"$cache_root/.lock"
     flock 9

@@ -2282,6 +2282,237 @@ static int test_gemlab_off_stock_tx_stats_low_first_and_clear_on_read(void)
     return 0;
 }
 
+/* ---- the traffic peer netdev (QEMU 10.0, docs/PEER.md) --------------- */
+
+#define PEER_NETDEV "-netdev gemlab-peer,id=p0 -net nic,netdev=p0,model=cadence_gem "
+static const uint8_t board_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x01 };
+static const uint8_t peer_mac[6] = { 0x02, 0x00, 0x00, 0x00, 0x00, 0x02 };
+static const uint8_t board_ip[4] = { 10, 0, 2, 15 };
+static const uint8_t peer_ip[4] = { 10, 0, 2, 2 };
+
+/* Send one frame from TX descriptor @slot (the GEM's queue pointer is
+ * there: every earlier slot was sent), the next slot marked used. */
+static void peer_tx_frame(struct qt *q, unsigned slot, const uint8_t *f,
+                          unsigned len)
+{
+    uint32_t d[2] = { TXBUF_BASE + slot * BUF_STRIDE, TXD_W1_LAST | len };
+    uint32_t end[2] = { TXBUF_BASE, TXD_W1_USED };
+
+    qt_memwrite(q, TXBUF_BASE + slot * BUF_STRIDE, f, len);
+    qt_memwrite(q, TXD_BASE + 8 * (slot + 1), end, sizeof(end));
+    qt_memwrite(q, TXD_BASE + 8 * slot, d, sizeof(d));
+    gem_wr(q, GEM_NWCTRL, gem_rd(q, GEM_NWCTRL) | GEM_NWCTRL_TSTART);
+}
+
+/* Find a received frame (RX descriptors 0..n-1 owned by software) for
+ * which @match returns true; copies it to @f, returns its length or 0. */
+static unsigned peer_rx_find(struct qt *q, unsigned n,
+                             bool (*match)(const uint8_t *f, unsigned len),
+                             uint8_t *f)
+{
+    for (unsigned i = 0; i < n; i++) {
+        uint32_t d[2];
+        unsigned len;
+
+        qt_memread(q, RXD_BASE + 8 * i, d, sizeof(d));
+        if (!(d[0] & RXD_W0_OWNED_SW)) {
+            continue;
+        }
+        len = d[1] & RXD_W1_LEN_MASK;
+        if (len < 14 || len > BUF_STRIDE) {
+            continue;
+        }
+        qt_memread(q, RXBUF_BASE + i * BUF_STRIDE, f, len);
+        if (match(f, len)) {
+            return len;
+        }
+    }
+    return 0;
+}
+
+static bool is_arp_reply_to_board(const uint8_t *f, unsigned len)
+{
+    return len >= 42 && f[12] == 0x08 && f[13] == 0x06 &&
+           f[20] == 0 && f[21] == 2 &&                     /* op: reply */
+           !memcmp(f, board_mac, 6) &&
+           !memcmp(f + 22, peer_mac, 6) && !memcmp(f + 28, peer_ip, 4) &&
+           !memcmp(f + 32, board_mac, 6) && !memcmp(f + 38, board_ip, 4);
+}
+
+static bool is_echo_reply_to_board(const uint8_t *f, unsigned len)
+{
+    return len >= 14 + 20 + 8 + 56 && f[12] == 0x08 && f[13] == 0x00 &&
+           f[14 + 9] == 1 && !memcmp(f + 14 + 12, peer_ip, 4) &&
+           !memcmp(f + 14 + 16, board_ip, 4) && f[34] == 0;  /* echo reply */
+}
+
+/* ARP request (RFC 826) from the board for the peer's address */
+static unsigned arp_request(uint8_t *f)
+{
+    memset(f, 0, 60);
+    memset(f, 0xFF, 6);
+    memcpy(f + 6, board_mac, 6);
+    f[12] = 0x08; f[13] = 0x06;
+    f[14] = 0; f[15] = 1; f[16] = 0x08; f[17] = 0; f[18] = 6; f[19] = 4;
+    f[21] = 1;
+    memcpy(f + 22, board_mac, 6);
+    memcpy(f + 28, board_ip, 4);
+    memcpy(f + 38, peer_ip, 4);
+    return 60;
+}
+
+/* ICMP echo request (RFC 792) with 56 bytes of data, id 0x4242 seq 7 */
+static unsigned echo_request(uint8_t *f)
+{
+    uint8_t *ip = f + 14, *ic = ip + 20;
+    unsigned tot = 20 + 8 + 56;
+    uint32_t sum;
+
+    memset(f, 0, 14 + tot);
+    memcpy(f, peer_mac, 6);
+    memcpy(f + 6, board_mac, 6);
+    f[12] = 0x08;
+    ip[0] = 0x45;
+    ip[2] = (uint8_t)(tot >> 8);
+    ip[3] = (uint8_t)tot;
+    ip[8] = 64;
+    ip[9] = 1;
+    memcpy(ip + 12, board_ip, 4);
+    memcpy(ip + 16, peer_ip, 4);
+    sum = csum_add(0, ip, 20);
+    ip[10] = (uint8_t)(csum_fold(sum) >> 8);
+    ip[11] = (uint8_t)csum_fold(sum);
+    ic[0] = 8;
+    ic[4] = 0x42; ic[5] = 0x42; ic[7] = 7;
+    for (unsigned i = 0; i < 56; i++) {
+        ic[8 + i] = (uint8_t)(i * 3 + 1);
+    }
+    sum = csum_add(0, ic, 8 + 56);
+    ic[2] = (uint8_t)(csum_fold(sum) >> 8);
+    ic[3] = (uint8_t)csum_fold(sum);
+    return 14 + tot;
+}
+
+/*
+ * The peer is a host on the wire: the GEM's ARP request through a TX
+ * descriptor is answered into an RX buffer with the peer's MAC, and an
+ * ICMP echo request comes back as an echo reply with the same id,
+ * sequence and data.  Everything happens in virtual time: nothing moves
+ * between qt_step() calls.
+ */
+static int test_peer_answers_arp_and_icmp_echo(void)
+{
+    struct qt q;
+    uint8_t f[2048], req[128], r[2048];
+    unsigned len, rlen;
+
+    CHECK(qt_start(&q, PEER_NETDEV) == 0, "QEMU did not start: %s",
+          qt_stderr(&q, (char *)r, sizeof(r)));
+    gem_setup(&q, 1000, true);
+    rx_ring(&q, 8);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+
+    len = arp_request(f);
+    peer_tx_frame(&q, 0, f, len);
+    qt_step(&q, 100 * NS_PER_US);
+    rlen = peer_rx_find(&q, 8, is_arp_reply_to_board, r);
+    CHECK(rlen > 0, "no ARP reply from the peer in the RX ring");
+
+    len = echo_request(req);
+    peer_tx_frame(&q, 1, req, len);
+    qt_step(&q, 100 * NS_PER_US);
+    rlen = peer_rx_find(&q, 8, is_echo_reply_to_board, r);
+    qt_stop(&q);
+    CHECK(rlen > 0, "no ICMP echo reply from the peer in the RX ring");
+    CHECK(rlen >= len, "echo reply of %u bytes, request %u", rlen, len);
+    CHECK(r[34 + 4] == 0x42 && r[34 + 5] == 0x42 && r[34 + 7] == 7,
+          "echo reply with another id/sequence");
+    CHECK(!memcmp(r + 34 + 8, req + 34 + 8, 56), "echo reply data differs");
+    return 0;
+}
+
+/* Bad gemlab-peer options stop QEMU at startup, naming the option (and,
+ * for the script, the file and line). */
+static int test_peer_bad_options_exit_naming_property(void)
+{
+    /* @want: our message (QEMU echoes the option itself before it) */
+    static const struct { const char *opt, *want; } bad[] = {
+        { "ip=10.0.2.300", "ip=10.0.2.300: not an IPv4 address" },
+        { "ip=10.0.2.255", "ip=10.0.2.255: a network or broadcast address" },
+        { "netmask=255.0.255.0", "netmask=255.0.255.0: not a contiguous netmask" },
+        { "board-ip=board", "board-ip=board: not an IPv4 address" },
+        { "mac=02:00:00:00:00", "mac=02:00:00:00:00: not a MAC address" },
+        { "mac=01:00:00:00:00:01", "mac=01:00:00:00:00:01: a multicast address" },
+        { "rate-mbps=0", "rate-mbps=0: out of range (1..100000)" },
+        { "rate-mbps=fast", "Parameter 'rate-mbps' expects" },
+        { "results=/nonexistent/dir/r.json",
+          "results=/nonexistent/dir/r.json: No such file" },
+        { "script=/nonexistent/s.txt", "script=/nonexistent/s.txt: Failed to open" },
+    };
+    char err[4096], args[1024], dir[] = "/tmp/gemlab-peer-XXXXXX", path[64];
+    FILE *fp;
+    int rc;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,%s "
+                 "-net nic,netdev=p0,model=cadence_gem", bad[i].opt);
+        rc = qt_run_expect_exit(args, err, sizeof(err));
+        CHECK(rc > 0, "%s: QEMU did not exit with an error (rc %d)",
+              bad[i].opt, rc);
+        CHECK(strstr(err, bad[i].want) != NULL, "%s: message: %.300s",
+              bad[i].opt, err);
+    }
+    /* a bad line 4, after good ones: the message names FILE:4 and why */
+    static const struct { const char *line4, *want; } scripts[] = {
+        { "200:iperf -c 10.0.2.15 -x", "bad arguments: iperf -c 10.0.2.15 -x" },
+        { "200:ping -c 0 10.0.2.15", "bad arguments: ping -c 0" },
+        { "200:console nosuch help", "console: no chardev 'nosuch'" },
+        { "200:reboot", "unknown command 'reboot'" },
+        { "50:iperf stop", "time 50 ms is before the previous line's 100 ms" },
+        { "soon:iperf stop", "expected AT_MS:COMMAND" },
+    };
+
+    CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+    /* the results file is never opened through a symlink */
+    snprintf(path, sizeof(path), "%s/results", dir);
+    CHECK(symlink("/dev/null", path) == 0, "symlink");
+    snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,results=%s "
+             "-net nic,netdev=p0,model=cadence_gem", path);
+    rc = qt_run_expect_exit(args, err, sizeof(err));
+    unlink(path);
+    if (rc <= 0 || !strstr(err, "results=")) {
+        rmdir(dir);
+    }
+    CHECK(rc > 0, "results= through a symlink accepted (rc %d)", rc);
+    CHECK(strstr(err, "results=") != NULL, "message: %.300s", err);
+    snprintf(path, sizeof(path), "%s/script", dir);
+    for (size_t i = 0; i < sizeof(scripts) / sizeof(scripts[0]); i++) {
+        char want[80];
+
+        fp = fopen(path, "w");
+        CHECK(fp != NULL, "cannot write the script file");
+        fprintf(fp, "# a comment\n100:iperf -s\n\n%s\n", scripts[i].line4);
+        fclose(fp);
+        snprintf(args, sizeof(args), "-netdev gemlab-peer,id=p0,script=%s "
+                 "-net nic,netdev=p0,model=cadence_gem", path);
+        rc = qt_run_expect_exit(args, err, sizeof(err));
+        snprintf(want, sizeof(want), "%s:4: ", path);
+        if (rc <= 0 || !strstr(err, want) || !strstr(err, scripts[i].want)) {
+            unlink(path);
+            rmdir(dir);
+        }
+        CHECK(rc > 0, "%s: bad script accepted (rc %d)", scripts[i].line4, rc);
+        CHECK(strstr(err, want) != NULL, "%s: message lacks FILE:4: %.300s",
+              scripts[i].line4, err);
+        CHECK(strstr(err, scripts[i].want) != NULL, "%s: message: %.300s",
+              scripts[i].line4, err);
+    }
+    unlink(path);
+    rmdir(dir);
+    return 0;
+}
+
 /* ---- runner --------------------------------------------------------- */
 
 struct test {
@@ -2347,6 +2578,8 @@ static const struct test tests[] = {
     T(test_pcap_size_capped_by_pcap_max_bytes),
     T10(test_gemlab_off_mdio_completes_at_once_with_stock_phy),
     T10(test_gemlab_off_stock_tx_stats_low_first_and_clear_on_read),
+    T10(test_peer_answers_arp_and_icmp_echo),
+    T10(test_peer_bad_options_exit_naming_property),
 };
 
 int main(int argc, char **argv)

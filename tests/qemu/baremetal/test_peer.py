@@ -1,0 +1,231 @@
+"""The traffic peer inside the emulator (-netdev gemlab-peer, docs/PEER.md)
+against the bare-metal firmware, in virtual time (-icount shift=1,sleep=off:
+500 MIPS, idle time skipped).  No host network and no host iperf.
+
+  board -> peer  the firmware's `iperf -c` (UDP 1470 B at 1000M, then TCP)
+                 against the peer's servers, run twice;
+  peer -> board  the peer's clients against the firmware's `iperf -s -u` /
+                 `iperf -s`, then the peer's ping.
+
+Each side's result line is checked against the other's: the same bytes
+within one datagram / segment, and no rate above the line rate (802.3
+wire bytes: UDP 1470 B payload in 1536, TCP MSS 1460 in 1538).  The
+firmware's console commands come from the peer's script at defined
+virtual times (its "console" command), so two board -> peer runs in
+which the firmware behaved alike must write byte-identical results files.
+
+Needs gemlab's QEMU 10.0 (QEMU_BASE=10.0): on a QEMU without the netdev
+the module is skipped as a known gap (todo).  Run by
+`make -C firmware/baremetal test-peer`."""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from gemlab_test import paths
+from gemlab_test.board import Board
+
+ICOUNT = ["-icount", "shift=1,sleep=off"]
+RATE = 1000e6
+UDP_LEN = 1470
+UDP_WIRE = UDP_LEN + 8 + 20 + 14 + 4 + 8 + 12      # 1536 byte times
+TCP_MSS = 1460
+TCP_WIRE = TCP_MSS + 20 + 20 + 14 + 4 + 8 + 12     # 1538
+# Console input at defined virtual times: the peer's script types into the
+# board's serial chardev (ser0, gemlab_test.board) itself ("console"), so
+# a command reaches the firmware at that virtual time on any host.  The
+# peer's servers start at 0 ms; the link is up at about 2.6 s.
+B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
+              "3000:console ser0 iperf -c 10.0.2.2 -u -b 1000M -t 1\n"
+              "4500:console ser0 iperf -c 10.0.2.2 -t 1\n")
+# The firmware's servers start at 1000 ms, the peer's clients later.
+P2B_SCRIPT = ("1000:console ser0 iperf -s -u\n1001:console ser0 iperf -s\n"
+              "3000:iperf -c 10.0.2.15 -u -b 1000M -t 1\n"
+              "4500:iperf -c 10.0.2.15 -t 1\n"
+              "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n")
+
+
+def peer_qemu():
+    """gemlab's QEMU with the gemlab-peer netdev: $QEMU, the default
+    build, or the QEMU_BASE=10.0 build; None when none has it."""
+    cands = [paths.our_qemu()]
+    top = os.path.join(os.path.dirname(__file__), "..", "..", "..")
+    try:
+        cands.append(subprocess.run([os.path.join(top, "emu", "qemu", "build.sh"), "path"],
+                                    env=dict(os.environ, QEMU_BASE="10.0", QUIET="1"),
+                                    capture_output=True, text=True, timeout=60).stdout.strip())
+    except (OSError, subprocess.SubprocessError):
+        pass
+    for q in cands:
+        if not q or not os.path.exists(q):
+            continue
+        out = subprocess.run([q, "-M", "none", "-netdev", "help"], capture_output=True, text=True,
+                             timeout=30)
+        if "gemlab-peer" in out.stdout:
+            return q
+    return None
+
+
+@pytest.fixture(scope="module")
+def qemu(request):
+    q = peer_qemu()
+    if not q:
+        # a known gap until QEMU 10.0 is the default base, not a pass
+        request.node.add_marker(pytest.mark.todo)
+        pytest.skip("no QEMU with -netdev gemlab-peer: it is QEMU 10.0 only "
+                    "(make -C emu/qemu QEMU_BASE=10.0)")
+    return q
+
+
+def read_jsonl(path):
+    with open(path) as f:
+        return [json.loads(ln) for ln in f if ln.strip()]
+
+
+def run(qemu, fw, rundir, script, fw_role, peer_results=2):
+    """One boot with the peer (results and script in @rundir), nothing
+    typed by the test.  Returns (the firmware's two result lines of role
+    @fw_role, the peer's results file text, the firmware's phy and link
+    lines)."""
+    if not os.path.exists(fw):
+        pytest.fail("no firmware at %s (make -C firmware/baremetal)" % fw, pytrace=False)
+    os.makedirs(rundir, exist_ok=True)
+    res, scr = os.path.join(rundir, "peer.jsonl"), os.path.join(rundir, "peer.script")
+    with open(scr, "w") as f:
+        f.write(script)
+    fw_results = []
+    with Board(fw, rundir, qemu, netdev="gemlab-peer,id=n0,results=%s,script=%s" % (res, scr),
+               extra=ICOUNT) as b:
+        boot = [b.con.expect_json(t, 30) for t in ("phy", "link")]
+        for _ in range(2):
+            r = b.con.expect_json("result", 180, lambda j: j.get("role") == fw_role)
+            assert r, "no firmware %s result line" % fw_role
+            fw_results.append(r)
+        # the peer writes its own result a few virtual ms later
+        for _ in range(200):
+            if os.path.exists(res) and sum(1 for j in read_jsonl(res) if j["type"] == "result") >= peer_results:
+                break
+            time.sleep(0.05)
+    with open(res) as f:
+        return fw_results, f.read(), boot
+
+
+@pytest.fixture(scope="module")
+def board_to_peer_runs(qemu, fw, tmp_path_factory):
+    """The board -> peer run, twice."""
+    return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client")
+            for _ in range(2)]
+
+
+@pytest.fixture(scope="module")
+def board_to_peer(board_to_peer_runs):
+    return board_to_peer_runs[0][:2]
+
+
+@pytest.fixture(scope="module")
+def peer_to_board(qemu, fw, tmp_path_factory):
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=3)[:2]
+
+
+def results(text, proto, role):
+    return [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
+            if j["type"] == "result" and j["proto"] == proto and j["role"] == role]
+
+
+def line_rate_bytes(duration_us, payload, wire):
+    """Payload bytes the line can carry in @duration_us, plus the one
+    frame a measurement from first to last arrival leaves out."""
+    return RATE / 8 * duration_us / 1e6 * payload / wire + payload
+
+
+def test_peer_udp_server_counts_what_the_firmware_sent(board_to_peer):
+    fw, text = board_to_peer
+    r = results(text, "udp", "server")
+    assert len(r) == 1, text
+    r, c = r[0], fw[0]
+    assert r["src"] == "peer" and r["fin"] is True
+    assert abs(r["bytes"] - c["bytes"]) <= UDP_LEN, (r, c)
+    assert r["received"] == c["tx_datagrams"] and r["lost"] == 0, (r, c)
+    # the firmware's copy of the peer's report is the peer's result
+    assert c["server"]["bytes"] == r["bytes"] and c["server"]["duration_us"] == r["duration_us"]
+
+
+def test_peer_udp_server_rate_at_most_line_rate(board_to_peer):
+    r = results(board_to_peer[1], "udp", "server")[0]
+    assert r["bytes"] <= line_rate_bytes(r["duration_us"], UDP_LEN, UDP_WIRE), r
+    assert r["throughput_bps"] == r["bps"] and r["tx_bps"] == r["bps"], r
+
+
+def test_peer_tcp_server_counts_what_the_firmware_sent(board_to_peer):
+    fw, text = board_to_peer
+    r = results(text, "tcp", "server")
+    assert len(r) == 1, text
+    r, c = r[0], fw[1]
+    assert r["aborted"] is False
+    assert abs(r["bytes"] - c["bytes"]) <= TCP_MSS, (r, c)
+    assert r["bytes"] >= c["bytes_acked"], (r, c)
+
+
+def test_peer_tcp_server_rate_at_most_line_rate(board_to_peer):
+    r = results(board_to_peer[1], "tcp", "server")[0]
+    assert r["bytes"] <= line_rate_bytes(r["duration_us"], TCP_MSS, TCP_WIRE), r
+
+
+def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
+    fw, text = peer_to_board
+    r = results(text, "udp", "client")
+    assert len(r) == 1, text
+    r, s = r[0], fw[0]
+    assert s["proto"] == "udp", s
+    assert r["server"]["bytes"] == s["bytes"] and r["server"]["lost"] == s["lost"], (r, s)
+    # the peer's NIC serialises at 1000 Mb/s: the client's "bytes" count
+    # what it queued in 1 s (its queue drains after), the board received
+    # at most the line rate
+    assert s["bytes"] <= line_rate_bytes(s["duration_us"], UDP_LEN, UDP_WIRE), s
+
+
+def test_peer_tcp_client_bytes_match_firmware_server(peer_to_board):
+    fw, text = peer_to_board
+    r = results(text, "tcp", "client")
+    assert len(r) == 1, text
+    r, s = r[0], fw[1]
+    assert s["proto"] == "tcp" and r["aborted"] is False, (r, s)
+    assert abs(r["bytes"] - s["bytes"]) <= TCP_MSS, (r, s)
+    assert s["bytes"] <= line_rate_bytes(s["duration_us"], TCP_MSS, TCP_WIRE), s
+
+
+def test_peer_ping_gets_every_echo_reply(peer_to_board):
+    text = peer_to_board[1]
+    r = [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
+         if j["type"] == "result" and j["test"] == "ping"]
+    assert len(r) == 1, text
+    r = r[0]
+    assert r["sent"] == 5 and r["received"] == 5 and r["lost"] == 0, r
+    # two 98-byte frames on the wire at 1000 Mb/s take 2 x 0.98 us
+    assert 2 <= r["rtt_min_us"] <= r["rtt_avg_us"] <= r["rtt_max_us"] < 10000, r
+
+
+def test_peer_results_of_two_runs_byte_identical(request, board_to_peer_runs, qemu, fw, tmp_path_factory):
+    """The peer adds no nondeterminism: two runs in which the firmware
+    booted and sent the same (its phy/link lines and result lines are
+    identical) give byte-identical peer results.  The emulator itself is
+    not yet deterministic on a loaded host: the firmware's own lines
+    differ in some runs, with -netdev user too (docs/PEER.md,
+    "Determinism"); then a third run is tried for a pair."""
+    runs = list(board_to_peer_runs)
+
+    def same_board(a, b):
+        return a[2] == b[2] and a[0] == b[0]
+    if not same_board(runs[0], runs[1]):
+        runs.append(run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client"))
+    pair = next(((a, b) for i, a in enumerate(runs) for b in runs[i + 1:] if same_board(a, b)), None)
+    if pair is None:
+        request.node.add_marker(pytest.mark.todo)
+        pytest.skip("the firmware's own boot/result lines differ in all three runs (emulator "
+                    "nondeterminism, not the peer's): UDP tx_datagrams %s, boot t_ms %s"
+                    % ([r[0][0]["tx_datagrams"] for r in runs], [[j["t_ms"] for j in r[2]] for r in runs]))
+    (fw1, t1, _), (fw2, t2, _) = pair
+    assert results(t1, "udp", "server") and results(t1, "tcp", "server"), t1
+    assert t1 == t2, "the peer's results differ between two runs the firmware ran alike:\n%s\n%s" % (t1, t2)
