@@ -63,6 +63,7 @@ static const char *const e_irq[] = { "all", "cpu0", "cpu1", NULL };
 static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", "1000", NULL };
 static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
 static const char *const e_peer[] = { "host", "baremetal", NULL };
+static const char *const e_clock[] = { "real", "virtual", NULL };
 static const char *const e_speed[] = { "10", "100", "1000", NULL };
 static const char *const e_duplex[] = { "full", "half", NULL };
 static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
@@ -100,6 +101,12 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_BOARD_PEER] = { "board", "peer", T_ENUM, 0, 0, e_peer, "host", false },
     /* our own advertisement (ethtool -s eth0 advertise); [link] partner's words */
     [SK_BOARD_ADVERTISE] = { "board", "advertise", T_ABIL, 0, 0, NULL, NULL, false },
+    /* real: QEMU runs as fast as the host lets it; virtual: -icount
+     * mips=N,sleep=off (docs/VIRTUAL_TIME.md) */
+    [SK_BOARD_CLOCK] = { "board", "clock", T_ENUM, 0, 0, e_clock, "real", false },
+    /* the guest CPU's speed in virtual time; unset = the profile's
+     * default (scn_board_mips).  The bounds are QEMU's -icount mips=. */
+    [SK_BOARD_MIPS] = { "board", "mips", T_COUNT, 1, 1000000, NULL, NULL, false },
     [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
     [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
     [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
@@ -937,6 +944,10 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_CPUS)->line, "[board] cpus: bare-metal firmware runs on one CPU; use firmware = linux");
     if (V(BOARD_IRQ_AFFINITY)->set && V(BOARD_FIRMWARE)->e == 0)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: needs firmware = linux");
+    if (V(BOARD_CLOCK)->e == 1 && V(BOARD_PEER)->e == 1)
+        /* a second QEMU over a socket runs in wall time (docs/VIRTUAL_TIME.md) */
+        scn_error(c, V(BOARD_PEER)->line, "[board] peer: baremetal is not with clock = virtual (line %d)",
+                  V(BOARD_CLOCK)->line);
     if (V(BOARD_PEER)->e == 1) {
         /* --net pair: the firmwares' own iperf (one stream, iperf 2 style) */
         static const enum scn_key unsupported[] = { SK_TRAFFIC_PARALLEL, SK_TRAFFIC_PARALLEL_SWEEP,
@@ -1156,6 +1167,26 @@ const char *scn_board_tool(const struct scenario *s)
         return scn_enum_str(s, SK_TRAFFIC_BOARD_TOOL);
     /* lwIP's lwiperf speaks iperf 2; the Linux agent runs iperf3 */
     return s->v[SK_BOARD_FIRMWARE].e == 1 ? "iperf3" : "iperf2";
+}
+
+/* The placeholder speed of each profile's Cortex-A9 (all three run it at
+ * 667 MHz, UG585 1.1.2 / the boards' user guides): 500 MIPS until part 2
+ * of issue 18 calibrates it against a real board (docs/VIRTUAL_TIME.md).
+ * Indexed like e_profile. */
+static const unsigned profile_mips[] = { 500, 500, 500 };
+_Static_assert(sizeof(profile_mips) / sizeof(profile_mips[0]) == sizeof(e_profile) / sizeof(e_profile[0]) - 1,
+               "one default mips per [board] profile");
+
+unsigned scn_board_mips(const struct scenario *s)
+{
+    if (s->v[SK_BOARD_MIPS].set)
+        return (unsigned)s->v[SK_BOARD_MIPS].u;
+    return profile_mips[s->v[SK_BOARD_PROFILE].e];
+}
+
+bool scn_clock_virtual(const struct scenario *s)
+{
+    return s->v[SK_BOARD_CLOCK].e == 1;
 }
 
 const char *scn_host_tool(const struct scenario *s)

@@ -44,6 +44,8 @@
     X(BOARD_PHY_MODE, "board", "phy_mode")           \
     X(BOARD_PEER, "board", "peer")                   \
     X(BOARD_ADVERTISE, "board", "advertise")         \
+    X(BOARD_CLOCK, "board", "clock")                 \
+    X(BOARD_MIPS, "board", "mips")                   \
     X(LINK_PARTNER, "link", "partner")               \
     X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
     X(LINK_PARTNER_SPEED, "link", "partner_speed")   \
@@ -186,6 +188,10 @@ const char *scn_enum_str(const struct scenario *s, enum scn_key k);
  * (lwiperf) speaks iperf 2, the Linux agent iperf3; the host follows the
  * board unless [traffic] tool says otherwise. */
 const char *scn_board_tool(const struct scenario *s);
+/* [board] mips, else the profile's default (SCN_MIPS_DEFAULT_*; docs/VIRTUAL_TIME.md). */
+unsigned scn_board_mips(const struct scenario *s);
+/* [board] clock = virtual (the runner's --clock has already been folded in). */
+bool scn_clock_virtual(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);
 /* The word for enum index @e of key @k, or NULL. */
 const char *scn_enum_word(enum scn_key k, int e);
