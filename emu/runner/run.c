@@ -1697,6 +1697,11 @@ static void build_clock(struct run *r)
             cJSON_AddNumberToObject(w, "run_s", ws);
             if (r->vt_end_ns > 0)
                 cJSON_AddNumberToObject(w, "s_per_virtual_s", ws / (r->vt_end_ns / 1e9));
+            if (r->vt_wall_link_ms && r->vt_link_ns > 0) {
+                double wl = (r->vt_wall_link_ms - r->vt_wall_cont_ms) / 1e3;
+                cJSON_AddNumberToObject(w, "boot_to_link_up_s", wl);
+                cJSON_AddNumberToObject(w, "link_up_s_per_virtual_s", wl / (r->vt_link_ns / 1e9));
+            }
             if (r->vt_wall_ready_ms && r->vt_ready_ns > 0)
                 cJSON_AddNumberToObject(w, "boot_s_per_virtual_s",
                                         (r->vt_wall_ready_ms - r->vt_wall_cont_ms) / 1e3 / (r->vt_ready_ns / 1e9));
@@ -1889,8 +1894,10 @@ int run_cmd_run(int argc, char **argv)
         wait_failed(&r, rc, "link-up");
         goto out;
     }
-    if (r.vt_gated && rc == 0)
+    if (r.vt_gated && rc == 0) {
         r.vt_link_ns = gate_ns(&r, "last-match-ns");
+        r.vt_wall_link_ms = inst_now_ms();
+    }
     if (apply_board_keys(&r))
         goto out;
     {

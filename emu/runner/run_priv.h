@@ -61,7 +61,7 @@ struct run {
     bool vt_gated;               /* and through the gate (GEMLAB_CONSOLE_GATE=off: not) */
     long long vt_wall_cont_ms;   /* CLOCK_MONOTONIC at `cont` */
     long long vt_ready_ns, vt_link_ns, vt_end_ns;   /* virtual times; -1 = not seen */
-    long long vt_wall_ready_ms, vt_wall_end_ms;
+    long long vt_wall_ready_ms, vt_wall_link_ms, vt_wall_end_ms;
     unsigned vt_steps;
     double vt_gate[4];           /* the gate's sent, holds, timeouts, unsynced-sends (-1 = unknown) */
 };

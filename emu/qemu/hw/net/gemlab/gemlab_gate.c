@@ -13,7 +13,8 @@
  *
  * Input: a step is {data, next expect, delay}.  The runner queues steps
  * with qom-set on /chardevs/ID: "delay-ns", "timeout-ns" and "expect"
- * stage the next trigger, "send" commits a step with the staged values (and clears them).
+ * stage the next trigger, "send" commits a step with the staged values
+ * (and clears them).
  * A step is injected when the current trigger fires:
  *   - idle (no trigger): at once (before `cont` this is virtual time 0;
  *     with the VM running the time depends on the host: counted in
@@ -62,15 +63,25 @@ OBJECT_DECLARE_SIMPLE_TYPE(GemlabGate, CHARDEV_GEMLAB_GATE)
 #define GATE_EXPECT_MAX 256         /* bytes of one pattern */
 #define GATE_DATA_MAX 4096          /* bytes of one step's input */
 #define GATE_QUEUE_MAX 64           /* steps queued ahead */
-#define GATE_OUT_MAX (4u << 20)     /* output buffered for a full inner chardev */
+#define GATE_OUT_MAX (4u << 20)     /* output held for a full inner chardev */
 
 typedef struct GateStep {
     GByteArray *data;
     char *expect;                   /* NULL: idle after this step */
     uint64_t delay_ns;
-    uint64_t timeout_ns;            /* pattern: fire anyway this long after injection; 0 = never */
+    /* pattern: fire this long after the injection if not seen; 0 = never */
+    uint64_t timeout_ns;
 } GateStep;
 
+/*
+ * The trigger of the next step; exits:
+ *   IDLE   (no trigger)   -> a "send" is injected at once (gate_consume)
+ *   SCAN   (pattern)      -> TIMER when the pattern is printed; the timer
+ *                            (timeout-ns) fires as in TIMER
+ *   TIMER  (timer armed)  -> the timer consumes a queued step, else HELD
+ *   HELD   (VM stopped)   -> a "send" is injected and the VM resumed
+ * gate_consume() leaves for IDLE, SCAN or TIMER as the step says.
+ */
 enum gate_state { GATE_IDLE, GATE_SCAN, GATE_TIMER, GATE_HELD };
 
 struct GemlabGate {
@@ -93,9 +104,8 @@ struct GemlabGate {
     /* output the inner chardev has not taken yet */
     GByteArray *out;
     guint out_watch;
-    bool resume_pending;            /* a send came while the stop was still pending */
+    bool resume_pending;            /* a send came before the stop completed */
     VMChangeStateEntry *vmse;
-    QEMUBH *resume_bh;
     /* evidence, read-only properties */
     uint64_t nsent, nunsynced, nholds, ntimeouts, out_total, out_dropped;
     int64_t last_match_ns, last_inject_ns;
@@ -185,12 +195,14 @@ static void gate_consume(GemlabGate *g, GateStep *s)
     g_free(s);
 }
 
-/* The VM stops at this virtual time.  From the vCPU thread (where icount
+/*
+ * The VM stops at this virtual time.  From the vCPU thread (where icount
  * runs QEMU_CLOCK_VIRTUAL timers, accel/tcg/tcg-accel-ops-icount.c)
  * vm_stop() only requests the stop and stops the current CPU: every CPU
  * of the round-robin thread is stopped here too, so none runs another
  * instruction before the main loop completes the stop (system/cpus.c
- * vm_stop, cpu_stop_current). */
+ * vm_stop, cpu_stop_current).
+ */
 static void gate_hold(GemlabGate *g)
 {
     CPUState *cpu;
@@ -231,15 +243,17 @@ static void gate_resume_bh(void *opaque)
     }
 }
 
-/* A stop the gate asked for has completed: if a step came meanwhile,
- * resume (from a BH: not inside the state change). */
+/*
+ * A stop the gate asked for has completed: if a step came meanwhile,
+ * resume (from a BH: not inside the state change).
+ */
 static void gate_vm_state(void *opaque, bool running, RunState state)
 {
     GemlabGate *g = opaque;
 
     if (!running && g->resume_pending) {
         g->resume_pending = false;
-        qemu_bh_schedule(g->resume_bh);
+        aio_bh_schedule_oneshot(qemu_get_aio_context(), gate_resume_bh, g);
     }
 }
 
@@ -260,15 +274,19 @@ static void gate_send(GemlabGate *g, GateStep *s)
             g->resume_pending = true;
         }
         break;
-    default:
+    case GATE_SCAN:
+    case GATE_TIMER:
         g_queue_push_tail(&g->steps, s);
         break;
+    default:
+        g_assert_not_reached();
     }
 }
 
 /* ---- output -------------------------------------------------------------- */
 
-static gboolean gate_out_writable(void *do_not_use, GIOCondition cond, void *opaque);
+static gboolean gate_out_writable(void *do_not_use, GIOCondition cond,
+                                  void *opaque);
 
 static void gate_flush(GemlabGate *g)
 {
@@ -280,7 +298,8 @@ static void gate_flush(GemlabGate *g)
                 return;
             }
             if (!g->out_watch) {
-                g->out_watch = qemu_chr_fe_add_watch(&g->inner, G_IO_OUT | G_IO_HUP,
+                g->out_watch = qemu_chr_fe_add_watch(&g->inner,
+                                                     G_IO_OUT | G_IO_HUP,
                                                      gate_out_writable, g);
             }
             return;
@@ -289,7 +308,8 @@ static void gate_flush(GemlabGate *g)
     }
 }
 
-static gboolean gate_out_writable(void *do_not_use, GIOCondition cond, void *opaque)
+static gboolean gate_out_writable(void *do_not_use, GIOCondition cond,
+                                  void *opaque)
 {
     GemlabGate *g = opaque;
 
@@ -376,7 +396,8 @@ static void gate_set_expect(Object *obj, const char *value, Error **errp)
     GemlabGate *g = CHARDEV_GEMLAB_GATE(obj);
 
     if (strlen(value) > GATE_EXPECT_MAX) {
-        error_setg(errp, "gemlab-gate: expect: longer than %d bytes", GATE_EXPECT_MAX);
+        error_setg(errp, "gemlab-gate: expect: longer than %d bytes",
+                   GATE_EXPECT_MAX);
         return;
     }
     g_free(g->next_expect);
@@ -397,11 +418,13 @@ static void gate_set_send(Object *obj, const char *value, Error **errp)
     size_t n = strlen(value);
 
     if (n > GATE_DATA_MAX) {
-        error_setg(errp, "gemlab-gate: send: longer than %d bytes", GATE_DATA_MAX);
+        error_setg(errp, "gemlab-gate: send: longer than %d bytes",
+                   GATE_DATA_MAX);
         return;
     }
     if (g_queue_get_length(&g->steps) >= GATE_QUEUE_MAX) {
-        error_setg(errp, "gemlab-gate: send: %d steps already queued", GATE_QUEUE_MAX);
+        error_setg(errp, "gemlab-gate: send: %d steps already queued",
+                   GATE_QUEUE_MAX);
         return;
     }
     s = g_new0(GateStep, 1);
@@ -421,14 +444,16 @@ static char *gate_get_send(Object *obj, Error **errp)
     return g_strdup("");
 }
 
-static void gate_get_u64(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+static void gate_get_u64(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
 {
     uint64_t val = *(uint64_t *)opaque;
 
     visit_type_uint64(v, name, &val, errp);
 }
 
-static void gate_get_i64(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+static void gate_get_i64(Object *obj, Visitor *v, const char *name,
+                         void *opaque, Error **errp)
 {
     int64_t val = *(int64_t *)opaque;
 
@@ -436,7 +461,8 @@ static void gate_get_i64(Object *obj, Visitor *v, const char *name, void *opaque
 }
 
 /* delay-ns, timeout-ns: staged for the next "send" (@opaque) */
-static void gate_set_ns(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+static void gate_set_ns(Object *obj, Visitor *v, const char *name,
+                        void *opaque, Error **errp)
 {
     uint64_t val;
 
@@ -444,20 +470,23 @@ static void gate_set_ns(Object *obj, Visitor *v, const char *name, void *opaque,
         return;
     }
     if (val > (uint64_t)INT64_MAX / 4) {
-        error_setg(errp, "gemlab-gate: %s: %" PRIu64 " is too large", name, val);
+        error_setg(errp, "gemlab-gate: %s: %" PRIu64 " is too large",
+                   name, val);
         return;
     }
     *(uint64_t *)opaque = val;
 }
 
-static void gate_get_clock(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+static void gate_get_clock(Object *obj, Visitor *v, const char *name,
+                           void *opaque, Error **errp)
 {
     int64_t val = gate_now();
 
     visit_type_int(v, name, &val, errp);
 }
 
-static void gate_get_state(Object *obj, Visitor *v, const char *name, void *opaque, Error **errp)
+static void gate_get_state(Object *obj, Visitor *v, const char *name,
+                           void *opaque, Error **errp)
 {
     static const char *const names[] = { "idle", "scan", "timer", "held" };
     GemlabGate *g = CHARDEV_GEMLAB_GATE(obj);
@@ -475,17 +504,28 @@ static void gate_instance_init(Object *obj)
     g->out = g_byte_array_new();
     g->last_match_ns = -1;
     g->last_inject_ns = -1;
-    object_property_add(obj, "delay-ns", "uint64", gate_get_u64, gate_set_ns, NULL, &g->next_delay_ns);
-    object_property_add(obj, "timeout-ns", "uint64", gate_get_u64, gate_set_ns, NULL, &g->next_timeout_ns);
-    object_property_add(obj, "timeouts", "uint64", gate_get_u64, NULL, NULL, &g->ntimeouts);
-    object_property_add(obj, "output-bytes", "uint64", gate_get_u64, NULL, NULL, &g->out_total);
-    object_property_add(obj, "clock-ns", "int", gate_get_clock, NULL, NULL, NULL);
-    object_property_add(obj, "sent", "uint64", gate_get_u64, NULL, NULL, &g->nsent);
-    object_property_add(obj, "unsynced-sends", "uint64", gate_get_u64, NULL, NULL, &g->nunsynced);
-    object_property_add(obj, "holds", "uint64", gate_get_u64, NULL, NULL, &g->nholds);
-    object_property_add(obj, "output-dropped", "uint64", gate_get_u64, NULL, NULL, &g->out_dropped);
-    object_property_add(obj, "last-match-ns", "int", gate_get_i64, NULL, NULL, &g->last_match_ns);
-    object_property_add(obj, "last-inject-ns", "int", gate_get_i64, NULL, NULL, &g->last_inject_ns);
+    object_property_add(obj, "delay-ns", "uint64", gate_get_u64, gate_set_ns,
+                        NULL, &g->next_delay_ns);
+    object_property_add(obj, "timeout-ns", "uint64", gate_get_u64, gate_set_ns,
+                        NULL, &g->next_timeout_ns);
+    object_property_add(obj, "timeouts", "uint64", gate_get_u64, NULL,
+                        NULL, &g->ntimeouts);
+    object_property_add(obj, "output-bytes", "uint64", gate_get_u64, NULL,
+                        NULL, &g->out_total);
+    object_property_add(obj, "clock-ns", "int", gate_get_clock, NULL,
+                        NULL, NULL);
+    object_property_add(obj, "sent", "uint64", gate_get_u64, NULL,
+                        NULL, &g->nsent);
+    object_property_add(obj, "unsynced-sends", "uint64", gate_get_u64, NULL,
+                        NULL, &g->nunsynced);
+    object_property_add(obj, "holds", "uint64", gate_get_u64, NULL,
+                        NULL, &g->nholds);
+    object_property_add(obj, "output-dropped", "uint64", gate_get_u64, NULL,
+                        NULL, &g->out_dropped);
+    object_property_add(obj, "last-match-ns", "int", gate_get_i64, NULL,
+                        NULL, &g->last_match_ns);
+    object_property_add(obj, "last-inject-ns", "int", gate_get_i64, NULL,
+                        NULL, &g->last_inject_ns);
     object_property_add(obj, "state", "str", gate_get_state, NULL, NULL, NULL);
     object_property_add_str(obj, "expect", gate_get_expect, gate_set_expect);
     object_property_add_str(obj, "send", gate_get_send, gate_set_send);
@@ -514,9 +554,6 @@ static void gate_finalize(Object *obj)
     if (g->vmse) {
         qemu_del_vm_change_state_handler(g->vmse);
     }
-    if (g->resume_bh) {
-        qemu_bh_delete(g->resume_bh);
-    }
     g_queue_clear_full(&g->steps, gate_step_free);
     if (g->feed) {
         g_byte_array_unref(g->feed);
@@ -526,7 +563,8 @@ static void gate_finalize(Object *obj)
     g_free(g->next_expect);
 }
 
-static void gate_open(Chardev *chr, ChardevBackend *backend, bool *be_opened, Error **errp)
+static void gate_open(Chardev *chr, ChardevBackend *backend,
+                      bool *be_opened, Error **errp)
 {
     GemlabGate *g = CHARDEV_GEMLAB_GATE(chr);
     ChardevMux *m = backend->u.mux.data;
@@ -534,7 +572,8 @@ static void gate_open(Chardev *chr, ChardevBackend *backend, bool *be_opened, Er
 
     inner = qemu_chr_find(m->chardev);
     if (!inner) {
-        error_setg(errp, "gemlab-gate: chardev=%s: no such chardev", m->chardev);
+        error_setg(errp, "gemlab-gate: chardev=%s: no such chardev",
+                   m->chardev);
         return;
     }
     if (!qemu_chr_fe_init(&g->inner, inner, errp)) {
@@ -542,7 +581,6 @@ static void gate_open(Chardev *chr, ChardevBackend *backend, bool *be_opened, Er
     }
     g->timer = timer_new_ns(QEMU_CLOCK_VIRTUAL, gate_timer_cb, g);
     g->vmse = qemu_add_vm_change_state_handler(gate_vm_state, g);
-    g->resume_bh = qemu_bh_new(gate_resume_bh, g);
     /* opened when the inner one is (its CHR_EVENT_OPENED is forwarded) */
     *be_opened = false;
 }
@@ -553,7 +591,8 @@ static void gate_parse(QemuOpts *opts, ChardevBackend *backend, Error **errp)
     ChardevMux *m;
 
     if (!inner) {
-        error_setg(errp, "chardev: gemlab-gate: no chardev given (chardev=ID of the console socket)");
+        error_setg(errp, "chardev: gemlab-gate: no chardev given "
+                   "(chardev=ID of the console socket)");
         return;
     }
     backend->type = CHARDEV_BACKEND_KIND_MUX;
