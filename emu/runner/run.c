@@ -443,6 +443,17 @@ static const char *type_pattern(const char *type, char *buf, size_t len)
     return buf;
 }
 
+/* The gate's pattern for the next `link` line saying @up: the bare-metal
+ * firmware prints "type","up" first (firmware/baremetal/src/main.c), the
+ * Linux agent "type","t_ms","iface","reason","up","speed_mbps"
+ * (firmware/linux/agent/agent.c), speed null when down. */
+static const char *link_pattern(const struct run *r, bool up)
+{
+    if (r->s.v[SK_BOARD_FIRMWARE].e == 1)
+        return up ? "\"up\":true,\"speed_mbps\":" : "\"up\":false,\"speed_mbps\":null";
+    return up ? "\"type\":\"link\",\"up\":true" : "\"type\":\"link\",\"up\":false";
+}
+
 /* Wait for @done: in virtual time the VM runs until @expect is printed or
  * @ms of virtual time have passed (a step with no input); in real time up
  * to @ms of wall time. */
@@ -684,12 +695,12 @@ static int wait_relink(struct run *r, int n0)
     int rc;
 
     progress(r, "relink", 0, 0);
-    rc = con_wait(r, "\"type\":\"link\",\"up\":false", 3000, link_state_after, &down);
+    rc = con_wait(r, link_pattern(r, false), 3000, link_state_after, &down);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "link after fw_cmd");
     if (rc == 0) {
         up.from = down.found + 1;
-        rc = con_wait(r, "\"type\":\"link\",\"up\":true", 20000, link_state_after, &up);
+        rc = con_wait(r, link_pattern(r, true), 20000, link_state_after, &up);
         if (rc && rc != -ETIMEDOUT)
             return wait_failed(r, rc, "link after fw_cmd");
     }
@@ -1889,7 +1900,7 @@ int run_cmd_run(int argc, char **argv)
     /* wait for the link (or 20 s: the firmware gives a 2-pair cable
      * PHY_AN_TIMEOUT_MS + 4 downshift attempts, 17 s, phy.h), then start
      * the board-side server */
-    rc = con_wait(&r, "\"type\":\"link\",\"up\":true", 20000, board_link_up, NULL);
+    rc = con_wait(&r, link_pattern(&r, true), 20000, board_link_up, NULL);
     if (rc && rc != -ETIMEDOUT) {
         wait_failed(&r, rc, "link-up");
         goto out;

@@ -12,6 +12,7 @@ peer, so nothing from the host reaches the guest.
     busy loop per host core, always killed), gives byte-identical
     results.json minus its wall_clock_fields, diagnosis.json,
     console.log and wire.pcapng;
+  - the same for the Linux image (fixtures/vt_linux.ini);
   - mips: [board] mips = 250 and 667 change the virtual time of the boot
     in proportion (a rational rate: 667 is not a power of two);
   - options: bad values are refused naming the option (QEMU's -icount,
@@ -102,12 +103,17 @@ def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     with open(os.path.join(quiet, "console.log")) as f:
         con = f.read()
     assert con.count("\"type\":\"phy_regs\"") == 2 and "\"type\":\"stats\"" in con, con[-2000:]
+    assert_same_runs(quiet, loaded)
+
+
+def assert_same_runs(quiet, loaded):
+    """The files of two runs are the same, less wall-clock fields and the
+    run directories' names."""
     for name in COMPARED:
         a, b = os.path.join(quiet, name), os.path.join(loaded, name)
         if name == "results.json":
             with open(a) as fa, open(b) as fb:
                 ja, jb = without_wall_clock(json.load(fa)), without_wall_clock(json.load(fb))
-            # the run directories differ by name only
             ja, jb = (json.dumps(j, sort_keys=True).replace(d, "RUN") for j, d in ((ja, quiet), (jb, loaded)))
             assert ja == jb, "results.json differs beyond wall_clock"
         else:
@@ -115,6 +121,29 @@ def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
                 da, db = fa.read(), fb.read()
             assert da.replace(quiet.encode(), b"RUN") == db.replace(loaded.encode(), b"RUN"), \
                 "%s differs between the quiet and the loaded run" % name
+
+
+def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
+    """The Linux image in virtual time (its clock event device is the TTC:
+    patch 0041), the same way: a quiet run and one beside the hog."""
+    zimage = os.path.join(paths.build_dir(), "linux", "zImage")
+    assert os.path.exists(zimage), "no Linux image at %s (make -C firmware/linux)" % zimage
+    sc = os.path.join(HERE, "fixtures", "vt_linux.ini")
+    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
+    r = gemlab_run(vt_qemu, zimage, quiet, scenario=sc)
+    assert r.returncode == 0, r.stdout + r.stderr
+    hog = start_hog()
+    try:
+        r2 = gemlab_run(vt_qemu, zimage, loaded, scenario=sc)
+    finally:
+        stop_hog(hog)
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+    with open(os.path.join(quiet, "results.json")) as f:
+        res = json.load(f)
+    c = res["clock"]
+    assert 0 < c["ready_s"] <= c["link_up_s"] < c["end_s"] and c["console_gate"]["timeouts"] == 0, c
+    assert [e["up"] for e in res["link_events"]][-2:] == [False, True], res["link_events"]
+    assert_same_runs(quiet, loaded)
 
 
 def boot_ready_s(qemu, fw, out, mips):
