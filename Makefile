@@ -148,6 +148,8 @@ test-runner: runner
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,determinism) $(TOP)/tests/qemu/runner/test_determinism.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,board-argv) \
 	    $(TOP)/tests/qemu/runner/test_board_argv.py
+	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,virtual-time) \
+	    $(TOP)/tests/qemu/runner/test_virtual_time.py
 
 # Fault campaigns (issue 20): random faults, each run diagnosed blind and
 # scored for precision and recall per code (emu/runner/campaign.c):

@@ -505,6 +505,7 @@ static int pump_serial(struct inst *i)
             return errno == EAGAIN ? lines : -errno;
         if (n == 0)
             return -ECONNRESET;
+        i->serial_bytes += (unsigned long long)n;
         for (ssize_t k = 0; k < n; k++) {
             char c = buf[k];
             if (c == '\n' || i->line_len == INST_LINE_MAX - 1) {

@@ -68,6 +68,7 @@ struct inst {
     cJSON *msg_last[INST_NTYPES];
     bool msg_last_owned[INST_NTYPES]; /* msg_last[k] is not in msgs: ours to free */
     unsigned long long console_bytes; /* written to console.log */
+    unsigned long long serial_bytes;  /* read from the serial socket (virtual time: the gate's output-bytes) */
     unsigned long console_lines_dropped; /* lines past INST_CONSOLE_LOG_MAX */
     long long watchdog_ms;     /* absolute CLOCK_MONOTONIC ms; 0 = off */
     bool quiet;

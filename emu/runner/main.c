@@ -28,6 +28,7 @@ static void usage(FILE *out)
           "  show SCENARIO [--control]  print the scenario (or its negative control), defaults filled in, as JSON\n"
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
           "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC] [--control]\n"
+          "               [--clock real|virtual]  (virtual: docs/VIRTUAL_TIME.md)\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
           "                             (--control: the scenario's negative control, its [control])\n"
           "  diagnose RUN_DIR [--strict] [--blind] [--baseline NAME | --no-baseline] [--baseline-dir D]\n"

@@ -381,10 +381,19 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     }
     av_add(a, "-chardev");
     av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", opt_path(o->serial_path, esc, sizeof(esc)));
+    if (o->mips) {
+        /* QEMU's instruction counter at a rational rate (our patch 0040,
+         * qemu-options.hx "-icount"): sleep=off skips idle time instead of
+         * waiting for it, align=off never paces against the host */
+        av_add(a, "-icount");
+        av_add(a, "mips=%u,sleep=off,align=off", o->mips);
+        av_add(a, "-chardev");
+        av_add(a, "gemlab-gate,id=%s,chardev=ser0", QEMU_GATE_ID);
+    }
     av_add(a, "-serial");
-    av_add(a, linux_fw ? "null" : "chardev:ser0");
+    av_add(a, linux_fw ? "null" : o->mips ? "chardev:" QEMU_GATE_ID : "chardev:ser0");
     av_add(a, "-serial");
-    av_add(a, linux_fw ? "chardev:ser0" : "null");
+    av_add(a, !linux_fw ? "null" : o->mips ? "chardev:" QEMU_GATE_ID : "chardev:ser0");
     if (s && linux_fw && s->v[SK_BOARD_CPUS].u > 1) {
         av_add(a, "-smp");
         av_add(a, "%llu", (unsigned long long)s->v[SK_BOARD_CPUS].u);
@@ -422,6 +431,14 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "-netdev");
         av_add(a, "stream,id=%s,server=%s,addr.type=unix,addr.path=%s", QEMU_NETDEV_ID,
                o->pair_server ? "on" : "off", opt_path(o->pair_sock, esc, sizeof(esc)));
+        av_add(a, "-net");
+        av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
+    } else if (o->net && strcmp(o->net, "idle") == 0) {
+        /* virtual time without a peer: a hub port with nothing else on the
+         * hub (QEMU net/hub.c), so the NIC has a netdev that set_link can
+         * name and nothing from the host arrives */
+        av_add(a, "-netdev");
+        av_add(a, "hubport,id=%s,hubid=0", QEMU_NETDEV_ID);
         av_add(a, "-net");
         av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
     } else if (o->net && strcmp(o->net, "tap") == 0) {

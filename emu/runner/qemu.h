@@ -20,6 +20,10 @@
 #define QEMU_GEM_DRIVER "cadence_gem"
 #define QEMU_GEM_PATH "/machine/unattached/device[0]"   /* overridden by lookup */
 #define QEMU_NETDEV_ID "net0"
+/* Virtual time: the console gate between the UART and the console socket
+ * (emu/qemu/hw/net/gemlab/gemlab_gate.c, docs/VIRTUAL_TIME.md). */
+#define QEMU_GATE_ID "con0"
+#define QEMU_GATE_PATH "/chardevs/" QEMU_GATE_ID
 
 struct argv_buf {
     char **v;
@@ -65,7 +69,7 @@ struct qemu_opts {
     const char *dtb, *initrd, *append;  /* Linux: firmware/linux/README.md */
     const char *qmp_path, *serial_path;
     const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
-    const char *net;        /* "user" | "tap" | "pair" | "none" */
+    const char *net;        /* "user" | "tap" | "pair" | "idle" (a lone hub port) | "none" */
     const char *pair_sock;  /* pair: unix stream socket joining the two boards */
     bool pair_server;       /* pair: this QEMU listens on pair_sock (the other connects) */
     const char *tap_ifname;
@@ -75,6 +79,9 @@ struct qemu_opts {
     const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
     const char *pcap_path;  /* the GEM's wire capture (pcapng), NULL = none */
     unsigned long long pcap_max_bytes;  /* its size cap (pcap-max-bytes) */
+    /* virtual time: -icount mips=MIPS,sleep=off,align=off and the console
+     * through the gate chardev QEMU_GATE_ID (0 = real time) */
+    unsigned mips;
 };
 
 /* Hardening (docs/SECURITY.md Q5).  With --net tap QEMU starts as root (it must open

@@ -103,6 +103,12 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o
                 return -EINVAL;
             }
             o->net = val;
+        } else if (!strcmp(a, "--clock")) {
+            if (strcmp(val, "real") && strcmp(val, "virtual")) {
+                fprintf(stderr, "gemlab: --clock: '%s' is not real|virtual\n", val);
+                return -EINVAL;
+            }
+            o->clock = val;
         } else if (!strcmp(a, "--seed")) {
             if (un_parse_u64(val, &o->seed)) {
                 fprintf(stderr, "gemlab: --seed: '%s' is not a whole number in [0, 2^64)\n", val);
@@ -293,14 +299,215 @@ static bool msg_after(struct inst *i, void *arg)
     return inst_count_msgs(i, want[0]) > (int)(intptr_t)want[1];
 }
 
+/* ---- the console: real time, or through the gate in virtual time -------
+ *
+ * Real time: a command is written into the console socket and lands
+ * whenever the host delivers it.  Virtual time (docs/VIRTUAL_TIME.md): the
+ * console goes through QEMU's gemlab-gate chardev.  Every runner action is
+ * one gate step {input, what the guest prints next, a virtual timeout}:
+ * the gate injects the input when the previous step's trigger fires (the
+ * expected text printed + VT_DELAY_NS, or the timeout) and stops the VM
+ * there if the runner has not queued the step yet.  Before each step the
+ * runner waits for that stop (vt_sync) and reads the console up to the
+ * gate's output count, so it decides on exactly what the guest printed up
+ * to a defined virtual time.  A wait ends when the message comes, or, as
+ * -ETIMEDOUT, when the gate has held the VM at the step's virtual timeout:
+ * timeouts are virtual too, so a run is the same whatever the host does. */
+
+#define VT_DELAY_NS 1000000ull      /* 1 ms of virtual time from an answer to the next input */
+#define VT_POLL_MS 20               /* how often the runner asks the gate whether it holds */
+#define VT_WALL_STEP_MS 600000      /* wall-clock guard of one step (the run watchdog also applies) */
+
+static int gate_get(struct run *r, const char *prop, cJSON **v)
+{
+    return qmp_qom_get(&r->in.qmp, QEMU_GATE_PATH, prop, v, QMP_TIMEOUT_MS);
+}
+
+static int gate_get_num(struct run *r, const char *prop, double *out)
+{
+    cJSON *v = NULL;
+    int rc = gate_get(r, prop, &v);
+
+    if (!rc && !cJSON_IsNumber(v))
+        rc = -EPROTO;
+    if (!rc)
+        *out = v->valuedouble;
+    cJSON_Delete(v);
+    return rc;
+}
+
+/* 1 when the gate holds the VM (or is idle), 0 while the guest runs on
+ * towards the trigger, or an error. */
+static int gate_settled(struct run *r)
+{
+    cJSON *v = NULL;
+    int rc = gate_get(r, "state", &v), held;
+
+    if (rc) {
+        cJSON_Delete(v);
+        return rc;
+    }
+    held = cJSON_IsString(v) && (!strcmp(v->valuestring, "held") || !strcmp(v->valuestring, "idle"));
+    cJSON_Delete(v);
+    return held;
+}
+
+static bool serial_caught_up(struct inst *i, void *arg)
+{
+    return i->serial_bytes >= *(const unsigned long long *)arg;
+}
+
+/* Wait until the gate holds the VM, then read the console up to what the
+ * guest has written: 0 or an inst_wait() error (-ETIMEDOUT after
+ * VT_WALL_STEP_MS of wall time).  With @done, return as soon as it holds
+ * (1) without waiting for the hold. */
+static int vt_sync_until(struct run *r, bool (*done)(struct inst *i, void *arg), void *arg)
+{
+    long long deadline = inst_now_ms() + VT_WALL_STEP_MS;
+    unsigned long long want;
+    double ob;
+    int rc;
+
+    for (;;) {
+        rc = inst_wait(&r->in, VT_POLL_MS, done, arg);
+        if (rc == 0 && done)
+            return 1;
+        if (rc != -ETIMEDOUT)
+            return rc;
+        rc = gate_settled(r);
+        if (rc < 0)
+            return rc;
+        if (rc == 1)
+            break;
+        if (inst_now_ms() > deadline)
+            return -ETIMEDOUT;
+    }
+    rc = gate_get_num(r, "output-bytes", &ob);
+    if (rc)
+        return rc;
+    want = (unsigned long long)ob;
+    rc = inst_wait(&r->in, 10000, serial_caught_up, &want);
+    if (rc)
+        return rc;
+    return done && done(&r->in, arg) ? 1 : 0;
+}
+
+static int vt_sync(struct run *r)
+{
+    return vt_sync_until(r, NULL, NULL);
+}
+
+/* Queue one step: @cmd (NULL: no input) is injected at the current
+ * trigger; the next trigger is @expect printed (+ VT_DELAY_NS) or
+ * @timeout_ms of virtual time, or with @expect "" VT_DELAY_NS after the
+ * injection. */
+static int vt_queue_at(struct run *r, const char *cmd, const char *expect, int timeout_ms, uint64_t delay_ns)
+{
+    char data[1024];
+    int rc;
+
+    rc = qmp_qom_set(&r->in.qmp, QEMU_GATE_PATH, "delay-ns", cJSON_CreateNumber((double)delay_ns),
+                     QMP_TIMEOUT_MS);
+    if (!rc && expect[0])
+        rc = qmp_qom_set(&r->in.qmp, QEMU_GATE_PATH, "timeout-ns",
+                         cJSON_CreateNumber((double)timeout_ms * 1e6), QMP_TIMEOUT_MS);
+    if (!rc)
+        rc = qmp_qom_set(&r->in.qmp, QEMU_GATE_PATH, "expect", cJSON_CreateString(expect), QMP_TIMEOUT_MS);
+    snprintf(data, sizeof(data), "%s%s", cmd ? cmd : "", cmd ? "\r" : "");
+    if (!rc)
+        rc = qmp_qom_set(&r->in.qmp, QEMU_GATE_PATH, "send", cJSON_CreateString(data), QMP_TIMEOUT_MS);
+    if (rc == -EPROTO)
+        fprintf(stderr, "gemlab: console gate: %s\n", r->in.qmp.last_error);
+    r->vt_steps++;
+    return rc;
+}
+
+static int vt_queue(struct run *r, const char *cmd, const char *expect, int timeout_ms)
+{
+    return vt_queue_at(r, cmd, expect, timeout_ms, VT_DELAY_NS);
+}
+
+/* The gate's virtual time of @prop ("last-match-ns", "clock-ns"), -1 if unknown. */
+static long long gate_ns(struct run *r, const char *prop)
+{
+    double v;
+
+    return gate_get_num(r, prop, &v) ? -1 : (long long)v;
+}
+
+/* The gate's pattern for the next @type message (FW_JSON_HEAD,
+ * firmware/baremetal/include/fw.h; the agent prints the same key order). */
+static const char *type_pattern(const char *type, char *buf, size_t len)
+{
+    snprintf(buf, len, "\"type\":\"%s\"", type);
+    return buf;
+}
+
+/* The gate's pattern for the next `link` line saying @up: the bare-metal
+ * firmware prints "type","up" first (firmware/baremetal/src/main.c), the
+ * Linux agent "type","t_ms","iface","reason","up","speed_mbps"
+ * (firmware/linux/agent/agent.c), speed null when down. */
+static const char *link_pattern(const struct run *r, bool up)
+{
+    if (r->s.v[SK_BOARD_FIRMWARE].e == 1)
+        return up ? "\"up\":true,\"speed_mbps\":" : "\"up\":false,\"speed_mbps\":null";
+    return up ? "\"type\":\"link\",\"up\":true" : "\"type\":\"link\",\"up\":false";
+}
+
+/* Wait for @done: in virtual time the VM runs until @expect is printed or
+ * @ms of virtual time have passed (a step with no input); in real time up
+ * to @ms of wall time. */
+static int con_wait(struct run *r, const char *expect, int ms, bool (*done)(struct inst *i, void *arg), void *arg)
+{
+    int rc;
+
+    if (!r->vt_gated)
+        return inst_wait(&r->in, ms, done, arg);
+    rc = vt_sync(r);
+    if (rc)
+        return rc;
+    if (done(&r->in, arg))
+        return 0;           /* already printed before the hold: no step */
+    rc = vt_queue(r, NULL, expect, ms);
+    if (rc)
+        return rc;
+    rc = vt_sync_until(r, done, arg);
+    return rc == 1 ? 0 : rc < 0 ? rc : -ETIMEDOUT;
+}
+
+/* Send @cmd with nothing to wait for (the next one follows VT_DELAY_NS
+ * later in virtual time). */
+static int con_send(struct run *r, const char *cmd)
+{
+    int rc;
+
+    if (!r->vt_gated)
+        return inst_send(&r->in, cmd);
+    rc = vt_sync(r);
+    return rc ? rc : vt_queue(r, cmd, "", 0);
+}
+
 /* Send @cmd to the firmware or agent and wait up to @ms for one more
- * @type message than there was before: 0, -ETIMEDOUT or an error. */
+ * @type message than there was before: 0, -ETIMEDOUT or an error.  The
+ * one path for a command and its answer, real or virtual time. */
 static int send_wait(struct run *r, const char *cmd, const char *type, int ms)
 {
-    const char *want[2] = { type, (const char *)(intptr_t)rs_count_msgs(&r->in, type) };
+    const char *want[2] = { type, NULL };
+    char pat[64];
+    int rc;
 
-    inst_send(&r->in, cmd);
-    return inst_wait(&r->in, ms, msg_after, want);
+    if (r->vt_gated && (rc = vt_sync(r)) != 0)
+        return rc;
+    want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, type);
+    if (!r->vt_gated) {
+        inst_send(&r->in, cmd);
+        return inst_wait(&r->in, ms, msg_after, want);
+    }
+    rc = vt_queue(r, cmd, type_pattern(type, pat, sizeof(pat)), ms);
+    if (rc)
+        return rc;
+    rc = vt_sync_until(r, msg_after, want);
+    return rc == 1 ? 0 : rc < 0 ? rc : -ETIMEDOUT;
 }
 
 static int ask_stats(struct run *r)
@@ -461,7 +668,6 @@ static int apply_board_keys(struct run *r)
 {
     const struct scenario *s = &r->s;
     char cmd[64];
-    const char *want[2];
     int rc;
 
     if (s->v[SK_BOARD_FIRMWARE].e != 0)
@@ -477,10 +683,7 @@ static int apply_board_keys(struct run *r)
                 continue;
             snprintf(cmd, sizeof(cmd), "gem macspeed %s", strcmp(m, "unprogrammed") == 0 ? "off" : m);
         }
-        want[0] = "gem_config";
-        want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "gem_config");
-        inst_send(&r->in, cmd);
-        rc = inst_wait(&r->in, 3000, msg_after, want);
+        rc = send_wait(r, cmd, "gem_config", 3000);
         if (rc == -ETIMEDOUT) {
             fprintf(stderr, "gemlab: warning: the firmware did not confirm '%s' (built with fewer RX BDs, "
                             "or an older ELF without the gem command?)\n", cmd);
@@ -540,12 +743,12 @@ static int wait_relink(struct run *r, int n0)
     int rc;
 
     progress(r, "relink", 0, 0);
-    rc = inst_wait(&r->in, 3000, link_state_after, &down);
+    rc = con_wait(r, link_pattern(r, false), 3000, link_state_after, &down);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "link after fw_cmd");
     if (rc == 0) {
         up.from = down.found + 1;
-        rc = inst_wait(&r->in, 20000, link_state_after, &up);
+        rc = con_wait(r, link_pattern(r, true), 20000, link_state_after, &up);
         if (rc && rc != -ETIMEDOUT)
             return wait_failed(r, rc, "link after fw_cmd");
     }
@@ -847,6 +1050,80 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
         }
     }
     return 0;
+}
+
+/* Virtual time with no traffic peer: [traffic] duration (+ omit) of
+ * virtual time on the idle link.  Timeline actions are applied with the VM
+ * held by the gate at their virtual time (QMP while stopped: set_link and
+ * qom-set act at exactly that time); console actions are the input of the
+ * step that starts there.  0 or non-zero when the run must stop. */
+static bool never_done(struct inst *i, void *arg);
+
+static int vt_idle_phase(struct run *r)
+{
+    struct step *steps = calloc(MAX_STEPS, sizeof(*steps));
+    cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
+    uint64_t dur = r->s.v[SK_TRAFFIC_DURATION].u + r->s.v[SK_TRAFFIC_OMIT].u, t = 0;
+    int n, next = 0, rc;
+
+    if (!steps)
+        return -ENOMEM;
+    n = expand_timeline(&r->s, steps);
+    progress(r, "idle", 0, dur / 1e9);
+    if (!r->vt_gated) {
+        /* no gate: the timeline at wall-clock times, as in real time */
+        long long t0 = inst_now_ms();
+        rc = 0;
+        while (rc == 0 && next < n) {
+            long long due = t0 + (long long)(steps[next].t_ns / 1000000ull);
+            if (inst_now_ms() >= due)
+                apply_step(r, &steps[next++], tl);
+            else
+                rc = inst_wait(&r->in, (int)(due - inst_now_ms()), never_done, NULL);
+            rc = rc == -ETIMEDOUT ? 0 : rc;
+        }
+        if (rc == 0)
+            rc = inst_wait(&r->in, (int)(dur / 1000000ull), never_done, NULL);
+        free(steps);
+        return rc == -ETIMEDOUT || rc == 0 ? 0 : wait_failed(r, rc, "virtual-time idle phase");
+    }
+    rc = vt_sync(r);
+    for (; rc == 0;) {
+        char cmds[1024] = "";
+        size_t o = 0;
+        uint64_t tn;
+
+        while (next < n && steps[next].t_ns <= t) {
+            const struct step *st = &steps[next++];
+            if (st->kind == ST_FW || st->kind == ST_RESTART) {
+                const char *c = st->kind == ST_FW ? st->text : "phy restart";
+                cJSON *e = cJSON_CreateObject();
+                cJSON_AddNumberToObject(e, "t_s", st->t_ns / 1e9);
+                cJSON_AddStringToObject(e, "event", st->text);
+                cJSON_AddStringToObject(e, "applied", st->kind == ST_FW ? "console" : "console: phy restart");
+                cJSON_AddItemToArray(tl, e);
+                o += (size_t)snprintf(cmds + o, o < sizeof(cmds) ? sizeof(cmds) - o : 0, "%s%s", o ? "\r" : "", c);
+                if (o >= sizeof(cmds))
+                    o = sizeof(cmds) - 1;
+            } else {
+                apply_step(r, st, tl);
+            }
+        }
+        if (t >= dur) {
+            if (o)
+                rc = con_send(r, cmds);
+            break;
+        }
+        tn = next < n && steps[next].t_ns < dur ? steps[next].t_ns : dur;
+        rc = vt_queue_at(r, o ? cmds : NULL, "", 0, tn - t);
+        if (!rc)
+            rc = vt_sync(r);
+        t = tn;
+        progress(r, "idle", t / 1e9, dur / 1e9);
+    }
+    progress_end(r);
+    free(steps);
+    return rc ? wait_failed(r, rc, "virtual-time idle phase") : 0;
 }
 
 /* One iperf invocation with the timeline running alongside. */
@@ -1205,7 +1482,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.qmp_path = in->qmp_path;
     qo.serial_path = in->serial_path;
     qo.fault_path = in->fault_path;
-    qo.net = r->netns[0] ? "tap" : r->pair_sock[0] ? "pair" : r->port > 0 ? "user" : "none";
+    qo.net = r->netns[0] ? "tap" : r->pair_sock[0] ? "pair" : r->port > 0 ? "user" : r->vt ? "idle" : "none";
     qo.pair_sock = r->pair_sock;
     qo.pair_server = in != &r->peer;
     qo.tap_ifname = r->tap;
@@ -1213,6 +1490,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.board_ip = "10.0.2.15";
     qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
+    qo.mips = r->vt && s ? scn_board_mips(s) : 0;
     if (in == &r->in && s) {
         /* the board's cable as a mirror port would show it (capture.h);
          * a reused --out directory's old capture goes first (QEMU opens
@@ -1494,6 +1772,73 @@ static void cleanup(struct run *r)
     r->netns[0] = '\0';
 }
 
+static void add_vtime(cJSON *o, const char *name, long long ns)
+{
+    if (ns >= 0)
+        cJSON_AddNumberToObject(o, name, ns / 1e9);
+    else
+        cJSON_AddNullToObject(o, name);
+}
+
+/* results.json "clock" (the board's time base: evidence of what ran, the
+ * same in every rerun) and "wall_clock" (host-dependent figures; every
+ * such field is listed in "wall_clock_fields", which a rerun comparison
+ * leaves out: docs/VIRTUAL_TIME.md). */
+static void build_clock(struct run *r)
+{
+    cJSON *c = cJSON_AddObjectToObject(r->results, "clock");
+    cJSON *w = cJSON_AddObjectToObject(r->results, "wall_clock");
+    cJSON *f = cJSON_AddArrayToObject(r->results, "wall_clock_fields");
+    double load[3];
+    time_t now = time(NULL);
+    struct tm tm;
+    char ts[32];
+
+    cJSON_AddStringToObject(c, "mode", r->vt ? "virtual" : "real");
+    if (r->vt) {
+        static const char *const names[] = { "inputs", "holds", "timeouts", "unsynced_inputs" };
+        char ic[64];
+        cJSON *g;
+        cJSON_AddNumberToObject(c, "mips", scn_board_mips(&r->s));
+        cJSON_AddBoolToObject(c, "mips_default", !r->s.v[SK_BOARD_MIPS].set);
+        snprintf(ic, sizeof(ic), "mips=%u,sleep=off,align=off", scn_board_mips(&r->s));
+        cJSON_AddStringToObject(c, "icount", ic);
+        add_vtime(c, "ready_s", r->vt_ready_ns);
+        add_vtime(c, "link_up_s", r->vt_link_ns);
+        add_vtime(c, "end_s", r->vt_end_ns);
+        g = cJSON_AddObjectToObject(c, "console_gate");
+        for (int k = 0; k < 4; k++)
+            rs_add_num_or_null(g, names[k], r->vt_gate[k] >= 0 ? r->vt_gate[k] : NAN);
+    }
+    gmtime_r(&now, &tm);
+    strftime(ts, sizeof(ts), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    cJSON_AddStringToObject(w, "finished_at", ts);
+    if (getloadavg(load, 3) == 3) {
+        cJSON *l = cJSON_AddArrayToObject(w, "host_loadavg");
+        for (int k = 0; k < 3; k++)
+            cJSON_AddItemToArray(l, cJSON_CreateNumber(load[k]));
+    }
+    if (r->vt && r->vt_wall_cont_ms) {
+        if (r->vt_wall_ready_ms)
+            cJSON_AddNumberToObject(w, "boot_to_ready_s", (r->vt_wall_ready_ms - r->vt_wall_cont_ms) / 1e3);
+        if (r->vt_wall_end_ms) {
+            double ws = (r->vt_wall_end_ms - r->vt_wall_cont_ms) / 1e3;
+            cJSON_AddNumberToObject(w, "run_s", ws);
+            if (r->vt_end_ns > 0)
+                cJSON_AddNumberToObject(w, "s_per_virtual_s", ws / (r->vt_end_ns / 1e9));
+            if (r->vt_wall_link_ms && r->vt_link_ns > 0) {
+                double wl = (r->vt_wall_link_ms - r->vt_wall_cont_ms) / 1e3;
+                cJSON_AddNumberToObject(w, "boot_to_link_up_s", wl);
+                cJSON_AddNumberToObject(w, "link_up_s_per_virtual_s", wl / (r->vt_link_ns / 1e9));
+            }
+            if (r->vt_wall_ready_ms && r->vt_ready_ns > 0)
+                cJSON_AddNumberToObject(w, "boot_s_per_virtual_s",
+                                        (r->vt_wall_ready_ms - r->vt_wall_cont_ms) / 1e3 / (r->vt_ready_ns / 1e9));
+        }
+    }
+    cJSON_AddItemToArray(f, cJSON_CreateString("wall_clock"));
+}
+
 int run_cmd_run(int argc, char **argv)
 {
     static struct run r;
@@ -1503,7 +1848,7 @@ int run_cmd_run(int argc, char **argv)
 
     memset(&r, 0, sizeof(r));
     r.exit_code = RUN_EXIT_PASS;
-    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout --control", &r.o, true))
+    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout --control --clock", &r.o, true))
         return RUN_EXIT_INPUT;
     if (!r.o.scenario) {
         fprintf(stderr, "gemlab run: no scenario given\n");
@@ -1528,6 +1873,24 @@ int run_cmd_run(int argc, char **argv)
     if (r.o.have_seed) {
         r.s.v[SK_LINK_SEED].u = r.o.seed;
         r.s.v[SK_LINK_SEED].set = true;
+    }
+    if (r.o.clock) {
+        r.s.v[SK_BOARD_CLOCK].e = strcmp(r.o.clock, "virtual") == 0;
+        r.s.v[SK_BOARD_CLOCK].set = true;
+    }
+    r.vt = scn_clock_virtual(&r.s);
+    /* GEMLAB_CONSOLE_GATE=off: virtual time with the console typed into
+     * the socket as in real time (docs/VIRTUAL_TIME.md: what the gate is
+     * for); the gate stays in QEMU's argv and passes the input through */
+    r.vt_gated = r.vt && !(getenv("GEMLAB_CONSOLE_GATE") && !strcmp(getenv("GEMLAB_CONSOLE_GATE"), "off"));
+    r.vt_ready_ns = r.vt_link_ns = r.vt_end_ns = -1;
+    if (r.vt && (r.o.net || r.s.v[SK_BOARD_PEER].e != 0)) {
+        /* the host's iperf over slirp/tap (or a second QEMU) runs in wall
+         * time: against a guest in virtual time its figures mean nothing */
+        fprintf(stderr, "gemlab run: %s: virtual time (--clock virtual / [board] clock) runs without a network "
+                        "until the in-emulator peer (--net sim) exists; %s needs --clock real\n", r.o.scenario,
+                r.o.net ? "--net" : "[board] peer = baremetal");
+        return RUN_EXIT_INPUT;
     }
     if (r.s.v[SK_BOARD_PEER].e == 1) {     /* [board] peer = baremetal */
         if (r.o.net && strcmp(r.o.net, "pair")) {
@@ -1583,7 +1946,7 @@ int run_cmd_run(int argc, char **argv)
             return RUN_EXIT_FAIL;
         }
     }
-    r.port = free_port();
+    r.port = r.vt ? 0 : free_port();     /* virtual time: no host network */
     if (r.o.net && strcmp(r.o.net, "pair") == 0)
         snprintf(r.pair_sock, sizeof(r.pair_sock), "%s/pair.sock", r.in.run_dir);
     if (r.port < 0) {
@@ -1596,9 +1959,12 @@ int run_cmd_run(int argc, char **argv)
     ready_timeout_ms = r.s.v[SK_BOARD_FIRMWARE].e == 1 ? 90000 : 30000;
     r.in.watchdog_ms = inst_now_ms() +
         (r.o.timeout_s ? r.o.timeout_s * 1000LL
-                       : ready_timeout_ms + 60000LL +
-                         (long long)((r.s.v[SK_TRAFFIC_DURATION].u + r.s.v[SK_TRAFFIC_OMIT].u) / 1000000ull) *
-                             (r.s.nsweep ? r.s.nsweep : r.s.npsweep ? r.s.npsweep : 1));
+                       : (ready_timeout_ms + 60000LL +
+                          (long long)((r.s.v[SK_TRAFFIC_DURATION].u + r.s.v[SK_TRAFFIC_OMIT].u) / 1000000ull) *
+                              (r.s.nsweep ? r.s.nsweep : r.s.npsweep ? r.s.npsweep : 1)) *
+                             /* virtual time: the timeouts are virtual; a busy virtual second
+                              * takes several wall seconds (docs/VIRTUAL_TIME.md) */
+                             (r.vt ? 20 : 1));
 
     progress(&r, "boot", 0, 0);
     if (start_qemu(&r, &r.s, true, scn_enum_str(&r.s, SK_BOARD_FIRMWARE)))
@@ -1606,12 +1972,30 @@ int run_cmd_run(int argc, char **argv)
     if (r.unapplied[0])
         fprintf(stderr, "gemlab: warning: this QEMU (%s) lacks the link-model properties for: %s "
                         "(stock QEMU? build ours with `make -C emu/qemu`)\n", r.qemu, r.unapplied);
+    if (r.vt_gated) {
+        /* the first step, before the guest runs: wait for the ready line
+         * (the gate is idle and the VM stopped: virtual time 0) */
+        char pat[64];
+        rc = vt_queue(&r, NULL, type_pattern("ready", pat, sizeof(pat)), ready_timeout_ms);
+        if (rc) {
+            wait_failed(&r, rc, "console gate");
+            goto out;
+        }
+    }
     rc = qmp_exec(&r.in.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS);
     if (rc) {
         wait_failed(&r, rc, "cont");
         goto out;
     }
-    {
+    r.vt_wall_cont_ms = inst_now_ms();
+    if (r.vt_gated) {
+        /* the ready timeout is virtual time: the gate holds the VM there */
+        rc = vt_sync_until(&r, ready_seen, NULL);
+        rc = rc == 1 ? 0 : rc < 0 ? rc : -ETIMEDOUT;
+        r.vt_wall_ready_ms = inst_now_ms();
+        if (rc == 0)
+            r.vt_ready_ns = gate_ns(&r, "last-match-ns");
+    } else {
         /* in slices, so the progress line's elapsed time moves during boot */
         long long b0 = inst_now_ms();
         do {
@@ -1634,10 +2018,14 @@ int run_cmd_run(int argc, char **argv)
     /* wait for the link (or 20 s: the firmware gives a 2-pair cable
      * PHY_AN_TIMEOUT_MS + 4 downshift attempts, 17 s, phy.h), then start
      * the board-side server */
-    rc = inst_wait(&r.in, 20000, board_link_up, NULL);
+    rc = con_wait(&r, link_pattern(&r, true), 20000, board_link_up, NULL);
     if (rc && rc != -ETIMEDOUT) {
         wait_failed(&r, rc, "link-up");
         goto out;
+    }
+    if (r.vt_gated && rc == 0) {
+        r.vt_link_ns = gate_ns(&r, "last-match-ns");
+        r.vt_wall_link_ms = inst_now_ms();
     }
     if (apply_board_keys(&r))
         goto out;
@@ -1673,11 +2061,11 @@ int run_cmd_run(int argc, char **argv)
         }
 
         for (unsigned k = 0; k < r.s.nfw_cmds; k++) {
-            inst_send(&r.in, r.s.fw_cmds[k]);
+            con_send(&r, r.s.fw_cmds[k]);
             reneg |= scn_cmd_renegotiates(r.s.fw_cmds[k]);
         }
         if (scn_advertise_cmd(&r.s, adv, sizeof(adv))) {
-            inst_send(&r.in, adv);
+            con_send(&r, adv);
             reneg = true;
         }
         if (reneg && wait_relink(&r, n0))
@@ -1687,16 +2075,14 @@ int run_cmd_run(int argc, char **argv)
         /* Linux agent (firmware/linux/agent/agent_cmd.h): IRQ mask, server */
         static const char *const masks[] = { "irq-affinity 3", "irq-affinity 1", "irq-affinity 2" };
         if (r.s.v[SK_BOARD_IRQ_AFFINITY].set)
-            inst_send(&r.in, masks[r.s.v[SK_BOARD_IRQ_AFFINITY].e]);
+            con_send(&r, masks[r.s.v[SK_BOARD_IRQ_AFFINITY].e]);
         /* init already runs `iperf3 -s -D` (firmware/linux/initramfs/init);
          * an iperf 2 board side has to be started */
         if (strcmp(scn_board_tool(&r.s), "iperf2") == 0)
-            inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u -D" : "run iperf -s -D");
+            con_send(&r, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u -D" : "run iperf -s -D");
     } else if (strcmp(scn_board_tool(&r.s), "iperf2") == 0) {
-        inst_send(&r.in, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u -i 1" : "iperf -s -i 1");
-        want[0] = "status";
-        want[1] = (const char *)(intptr_t)rs_count_msgs(&r.in, "status");
-        rc = inst_wait(&r.in, 3000, msg_after, want);
+        rc = send_wait(&r, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u -i 1" : "iperf -s -i 1", "status",
+                       3000);
         if (rc && rc != -ETIMEDOUT) {
             wait_failed(&r, rc, "server start");
             goto out;
@@ -1713,9 +2099,20 @@ int run_cmd_run(int argc, char **argv)
         r.cpu_baseline = rc == 0;
     }
     if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
-        !r.netns[0] && board_link_up(&r.in, NULL) && measure_rtt(&r))
+        !r.netns[0] && !r.vt && board_link_up(&r.in, NULL) && measure_rtt(&r))
         goto out;
-    if (!board_link_up(&r.in, NULL)) {
+    if (r.vt) {
+        /* no traffic peer in virtual time yet (--net sim, issue 18 part 2):
+         * [traffic] duration of virtual time on the idle link, with the
+         * timeline applied at its virtual times */
+        cJSON *res = cJSON_CreateObject();
+        cJSON_AddStringToObject(res, "skipped", "virtual time: no in-emulator traffic peer yet (--net sim); "
+                                "the link stayed idle for [traffic] duration of virtual time");
+        cJSON_AddBoolToObject(res, "virtual_idle", true);
+        cJSON_AddItemToObject(r.results, "iperf", res);
+        if (vt_idle_phase(&r))
+            goto out;
+    } else if (!board_link_up(&r.in, NULL)) {
         /* No link (no cable, a 2-pair cable without downshift...): iperf
          * would only measure what the host wrote into slirp.  Traffic is
          * skipped and said so; the expectations decide whether that was
@@ -1785,10 +2182,26 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         }
     }
+    if (r.vt_gated) {
+        /* the end of the run in virtual time: the stats answer is the last input */
+        rc = vt_sync(&r);
+        if (rc) {
+            wait_failed(&r, rc, "console gate");
+            goto out;
+        }
+        r.vt_end_ns = gate_ns(&r, "clock-ns");
+        r.vt_wall_end_ms = inst_now_ms();
+        for (int k = 0; k < 4; k++) {
+            static const char *const names[] = { "sent", "holds", "timeouts", "unsynced-sends" };
+            if (gate_get_num(&r, names[k], &r.vt_gate[k]))
+                r.vt_gate[k] = -1;
+        }
+    }
     mac_speed = qom_read_mac_speed(&r.in.qmp);
     if (r.gem_path[0] && qemu_has_prop(r.props, "link-up"))
         cJSON_AddItemToObject(r.results, "model", qom_collect_model(&r.in.qmp, r.gem_path, r.props));
 out:
+    build_clock(&r);
     rs_build_conditions(&r);
     rs_build_expect(&r);
     rs_build_link_and_counters(&r, mac_speed);
@@ -1803,6 +2216,7 @@ out:
 }
 
 /* ---- boot: the process layer on its own (robustness tests) ---------------- */
+
 
 int run_cmd_boot(int argc, char **argv)
 {

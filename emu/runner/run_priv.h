@@ -18,6 +18,7 @@
 
 struct opts {
     const char *scenario, *firmware, *net, *out, *qemu, *fw;
+    const char *clock;  /* --clock real|virtual; NULL = the scenario's [board] clock */
     bool have_seed;
     bool control;       /* run: the scenario's [control] variant */
     uint64_t seed;
@@ -54,6 +55,15 @@ struct run {
      * commanded, not flaps (run.c wait_relink) */
     int relink_lo, relink_hi;
     bool cpu_baseline;        /* Linux: a `stats` answered just before the traffic */
+    /* virtual time (docs/VIRTUAL_TIME.md): every console input through the
+     * gate, at a defined virtual time */
+    bool vt;
+    bool vt_gated;               /* and through the gate (GEMLAB_CONSOLE_GATE=off: not) */
+    long long vt_wall_cont_ms;   /* CLOCK_MONOTONIC at `cont` */
+    long long vt_ready_ns, vt_link_ns, vt_end_ns;   /* virtual times; -1 = not seen */
+    long long vt_wall_ready_ms, vt_wall_link_ms, vt_wall_end_ms;
+    unsigned vt_steps;
+    double vt_gate[4];           /* the gate's sent, holds, timeouts, unsynced-sends (-1 = unknown) */
 };
 
 

@@ -67,12 +67,12 @@ static const char *const e_profile[] = { "zc702", "zc706", "zedboard", "zc702-10
  * zynq-zc706.dts, zynq-zed.dts) all give the GEM phy-mode "rgmii-id": the
  * PHY adds both RGMII delays because the traces add none. */
 static const struct scn_board_profile board_profiles[] = {
-    { "zc702", "Xilinx ZC702 (88E1116R, UG850)", 1000, false, false },
-    { "zc706", "Xilinx ZC706 (88E1116R, UG954)", 1000, false, false },
-    { "zedboard", "Avnet ZedBoard (88E1518 modelled as the 88E1116R)", 1000, false, false },
+    { "zc702", "Xilinx ZC702 (88E1116R, UG850)", 1000, false, false, 500 },
+    { "zc706", "Xilinx ZC706 (88E1116R, UG954)", 1000, false, false, 500 },
+    { "zedboard", "Avnet ZedBoard (88E1518 modelled as the 88E1116R)", 1000, false, false, 500 },
     /* a PHY without 1000BASE-T, as the LAN8742A of seed 004's
      * NUCLEO-H743ZI2 (the board's best is 100 Mb/s): BMSR bit 8 clear */
-    { "zc702-100m", "ZC702 with a 10/100 PHY (as seed 004's STM32H743 board)", 100, false, false },
+    { "zc702-100m", "ZC702 with a 10/100 PHY (as seed 004's STM32H743 board)", 100, false, false, 500 },
 };
 _Static_assert(sizeof(board_profiles) / sizeof(board_profiles[0]) ==
                sizeof(e_profile) / sizeof(e_profile[0]) - 1, "one profile per [board] profile word");
@@ -89,6 +89,7 @@ static const char *const e_irq[] = { "all", "cpu0", "cpu1", NULL };
 static const char *const e_mac_speed[] = { "auto", "unprogrammed", "10", "100", "1000", NULL };
 static const char *const e_phy_mode[] = { "rgmii-id", "rgmii", "rgmii-rxid", "rgmii-txid", NULL };
 static const char *const e_peer[] = { "host", "baremetal", NULL };
+static const char *const e_clock[] = { "real", "virtual", NULL };
 static const char *const e_speed[] = { "10", "100", "1000", NULL };
 static const char *const e_duplex[] = { "full", "half", NULL };
 static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
@@ -126,6 +127,12 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_BOARD_PEER] = { "board", "peer", T_ENUM, 0, 0, e_peer, "host", false },
     /* our own advertisement (ethtool -s eth0 advertise); [link] partner's words */
     [SK_BOARD_ADVERTISE] = { "board", "advertise", T_ABIL, 0, 0, NULL, NULL, false },
+    /* real: QEMU runs as fast as the host lets it; virtual: -icount
+     * mips=N,sleep=off (docs/VIRTUAL_TIME.md) */
+    [SK_BOARD_CLOCK] = { "board", "clock", T_ENUM, 0, 0, e_clock, "real", false },
+    /* the guest CPU's speed in virtual time; unset = the profile's
+     * default (scn_board_mips).  The bounds are QEMU's -icount mips=. */
+    [SK_BOARD_MIPS] = { "board", "mips", T_COUNT, 1, 1000000, NULL, NULL, false },
     [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
     [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
     [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
@@ -963,6 +970,10 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_CPUS)->line, "[board] cpus: bare-metal firmware runs on one CPU; use firmware = linux");
     if (V(BOARD_IRQ_AFFINITY)->set && V(BOARD_FIRMWARE)->e == 0)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: needs firmware = linux");
+    if (V(BOARD_CLOCK)->e == 1 && V(BOARD_PEER)->e == 1)
+        /* a second QEMU over a socket runs in wall time (docs/VIRTUAL_TIME.md) */
+        scn_error(c, V(BOARD_PEER)->line, "[board] peer: baremetal is not with clock = virtual (line %d)",
+                  V(BOARD_CLOCK)->line);
     if (V(BOARD_PEER)->e == 1) {
         /* --net pair: the firmwares' own iperf (one stream, iperf 2 style) */
         static const enum scn_key unsupported[] = { SK_TRAFFIC_PARALLEL, SK_TRAFFIC_PARALLEL_SWEEP,
@@ -1182,6 +1193,18 @@ const char *scn_board_tool(const struct scenario *s)
         return scn_enum_str(s, SK_TRAFFIC_BOARD_TOOL);
     /* lwIP's lwiperf speaks iperf 2; the Linux agent runs iperf3 */
     return s->v[SK_BOARD_FIRMWARE].e == 1 ? "iperf3" : "iperf2";
+}
+
+unsigned scn_board_mips(const struct scenario *s)
+{
+    if (s->v[SK_BOARD_MIPS].set)
+        return (unsigned)s->v[SK_BOARD_MIPS].u;
+    return scn_board_profile(s)->mips;
+}
+
+bool scn_clock_virtual(const struct scenario *s)
+{
+    return s->v[SK_BOARD_CLOCK].e == 1;
 }
 
 const char *scn_host_tool(const struct scenario *s)

@@ -44,6 +44,8 @@
     X(BOARD_PHY_MODE, "board", "phy_mode")           \
     X(BOARD_PEER, "board", "peer")                   \
     X(BOARD_ADVERTISE, "board", "advertise")         \
+    X(BOARD_CLOCK, "board", "clock")                 \
+    X(BOARD_MIPS, "board", "mips")                   \
     X(LINK_PARTNER, "link", "partner")               \
     X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
     X(LINK_PARTNER_SPEED, "link", "partner_speed")   \
@@ -193,8 +195,17 @@ struct scn_board_profile {
     const char *what;
     unsigned phy_max_speed_mbps;   /* 1000, or 100: a PHY without 1000BASE-T */
     bool pcb_rx_delay, pcb_tx_delay; /* RGMII clock delays the traces add */
+    /* virtual time: guest instructions per virtual microsecond when
+     * [board] mips is not given (-icount mips=).  500 is a placeholder
+     * for the 667 MHz Cortex-A9 until part 2 of issue 18 calibrates it
+     * against a real board (docs/VIRTUAL_TIME.md). */
+    unsigned mips;
 };
 const struct scn_board_profile *scn_board_profile(const struct scenario *s);
+/* [board] mips, else the profile's default (scn_board_profile()->mips). */
+unsigned scn_board_mips(const struct scenario *s);
+/* [board] clock = virtual (the runner's --clock has already been folded in). */
+bool scn_clock_virtual(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);
 /* The word for enum index @e of key @k, or NULL. */
 const char *scn_enum_word(enum scn_key k, int e);

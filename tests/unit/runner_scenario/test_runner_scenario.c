@@ -186,6 +186,27 @@ static void test_peer_baremetal_limits(void **state)
     assert_non_null(strstr(errbuf, "t.ini:7: [traffic] bidir: not with [board] peer = baremetal"));
 }
 
+/* [board] clock and mips (issue 18, docs/VIRTUAL_TIME.md): real by
+ * default, the profile's placeholder mips unless given, bad values and a
+ * second QEMU in virtual time named with file:line. */
+static void test_board_clock_and_mips(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\nprofile = zc706\n"), 0);
+    assert_false(scn_clock_virtual(&scn));
+    assert_int_equal(scn_board_mips(&scn), 500);
+    assert_int_equal(load("[board]\nclock = virtual\nmips = 667\n"), 0);
+    assert_true(scn_clock_virtual(&scn));
+    assert_int_equal(scn_board_mips(&scn), 667);
+    assert_int_equal(load("[board]\nclock = fast\nmips = 0\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] clock: 'fast' is not one of real|virtual"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] mips: '0' is out of range [1, 1000000]"));
+    assert_int_equal(load("[board]\nmips = 5e2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] mips: '5e2' is not a whole number"));
+    assert_int_equal(load("[board]\nclock = virtual\npeer = baremetal\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] peer: baremetal is not with clock = virtual (line 2)"));
+}
+
 /* Model-checked values: the model's own label ("loss:", "abilities:",
  * "cable:") is not repeated after the key. */
 static void test_model_errors_name_the_key_once(void **state)
@@ -615,6 +636,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bad_values_name_key_and_range, teardown),
         cmocka_unit_test_teardown(test_model_errors_name_the_key_once, teardown),
         cmocka_unit_test_teardown(test_peer_baremetal_limits, teardown),
+        cmocka_unit_test_teardown(test_board_clock_and_mips, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
         cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
         cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),

@@ -1,0 +1,192 @@
+"""Issue 18: virtual time (`gemlab run --clock virtual`, docs/VIRTUAL_TIME.md).
+
+The bare-metal firmware runs under `-icount mips=N,sleep=off` (our QEMU
+10.0 patch 0040) and every console input goes through the gemlab-gate
+chardev, so it lands at a defined virtual time.  The scenario
+(fixtures/vt_idle.ini) boots, waits for the link, types `phy` and starts
+the iperf server over the console, flaps the link from the timeline, types
+`phy` again from the timeline, and ends with `stats`; there is no network
+peer, so nothing from the host reaches the guest.
+
+  - rerun: the same scenario twice, the second time beside a CPU hog (a
+    busy loop per host core, always killed), gives byte-identical
+    results.json minus its wall_clock_fields, diagnosis.json,
+    console.log and wire.pcapng;
+  - the same for the Linux image (fixtures/vt_linux.ini);
+  - mips: [board] mips = 250 and 667 change the virtual time of the boot
+    in proportion (a rational rate: 667 is not a power of two);
+  - options: bad values are refused naming the option (QEMU's -icount,
+    gemlab's --clock, the scenario's [board] clock/mips with file:line).
+
+Without the gate (GEMLAB_CONSOLE_GATE=off: the runner types into the
+socket as in real time) the rerun test fails: the link events' virtual
+times and the transcript differ between runs.  Run by make test-runner
+("virtual-time: N passed, M failed"); the run directories stay under
+$O/test-results/virtual-time/.
+"""
+import json
+import os
+import subprocess
+
+import pytest
+
+from gemlab_test import paths
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+SCENARIO = os.path.join(HERE, "fixtures", "vt_idle.ini")
+GEMLAB = os.environ.get("GEMLAB") or os.path.join(paths.build_dir(), "host", "bin", "gemlab")
+COMPARED = ["results.json", "diagnosis.json", "console.log", "wire.pcapng"]
+
+
+@pytest.fixture(scope="module")
+def vt_qemu(our_qemu):
+    """Our QEMU, which must have the gate chardev and -icount mips=."""
+    r = subprocess.run([our_qemu, "-M", "none", "-chardev", "help"], capture_output=True, text=True, timeout=30)
+    if "gemlab-gate" not in r.stdout:
+        pytest.fail("%s has no gemlab-gate chardev: virtual time needs QEMU_BASE=10.0 "
+                    "(make -C emu/qemu QEMU_BASE=10.0)" % our_qemu, pytrace=False)
+    return our_qemu
+
+
+def gemlab_run(qemu, fw, out, scenario=SCENARIO, extra=(), env=None):
+    r = subprocess.run([GEMLAB, "run", "--qemu", qemu, "--fw", fw, "--out", out] + list(extra) + [scenario],
+                       capture_output=True, text=True, timeout=600, env=env)
+    return r
+
+
+def without_wall_clock(doc):
+    """results.json less every field it lists as wall-clock."""
+    for path in doc.get("wall_clock_fields", []):
+        node, keys = doc, path.split(".")
+        for k in keys[:-1]:
+            node = node.get(k, {})
+        node.pop(keys[-1], None)
+    return doc
+
+
+def start_hog():
+    """One busy loop per host core (at the lowest priority: the lead's
+    real-time suites share this machine)."""
+    n = os.cpu_count() or 2
+    return [subprocess.Popen(["nice", "-n", "19", "sh", "-c", "while :; do :; done"]) for _ in range(n)]
+
+
+def stop_hog(procs):
+    for p in procs:
+        p.kill()
+    for p in procs:
+        p.wait()
+
+
+def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
+    assert os.access(GEMLAB, os.X_OK), "no gemlab at %s (make runner)" % GEMLAB
+    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
+    r = gemlab_run(vt_qemu, fw, quiet)
+    assert r.returncode == 0, r.stdout + r.stderr
+    hog = start_hog()
+    try:
+        r2 = gemlab_run(vt_qemu, fw, loaded)
+    finally:
+        stop_hog(hog)
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+    with open(os.path.join(quiet, "results.json")) as f:
+        res = json.load(f)
+    clock = res["clock"]
+    assert clock["mode"] == "virtual" and clock["mips"] == 500 and clock["mips_default"], clock
+    assert clock["console_gate"]["unsynced_inputs"] == 0, clock
+    assert clock["console_gate"]["timeouts"] == 0, clock
+    assert 0 < clock["ready_s"] < clock["link_up_s"] < clock["end_s"], clock
+    assert res["wall_clock_fields"] == ["wall_clock"], res["wall_clock_fields"]
+    assert res["wall_clock"]["s_per_virtual_s"] > 0, res["wall_clock"]
+    # the flap from the timeline reached the guest: down, then up again
+    assert [e["up"] for e in res["link_events"]] == [True, False, True], res["link_events"]
+    with open(os.path.join(quiet, "console.log")) as f:
+        con = f.read()
+    assert con.count("\"type\":\"phy_regs\"") == 2 and "\"type\":\"stats\"" in con, con[-2000:]
+    assert_same_runs(quiet, loaded)
+
+
+def assert_same_runs(quiet, loaded):
+    """The files of two runs are the same, less wall-clock fields and the
+    run directories' names."""
+    for name in COMPARED:
+        a, b = os.path.join(quiet, name), os.path.join(loaded, name)
+        if name == "results.json":
+            with open(a) as fa, open(b) as fb:
+                ja, jb = without_wall_clock(json.load(fa)), without_wall_clock(json.load(fb))
+            ja, jb = (json.dumps(j, sort_keys=True).replace(d, "RUN") for j, d in ((ja, quiet), (jb, loaded)))
+            assert ja == jb, "results.json differs beyond wall_clock"
+        else:
+            with open(a, "rb") as fa, open(b, "rb") as fb:
+                da, db = fa.read(), fb.read()
+            assert da.replace(quiet.encode(), b"RUN") == db.replace(loaded.encode(), b"RUN"), \
+                "%s differs between the quiet and the loaded run" % name
+
+
+def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
+    """The Linux image in virtual time (its clock event device is the TTC:
+    patch 0041), the same way: a quiet run and one beside the hog."""
+    zimage = os.path.join(paths.build_dir(), "linux", "zImage")
+    assert os.path.exists(zimage), "no Linux image at %s (make -C firmware/linux)" % zimage
+    sc = os.path.join(HERE, "fixtures", "vt_linux.ini")
+    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
+    r = gemlab_run(vt_qemu, zimage, quiet, scenario=sc)
+    assert r.returncode == 0, r.stdout + r.stderr
+    hog = start_hog()
+    try:
+        r2 = gemlab_run(vt_qemu, zimage, loaded, scenario=sc)
+    finally:
+        stop_hog(hog)
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+    with open(os.path.join(quiet, "results.json")) as f:
+        res = json.load(f)
+    c = res["clock"]
+    assert 0 < c["ready_s"] <= c["link_up_s"] < c["end_s"] and c["console_gate"]["timeouts"] == 0, c
+    assert [e["up"] for e in res["link_events"]][-2:] == [False, True], res["link_events"]
+    assert_same_runs(quiet, loaded)
+
+
+def boot_ready_s(qemu, fw, out, mips):
+    text = open(SCENARIO).read().replace("clock = virtual", "clock = virtual\nmips = %d" % mips)
+    sc = out + ".ini"
+    with open(sc, "w") as f:
+        f.write(text.replace("name = vt_idle", "name = vt_mips%d" % mips))
+    r = gemlab_run(qemu, fw, out, scenario=sc)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        c = json.load(f)["clock"]
+    assert c["mips"] == mips and not c["mips_default"], c
+    return c["ready_s"]
+
+
+def test_mips_scales_boot_time(tmp_path, vt_qemu, fw):
+    """The boot to the ready line is CPU work: its virtual time goes as
+    1/mips (patch 0040: ns = count * 1000 / mips, a rational rate)."""
+    t = {m: boot_ready_s(vt_qemu, fw, str(tmp_path / ("m%d" % m)), m) for m in (250, 500, 667)}
+    assert t[250] / t[500] == pytest.approx(2.0, rel=0.02), t
+    assert t[667] / t[500] == pytest.approx(500 / 667, rel=0.02), t
+
+
+@pytest.mark.parametrize("opt,words", [
+    ("mips=0", "Invalid mips value '0'"),
+    ("mips=fast", "Invalid mips value 'fast'"),
+    ("mips=1000001", "Invalid mips value '1000001'"),
+    ("shift=1,mips=500", "either shift or mips"),
+])
+def test_qemu_icount_mips_refused(vt_qemu, opt, words):
+    r = subprocess.run([vt_qemu, "-M", "none", "-display", "none", "-icount", opt, "-S"],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode != 0 and words in r.stderr and "-icount " + opt in r.stderr, r.stderr
+
+
+def test_bad_clock_options_refused(tmp_path, vt_qemu, fw):
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "x"), extra=["--clock", "fast"])
+    assert r.returncode == 2 and "--clock: 'fast' is not real|virtual" in r.stderr, r.stderr
+    # host networking in virtual time is refused, naming the flag
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "y"), extra=["--net", "user"])
+    assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
+    sc = tmp_path / "bad.ini"
+    sc.write_text("[scenario]\nname = bad\n[board]\nclock = fast\nmips = 0\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "z"), scenario=str(sc))
+    assert r.returncode == 2, r.stderr
+    assert "%s:4: [board] clock" % sc in r.stderr and "%s:5: [board] mips" % sc in r.stderr, r.stderr
