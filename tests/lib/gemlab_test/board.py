@@ -30,6 +30,9 @@ LINUX_FILES = ("zImage", "zynq-zc702-qemu.dtb", "initramfs.cpio.gz")
 LINUX_APPEND = "console=ttyPS0,115200 earlycon"
 
 
+GATE_ID = "con0"            # emu/runner/qemu.h QEMU_GATE_ID
+
+
 def _esc(path):
     """A path inside a QemuOpts value: ',' is doubled (QEMU's opts syntax)."""
     return path.replace(",", ",,")
@@ -51,14 +54,18 @@ def netdev_tap(ifname):
 
 
 def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None, gem=None,
-              machine_opts="", smp=None, append="", dtb=None, paused=True, extra=()):
+              machine_opts="", smp=None, append="", dtb=None, paused=True, mips=None, extra=()):
     """argv for @qemu booting @fw (a bare-metal ELF, or for firmware
     "linux" a directory holding LINUX_FILES).  qmp/serial: unix socket
     paths QEMU serves; netdev: netdev_user()/netdev_tap() or None (no
     network); gem: {cadence_gem property: value} as -global; append:
     more Linux command line (the agent's gemlab.ip=..., see
     firmware/linux); dtb: the Linux DTB's file name in @fw (default
-    LINUX_FILES[1], the zc702 board with QEMU's overlay)."""
+    LINUX_FILES[1], the zc702 board with QEMU's overlay); mips: virtual
+    time as the runner's --clock virtual gives it (emu/runner/qemu.c):
+    -icount mips=N,sleep=off,align=off and the console through the
+    gemlab-gate chardev GATE_ID, so the guest's output never waits on the
+    socket (docs/VIRTUAL_TIME.md)."""
     linux = firmware == "linux"
     a = [qemu, "-M", "xilinx-zynq-a9" + ("," + machine_opts if machine_opts else ""),
          "-m", "512M" if linux else "256M", "-display", "none", "-monitor", "none"]
@@ -69,6 +76,11 @@ def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None
     ser = ["chardev:ser0"] if serial else ["null"]
     if serial:
         a += ["-chardev", "socket,id=ser0,path=%s,server=on,wait=off" % _esc(serial)]
+    if mips:
+        a += ["-icount", "mips=%d,sleep=off,align=off" % mips]
+        if serial:
+            a += ["-chardev", "gemlab-gate,id=%s,chardev=ser0" % GATE_ID]
+            ser = ["chardev:" + GATE_ID]
     a += ["-serial", "null", "-serial", ser[0]] if linux else ["-serial", ser[0], "-serial", "null"]
     if linux and smp and smp > 1:
         a += ["-smp", str(smp)]

@@ -1,6 +1,8 @@
 """The traffic peer inside the emulator (-netdev gemlab-peer, docs/PEER.md)
-against the bare-metal firmware, in virtual time (-icount shift=1,sleep=off:
-500 MIPS, idle time skipped).  No host network and no host iperf.
+against the bare-metal firmware, in virtual time as the runner's
+--clock virtual gives it (-icount mips=500,sleep=off,align=off: idle time
+skipped; the console through the gemlab-gate chardev, so the guest's
+output never waits on the host).  No host network and no host iperf.
 
   board -> peer  the firmware's `iperf -c` (UDP 1470 B at 1000M, then TCP)
                  against the peer's servers, run twice;
@@ -27,21 +29,21 @@ import pytest
 from gemlab_test import paths
 from gemlab_test.board import Board
 
-ICOUNT = ["-icount", "shift=1,sleep=off"]
+MIPS = 500                  # the runner's default [board] mips
 RATE = 1000e6
 UDP_LEN = 1470
 UDP_WIRE = UDP_LEN + 8 + 20 + 14 + 4 + 8 + 12      # 1536 byte times
 TCP_MSS = 1460
 TCP_WIRE = TCP_MSS + 20 + 20 + 14 + 4 + 8 + 12     # 1538
 # Console input at defined virtual times: the peer's script types into the
-# board's serial chardev (ser0, gemlab_test.board) itself ("console"), so
+# board's console chardev (con0, the gate: gemlab_test.board) itself ("console"), so
 # a command reaches the firmware at that virtual time on any host.  The
 # peer's servers start at 0 ms; the link is up at about 2.6 s.
 B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
-              "3000:console ser0 iperf -c 10.0.2.2 -u -b 1000M -t 1\n"
-              "4500:console ser0 iperf -c 10.0.2.2 -t 1\n")
+              "3000:console con0 iperf -c 10.0.2.2 -u -b 1000M -t 1\n"
+              "4500:console con0 iperf -c 10.0.2.2 -t 1\n")
 # The firmware's servers start at 1000 ms, the peer's clients later.
-P2B_SCRIPT = ("1000:console ser0 iperf -s -u\n1001:console ser0 iperf -s\n"
+P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "3000:iperf -c 10.0.2.15 -u -b 1000M -t 1\n"
               "4500:iperf -c 10.0.2.15 -t 1\n"
               "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n")
@@ -97,7 +99,7 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2):
         f.write(script)
     fw_results = []
     with Board(fw, rundir, qemu, netdev="gemlab-peer,id=n0,results=%s,script=%s" % (res, scr),
-               extra=ICOUNT) as b:
+               mips=MIPS) as b:
         boot = [b.con.expect_json(t, 30) for t in ("phy", "link")]
         for _ in range(2):
             r = b.con.expect_json("result", 180, lambda j: j.get("role") == fw_role)
@@ -207,25 +209,14 @@ def test_peer_ping_gets_every_echo_reply(peer_to_board):
     assert 2 <= r["rtt_min_us"] <= r["rtt_avg_us"] <= r["rtt_max_us"] < 10000, r
 
 
-def test_peer_results_of_two_runs_byte_identical(request, board_to_peer_runs, qemu, fw, tmp_path_factory):
-    """The peer adds no nondeterminism: two runs in which the firmware
-    booted and sent the same (its phy/link lines and result lines are
-    identical) give byte-identical peer results.  The emulator itself is
-    not yet deterministic on a loaded host: the firmware's own lines
-    differ in some runs, with -netdev user too (docs/PEER.md,
-    "Determinism"); then a third run is tried for a pair."""
-    runs = list(board_to_peer_runs)
-
-    def same_board(a, b):
-        return a[2] == b[2] and a[0] == b[0]
-    if not same_board(runs[0], runs[1]):
-        runs.append(run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client"))
-    pair = next(((a, b) for i, a in enumerate(runs) for b in runs[i + 1:] if same_board(a, b)), None)
-    if pair is None:
-        request.node.add_marker(pytest.mark.todo)
-        pytest.skip("the firmware's own boot/result lines differ in all three runs (emulator "
-                    "nondeterminism, not the peer's): UDP tx_datagrams %s, boot t_ms %s"
-                    % ([r[0][0]["tx_datagrams"] for r in runs], [[j["t_ms"] for j in r[2]] for r in runs]))
-    (fw1, t1, _), (fw2, t2, _) = pair
+def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):
+    """Virtual time with the console through the gate is deterministic:
+    two runs give the same firmware lines (boot phy/link, results) and a
+    byte-identical peer results file, whatever the host is doing.  (With
+    the console on a plain socket chardev the guest's UART output waits on
+    the host and boot t_ms and datagram counts varied between runs.)"""
+    (fw1, t1, boot1), (fw2, t2, boot2) = board_to_peer_runs
     assert results(t1, "udp", "server") and results(t1, "tcp", "server"), t1
-    assert t1 == t2, "the peer's results differ between two runs the firmware ran alike:\n%s\n%s" % (t1, t2)
+    assert boot1 == boot2, "boot lines differ:\n%s\n%s" % (boot1, boot2)
+    assert fw1 == fw2, "the firmware's result lines differ:\n%s\n%s" % (fw1, fw2)
+    assert t1 == t2, "the peer's results differ between two runs:\n%s\n%s" % (t1, t2)
