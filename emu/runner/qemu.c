@@ -441,6 +441,14 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "hubport,id=%s,hubid=0", QEMU_NETDEV_ID);
         av_add(a, "-net");
         av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
+    } else if (o->net && strcmp(o->net, "sim") == 0) {
+        /* the traffic peer inside the emulator (docs/PEER.md): a host PC
+         * at 10.0.2.2, the address slirp gives the host, in virtual time */
+        av_add(a, "-netdev");
+        av_add(a, "gemlab-peer,id=%s,board-ip=%s,results=%s", QEMU_NETDEV_ID, o->board_ip,
+               opt_path(o->peer_results, esc, sizeof(esc)));
+        av_add(a, "-net");
+        av_add(a, "nic,netdev=%s,model=cadence_gem", QEMU_NETDEV_ID);
     } else if (o->net && strcmp(o->net, "tap") == 0) {
         av_add(a, "-netdev");
         av_add(a, "tap,id=%s,ifname=%s,script=no,downscript=no", QEMU_NETDEV_ID, o->tap_ifname);

@@ -69,7 +69,8 @@ struct qemu_opts {
     const char *dtb, *initrd, *append;  /* Linux: firmware/linux/README.md */
     const char *qmp_path, *serial_path;
     const char *fault_path;  /* second QMP monitor (gemlab fault); NULL = none */
-    const char *net;        /* "user" | "tap" | "pair" | "idle" (a lone hub port) | "none" */
+    const char *net;        /* "user" | "tap" | "pair" | "idle" (a lone hub port) | "sim" | "none" */
+    const char *peer_results;   /* sim: the peer's results file (JSON lines) */
     const char *pair_sock;  /* pair: unix stream socket joining the two boards */
     bool pair_server;       /* pair: this QEMU listens on pair_sock (the other connects) */
     const char *tap_ifname;

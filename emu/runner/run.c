@@ -98,8 +98,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o
             }
             o->firmware = val;
         } else if (!strcmp(a, "--net")) {
-            if (strcmp(val, "user") && strcmp(val, "tap") && strcmp(val, "pair")) {
-                fprintf(stderr, "gemlab: --net: '%s' is not user|tap|pair\n", val);
+            if (strcmp(val, "user") && strcmp(val, "tap") && strcmp(val, "pair") && strcmp(val, "sim")) {
+                fprintf(stderr, "gemlab: --net: '%s' is not user|tap|pair|sim\n", val);
                 return -EINVAL;
             }
             o->net = val;
@@ -1482,7 +1482,9 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.qmp_path = in->qmp_path;
     qo.serial_path = in->serial_path;
     qo.fault_path = in->fault_path;
-    qo.net = r->netns[0] ? "tap" : r->pair_sock[0] ? "pair" : r->port > 0 ? "user" : r->vt ? "idle" : "none";
+    qo.net = r->netns[0] ? "tap" : r->pair_sock[0] ? "pair" : r->port > 0 ? "user" : r->sim ? "sim"
+             : r->vt ? "idle" : "none";
+    qo.peer_results = r->peer_results;
     qo.pair_sock = r->pair_sock;
     qo.pair_server = in != &r->peer;
     qo.tap_ifname = r->tap;
@@ -1760,6 +1762,192 @@ static int pair_traffic(struct run *r, cJSON **result)
     return 0;
 }
 
+/* ---- --net sim: the in-emulator peer (docs/PEER.md, docs/VIRTUAL_TIME.md)
+ *
+ * The peer is the host at 10.0.2.2.  Board -> host ([traffic] reverse):
+ * the peer's iperf server is started over QMP while the gate holds the VM,
+ * then the firmware's client is typed through the gate.  Host -> board:
+ * the board's server is already up (main), the peer's client is started
+ * over QMP while the gate holds the VM.  Either way the traffic starts at
+ * a defined virtual time, the timeline runs alongside (vt_idle_phase), and
+ * the receiver's count is the goodput, as with the host's iperf. */
+#define SIM_PEER_IP "10.0.2.2"
+#define SIM_BOARD_IP "10.0.2.15"
+
+/* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
+static int sim_supported(const struct run *r)
+{
+    static const struct { enum scn_key k; const char *why; } no[] = {
+        { SK_TRAFFIC_BIDIR, "bidir (the peer has no TCP -d/-r yet)" },
+        { SK_TRAFFIC_WINDOW, "window (the peer's TCP window is lwIP's TCP_WND, no -w)" },
+        { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
+        { SK_TRAFFIC_SWEEP, "sweep (one test per run so far)" },
+    };
+    const struct scn_val *v;
+
+    if (!r->vt_gated) {
+        fprintf(stderr, "gemlab run: --net sim: %s: needs the console gate (GEMLAB_CONSOLE_GATE=off given)\n",
+                r->o.scenario);
+        return -EINVAL;
+    }
+    v = &r->s.v[SK_TRAFFIC_PARALLEL];
+    if (v->u > 1 || r->s.npsweep) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel%s: the in-emulator peer runs one "
+                        "stream (no -P N yet)\n", r->o.scenario, v->line, r->s.npsweep ? "_sweep" : "");
+        return -EINVAL;
+    }
+    for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
+        v = &r->s.v[no[k].k];
+        if (v->set && (no[k].k != SK_TRAFFIC_BIDIR || v->b) && (no[k].k != SK_TRAFFIC_OMIT || v->u)) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s is not supported by the in-emulator "
+                            "peer\n", r->o.scenario, v->line, no[k].why);
+            return -EINVAL;
+        }
+    }
+    if (r->s.nsweep) {
+        fprintf(stderr, "gemlab run: --net sim: %s: [traffic] sweep is not supported by the in-emulator peer "
+                        "(one test per run so far)\n", r->o.scenario);
+        return -EINVAL;
+    }
+    v = &r->s.v[SK_TRAFFIC_TOOL];
+    if (v->set && v->e == 1) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] tool = iperf3: the in-emulator peer speaks "
+                        "iperf 2\n", r->o.scenario, v->line);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+/* The peer's last iperf `result` line of @role in its results file (a new
+ * object, NULL when none yet). */
+static cJSON *sim_peer_result(const struct run *r, const char *role)
+{
+    size_t len;
+    char *text = runner_read_file(r->peer_results, 16 << 20, &len), *line, *save = NULL;
+    cJSON *found = NULL;
+
+    if (!text)
+        return NULL;
+    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *j = cJSON_Parse(line);
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "role");
+        if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(ro) &&
+            !strcmp(ro->valuestring, role)) {
+            cJSON_Delete(found);
+            found = j;
+        } else {
+            cJSON_Delete(j);
+        }
+    }
+    free(text);
+    return found;
+}
+
+static int sim_peer_start(struct run *r, const char *cmd)
+{
+    cJSON *a = cJSON_CreateObject();
+    int rc;
+
+    cJSON_AddStringToObject(a, "id", QEMU_NETDEV_ID);
+    cJSON_AddStringToObject(a, "command", cmd);
+    rc = qmp_exec(&r->in.qmp, "gemlab-peer-start", a, NULL, QMP_TIMEOUT_MS);
+    if (rc == -EPROTO)
+        fprintf(stderr, "gemlab: gemlab-peer-start '%s': %s\n", cmd, r->in.qmp.last_error);
+    return rc;
+}
+
+static int sim_traffic(struct run *r, cJSON **result)
+{
+    bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
+    unsigned long long t_s = (r->s.v[SK_TRAFFIC_DURATION].u + 999999999ull) / 1000000000ull;
+    const char *want[2] = { "result", NULL };
+    char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
+    const cJSON *fw;
+    cJSON *peer = NULL, *res, *m;
+    int n = 0, rc, skip = rs_count_msgs(&r->in, "result");
+
+    *result = NULL;
+    if (udp && r->s.v[SK_TRAFFIC_BANDWIDTH].set)
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u -b %.0f", r->s.v[SK_TRAFFIC_BANDWIDTH].d);
+    else if (udp)
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u");
+    if (r->s.v[SK_TRAFFIC_LENGTH].set)
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
+    rc = vt_sync(r);       /* the VM is held: the start is at a defined virtual time */
+    if (!rc && board_tx) {
+        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s", udp ? " -u" : "");
+        snprintf(fw_cmd, sizeof(fw_cmd), "iperf -c %s -t %llu -i 1%s", SIM_PEER_IP, t_s, opt);
+        rc = sim_peer_start(r, peer_cmd);
+        if (!rc)
+            rc = con_send(r, fw_cmd);
+    } else if (!rc) {
+        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -c %s -t %llu%s", SIM_BOARD_IP, t_s, opt);
+        rc = sim_peer_start(r, peer_cmd);
+    }
+    if (rc)
+        return wait_failed(r, rc, "peer start");
+    if (vt_idle_phase(r))    /* [traffic] duration of virtual time, the timeline alongside */
+        return -1;
+    /* the receiver's result, then the peer's line (a few virtual ms later) */
+    want[1] = (const char *)(intptr_t)skip;
+    rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), 10000, msg_after, want);
+    if (rc && rc != -ETIMEDOUT)
+        return wait_failed(r, rc, "traffic");
+    for (int k = 0; k < 100 && !(peer = sim_peer_result(r, board_tx ? "server" : "client")); k++) {
+        rc = vt_sync(r);
+        if (!rc)
+            rc = vt_queue_at(r, NULL, "", 0, 10000000ull);     /* 10 ms of virtual time */
+        if (!rc)
+            rc = vt_sync(r);
+        if (rc)
+            return wait_failed(r, rc, "peer result");
+    }
+    fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
+    res = cJSON_CreateObject();
+    cJSON_AddBoolToObject(res, "ok", board_tx ? peer != NULL : fw != NULL);
+    if (board_tx ? !peer : !fw) {
+        char msg[160];
+        snprintf(msg, sizeof(msg), "no iperf result from the receiving %s within %llu s + 10 s of virtual time",
+                 board_tx ? "peer" : "board", t_s);
+        cJSON_AddStringToObject(res, "error", msg);
+    } else if (board_tx) {
+        /* the peer's line already carries the runner's field names (docs/PEER.md "Results") */
+        static const char *const f[] = { "throughput_bps", "tx_bps", "udp_lost_pct", "udp_jitter_ms" };
+        for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
+            if (cJSON_GetObjectItemCaseSensitive(peer, f[k]))
+                rs_add_num_or_null(res, f[k], rs_jnumber(peer, f[k]));
+        if (fw)
+            rs_add_num_or_null(res, "sent_bps", rs_jnumber(fw, "bps"));
+    } else {
+        double bps = rs_jnumber(fw, "bps");
+        rs_add_num_or_null(res, "throughput_bps", bps);
+        rs_add_num_or_null(res, "rx_bps", bps);
+        if (udp) {
+            double jit = rs_jnumber(fw, "jitter_us");
+            rs_add_num_or_null(res, "udp_lost_pct", rs_jnumber(fw, "loss_pct"));
+            rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
+        }
+        if (peer)
+            rs_add_num_or_null(res, "sent_bps", rs_jnumber(peer, "bps"));
+    }
+    cJSON_AddStringToObject(res, "measured_by", board_tx ? "peer" : "board");
+    m = cJSON_AddObjectToObject(res, "method");
+    cJSON_AddStringToObject(m, "tool", "iperf2");
+    cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
+    cJSON_AddStringToObject(m, "protocol", udp ? "udp" : "tcp");
+    cJSON_AddNumberToObject(m, "streams", 1);
+    cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"
+                                                    : "sim: peer client -> board server (virtual time)");
+    cJSON_AddStringToObject(res, "peer_command", peer_cmd);
+    if (fw_cmd[0])
+        cJSON_AddStringToObject(res, "board_command", fw_cmd);
+    if (peer)
+        cJSON_AddItemToObject(res, "peer_result", peer);
+    *result = res;
+    return 0;
+}
+
 static void cleanup(struct run *r)
 {
     kill_tool();
@@ -1884,14 +2072,26 @@ int run_cmd_run(int argc, char **argv)
      * for); the gate stays in QEMU's argv and passes the input through */
     r.vt_gated = r.vt && !(getenv("GEMLAB_CONSOLE_GATE") && !strcmp(getenv("GEMLAB_CONSOLE_GATE"), "off"));
     r.vt_ready_ns = r.vt_link_ns = r.vt_end_ns = -1;
-    if (r.vt && (r.o.net || r.s.v[SK_BOARD_PEER].e != 0)) {
+    if (r.o.net && !strcmp(r.o.net, "sim") && !r.vt) {
+        /* the peer runs on QEMU_CLOCK_VIRTUAL (docs/PEER.md "Time"):
+         * without -icount its clock follows the host's */
+        fprintf(stderr, "gemlab run: --net sim: %s: the in-emulator peer needs virtual time "
+                        "(--clock virtual or [board] clock = virtual)\n", r.o.scenario);
+        return RUN_EXIT_INPUT;
+    }
+    if (r.vt && ((r.o.net && strcmp(r.o.net, "sim")) || r.s.v[SK_BOARD_PEER].e != 0)) {
         /* the host's iperf over slirp/tap (or a second QEMU) runs in wall
          * time: against a guest in virtual time its figures mean nothing */
-        fprintf(stderr, "gemlab run: %s: virtual time (--clock virtual / [board] clock) runs without a network "
-                        "until the in-emulator peer (--net sim) exists; %s needs --clock real\n", r.o.scenario,
+        fprintf(stderr, "gemlab run: %s: virtual time (--clock virtual / [board] clock) runs with the "
+                        "in-emulator peer (--net sim) only; %s needs --clock real\n", r.o.scenario,
                 r.o.net ? "--net" : "[board] peer = baremetal");
         return RUN_EXIT_INPUT;
     }
+    /* virtual time implies --net sim; the peer drives the bare-metal
+     * firmware's iperf 2 (the Linux image's iperf3 not yet: it stays idle) */
+    r.sim = r.vt && r.s.v[SK_BOARD_FIRMWARE].e == 0;
+    if (r.sim && sim_supported(&r))
+        return RUN_EXIT_INPUT;
     if (r.s.v[SK_BOARD_PEER].e == 1) {     /* [board] peer = baremetal */
         if (r.o.net && strcmp(r.o.net, "pair")) {
             fprintf(stderr, "gemlab run: --net %s: %s has [board] peer = baremetal, which needs --net pair\n",
@@ -1947,6 +2147,8 @@ int run_cmd_run(int argc, char **argv)
         }
     }
     r.port = r.vt ? 0 : free_port();     /* virtual time: no host network */
+    if (r.sim)
+        snprintf(r.peer_results, sizeof(r.peer_results), "%s/peer.jsonl", r.in.run_dir);
     if (r.o.net && strcmp(r.o.net, "pair") == 0)
         snprintf(r.pair_sock, sizeof(r.pair_sock), "%s/pair.sock", r.in.run_dir);
     if (r.port < 0) {
@@ -2101,13 +2303,18 @@ int run_cmd_run(int argc, char **argv)
     if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
         !r.netns[0] && !r.vt && board_link_up(&r.in, NULL) && measure_rtt(&r))
         goto out;
-    if (r.vt) {
-        /* no traffic peer in virtual time yet (--net sim, issue 18 part 2):
+    if (r.sim) {
+        cJSON *res = NULL;
+        if (sim_traffic(&r, &res))
+            goto out;
+        cJSON_AddItemToObject(r.results, "iperf", res);
+    } else if (r.vt) {
+        /* Linux in virtual time: no traffic peer for its iperf3 yet:
          * [traffic] duration of virtual time on the idle link, with the
          * timeline applied at its virtual times */
         cJSON *res = cJSON_CreateObject();
-        cJSON_AddStringToObject(res, "skipped", "virtual time: no in-emulator traffic peer yet (--net sim); "
-                                "the link stayed idle for [traffic] duration of virtual time");
+        cJSON_AddStringToObject(res, "skipped", "virtual time: the in-emulator peer (--net sim) does not drive "
+                                "the Linux image yet; the link stayed idle for [traffic] duration of virtual time");
         cJSON_AddBoolToObject(res, "virtual_idle", true);
         cJSON_AddItemToObject(r.results, "iperf", res);
         if (vt_idle_phase(&r))

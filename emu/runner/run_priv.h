@@ -64,6 +64,9 @@ struct run {
     long long vt_wall_ready_ms, vt_wall_link_ms, vt_wall_end_ms;
     unsigned vt_steps;
     double vt_gate[4];           /* the gate's sent, holds, timeouts, unsynced-sends (-1 = unknown) */
+    /* --net sim: the in-emulator peer (-netdev gemlab-peer, docs/PEER.md) */
+    bool sim;
+    char peer_results[PATH_MAX + 16];   /* RUN_DIR/peer.jsonl */
 };
 
 
