@@ -252,7 +252,7 @@ static void build_board_and_bench(struct run *r)
         cJSON_AddStringToObject(s, "evidence", why);
     }
     bench = cJSON_AddObjectToObject(r->results, "bench");
-    cJSON_AddStringToObject(bench, "net", r->o.net ? r->o.net : r->vt ? "idle" : "user");
+    cJSON_AddStringToObject(bench, "net", r->o.net ? r->o.net : r->sim ? "sim" : r->vt ? "idle" : "user");
     /* lwIP sends no timestamps by default, Linux does (docs/FACTS.md) - but only
      * to a peer that does too: over slirp (--net user) the board's TCP peer
      * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
@@ -329,7 +329,7 @@ void rs_build_conditions(struct run *r)
         cJSON_AddBoolToObject(c, "board_pcb_rx_delay", bp->pcb_rx_delay);
         cJSON_AddBoolToObject(c, "board_pcb_tx_delay", bp->pcb_tx_delay);
     }
-    cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : r->vt ? "idle" : "user");
+    cJSON_AddStringToObject(c, "net", r->o.net ? r->o.net : r->sim ? "sim" : r->vt ? "idle" : "user");
     cJSON_AddStringToObject(c, "tool", scn_host_tool(s));
     cJSON_AddStringToObject(c, "board_tool", scn_board_tool(s));
     cJSON_AddStringToObject(c, "protocol", scn_enum_str(s, SK_TRAFFIC_PROTOCOL));

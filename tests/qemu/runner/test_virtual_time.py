@@ -49,6 +49,8 @@ def vt_qemu(our_qemu):
 
 
 def gemlab_run(qemu, fw, out, scenario=SCENARIO, extra=(), env=None):
+    if scenario == SCENARIO:
+        extra = ["--net", "idle"] + list(extra)   # the link and timeline only, no peer
     r = subprocess.run([GEMLAB, "run", "--qemu", qemu, "--fw", fw, "--out", out] + list(extra) + [scenario],
                        capture_output=True, text=True, timeout=600, env=env)
     return r
@@ -151,7 +153,7 @@ def boot_ready_s(qemu, fw, out, mips):
     sc = out + ".ini"
     with open(sc, "w") as f:
         f.write(text.replace("name = vt_idle", "name = vt_mips%d" % mips))
-    r = gemlab_run(qemu, fw, out, scenario=sc)
+    r = gemlab_run(qemu, fw, out, scenario=sc, extra=["--net", "idle"])
     assert r.returncode == 0, r.stdout + r.stderr
     with open(os.path.join(out, "results.json")) as f:
         c = json.load(f)["clock"]
@@ -183,10 +185,90 @@ def test_bad_clock_options_refused(tmp_path, vt_qemu, fw):
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "x"), extra=["--clock", "fast"])
     assert r.returncode == 2 and "--clock: 'fast' is not real|virtual" in r.stderr, r.stderr
     # host networking in virtual time is refused, naming the flag
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "y"), extra=["--net", "user"])
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "y"), scenario=TCP_1G, extra=["--net", "user"])
     assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
     sc = tmp_path / "bad.ini"
     sc.write_text("[scenario]\nname = bad\n[board]\nclock = fast\nmips = 0\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "z"), scenario=str(sc))
     assert r.returncode == 2, r.stderr
     assert "%s:4: [board] clock" % sc in r.stderr and "%s:5: [board] mips" % sc in r.stderr, r.stderr
+
+
+# ---- --net sim: traffic against the in-emulator peer (docs/PEER.md) ------
+
+SCENARIOS = os.path.join(HERE, "..", "..", "..", "scenarios")
+TCP_1G = os.path.join(SCENARIOS, "vt_baremetal_tcp_1g.ini")
+UDP_1G = os.path.join(SCENARIOS, "vt_baremetal_udp_1g.ini")
+
+
+def ceiling_bps(payload, wire, seconds):
+    """1G line rate x payload/wire (IEEE 802.3 clause 4.4.2: preamble,
+    FCS and inter-packet gap counted in @wire), and the most a receiver
+    that times first to last arrival can report over @seconds: one frame's
+    wire time more."""
+    c = 1e9 * payload / wire
+    return c, c * (1 + wire * 8 / (1e9 * seconds))
+
+
+def test_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
+    """The firmware's TCP client against the peer's server: the goodput
+    sits at the Ethernet ceiling (1000 x 1460/1538), and a second run beside
+    a busy loop per core gives the same files, the peer's results too."""
+    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
+    r = gemlab_run(vt_qemu, fw, quiet, scenario=TCP_1G)
+    assert r.returncode == 0, r.stdout + r.stderr
+    hog = start_hog()
+    try:
+        r2 = gemlab_run(vt_qemu, fw, loaded, scenario=TCP_1G)
+    finally:
+        stop_hog(hog)
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+    with open(os.path.join(quiet, "results.json")) as f:
+        res = json.load(f)
+    ip = res["iperf"]
+    assert ip["ok"] and ip["measured_by"] == "peer" and "virtual_idle" not in ip, ip
+    assert ip["peer_result"]["src"] == "peer" and ip["peer_result"]["role"] == "server", ip
+    lo, hi = ceiling_bps(1460, 1538, 3)
+    assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+    assert ip["tx_bps"] == ip["throughput_bps"], ip
+    with open(os.path.join(quiet, "diagnosis.json")) as f:
+        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert res["clock"]["console_gate"]["unsynced_inputs"] == 0, res["clock"]
+    assert_same_runs(quiet, loaded)
+    with open(os.path.join(quiet, "peer.jsonl"), "rb") as fa, open(os.path.join(loaded, "peer.jsonl"), "rb") as fb:
+        assert fa.read() == fb.read(), "the peer's results differ between the quiet and the loaded run"
+
+
+def test_udp_peer_to_board_at_line_rate(tmp_path, vt_qemu, fw):
+    """The peer's UDP client at -b 1000M, the board's server counts: line
+    rate for 1470-byte datagrams (1000 x 1470/1536), nothing lost."""
+    out = str(tmp_path / "udp")
+    r = gemlab_run(vt_qemu, fw, out, scenario=UDP_1G)
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        ip = json.load(f)["iperf"]
+    assert ip["ok"] and ip["measured_by"] == "board" and ip["udp_lost_pct"] == 0, ip
+    lo, hi = ceiling_bps(1470, 1536, 3)
+    assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+    assert ip["peer_result"]["role"] == "client" and ip["peer_result"]["server"]["lost"] == 0, ip
+
+
+def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
+    # the peer runs in virtual time only
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "a"), scenario=TCP_1G, extra=["--net", "sim", "--clock", "real"])
+    assert r.returncode == 2 and "--net sim" in r.stderr and "virtual time" in r.stderr, r.stderr
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "b"), scenario=TCP_1G, extra=["--net", "user"])
+    assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
+    # what the peer cannot do yet, named with file:line
+    sc = tmp_path / "p4.ini"
+    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel = 4\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "c"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:6: [traffic] parallel" % sc in r.stderr and "one stream" in r.stderr, r.stderr
+    sc.write_text("[scenario]\nname = w\n[board]\nclock = virtual\n[traffic]\n\nwindow = 64K\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "d"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] window" % sc in r.stderr, r.stderr
+    # a timeline during traffic (the gate's hold is not exact while the guest is busy)
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "e"), scenario=SCENARIO, extra=["--net", "sim"])
+    assert r.returncode == 2 and "%s:17: [timeline]" % SCENARIO in r.stderr and "--net idle" in r.stderr, r.stderr
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
+    assert r.returncode == 2 and "--net idle" in r.stderr and "virtual time" in r.stderr, r.stderr
