@@ -26,7 +26,7 @@ static void usage(FILE *out)
     fputs("usage: gemlab COMMAND ...\n"
           "  check SCENARIO...          validate scenario files (errors as FILE:LINE)\n"
           "  show SCENARIO [--control]  print the scenario (or its negative control), defaults filled in, as JSON\n"
-          "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair] [--seed N]\n"
+          "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair|sim|idle] [--seed N]\n"
           "               [--out DIR] [--qemu PATH] [--fw PATH] [--timeout SEC] [--control]\n"
           "               [--clock real|virtual]  (virtual: docs/VIRTUAL_TIME.md)\n"
           "                             boot, apply the timeline, run iperf, diagnose\n"
