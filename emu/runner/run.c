@@ -1919,10 +1919,12 @@ static int sim_traffic(struct run *r, cJSON **result)
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
-    for (int k = 0; k < 100 && !(peer = sim_peer_result(r, board_tx ? "server" : "client")); k++) {
+    /* up to 10 s of virtual time: with loss on the wire the client's FIN
+     * can wait for lwIP's retransmission timer (RTO backoff) */
+    for (int k = 0; k < 200 && !(peer = sim_peer_result(r, board_tx ? "server" : "client")); k++) {
         rc = vt_sync(r);
         if (!rc)
-            rc = vt_queue_at(r, NULL, "", 0, 10000000ull);     /* 10 ms of virtual time */
+            rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
         if (!rc)
             rc = vt_sync(r);
         if (rc)
@@ -1933,8 +1935,8 @@ static int sim_traffic(struct run *r, cJSON **result)
     cJSON_AddBoolToObject(res, "ok", board_tx ? peer != NULL : fw != NULL);
     if (board_tx ? !peer : !fw) {
         char msg[160];
-        snprintf(msg, sizeof(msg), "no iperf result from the receiving %s within %llu s + 10 s of virtual time",
-                 board_tx ? "peer" : "board", t_s);
+        snprintf(msg, sizeof(msg), "no iperf result from the receiving %s within %llu s + %s of virtual time",
+                 board_tx ? "peer" : "board", t_s, board_tx ? "10 s + 10 s" : "10 s");
         cJSON_AddStringToObject(res, "error", msg);
     } else if (board_tx) {
         /* the peer's line already carries the runner's field names (docs/PEER.md "Results") */

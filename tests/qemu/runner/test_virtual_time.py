@@ -280,3 +280,19 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
         r.stderr
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
     assert r.returncode == 2 and "--net idle" in r.stderr and "virtual time" in r.stderr, r.stderr
+
+
+def test_loss_variant_names_retransmits(tmp_path, vt_qemu, fw):
+    """1 % random loss under the TCP scenario: blind diagnosis names
+    PROTO_RETRANSMITS (the clean scenario, its control, names nothing:
+    test_traffic_rerun_identical_under_cpu_hog), and the peer's count is
+    far below the ceiling."""
+    out = str(tmp_path / "loss")
+    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_loss_1pct.ini"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        codes = [x["code"] for x in json.load(f)["findings"]]
+    assert "PROTO_RETRANSMITS" in codes, codes
+    with open(os.path.join(out, "results.json")) as f:
+        ip = json.load(f)["iperf"]
+    assert ip["ok"] and ip["measured_by"] == "peer" and ip["throughput_bps"] < 0.99 * ceiling_bps(1460, 1538, 3)[0], ip
