@@ -239,6 +239,9 @@ def test_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     with open(os.path.join(quiet, "diagnosis.json")) as f:
         assert json.load(f)["findings"] == [], "a clean link named a fault"
     assert res["clock"]["console_gate"]["unsynced_inputs"] == 0, res["clock"]
+    # the evidence the diagnosis reads: the firmware's whole stats line
+    # (a ~3 KB line the gate once cut at its start, so "gem" was missing)
+    assert res["gem"]["rx_frames"] > 100 and res["gem"]["rx_resource_errors"] == 0, res.get("gem")
     assert_same_runs(quiet, loaded)
     with open(os.path.join(quiet, "peer.jsonl"), "rb") as fa, open(os.path.join(loaded, "peer.jsonl"), "rb") as fb:
         assert fa.read() == fb.read(), "the peer's results differ between the quiet and the loaded run"

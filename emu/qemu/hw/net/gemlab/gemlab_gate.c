@@ -19,8 +19,9 @@
  *   - idle (no trigger): at once (before `cont` this is virtual time 0;
  *     with the VM running the time depends on the host: counted in
  *     "unsynced-sends");
- *   - pattern: when the guest has printed the pattern at virtual time t,
- *     a QEMU_CLOCK_VIRTUAL timer fires at t + delay; with "timeout-ns"
+ *   - pattern: when the guest has printed the pattern and then ended
+ *     that line ('\n') at virtual time t, a QEMU_CLOCK_VIRTUAL timer
+ *     fires at t + delay; with "timeout-ns"
  *     staged too, it fires at (injection time) + timeout if the pattern
  *     has not come by then (counted in "timeouts");
  *   - "" (empty pattern): the timer fires at (injection time) + delay.
@@ -92,6 +93,7 @@ struct GemlabGate {
     /* the armed pattern (GATE_SCAN) and its KMP failure table */
     char *pat;
     size_t pat_len, pat_pos;
+    bool pat_seen;                  /* the pattern is printed, its line not ended */
     size_t fail[GATE_EXPECT_MAX];
     uint64_t delay_ns;
     GQueue steps;
@@ -146,6 +148,7 @@ static void gate_arm_pattern(GemlabGate *g, const char *pat)
     g->pat = g_strdup(pat);
     g->pat_len = strlen(pat);
     g->pat_pos = 0;
+    g->pat_seen = false;
     g->fail[0] = 0;
     for (size_t i = 1; i < g->pat_len; i++) {
         while (k && pat[i] != pat[k]) {
@@ -321,6 +324,20 @@ static gboolean gate_out_writable(void *do_not_use, GIOCondition cond,
 static void gate_scan(GemlabGate *g, const uint8_t *buf, int len)
 {
     for (int i = 0; i < len && g->state == GATE_SCAN; i++) {
+        if (g->pat_seen) {
+            /*
+             * The trigger is the end of the line holding the pattern: an
+             * answer is a whole line, and a long one (the firmware's stats,
+             * ~3 KB) is still being printed when its start matches.
+             */
+            if (buf[i] == '\n') {
+                /* the guest's write is an I/O instruction: the time is exact */
+                g->last_match_ns = gate_now();
+                g->state = GATE_TIMER;
+                timer_mod(g->timer, g->last_match_ns + (int64_t)g->delay_ns);
+            }
+            continue;
+        }
         while (g->pat_pos && buf[i] != (uint8_t)g->pat[g->pat_pos]) {
             g->pat_pos = g->fail[g->pat_pos - 1];
         }
@@ -328,10 +345,7 @@ static void gate_scan(GemlabGate *g, const uint8_t *buf, int len)
             g->pat_pos++;
         }
         if (g->pat_pos == g->pat_len) {
-            /* the guest's write is an I/O instruction: the time is exact */
-            g->last_match_ns = gate_now();
-            g->state = GATE_TIMER;
-            timer_mod(g->timer, g->last_match_ns + (int64_t)g->delay_ns);
+            g->pat_seen = true;
         }
     }
 }
