@@ -140,7 +140,9 @@ run_one() {
     name=$(basename "$f" .ini)${ctl:+_control}
     shown=$("$G" show "$f" "${ctl[@]}" 2>/dev/null)
     fw=$(printf '%s\n' "$shown" | awk -F'"' '/"firmware":/ {print $4; exit}')
-    todo=$(printf '%s\n' "$shown" | awk -F'"' '/"todo":/ {print $4; exit}')
+    # the scenario's own todo, not its [control]'s (`gemlab show` prints
+    # that inside "control": it marks only the NAME_control run)
+    todo=$(printf '%s\n' "$shown" | awk -F'"' '/^\t"[a-z_]+":/ {sec=$2} sec != "control" && /"todo":/ {print $4; exit}')
     fw=${fw:-baremetal}
     d="$OUT/$name-$fw"
     rm -rf "$d"
