@@ -38,6 +38,7 @@
 /* dma_cfg: 30 64-bit addressing | 23:16 RX buffer size in 64-byte units */
 #define GEM_DMACFG         0x010u
 #define GEM_DMACFG_ADDR64  BITU(30)
+#define GEM_DMACFG_TX_CSUM BITU(11)  /* TX checksum generation offload */
 #define GEM_DMACFG_RXBUF_1536 (0x18u << 16)
 
 #define GEM_TXSR           0x014u

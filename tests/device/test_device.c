@@ -1816,6 +1816,108 @@ static int test_rx_short_loopback_frame_is_zero_padded(void)
     return 0;
 }
 
+/*
+ * One frame of @len bytes sent with TX checksum offload (DMACFG bit 11,
+ * UG585 16.2.4) and looped back (NWCTRL bit 1); the received bytes go to
+ * @out (@len of them) and the RX descriptor's word 1 is returned.
+ */
+static uint32_t tx_csum_loop(struct qt *q, const uint8_t *f, unsigned len,
+                             uint8_t *out)
+{
+    uint32_t txd[4] = { TXBUF_BASE, TXD_W1_LAST | len,
+                        0, TXD_W1_USED | TXD_W1_WRAP };
+    uint32_t rxd[2];
+
+    gem_setup(q, 100, true);
+    gem_wr(q, GEM_DMACFG, gem_rd(q, GEM_DMACFG) | GEM_DMACFG_TX_CSUM);
+    rx_ring(q, 8);
+    qt_memwrite(q, TXBUF_BASE, f, len);
+    qt_memwrite(q, TXD_BASE, txd, sizeof(txd));
+    gem_enable(q, GEM_NWCTRL_LOOPBACK_LOCAL);
+    gem_enable(q, GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
+    qt_step(q, NS_PER_MS);
+    qt_memread(q, RXD_BASE, rxd, sizeof(rxd));
+    qt_memread(q, RXBUF_BASE, out, len);
+    return rxd[0] & RXD_W0_OWNED_SW ? rxd[1] : 0;
+}
+
+/*
+ * docs/SECURITY.md Q8: an IPv4 header whose total length (20) is shorter
+ * than its IHL (15 words, 60 bytes).  Stock QEMU's net_checksum_calculate()
+ * made the UDP length negative and summed 64 KiB past the frame, off the
+ * end of the device state (generic-fuzz found it).  RFC 791 3.1: such a
+ * header is not a datagram; the offload leaves the frame as it is, and
+ * the frame is still sent.
+ */
+static int test_tx_csum_offload_ihl_past_total_length_left_alone(void)
+{
+    struct qt q;
+    uint8_t f[100], got[100];
+    uint32_t w1;
+
+    memset(f, 0x5A, sizeof(f));
+    memcpy(f, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x08\x00", 14);
+    f[14] = 0x4F;                                  /* IPv4, IHL 15 */
+    f[16] = 0; f[17] = 20;                         /* total length 20 */
+    f[14 + 6] = 0; f[14 + 7] = 0;                  /* not a fragment */
+    f[14 + 9] = 17;                                /* UDP */
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    w1 = tx_csum_loop(&q, f, sizeof(f), got);
+    qt_stop(&q);
+    CHECK(w1 != 0, "the frame was not looped back");
+    CHECK_EQ(w1 & RXD_W1_LEN_MASK, sizeof(f) + 4);
+    for (unsigned i = 0; i < sizeof(f); i++) {
+        if (i == 14 + 10 || i == 14 + 11) {
+            continue;       /* the IP header sum is the offload's to write */
+        }
+        CHECK(got[i] == f[i], "byte %u changed: 0x%02x, sent 0x%02x", i,
+              got[i], f[i]);
+    }
+    return 0;
+}
+
+/*
+ * An IPv4 header with one option word (IHL 6, four NOPs) and UDP: the
+ * offload writes the UDP checksum into the UDP header, which starts after
+ * the options (RFC 791 3.1, RFC 768); stock wrote it 4 bytes early, over
+ * the UDP length.  The received UDP datagram must check out to 0.
+ */
+static int test_tx_csum_offload_udp_after_ip_options(void)
+{
+    struct qt q;
+    uint8_t f[14 + 24 + 8 + 64], got[sizeof(f)];
+    uint8_t *ip = got + 14, *udp = ip + 24;
+    unsigned ulen = 8 + 64;
+    uint32_t w1, sum;
+
+    memset(f, 0, sizeof(f));
+    memcpy(f, "\x02\x00\x00\x00\x00\x01\x02\x00\x00\x00\x00\x02\x08\x00", 14);
+    f[14] = 0x46;                                  /* IPv4, IHL 6 */
+    f[16] = (uint8_t)((24 + ulen) >> 8);
+    f[17] = (uint8_t)(24 + ulen);
+    f[14 + 8] = 64;
+    f[14 + 9] = 17;
+    memcpy(f + 14 + 12, "\xc0\xa8\x4d\x01\xc0\xa8\x4d\x02", 8);
+    memset(f + 14 + 20, 0x01, 4);                  /* NOP options */
+    f[14 + 24 + 0] = 0x13; f[14 + 24 + 1] = 0x89;  /* 5001 */
+    f[14 + 24 + 2] = 0xc3; f[14 + 24 + 3] = 0x50;  /* 50000 */
+    f[14 + 24 + 4] = 0; f[14 + 24 + 5] = (uint8_t)ulen;
+    for (unsigned i = 0; i < 64; i++) {
+        f[14 + 24 + 8 + i] = (uint8_t)(i * 3 + 1);
+    }
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    w1 = tx_csum_loop(&q, f, sizeof(f), got);
+    qt_stop(&q);
+    CHECK(w1 != 0, "the frame was not looped back");
+    CHECK_EQ(udp[4] << 8 | udp[5], ulen);          /* length not overwritten */
+    CHECK(memcmp(ip + 20, "\x01\x01\x01\x01", 4) == 0, "options changed");
+    CHECK(udp[6] != 0 || udp[7] != 0, "no UDP checksum written");
+    CHECK_EQ(csum_fold(csum_add(0, ip, 24)), 0);
+    sum = csum_add(17 + ulen, ip + 12, 8);
+    CHECK_EQ(csum_fold(csum_add(sum, udp, ulen)), 0);
+    return 0;
+}
+
 /* docs/SECURITY.md Q2: a frame shorter than an Ethernet header from the netdev is
  * dropped and counted before the MAC filter reads its addresses. */
 static int test_rx_runt_from_netdev_dropped_and_counted(void)
@@ -2566,6 +2668,8 @@ static const struct test tests[] = {
     T(test_bad_property_at_runtime_rejected_machine_runs),
     T(test_rx_screener_queue_out_of_range),
     T(test_rx_short_loopback_frame_is_zero_padded),
+    T(test_tx_csum_offload_ihl_past_total_length_left_alone),
+    T(test_tx_csum_offload_udp_after_ip_options),
     T(test_rx_runt_from_netdev_dropped_and_counted),
     T(test_link_change_events_throttled),
     T(test_rx_dma_into_own_registers_is_blocked),

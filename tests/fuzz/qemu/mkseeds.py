@@ -43,6 +43,7 @@ PROMISC, STRIP_FCS, RX_CSUM = R["GEM_NWCFG_PROMISC"], R["GEM_NWCFG_FCS_REMOVE"],
 TX_LAST, TX_WRAP = R["TXD_W1_LAST"], R["TXD_W1_WRAP"]
 RX_WRAP = R["RXD_W0_WRAP"]
 RBUF_1536 = R["GEM_DMACFG_RXBUF_1536"]
+TX_CSUM = R["GEM_DMACFG_TX_CSUM"]
 FRAMES_RX = R["GEM_FRAMES_RX"]
 
 TXDESC, RXDESC, TXBUF, RXBUF = 0x00310000, 0x00300000, 0x00100000, 0x00200000
@@ -88,6 +89,14 @@ def frame(n=64, ethertype=0x0800, tos=0, proto=17):
     udp = struct.pack(">HHHH", 5001, 5001, tot - 20, 0)   # checksum 0 = none
     body = eth + ip + udp
     return body + bytes(i & 0xFF for i in range(n - len(body)))
+
+
+def bad_ihl_frame(n=100):
+    """IPv4/UDP whose IHL (15 words, 60 bytes) exceeds its total length (20)."""
+    eth = b"\xff" * 6 + bytes([0x02, 0, 0, 0, 0, 0x01]) + b"\x08\x00"
+    ip = struct.pack(">BBHHHBBH4s4s", 0x4F, 0, 20, 1, 0, 64, 17, 0,
+                     bytes([10, 0, 0, 1]), bytes([10, 0, 0, 2]))
+    return eth + ip + bytes(0x5A for _ in range(n - len(eth) - len(ip)))
 
 
 def txdesc(length):
@@ -145,6 +154,13 @@ SEEDS = {
     # (before 99b921f: ASan heap-buffer-overflow READ of size 60 in
     # gem_rx_deliver, QEMU heap copied into guest RAM)
     "regress_q2_short_frame_fcs_kept": loopback(PROMISC, b"\xff"),
+    # regression (docs/SECURITY.md Q8): TX checksum offload (DMACFG bit 11)
+    # on an IPv4 header of 15 words whose total length is 20 (before patch
+    # 0042: ASan heap-buffer-overflow READ in net_checksum_add_cont, 33 KB
+    # past the device state, from net_checksum_calculate in gem_transmit)
+    "regress_q8_tx_csum_ihl_past_total_length": loopback(
+        PROMISC | STRIP_FCS, bad_ihl_frame(),
+        extra=(wr(DMACFG, RBUF_1536 | 0x4 | TX_CSUM),)),
     # GEM1 transmits; the hub (gem.env) delivers it to GEM0 through the
     # wire model (serialisation, link state, MAC/PHY speed check, pcap)
     "hub_gem1_to_gem0": seed(

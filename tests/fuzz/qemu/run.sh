@@ -162,6 +162,18 @@ crash)
     grep -a -q -E 'ERROR: |runtime error' "$replay" ||
         { echo "  | (no report on replay; the fuzzing log has it:)";
           grep -a -A20 -m1 -E 'ERROR: |runtime error|deadly signal' "$log" | sed 's/^/  | /'; }
+    # A CI log may keep only its tail, and the artifact dies with the CI
+    # machine: the input (when small) and the top of the report come last.
+    size=$(stat -c %s "$found")
+    if [ "$size" -le 4096 ]; then
+        echo "  input ($size bytes, base64; recreate it with base64 -d >crash):"
+        base64 -w 76 "$found" | sed 's/^/    /'
+    fi
+    echo "  --- in short ---"
+    grep -a -m1 -E '^SUMMARY: ' "$replay" | sed 's/^/  | /'
+    grep -a -m1 -E '^(READ|WRITE) of size|is located' "$replay" | sed 's/^/  | /'
+    grep -a -E '^ +#[0-9]+ 0x' "$replay" | head -8 |
+        sed -E 's/ 0x[0-9a-f]+ in / /; s#/[^ ]*/src/#src/#; s/ \(.*//; s/^/  | /'
     echo "  replay:   $(repro_cmd "$found")"
     echo "  trace:    $here/run.sh repro $found 2>trace.txt"
     exit 1 ;;
