@@ -2718,5 +2718,10 @@ int main(int argc, char **argv)
         fflush(stdout);
     }
     printf("device: %u passed, %u failed\n", passed, failed);
+    if (passed + failed == 0) {
+        fprintf(stderr, "test_device: no test name contains '%s'\n",
+                argc > 1 ? argv[1] : "");
+        return 1;
+    }
     return failed ? 1 : 0;
 }
