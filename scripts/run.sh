@@ -5,13 +5,24 @@
 #
 #   QEMU=path   our qemu-system-arm (the Makefile passes it)
 #   OUT=dir     where the run directories go (default build/run/<time>)
+#   CLOCK=virtual (default) or real.  Virtual: the guest runs in QEMU's
+#               virtual clock at its board's calibrated instruction rate and
+#               the traffic peer runs inside the emulator (--net sim), so the
+#               figures are the board's, exact and the same on any host
+#               (docs/VIRTUAL_TIME.md).  Real: host iperf over slirp, for
+#               interop with real tools; the figures then measure the host.
 # Exit status: 0 when every run met its expectations, else 1.
 set -u
 top=$(cd "$(dirname "$0")/.." && pwd)
 G=$top/build/host/bin/gemlab
 OUT=${OUT:-$top/build/run/$(date +%Y%m%d-%H%M%S)}
 mkdir -p "$OUT"
-args=()
+CLOCK=${CLOCK:-virtual}
+case $CLOCK in
+    virtual|real) ;;
+    *) echo "run.sh: CLOCK must be virtual or real, not '$CLOCK'" >&2; exit 2 ;;
+esac
+args=(--clock "$CLOCK")
 # as root gemlab runs no make in the tree (docs/SECURITY.md R8): this script names it
 QEMU=${QEMU:-$(make -s --no-print-directory -C "$top/emu/qemu" path 2>/dev/null)}
 [ -n "${QEMU:-}" ] && args+=(--qemu "$QEMU")
@@ -31,7 +42,7 @@ printf '\n=== summary ===\n'
 python3 - "$OUT" clean_1g clean_1g_reverse clean_1g_udp <<'PY'
 import json, os, sys
 out = sys.argv[1]
-print(f"{'scenario':<18} {'link':<12} {'throughput':>12} {'verdict':<6} findings")
+print(f"{'scenario':<18} {'clock':<8} {'link':<12} {'throughput':>12} {'measured by':<12} {'verdict':<6} findings")
 for s in sys.argv[2:]:
     try:
         r = json.load(open(os.path.join(out, s, "results.json")))
@@ -47,7 +58,9 @@ for s in sys.argv[2:]:
         codes = ",".join(f.get("code", "?") for f in d.get("findings", [])) or "none"
     except (OSError, ValueError):
         codes = "?"
-    print(f"{s:<18} {link:<12} {tp:>12} {r.get('verdict', {}).get('result', '?'):<6} {codes}")
+    clock = r.get("clock", {}).get("mode", "real")
+    by = r.get("measured_by") or r.get("iperf", {}).get("measured_by") or "-"
+    print(f"{s:<18} {clock:<8} {link:<12} {tp:>12} {by:<12} {r.get('verdict', {}).get('result', '?'):<6} {codes}")
 PY
 for s in clean_1g clean_1g_reverse clean_1g_udp; do
     d=$OUT/$s
