@@ -42,7 +42,7 @@ printf '\n=== summary ===\n'
 python3 - "$OUT" clean_1g clean_1g_reverse clean_1g_udp <<'PY'
 import json, os, sys
 out = sys.argv[1]
-print(f"{'scenario':<18} {'clock':<8} {'link':<12} {'throughput':>12} {'measured by':<12} {'verdict':<6} findings")
+print(f"{'scenario':<18} {'clock':<8} {'link':<12} {'throughput':>14} {'measured by':<12} {'verdict':<6} findings")
 for s in sys.argv[2:]:
     try:
         r = json.load(open(os.path.join(out, s, "results.json")))
@@ -52,7 +52,7 @@ for s in sys.argv[2:]:
     l = r.get("link", {})
     link = f"{l.get('speed_mbps', '?')}/{'full' if l.get('full_duplex') else 'half'}" if l.get("up") else "down"
     bps = r.get("iperf", {}).get("throughput_bps")
-    tp = f"{bps / 1e6:.1f} Mb/s" if isinstance(bps, (int, float)) else "-"
+    tp = f"{bps / 1e6:.3f} Mb/s" if isinstance(bps, (int, float)) else "-"
     try:
         d = json.load(open(os.path.join(out, s, "diagnosis.json")))
         codes = ",".join(f.get("code", "?") for f in d.get("findings", [])) or "none"
@@ -60,7 +60,7 @@ for s in sys.argv[2:]:
         codes = "?"
     clock = r.get("clock", {}).get("mode", "real")
     by = r.get("measured_by") or r.get("iperf", {}).get("measured_by") or "-"
-    print(f"{s:<18} {clock:<8} {link:<12} {tp:>12} {by:<12} {r.get('verdict', {}).get('result', '?'):<6} {codes}")
+    print(f"{s:<18} {clock:<8} {link:<12} {tp:>14} {by:<12} {r.get('verdict', {}).get('result', '?'):<6} {codes}")
 PY
 for s in clean_1g clean_1g_reverse clean_1g_udp; do
     d=$OUT/$s
