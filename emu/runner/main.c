@@ -8,6 +8,7 @@
  * 3 something to build or install is missing, 130 interrupted.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +145,25 @@ static int cmd_diagnose(int argc, char **argv)
     return strict && failed ? RUN_EXIT_FAIL : 0;
 }
 
+/* The subcommands; own_help: it answers --help itself. */
+static const struct command {
+    const char *name;
+    int (*fn)(int argc, char **argv);
+    bool own_help;
+} commands[] = {
+    { "check", cmd_check, false },
+    { "show", cmd_show, false },
+    { "diagnose", cmd_diagnose, false },
+    { "report", rp_cmd, true },
+    { "merge", mg_cmd, true },
+    { "baseline", bl_cmd, true },
+    { "campaign", cp_cmd, true },
+    { "run", run_cmd_run, false },
+    { "boot", run_cmd_boot, false },
+    { "fault", run_cmd_fault, false },
+    { "tap", run_cmd_tap, false },
+};
+
 int main(int argc, char **argv)
 {
     /* run directories, logs and results are private to the user */
@@ -156,28 +176,17 @@ int main(int argc, char **argv)
         usage(stdout);
         return 0;
     }
-    if (!strcmp(argv[1], "check"))
-        return cmd_check(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "show"))
-        return cmd_show(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "diagnose"))
-        return cmd_diagnose(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "report"))
-        return rp_cmd(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "merge"))
-        return mg_cmd(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "baseline"))
-        return bl_cmd(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "campaign"))
-        return cp_cmd(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "run"))
-        return run_cmd_run(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "boot"))
-        return run_cmd_boot(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "fault"))
-        return run_cmd_fault(argc - 2, argv + 2);
-    if (!strcmp(argv[1], "tap"))
-        return run_cmd_tap(argc - 2, argv + 2);
+    for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+        const struct command *c = &commands[i];
+
+        if (strcmp(argv[1], c->name))
+            continue;
+        if (!c->own_help && argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
+            usage(stdout);
+            return 0;
+        }
+        return c->fn(argc - 2, argv + 2);
+    }
     fprintf(stderr, "gemlab: unknown command '%s'\n", argv[1]);
     usage(stderr);
     return RUN_EXIT_INPUT;

@@ -323,6 +323,14 @@ out2=$("$G" run "$top/scenarios/clean_1g.ini" --bogus 1 2>&1); rc2=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"--seed"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--bogus"* ]]; then
     ok "bad flags rejected by name"
 else bad "bad flags" "$out / $out2"; fi
+# `gemlab CMD --help` shows the usage on stdout, exit 0; an unknown
+# command with --help is still an unknown command (exit 2).
+out=$("$G" run --help 2>/dev/null); rc=$?
+out2=$("$G" bogus --help 2>&1); rc2=$?
+if [ $rc -eq 0 ] && [[ "$out" == "usage: gemlab"*"--clock real|virtual"* ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == *"unknown command 'bogus'"* ]]; then
+    ok "run --help shows the usage (exit 0); bogus --help is an unknown command (exit 2)"
+else bad "--help" "rc=$rc rc2=$rc2 ${out:0:80} / ${out2:0:80}"; fi
 
 # 12. Tap mode: without root a clear message suggesting --net user; as root
 #     up/down leaves no namespace behind.
