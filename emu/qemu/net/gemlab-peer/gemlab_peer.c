@@ -373,10 +373,10 @@ static int gp_script_load(GemlabPeerState *s, const char *path, Error **errp)
         colon = g_strstrip(colon + 1);
         if (gp_is_console(colon)) {
             char id[64];
-            const char *text;
+            const char *line;
             Error *cerr = NULL;
 
-            if (gp_console_parse(colon, id, sizeof(id), &text, &cerr) < 0) {
+            if (gp_console_parse(colon, id, sizeof(id), &line, &cerr) < 0) {
                 error_setg(errp, "gemlab-peer: script=%s:%u: %s", path, i + 1,
                            error_get_pretty(cerr));
                 error_free(cerr);
