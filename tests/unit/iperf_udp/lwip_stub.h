@@ -34,6 +34,12 @@ extern struct stub_udp_pcb stub_pcbs[STUB_PCBS];
  * stub_sent[] (NULL: record). */
 extern void (*stub_send_hook)(struct udp_pcb *pcb, const struct pbuf *p);
 
+/* app_nexthop_ready() (apps/common/apparp.c) answers stub_arp_ready and
+ * counts the ARP requests it was asked to send. */
+extern bool stub_arp_ready;
+extern unsigned stub_arp_requests;
+extern char stub_last_line[256];      /* the last glout line */
+
 uint64_t timer_now_us(void);
 void glout_putline(const char *line);
 void stub_reset(void);

@@ -226,6 +226,85 @@ static void test_fin_ack_jitter_above_4295_s_does_not_wrap(void **state)
     assert_true(done_res.jitter_us == 5000000007ull);
 }
 
+/* Advance the stub clock by ms, polling every millisecond. */
+static void run_ms(unsigned ms)
+{
+    for (unsigned i = 0; i < ms; i++) {
+        stub_now_us += 1000;
+        iperf_udp_poll((uint32_t)(stub_now_us / 1000));
+    }
+}
+
+/*
+ * lwIP keeps 3 datagrams per unresolved neighbour and drops older ones
+ * with ERR_OK (etharp.c, ARP_QUEUE_LEN): the client sends nothing until the
+ * next hop is resolved, asks again every UDP_ARP_RETRY_MS, and its test
+ * time starts when sending does (the server's loss and the client's rate
+ * would otherwise include the ARP round trip).
+ */
+static void test_client_waits_for_arp_then_starts_its_clock(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
+        .len = 1470, .quiet = true,
+    };
+    (void)state;
+
+    stub_arp_ready = false;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    assert_int_equal(stub_arp_requests, 1);
+    assert_int_equal(uc.state, UC_ARP);
+    run_ms(600);
+    assert_int_equal(stub_nsent, 0);
+    assert_int_equal(stub_arp_requests, 1 + 600 / UDP_ARP_RETRY_MS);
+    stub_arp_ready = true;
+    uint64_t resolved_us = stub_now_us;
+    run_ms(1);
+    assert_int_equal(uc.state, UC_SENDING);
+    assert_true(uc.start_us == resolved_us + 1000);
+    assert_true(stub_nsent > 0);
+    run_ms(1100);                           /* 1 s of test time from there */
+    assert_int_equal(uc.state, UC_FIN);
+    assert_true(uc.res.duration_us >= 1000000 && uc.res.duration_us <= 1002000);
+}
+
+/* No ARP reply at all: after UDP_ARP_WAIT_MS the client says so and sends
+ * anyway, so the loss shows at the server instead of a silent hang. */
+static void test_client_without_arp_reply_sends_after_the_wait(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
+        .len = 1470, .quiet = true,
+    };
+    (void)state;
+
+    stub_arp_ready = false;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    run_ms(UDP_ARP_WAIT_MS - 1);
+    assert_int_equal(uc.state, UC_ARP);
+    assert_int_equal(stub_nsent, 0);
+    run_ms(1);
+    assert_int_equal(uc.state, UC_SENDING);
+    assert_non_null(strstr(stub_last_line, "no ARP reply"));
+    run_ms(5);
+    assert_true(stub_nsent > 0);
+}
+
+/* Resolved already (the usual case after the first test): no wait. */
+static void test_client_with_resolved_next_hop_starts_at_once(void **state)
+{
+    struct iperf_udp_client_cfg cfg = {
+        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
+        .len = 1470, .quiet = true,
+    };
+    (void)state;
+
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    assert_int_equal(uc.state, UC_SENDING);
+    assert_true(uc.start_us == stub_now_us);
+    assert_int_equal(stub_arp_requests, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -239,6 +318,11 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_time_in_range_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fin_ack_jitter_above_4295_s_does_not_wrap, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_waits_for_arp_then_starts_its_clock, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_without_arp_reply_sends_after_the_wait,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_with_resolved_next_hop_starts_at_once,
+                                        setup, teardown),
     };
     return cmocka_run_group_tests_name("iperf_udp", tests, NULL, NULL);
 }

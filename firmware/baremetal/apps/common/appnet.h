@@ -3,6 +3,7 @@
 #ifndef GEMLAB_APPNET_H
 #define GEMLAB_APPNET_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -37,5 +38,9 @@ void app_error(const char *app, const char *what, int code);
 uint64_t app_bps(uint64_t bytes, uint64_t us);
 /* Common result fields: bytes, duration_us, bps, mbps (3 decimals). */
 void app_put_rate(struct glout *g, uint64_t bytes, uint64_t us);
+/* apparp.c: true when a datagram to dst would leave at once (its Ethernet
+ * next hop is in the ARP table, or none is needed).  Otherwise false, after
+ * sending an ARP request for it when request is true. */
+bool app_nexthop_ready(const ip_addr_t *dst, bool request);
 
 #endif /* GEMLAB_APPNET_H */

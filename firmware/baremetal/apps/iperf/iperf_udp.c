@@ -14,7 +14,11 @@
  * a lost FIN-ack is recovered by the client's retries.
  *
  * Client: `-t SEC` or `-n BYTES` (stops once that much payload is sent,
- * whole datagrams).  Pacing by pace.h from the main-loop poll hook (1 ms credit steps;
+ * whole datagrams).  It first waits, at most UDP_ARP_WAIT_MS, until the
+ * next hop's Ethernet address is known (apps/common/apparp.c: lwIP keeps
+ * only 3 datagrams per unresolved neighbour and drops the rest with
+ * ERR_OK, which the server would count as loss); the test's clock starts
+ * when sending does.  Pacing by pace.h from the main-loop poll hook (1 ms credit steps;
  * see pace.h for the burst granularity), at most UDP_TX_BURST datagrams
  * per poll so received traffic is still serviced.  A datagram the driver
  * refuses (ERR_MEM) is not numbered: it is retried at the next poll and
@@ -58,6 +62,8 @@
 #define UDP_TX_BURST     256     /* datagrams per poll at most (QEMU polls can be ~15 ms apart) */
 #define UDP_BACK_DELAY_MS 300    /* -r: start the back test this long after the forward FIN */
 #define UDP_LATE_MS      2000    /* server: data from the last test's socket this soon after its end is late, not a new test */
+#define UDP_ARP_WAIT_MS  3000    /* client: send anyway when the next hop is still unresolved after this */
+#define UDP_ARP_RETRY_MS 250     /* client: an ARP request this often while waiting */
 
 /* ---------------------------------------------------------------- server */
 
@@ -333,11 +339,12 @@ err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s)
 
 /* ---------------------------------------------------------------- client */
 
-/* Client states.  UC_IDLE -> UC_SENDING on start; UC_SENDING -> UC_FIN when
+/* Client states.  UC_IDLE -> UC_ARP on start, -> UC_SENDING once the next
+ * hop is resolved (at once when it already is); UC_SENDING -> UC_FIN when
  * the test time is over (or -> UC_IDLE on stop); UC_FIN -> UC_IDLE when the
  * FIN-ack arrives or after UDP_FIN_TRIES unanswered FINs.  Every exit to
  * UC_IDLE goes through uc_done(): result line, pcb removed, done callback. */
-enum uc_state { UC_IDLE, UC_SENDING, UC_FIN };
+enum uc_state { UC_IDLE, UC_ARP, UC_SENDING, UC_FIN };
 
 static struct {
     enum uc_state state;
@@ -348,6 +355,8 @@ static struct {
     int64_t seq;                 /* last sequence number sent */
     uint32_t start_ms;
     uint64_t start_us;
+    uint32_t arp_since_ms;       /* UC_ARP: when the wait began */
+    uint32_t next_arp_ms;        /* UC_ARP: the next ARP request */
     uint32_t fin_tries;
     uint32_t next_fin_ms;
     uint32_t next_report_ms;
@@ -483,8 +492,33 @@ static err_t uc_send(int64_t seq)
     return err;
 }
 
+/* The next hop is resolved (or the wait is over): the test starts now. */
+static void uc_begin(void)
+{
+    uc.start_ms = app_now_ms();
+    uc.start_us = uc.ivl_start_us = app_now_us();
+    uc.next_report_ms = uc.start_ms + uc.cfg.interval_s * 1000u;
+    pace_init(&uc.pace, uc.cfg.rate_bps, uc.cfg.len, 0, uc.start_ms);
+    uc.state = UC_SENDING;
+}
+
 static void uc_poll(uint32_t now_ms)
 {
+    if (uc.state == UC_ARP) {
+        bool ask = (int32_t)(now_ms - uc.next_arp_ms) >= 0;
+
+        if (ask)
+            uc.next_arp_ms = now_ms + UDP_ARP_RETRY_MS;
+        if (app_nexthop_ready(&uc.ip, ask)) {
+            uc_begin();
+        } else if ((int32_t)(now_ms - uc.arp_since_ms) >= UDP_ARP_WAIT_MS) {
+            glout_textf("iperf udp: no ARP reply from the next hop to %s in %u ms; sending anyway",
+                        ipaddr_ntoa(&uc.ip), (unsigned)UDP_ARP_WAIT_MS);
+            uc_begin();
+        } else {
+            return;
+        }
+    }
     if (uc.state == UC_SENDING) {
         bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
                                         : (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
@@ -568,11 +602,12 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         return err;
     }
     udp_recv(uc.pcb, uc_recv, NULL);
-    uc.start_ms = app_now_ms();
-    uc.start_us = uc.ivl_start_us = app_now_us();
-    uc.next_report_ms = uc.start_ms + cfg->interval_s * 1000u;
-    pace_init(&uc.pace, cfg->rate_bps, cfg->len, 0, uc.start_ms);
-    uc.state = UC_SENDING;
+    uc.arp_since_ms = app_now_ms();
+    uc.next_arp_ms = uc.arp_since_ms + UDP_ARP_RETRY_MS;
+    if (app_nexthop_ready(&uc.ip, true))
+        uc_begin();
+    else
+        uc.state = UC_ARP;
     return ERR_OK;
 }
 
