@@ -9,6 +9,7 @@
 #define GEMLAB_RUNNER_IPERF_H
 
 #include <cjson/cJSON.h>
+#include <stdbool.h>
 
 #include "qemu.h"
 #include "scenario.h"
@@ -28,5 +29,15 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
  * the host's (board RX); the RX half plus tx_bps, throughput_bps the sum.
  * @csv may end without a newline (a killed or truncated iperf). */
 cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double duration_s, int lport);
+
+/* results.json's "iperf" for a test against the in-emulator peer (run.c
+ * sim_traffic, docs/VIRTUAL_TIME.md): @peer is the peer's iperf result
+ * line (docs/PEER.md "Results"), @fw the firmware's result message, either
+ * NULL when it did not come; @board_tx: the board sent and the peer
+ * received.  The receiver's count is the goodput (throughput_bps); a
+ * receiver that reported nothing within @t_s + 10 s counted nothing: "ok"
+ * false, throughput_bps 0, as for host runs whose board reported nothing.
+ * A new object with ok, error or the figures, and measured_by. */
+cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s);
 
 #endif

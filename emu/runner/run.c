@@ -1931,34 +1931,7 @@ static int sim_traffic(struct run *r, cJSON **result)
             return wait_failed(r, rc, "peer result");
     }
     fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
-    res = cJSON_CreateObject();
-    cJSON_AddBoolToObject(res, "ok", board_tx ? peer != NULL : fw != NULL);
-    if (board_tx ? !peer : !fw) {
-        char msg[160];
-        snprintf(msg, sizeof(msg), "no iperf result from the receiving %s within %llu s + %s of virtual time",
-                 board_tx ? "peer" : "board", t_s, board_tx ? "10 s + 10 s" : "10 s");
-        cJSON_AddStringToObject(res, "error", msg);
-    } else if (board_tx) {
-        /* the peer's line already carries the runner's field names (docs/PEER.md "Results") */
-        static const char *const f[] = { "throughput_bps", "tx_bps", "udp_lost_pct", "udp_jitter_ms" };
-        for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
-            if (cJSON_GetObjectItemCaseSensitive(peer, f[k]))
-                rs_add_num_or_null(res, f[k], rs_jnumber(peer, f[k]));
-        if (fw)
-            rs_add_num_or_null(res, "sent_bps", rs_jnumber(fw, "bps"));
-    } else {
-        double bps = rs_jnumber(fw, "bps");
-        rs_add_num_or_null(res, "throughput_bps", bps);
-        rs_add_num_or_null(res, "rx_bps", bps);
-        if (udp) {
-            double jit = rs_jnumber(fw, "jitter_us");
-            rs_add_num_or_null(res, "udp_lost_pct", rs_jnumber(fw, "loss_pct"));
-            rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
-        }
-        if (peer)
-            rs_add_num_or_null(res, "sent_bps", rs_jnumber(peer, "bps"));
-    }
-    cJSON_AddStringToObject(res, "measured_by", board_tx ? "peer" : "board");
+    res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
     m = cJSON_AddObjectToObject(res, "method");
     cJSON_AddStringToObject(m, "tool", "iperf2");
     cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
@@ -2060,6 +2033,7 @@ int run_cmd_run(int argc, char **argv)
     const char *want[2];
     int rc, ready_timeout_ms;
     double mac_speed = NAN;
+    enum runner_traffic path;
 
     memset(&r, 0, sizeof(r));
     r.exit_code = RUN_EXIT_PASS;
@@ -2333,12 +2307,13 @@ int run_cmd_run(int argc, char **argv)
     if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
         !r.netns[0] && !r.vt && board_link_up(&r.in, NULL) && measure_rtt(&r))
         goto out;
-    if (r.sim) {
+    path = runner_traffic_path(r.sim, r.vt, board_link_up(&r.in, NULL));
+    if (path == RUNNER_TRAFFIC_SIM) {
         cJSON *res = NULL;
         if (sim_traffic(&r, &res))
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);
-    } else if (r.vt) {
+    } else if (path == RUNNER_TRAFFIC_VT_IDLE) {
         /* Linux in virtual time: no traffic peer for its iperf3 yet:
          * [traffic] duration of virtual time on the idle link, with the
          * timeline applied at its virtual times */
@@ -2349,9 +2324,10 @@ int run_cmd_run(int argc, char **argv)
         cJSON_AddItemToObject(r.results, "iperf", res);
         if (vt_idle_phase(&r, "idle"))
             goto out;
-    } else if (!board_link_up(&r.in, NULL)) {
+    } else if (path == RUNNER_TRAFFIC_NO_LINK) {
         /* No link (no cable, a 2-pair cable without downshift...): iperf
-         * would only measure what the host wrote into slirp.  Traffic is
+         * would only measure what the host wrote into slirp, or the peer
+         * would wait out its virtual timeout for nothing.  Traffic is
          * skipped and said so; the expectations decide whether that was
          * expected (`link = down`, diagnose.c dg_check_expect). */
         cJSON *res = cJSON_CreateObject();

@@ -528,3 +528,13 @@ char *runner_read_file(const char *path, size_t max, size_t *len)
         *len = n;
     return buf;
 }
+
+enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up)
+{
+    /* the idle Linux phase keeps the timeline's virtual times, link or not */
+    if (vt && !sim)
+        return RUNNER_TRAFFIC_VT_IDLE;
+    if (!link_up)
+        return RUNNER_TRAFFIC_NO_LINK;
+    return sim ? RUNNER_TRAFFIC_SIM : RUNNER_TRAFFIC_HOST;
+}

@@ -107,4 +107,21 @@ bool runner_run_incomplete(const char *run_dir, FILE *err);
  * character boundary.  Returns the length written (NUL-terminated). */
 size_t runner_clean_text(char *out, size_t cap, const char *in, size_t n, bool keep_newlines);
 
+/* Which traffic a run does once the board is up (run.c), from the net mode
+ * and the board's link state:
+ *   RUNNER_TRAFFIC_SIM      --net sim: the in-emulator peer (docs/PEER.md)
+ *   RUNNER_TRAFFIC_VT_IDLE  virtual time without the peer (Linux, --net
+ *                           idle): [traffic] duration of idle virtual time
+ *   RUNNER_TRAFFIC_NO_LINK  the board has no link: traffic is skipped and
+ *                           said so, in either clock (no cable, a 2-pair
+ *                           cable without downshift); `link = down` decides
+ *   RUNNER_TRAFFIC_HOST     the host's tools, the pair peer or a sweep */
+enum runner_traffic {
+    RUNNER_TRAFFIC_SIM,
+    RUNNER_TRAFFIC_VT_IDLE,
+    RUNNER_TRAFFIC_NO_LINK,
+    RUNNER_TRAFFIC_HOST,
+};
+enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up);
+
 #endif /* GEMLAB_RUNNER_UTIL_H */

@@ -205,7 +205,7 @@ else bad "watchdog" "rc=$rc left=[$left] $out"; fi
 #    and the last console lines are shown.
 if [ $have_fixture = 1 ]; then
     d=$work/noready
-    out=$("$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/hang.elf" --out "$d" --timeout 8 2>&1); rc=$?
+    out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/hang.elf" --out "$d" --timeout 8 2>&1); rc=$?
     left=$(leftovers "$d")
     if [ $rc -eq 1 ] && [[ "$out" == *watchdog* ]] && [[ "$out" == *"hanging before the ready line"* ]] \
        && [ -z "$left" ] && grep -q '"result":.*"ERROR"' "$d/results.json"; then
@@ -214,7 +214,7 @@ if [ $have_fixture = 1 ]; then
 
     # 7. The whole run pipeline on the fixture: results.json, diagnosis.json, verdict.
     d=$work/pipeline
-    out=$("$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" 2>&1); rc=$?
+    out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" 2>&1); rc=$?
     left=$(leftovers "$d")
     if [ $rc -le 1 ] && [ -s "$d/results.json" ] && [ -s "$d/diagnosis.json" ] && [[ "$out" == *clean_1g* ]] \
        && [ -z "$left" ] && "$G" diagnose "$d" >/dev/null; then
@@ -257,7 +257,7 @@ else bad "missing QEMU message" "rc=$rc $out"; fi
 # (a copy outside the tree, run in $work: as root GEMLAB_TOP is ignored and
 # the tree is found from the binary or the working directory)
 cp "$G" "$work/gemlab-notree"
-out=$(cd "$work" && GEMLAB_TOP=$work "$work/gemlab-notree" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" 2>&1); rc=$?
+out=$(cd "$work" && GEMLAB_TOP=$work "$work/gemlab-notree" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" 2>&1); rc=$?
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C firmware/baremetal"* ]]; then ok "missing firmware names make -C firmware/baremetal"
 else bad "missing firmware message" "rc=$rc $out"; fi
 
@@ -318,8 +318,8 @@ out=$("$G" run "$g/huge.ini" --qemu "$QEMU" 2>&1); rc=$?
 [ $allgood = 1 ] && ok "garbage, huge values, unknown keys in every section: file:line errors, exit 2, no crash"
 
 # 11. Bad flags name the flag.
-out=$("$G" run "$top/scenarios/clean_1g.ini" --seed banana 2>&1); rc=$?
-out2=$("$G" run "$top/scenarios/clean_1g.ini" --bogus 1 2>&1); rc2=$?
+out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --seed banana 2>&1); rc=$?
+out2=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --bogus 1 2>&1); rc2=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"--seed"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--bogus"* ]]; then
     ok "bad flags rejected by name"
 else bad "bad flags" "$out / $out2"; fi
@@ -337,10 +337,10 @@ else bad "--help" "rc=$rc rc2=$rc2 ${out:0:80} / ${out2:0:80}"; fi
 if command -v setpriv >/dev/null && [ "$(id -u)" = 0 ]; then
     # The unprivileged user gets its own copies: the checkout may sit in a
     # directory only root can enter (a mktemp -d clone is mode 0700).
-    cp "$G" "$work/gemlab-copy" && cp "$top/scenarios/clean_1g.ini" "$work/clean_1g.ini" &&
-        chmod 755 "$work" "$work/gemlab-copy" && chmod 644 "$work/clean_1g.ini"
+    cp "$G" "$work/gemlab-copy" && cp "$top/scenarios/clean_1g_realtime.ini" "$work/clean_1g_realtime.ini" &&
+        chmod 755 "$work" "$work/gemlab-copy" && chmod 644 "$work/clean_1g_realtime.ini"
     out=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" tap up t1 2>&1); rc=$?
-    out2=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" run "$work/clean_1g.ini" --net tap 2>&1); rc2=$?
+    out2=$(setpriv --reuid=65534 --regid=65534 --clear-groups "$work/gemlab-copy" run "$work/clean_1g_realtime.ini" --net tap 2>&1); rc2=$?
     chmod 700 "$work"
     if [ $rc -eq 2 ] && [[ "$out" == *"--net user"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--net user"* ]]; then
         ok "tap without root: clear message suggesting --net user"
@@ -406,7 +406,7 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
         --net tap --out "$d" >"$work/tapok.out" 2>&1; rc=$?
     mid=$(netns_list)
     d2=$work/tapint
-    "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/ready.elf" --net tap --out "$d2" \
+    "$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/ready.elf" --net tap --out "$d2" \
         >"$work/tapint.out" 2>&1 &
     rpid=$!
     for _ in $(seq 200); do grep -q traffic "$work/tapint.out" && break; sleep 0.1; done
@@ -441,17 +441,17 @@ if [ $have_fixture = 1 ]; then
     elif ! arm-none-eabi-gcc -DHOSTILE -nostdlib -Ttext=0x100000 -o "$work/hostile.elf" "$here/fixtures/uart_fixture.S"; then
         bad "guest control characters" "cannot build the -DHOSTILE fixture"
     else
-        "$G" run "$top/scenarios/clean_1g.ini" --qemu "$QEMU" --fw "$work/hostile.elf" --out "$r7/run" --timeout 6 \
+        "$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/hostile.elf" --out "$r7/run" --timeout 6 \
             >"$r7/run.out" 2>&1; rc=$?
         OUT=$r7/qt JUNIT=$r7/junit.xml REPORT=0 QEMU=$QEMU FW=$work/hostile.elf TIMEOUT=6 GEMLAB=$G \
-            "$here/qemu-test.sh" clean_1g >"$r7/qt.out" 2>&1; rc2=$?
+            "$here/qemu-test.sh" clean_1g_realtime >"$r7/qt.out" 2>&1; rc2=$?
         "$G" merge --out "$r7/merged" "$r7/junit.xml" >"$r7/merge.out" 2>&1
         why=""
         [ $rc -eq 1 ] || why="$why run-rc=$rc"
         grep -q "hostile console" "$r7/run.out" || why="$why no-console-tail"
         LC_ALL=C grep -q $'[\x07\x1b]' "$r7/run.out" && why="$why ESC/BEL-on-the-terminal"
         grep -qF '^[]0;x^G' "$r7/run.out" || why="$why tail-not-shown-cleaned"
-        for j in "$r7/run/results.json" "$r7/qt/clean_1g-baremetal/results.json"; do
+        for j in "$r7/run/results.json" "$r7/qt/clean_1g_realtime-baremetal/results.json"; do
             python3 -c 'import json, sys; d = json.load(open(sys.argv[1], encoding="utf-8")); assert "^[]0;x^G\ufffd" in d["console_tail"]; assert d["firmware_stats"]["esc"] == "^[[2J^G"' "$j" \
                 2>"$r7/json.err" || why="$why json($j: $(tail -1 "$r7/json.err"))"
         done
@@ -523,7 +523,7 @@ fi
 if [ $have_fixture = 1 ]; then
     qt=$work/qt
     OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf GEMLAB=$G \
-        "$here/qemu-test.sh" clean_1g partner_100_only echo_100m >"$work/qt.out" 2>&1 &
+        "$here/qemu-test.sh" clean_1g_realtime echo_100m link_flap >"$work/qt.out" 2>&1 &
     rpid=$!
     for _ in $(seq 200); do [ "$(nfiles "$qt"/*/qemu.pid)" -ge 2 ] && break; sleep 0.1; done
     running=$(nfiles "$qt"/*/qemu.pid)

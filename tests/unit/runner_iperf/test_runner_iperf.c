@@ -250,6 +250,60 @@ static bool has_arg(const struct argv_buf *a, const char *s)
     return false;
 }
 
+/* --net sim (run.c sim_traffic): the receiver's count is the goodput.
+ * The lines are the shapes of the firmware's and the peer's result
+ * messages (docs/PEER.md "Results"). */
+static void test_sim_result_board_receives_udp(void **state)
+{
+    cJSON *fw = cJSON_Parse("{\"type\":\"result\",\"test\":\"iperf\",\"role\":\"server\",\"bps\":50000603,"
+                            "\"loss_pct\":0.000,\"jitter_us\":18}");
+    cJSON *peer = cJSON_Parse("{\"type\":\"result\",\"role\":\"client\",\"bps\":49983920}");
+    cJSON *r = iperf_sim_result(false, true, peer, fw, 3);
+
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "ok")));
+    assert_float_equal(cJSON_GetObjectItem(r, "throughput_bps")->valuedouble, 50000603, 0);
+    assert_float_equal(cJSON_GetObjectItem(r, "rx_bps")->valuedouble, 50000603, 0);
+    assert_float_equal(cJSON_GetObjectItem(r, "udp_lost_pct")->valuedouble, 0, 0);
+    assert_float_equal(cJSON_GetObjectItem(r, "udp_jitter_ms")->valuedouble, 0.018, 1e-12);
+    assert_float_equal(cJSON_GetObjectItem(r, "sent_bps")->valuedouble, 49983920, 0);
+    assert_string_equal(cJSON_GetObjectItem(r, "measured_by")->valuestring, "board");
+    assert_null(cJSON_GetObjectItem(r, "error"));
+    cJSON_Delete(r);
+    cJSON_Delete(fw);
+    cJSON_Delete(peer);
+}
+
+/* A receiver that reported nothing counted nothing: goodput 0, not
+ * unknown.  Before, throughput_bps was missing, so the bound
+ * `throughput_max = 0` of mac_speed_unprogrammed (traffic = fail) read
+ * "nan Mb/s above the maximum 0.00" and the run failed in virtual time. */
+static void test_sim_result_silent_receiver_counted_nothing(void **state)
+{
+    cJSON *peer = cJSON_Parse("{\"type\":\"result\",\"role\":\"client\",\"bps\":0}");
+    cJSON *fw = cJSON_Parse("{\"type\":\"result\",\"role\":\"client\",\"bps\":\"12.5e6\"}");
+    cJSON *r = iperf_sim_result(false, false, peer, NULL, 2);
+    cJSON *t = iperf_sim_result(true, false, NULL, fw, 2);
+
+    (void)state;
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(r, "ok")));
+    assert_non_null(strstr(cJSON_GetObjectItem(r, "error")->valuestring, "receiving board within 2 s + 10 s"));
+    assert_true(cJSON_IsNumber(cJSON_GetObjectItem(r, "throughput_bps")));
+    assert_float_equal(cJSON_GetObjectItem(r, "throughput_bps")->valuedouble, 0, 0);
+    assert_float_equal(cJSON_GetObjectItem(r, "rx_bps")->valuedouble, 0, 0);
+    assert_string_equal(cJSON_GetObjectItem(r, "receiver")->valuestring, "board: no result line");
+    /* the other way: the peer heard nothing, the board's client sent */
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(t, "ok")));
+    assert_float_equal(cJSON_GetObjectItem(t, "throughput_bps")->valuedouble, 0, 0);
+    assert_float_equal(cJSON_GetObjectItem(t, "tx_bps")->valuedouble, 0, 0);
+    assert_float_equal(cJSON_GetObjectItem(t, "sent_bps")->valuedouble, 12.5e6, 0);
+    assert_string_equal(cJSON_GetObjectItem(t, "measured_by")->valuestring, "peer");
+    cJSON_Delete(r);
+    cJSON_Delete(t);
+    cJSON_Delete(fw);
+    cJSON_Delete(peer);
+}
+
 static void test_client_argv_maps_traffic_keys(void **state)
 {
     static struct scenario s;
@@ -382,6 +436,8 @@ int main(void)
         cmocka_unit_test(test_iperf2_dual_csv_without_final_newline_stays_in_bounds),
         cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
+        cmocka_unit_test(test_sim_result_board_receives_udp),
+        cmocka_unit_test(test_sim_result_silent_receiver_counted_nothing),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
         cmocka_unit_test(test_qemu_argv_board_profile_sets_phy_props),

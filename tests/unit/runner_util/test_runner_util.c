@@ -158,6 +158,28 @@ static void test_read_file_over_limit_and_missing_set_errno(void **state)
     assert_int_equal(errno, EIO);
 }
 
+/* The traffic a run does after boot (run.c).  No link means no traffic
+ * in either clock: with --net sim the peer's client used to start anyway
+ * and the run failed on its virtual timeout ("no iperf result from the
+ * receiving board"), so no_cable in virtual time could not pass. */
+static void test_traffic_path_no_link_skips_in_both_clocks(void **state)
+{
+    (void)state;
+    assert_int_equal(runner_traffic_path(true, true, false), RUNNER_TRAFFIC_NO_LINK);
+    assert_int_equal(runner_traffic_path(false, false, false), RUNNER_TRAFFIC_NO_LINK);
+}
+
+static void test_traffic_path_with_link(void **state)
+{
+    (void)state;
+    assert_int_equal(runner_traffic_path(true, true, true), RUNNER_TRAFFIC_SIM);
+    assert_int_equal(runner_traffic_path(false, false, true), RUNNER_TRAFFIC_HOST);
+    /* virtual time without the peer (Linux, --net idle) stays idle for
+     * [traffic] duration, link or not, so its timeline still runs */
+    assert_int_equal(runner_traffic_path(false, true, true), RUNNER_TRAFFIC_VT_IDLE);
+    assert_int_equal(runner_traffic_path(false, true, false), RUNNER_TRAFFIC_VT_IDLE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -167,6 +189,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mkdir_parents_makes_parents_not_the_leaf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_whole_text_and_length, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_over_limit_and_missing_set_errno, setup, teardown),
+        cmocka_unit_test(test_traffic_path_no_link_skips_in_both_clocks),
+        cmocka_unit_test(test_traffic_path_with_link),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
