@@ -42,7 +42,7 @@ Environment: GEMLAB (default $O/host/bin/gemlab), QEMU (default: make -s
 -C emu/qemu path), FW (default $O/baremetal/qemu-zynq/gemlab-fw.elf, built
 with make -C firmware/baremetal unless BUILD=0), SECS_CEIL (3), SECS (2),
 SPEEDS (10,100,1000), SIZES (64,128,256,512,768,1024,1280,1472), SWEEP_TXBD
-(256), RXBDS (16,32,64,128), PBUFS (4,8,16,32,44,512), LOSS (0.1%), PARTS
+(256), RXBDS (16,32,64,128,256,512), PBUFS (4,8,16,32,44,512), LOSS (0.1%), PARTS
 (ceilings,sweep,tuning), JOBS (make -j, 2), NICE (0: gemlab run and the
 variant builds under nice -n NICE), KEEP (0).
 Prints markdown tables on stdout and writes JSON to $BENCH_JSON.
@@ -389,43 +389,44 @@ def mbps(x):
 
 def md_ceilings(rows, secs):
     out = ["| link | proto | direction | goodput Mb/s | theory Mb/s | formula | error % | sender's rate Mb/s "
-           "| lost % | GEM rx_resource_errors | board TX ring full | flag | diagnosis |",
-           "|---:|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|"]
+           "| lost % | GEM rx_resource_errors | board TX ring full | flag | diagnosis | wall s |",
+           "|---:|---|---|---:|---:|---|---:|---:|---:|---:|---:|---|---|---:|"]
     for r in rows:
         formula = ("%d x 1460/1538" if r["proto"] == "tcp" else "%d x 1470/1536") % r["speed_mbps"]
-        out.append("| %d | %s | %s | %s | %s | %s | %+.3f | %s | %s | %s | %s | %s | %s |" % (
+        out.append("| %d | %s | %s | %s | %s | %s | %+.3f | %s | %s | %s | %s | %s | %s | %.1f |" % (
             r["speed_mbps"], r["proto"].upper(), r["direction"], mbps(r["throughput_bps"]), mbps(r["theory_bps"]),
             formula, r["error_pct"], mbps(r["sent_bps"]),
             "-" if r["udp_lost_pct"] is None else "%g" % r["udp_lost_pct"], r["rx_resource_errors"],
             r["fw_tx_ring_full"] if r["direction"] == "board -> peer" else "-",
-            r["flag"], ", ".join(r["diagnosis"]) or "none"))
+            r["flag"], ", ".join(r["diagnosis"]) or "none", r["wall_s"]))
     return out
 
 
 def md_sweep(rows):
     out = ["| direction | firmware | UDP length B | frame B | received pps | line-rate pps | % of line "
-           "| received Mb/s | line-rate Mb/s | sender's pps | lost % | GEM rx_resource_errors | board TX ring full |",
-           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
+           "| received Mb/s | line-rate Mb/s | sender's pps | lost % | GEM rx_resource_errors | board TX ring full "
+           "| wall s |",
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"]
     for r in rows:
-        out.append("| %s | %s | %d | %d | %.0f | %.0f | %.1f | %s | %s | %.0f | %s | %s | %s |" % (
+        out.append("| %s | %s | %d | %d | %.0f | %.0f | %.1f | %s | %s | %.0f | %s | %s | %s | %.1f |" % (
             r["direction"], r["firmware"], r["length"], frame_bytes(r["length"]), r["pps"], r["line_pps"],
             r["pct_of_line"], mbps(r["throughput_bps"]), mbps(r["line_bps"]), r["sent_pps"],
             "-" if r["udp_lost_pct"] is None else "%g" % r["udp_lost_pct"], r["rx_resource_errors"],
-            r["fw_tx_ring_full"] if r["direction"] == "board -> peer" else "-"))
+            r["fw_tx_ring_full"] if r["direction"] == "board -> peer" else "-", r["wall_s"]))
     return out
 
 
 def md_tuning(rows):
     out = ["| knob | value | proto | length B | link loss | goodput Mb/s | % of theory | sender's Mb/s | lost % "
-           "| GEM rx_resource_errors | lwIP link memerr | PBUF_POOL max / err | TCP retransmits (capture) |",
-           "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|"]
+           "| GEM rx_resource_errors | lwIP link memerr | PBUF_POOL max / err | TCP retransmits (capture) | wall s |",
+           "|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---|---:|---:|"]
     for r in rows:
         pp = r["pbuf_pool"] or {}
-        out.append("| %s | %d | %s | %d | %s | %s | %.2f | %s | %s | %s | %s | %s / %s | %s |" % (
+        out.append("| %s | %d | %s | %d | %s | %s | %.2f | %s | %s | %s | %s | %s / %s | %s | %.1f |" % (
             r["knob"], r["value"], r["proto"].upper(), r["length"], r["loss"] or "-", mbps(r["throughput_bps"]),
             r["pct_of_theory"], mbps(r["sent_bps"]), "-" if r["udp_lost_pct"] is None else "%g" % r["udp_lost_pct"],
             r["rx_resource_errors"], r["fw_link_memerr"], pp.get("max"), pp.get("err"),
-            "-" if r["proto"] == "udp" else r["tcp_retransmits"]))
+            "-" if r["proto"] == "udp" else r["tcp_retransmits"], r["wall_s"]))
     return out
 
 
@@ -452,7 +453,7 @@ def main():
     for L in sizes:
         if not 16 <= L <= 1472:
             raise BenchError("SIZES: %d is not 16..1472 (MTU 1500, no jumbo frames in the peer)" % L)
-    rxbds = env_list("RXBDS", "16,32,64,128")
+    rxbds = env_list("RXBDS", "16,32,64,128,256,512")
     for n in rxbds:
         if not 2 <= n <= 1024:
             raise BenchError("RXBDS: %d is not 2..1024 (firmware/baremetal/drivers/gem/gem.h)" % n)
