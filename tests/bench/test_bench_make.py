@@ -22,7 +22,7 @@ def make(*args):
 
 def test_each_script_is_a_bench_named_after_its_file():
     for name, script in (("bases", "qemu/bench_bases.py"), ("qemu", "qemu/bench_qemu.py"),
-                         ("baremetal", "baremetal/bench_baremetal.py")):
+                         ("baremetal", "baremetal/bench_baremetal.py"), ("vt", "vt/bench_vt.py")):
         out = make("-n", "run-" + name)
         assert re.search(r"BENCH_JSON=\S*/bench/%s\.json \./%s\b" % (name, re.escape(script)), out), out
 
@@ -31,7 +31,7 @@ def test_b_selects_one_script_bench_of_a_shared_directory():
     assert make("list", "B=bases").split() == ["bases"]
     assert make("list", "B=qemu").split() == ["qemu"]
     every = make("list").split()
-    assert {"models", "bases", "qemu", "baremetal", "linux"} <= set(every), every
+    assert {"models", "bases", "qemu", "baremetal", "linux", "vt"} <= set(every), every
     assert len(every) == len(set(every)), every
 
 
