@@ -1,6 +1,6 @@
 /*
- * codes.h - every diagnosis code, its layer, in the order of seed 001 §5's
- * chain (docs/SOURCES.md): physical -> MAC/driver -> protocol -> method -> baseline.
+ * codes.h - every diagnosis code, its layer, in the order of the
+ * troubleshooting chain of field note 001 §5 (docs/SOURCES.md): physical -> MAC/driver -> protocol -> method -> baseline.
  * Scenario [expect] diag= lines are validated against this list, so a
  * scenario cannot expect a code the engine never produces.
  */

@@ -2,8 +2,8 @@
  * diagnose.c - the layered rule engine (see diagnose.h, RESULTS.md).
  *
  * Each rule is a row: code, a test that fills the evidence when the rule
- * fires, and the likely cause and remedy the seeds give.  The rows are in
- * the order of seed 001 §5 (summarised with every cited section in
+ * fires, and the likely cause and remedy the field notes give.  The rows are in
+ * the order of field note 001 §5 (summarised with every cited section in
  * docs/SOURCES.md): physical link first, then the driver/MAC, then
  * the protocol, then the way it was measured, then the baseline.
  *
@@ -30,7 +30,7 @@
 #define TH_ASYM_RATIO       0.7    /* slower direction < 70 % of faster */
 #define TH_PPS_RATIO        0.5    /* smallest size < 50 % of largest's bps */
 #define TH_UDP_LOSS_PCT     0.05
-#define TH_JITTER_MS        0.5    /* seed 000: 1.2 ms bad, 0.4 ms good */
+#define TH_JITTER_MS        0.5    /* docs/SOURCES.md note 000: 1.2 ms bad, 0.4 ms good */
 #define TH_NEAR_CEILING     0.9    /* "at line rate" */
 #define TH_WINDOW_EXPLAINS  1.3    /* measured <= 1.3 x window/RTT */
 #define TH_WINDOW_FLOOR     0.2    /* ... and >= 0.2 x window/RTT: the receiver's
@@ -240,7 +240,9 @@ double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps)
     return speed_mbps * 1e6 * payload / 1538.0;
 }
 
-/* Timestamps: Linux peers use them, lwIP does not (docs/FACTS.md). */
+/* Timestamps (RFC 7323): Linux sends them (net.ipv4.tcp_timestamps = 1,
+ * Documentation/networking/ip-sysctl.rst), lwIP 2.1 does not
+ * (LWIP_TCP_TIMESTAMPS 0 in src/include/lwip/opt.h). */
 static double ceiling(const struct dg_in *in)
 {
     bool ts = in->tcp_timestamps == 1 ||
@@ -815,95 +817,95 @@ static const struct dg_rule rules[] = {
     { DG_PHY_NO_LINK, r_no_link,
       "no signal: cable unplugged, partner off, or the PHY powered down",
       "check the cable and the partner port; `ethtool eth0` must say \"Link detected: yes\"",
-      "seed 001 §5.1" },
+      "docs/SOURCES.md 001 §5.1" },
     { DG_PHY_SPEED_BELOW_EXPECTED, r_speed_below,
       "the partner or its port offers less than 1000 (switch port forced to 100M, 4-wire cable), or the PHY downshifted",
       "`ethtool eth0`: Speed must read 1000Mb/s; use a Cat5e-or-better 8-wire cable and a gigabit port, then check the PHY config and the DT phy-mode",
-      "seed 001 §4.4, §5.1" },
+      "docs/SOURCES.md 001 §4.4, §5.1" },
     { DG_PHY_DOWNSHIFT, r_downshift,
       "1000BASE-T needs all four pairs; with two the PHY gives up 1000 and downshifts",
       "replace the cable with a 4-pair Cat5e or better; do not use 4-wire patch cords",
-      "seed 001 §4.4" },
+      "docs/SOURCES.md 001 §4.4" },
     { DG_PHY_LINK_FLAPS, r_flaps,
       "the link dropped during the run: connector, cable, or partner port trouble",
       "run `ethtool eth0` three times 1 s apart and watch Speed; reseat or replace the cable, try another port",
-      "seed 001 §5.1" },
+      "docs/SOURCES.md 001 §5.1" },
     { DG_PHY_FCS_ERRORS, r_fcs,
       "frames arrive corrupted: cable quality, PHY termination, duplex or RGMII timing",
       "watch `ifconfig eth0` RX errors; if they keep growing, check the cable and PHY termination; try `ethtool -s eth0 speed 1000 duplex full autoneg off` to localize",
-      "seed 001 §5.1" },
+      "docs/SOURCES.md 001 §5.1" },
     { DG_PHY_DUPLEX_MISMATCH, r_duplex,
       "one side is forced (autoneg off) and the other falls back to half duplex by parallel detection",
       "configure both ends the same: autoneg on both, or force the same speed and duplex on both",
-      "seed 001 §4.4, §5.1" },
+      "docs/SOURCES.md 001 §4.4, §5.1" },
     { DG_PHY_RGMII_DELAY, r_rgmii,
       "the RGMII clock delay is wrong: DT phy-mode \"rgmii\" where the board needs \"rgmii-id\" (errors only at 1000, where RGMII runs at 125 MHz DDR)",
       "read the PHY datasheet for the MAC-PHY interface mode and set phy-mode = \"rgmii-id\" (or the matching -rxid/-txid) in the device tree",
-      "seed 001 §5.6" },
+      "docs/SOURCES.md 001 §5.6" },
     { DG_MAC_SPEED_MISMATCH, r_mac_speed,
       "the driver did not program the GEM's NWCFG speed bits (and the clock) after the PHY resolved",
       "update NWCFG speed/gigabit bits and the GEM reference clock on every link change, from the PHY's resolved speed",
-      "seed 001 §5.1" },
+      "docs/SOURCES.md 001 §5.1" },
     { DG_MAC_RX_RESOURCE_ERRORS, r_rx_resource,
       "the RX descriptor ring or pbuf pool runs dry at this packet rate",
       "raise the RX BD count (e.g. 32 -> 128, 256 -> 1024), PBUF_POOL_SIZE, enable descriptor prefetch and interrupt coalescing",
-      "seed 003 §2.1, §4.2; seed 000 §3.1" },
+      "docs/SOURCES.md 003 §2.1, §4.2; 000 §3.1" },
     { DG_MAC_RX_STALL, r_rx_stall,
       "the data path stopped with the link up: RX descriptors not handed back, an interrupt lost, or a wedged queue",
       "check the RX ring refill and the 'RX used'/BNA handling in the ISR (re-kick RX after a buffer-not-available); compare GEM frames_rx with the driver's count",
-      "seed 003 §4.2 (case 2: descriptors exhausted, prefetch)" },
+      "docs/SOURCES.md 003 §4.2 (case 2: descriptors exhausted, prefetch)" },
     { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
       "all GEM interrupts and their softirq work land on one core; the other idles",
       "check /proc/interrupts; `echo 2 > /proc/irq/N/smp_affinity` (CPU1) or 3 (both), or let irqbalance spread them",
-      "seed 001 §5.2" },
+      "docs/SOURCES.md 001 §5.2" },
     { DG_MAC_TX_RX_ASYMMETRY, r_asymmetry,
       "one direction is starved: too few TX descriptors or poor interrupt coalescing on that path",
       "always test both directions and -d/--bidir; raise TX BDs and tune interrupt coalescing",
-      "seed 001 §3.2, §4.3" },
+      "docs/SOURCES.md 001 §3.2, §4.3" },
     { DG_MAC_PPS_LIMIT, r_pps,
       "small packets are bound by per-packet cost (interrupts, descriptors, stack), not by the wire",
       "more BDs, interrupt coalescing, zero-copy pbufs; judge small-packet results in packets/s",
-      "seed 003 §2.3, §4.1" },
+      "docs/SOURCES.md 003 §2.3, §4.1" },
     { DG_PROTO_WINDOW_LIMITED, r_window_limited,
       "TCP is bound by window / RTT, not by the link (UDP would be clean)",
       "set -w to at least the BDP (e.g. -w 256K), check the RTT, then compare with a UDP run",
-      "seed 001 §2.4, §5.3" },
+      "docs/SOURCES.md 001 §2.4, §5.3" },
     { DG_PROTO_RETRANSMITS, r_retransmits,
       "segments are lost on the path (cable, duplex, RX drops, impairment)",
       "check the cable and negotiated speed; correlate with FCS and RX resource counters",
-      "seed 000 §4.1" },
+      "docs/SOURCES.md 000 §4.1" },
     { DG_PROTO_UDP_LOSS, r_udp_loss,
       "datagrams are lost between the sender and the receiving socket",
       "compare with `ethtool -S eth0` rx_missed_errors/rx_over_errors: MAC counters say FIFO/descriptor drops, clean counters say the wire or the stack",
-      "seed 000 §4.2; seed 001 §5.3" },
+      "docs/SOURCES.md 000 §4.2; 001 §5.3" },
     { DG_PROTO_UDP_JITTER, r_udp_jitter,
       "delivery time varies: queueing, interrupt latency, or path jitter",
       "run iperf3 -u -b 200M -t 300 and track the jitter spread; reduce interrupt latency and background load",
-      "seed 000 §4.2" },
+      "docs/SOURCES.md 000 §4.2" },
     { DG_METHOD_SINGLE_STREAM, r_single_stream,
       "a single TCP connection is processed on one Cortex-A9; the other core idles",
       "measure with -P 4 (4 streams reach 850-930 Mb/s on Zynq); 8 adds nothing",
-      "seed 001 §1.1, §2.2" },
+      "docs/SOURCES.md 001 §1.1, §2.2" },
     { DG_METHOD_IPERF_VERSION_MISMATCH, r_version,
       "iperf 2 and iperf 3 speak different protocols; the handshake fails or falls back",
       "use the same major version on both ends (iperf 2 on Zynq is the seed's choice)",
-      "seed 001 §1.3, §4.1" },
+      "docs/SOURCES.md 001 §1.3, §4.1" },
     { DG_METHOD_WINDOW_BELOW_BDP, r_window_bdp,
       "the requested TCP window is smaller than bandwidth x RTT",
       "set -w to at least the BDP; -w 256K is the seed's fixed condition",
-      "seed 001 §2.4" },
+      "docs/SOURCES.md 001 §2.4" },
     { DG_METHOD_NO_OMIT, r_no_omit,
       "the warm-up (slow start, CPU frequency ramp) is averaged into the result",
       "add -O 3 to skip the first seconds",
-      "seed 000 §4.1" },
+      "docs/SOURCES.md 000 §4.1" },
     { DG_METHOD_WRONG_REFERENCE, r_wrong_reference,
       "1000/100 Mb/s is the line rate; preamble, IFG and headers leave 941.5/94.15 Mb/s of TCP goodput",
       "judge TCP against 941.5 Mb/s (1G) / 94.15 Mb/s (100M); above ~900 Mb/s the link and driver are fine",
-      "seed 001 §2.3; seed 004" },
+      "docs/SOURCES.md 001 §2.3; 004" },
     { DG_BASELINE_REGRESSION, r_baseline,
       "this run is below the stored baseline for the same board and conditions",
       "compare against the baseline table (4 streams, -w 256K, direct link); bisect the change that caused it",
-      "seed 001 §5.5" },
+      "docs/SOURCES.md 001 §5.5" },
 };
 
 void dg_run(const struct dg_in *in, struct dg_report *rep)

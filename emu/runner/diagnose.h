@@ -3,7 +3,7 @@
  *
  * Input is RUN_DIR/results.json (schema: emu/runner/RESULTS.md), read once
  * into struct dg_in; every rule is one row of a table (code, layer, test,
- * cause, remedy) evaluated in seed 001 §5's order (docs/SOURCES.md): physical, MAC/driver,
+ * cause, remedy) evaluated in the order of field note 001 §5 (docs/SOURCES.md): physical, MAC/driver,
  * protocol, method, baseline.  A value missing from results.json is NAN
  * (numbers) or -1 (booleans) and a rule that needs it does not fire.
  *
@@ -102,7 +102,8 @@ void dg_run(const struct dg_in *in, struct dg_report *rep);
 void dg_report_free(struct dg_report *rep);
 bool dg_report_has(const struct dg_report *rep, enum dg_code c);
 
-/* TCP/UDP goodput ceiling at @speed_mbps for MTU 1500 (docs/FACTS.md):
+/* TCP/UDP goodput ceiling at @speed_mbps for MTU 1500 (IEEE 802.3 clauses 3 and 4:
+ * 1538 byte times per 1500-byte payload; RFC 7323 options take 12 bytes):
  * TCP 1448/1538 with timestamps, 1460/1538 without; UDP 1472/1538. */
 double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps);
 

@@ -253,7 +253,8 @@ static void build_board_and_bench(struct run *r)
     }
     bench = cJSON_AddObjectToObject(r->results, "bench");
     cJSON_AddStringToObject(bench, "net", r->o.net ? r->o.net : r->sim ? "sim" : r->vt ? "idle" : "user");
-    /* lwIP sends no timestamps by default, Linux does (docs/FACTS.md) - but only
+    /* lwIP sends no timestamps by default (LWIP_TCP_TIMESTAMPS 0, lwIP opt.h),
+     * Linux does (net.ipv4.tcp_timestamps, ip-sysctl.rst) - but only
      * to a peer that does too: over slirp (--net user) the board's TCP peer
      * is slirp's BSD stack, whose tcp_dooptions() knows only MSS, so no
      * timestamps on the link; over a tap the peer is the host's Linux */
