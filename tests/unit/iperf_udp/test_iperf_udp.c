@@ -226,6 +226,12 @@ static void test_fin_ack_jitter_above_4295_s_does_not_wrap(void **state)
     assert_true(done_res.jitter_us == 5000000007ull);
 }
 
+/* A 1 s, 10 Mb/s client to the host: the ARP tests' test. */
+static const struct iperf_udp_client_cfg arp_cfg = {
+    .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
+    .len = 1470, .quiet = true,
+};
+
 /* Advance the stub clock by ms, polling every millisecond. */
 static void run_ms(unsigned ms)
 {
@@ -244,10 +250,7 @@ static void run_ms(unsigned ms)
  */
 static void test_client_waits_for_arp_then_starts_its_clock(void **state)
 {
-    struct iperf_udp_client_cfg cfg = {
-        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
-        .len = 1470, .quiet = true,
-    };
+    struct iperf_udp_client_cfg cfg = arp_cfg;
     (void)state;
 
     stub_arp_ready = false;
@@ -272,10 +275,7 @@ static void test_client_waits_for_arp_then_starts_its_clock(void **state)
  * anyway, so the loss shows at the server instead of a silent hang. */
 static void test_client_without_arp_reply_sends_after_the_wait(void **state)
 {
-    struct iperf_udp_client_cfg cfg = {
-        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
-        .len = 1470, .quiet = true,
-    };
+    struct iperf_udp_client_cfg cfg = arp_cfg;
     (void)state;
 
     stub_arp_ready = false;
@@ -293,10 +293,7 @@ static void test_client_without_arp_reply_sends_after_the_wait(void **state)
 /* Resolved already (the usual case after the first test): no wait. */
 static void test_client_with_resolved_next_hop_starts_at_once(void **state)
 {
-    struct iperf_udp_client_cfg cfg = {
-        .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
-        .len = 1470, .quiet = true,
-    };
+    struct iperf_udp_client_cfg cfg = arp_cfg;
     (void)state;
 
     assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
