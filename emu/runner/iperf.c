@@ -8,6 +8,7 @@
  * and, for a UDP server report, jitter,lost,total,pct,ooo.
  */
 #include "iperf.h"
+#include "util.h"
 
 #include <limits.h>
 #include <math.h>
@@ -375,30 +376,6 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
     return res;
 }
 
-/* a member that is a finite number or a numeric string (the firmware's
- * and the peer's lines), else NAN */
-static double sim_num(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-    char *end;
-    double d;
-
-    if (cJSON_IsNumber(v))
-        return isfinite(v->valuedouble) ? v->valuedouble : NAN;
-    if (!cJSON_IsString(v) || !v->valuestring[0])
-        return NAN;
-    d = strtod(v->valuestring, &end);
-    return *end == '\0' && isfinite(d) ? d : NAN;
-}
-
-static void sim_add(cJSON *o, const char *name, double v)
-{
-    if (isnan(v))
-        cJSON_AddNullToObject(o, name);
-    else
-        cJSON_AddNumberToObject(o, name, v);
-}
-
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s)
 {
     cJSON *res = cJSON_CreateObject();
@@ -416,26 +393,26 @@ cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON 
         cJSON_AddNumberToObject(res, board_tx ? "tx_bps" : "rx_bps", 0);
         cJSON_AddStringToObject(res, "receiver", board_tx ? "peer: no result line" : "board: no result line");
         if (board_tx ? fw != NULL : peer != NULL)
-            sim_add(res, "sent_bps", sim_num(board_tx ? fw : peer, "bps"));
+            rs_add_num_or_null(res, "sent_bps", rs_jnumber(board_tx ? fw : peer, "bps"));
     } else if (board_tx) {
         /* the peer's line already carries the runner's field names (docs/PEER.md "Results") */
         static const char *const f[] = { "throughput_bps", "tx_bps", "udp_lost_pct", "udp_jitter_ms" };
         for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++)
             if (cJSON_GetObjectItemCaseSensitive(peer, f[k]))
-                sim_add(res, f[k], sim_num(peer, f[k]));
+                rs_add_num_or_null(res, f[k], rs_jnumber(peer, f[k]));
         if (fw)
-            sim_add(res, "sent_bps", sim_num(fw, "bps"));
+            rs_add_num_or_null(res, "sent_bps", rs_jnumber(fw, "bps"));
     } else {
-        double bps = sim_num(fw, "bps");
-        sim_add(res, "throughput_bps", bps);
-        sim_add(res, "rx_bps", bps);
+        double bps = rs_jnumber(fw, "bps");
+        rs_add_num_or_null(res, "throughput_bps", bps);
+        rs_add_num_or_null(res, "rx_bps", bps);
         if (udp) {
-            double jit = sim_num(fw, "jitter_us");
-            sim_add(res, "udp_lost_pct", sim_num(fw, "loss_pct"));
-            sim_add(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
+            double jit = rs_jnumber(fw, "jitter_us");
+            rs_add_num_or_null(res, "udp_lost_pct", rs_jnumber(fw, "loss_pct"));
+            rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
         }
         if (peer)
-            sim_add(res, "sent_bps", sim_num(peer, "bps"));
+            rs_add_num_or_null(res, "sent_bps", rs_jnumber(peer, "bps"));
     }
     cJSON_AddStringToObject(res, "measured_by", board_tx ? "peer" : "board");
     return res;

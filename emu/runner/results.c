@@ -28,28 +28,6 @@ int rs_count_msgs(const struct inst *i, const char *type)
     return inst_count_msgs(i, type);    /* O(1): callers poll it (docs/SECURITY.md R1) */
 }
 
-void rs_add_num_or_null(cJSON *o, const char *name, double v)
-{
-    if (isnan(v))
-        cJSON_AddNullToObject(o, name);
-    else
-        cJSON_AddNumberToObject(o, name, v);
-}
-
-double rs_jnumber(const cJSON *o, const char *name)
-{
-    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-
-    if (cJSON_IsNumber(v))
-        return isfinite(v->valuedouble) ? v->valuedouble : NAN;
-    if (cJSON_IsString(v) && v->valuestring[0]) {
-        char *end;
-        double d = strtod(v->valuestring, &end);
-        return *end || !isfinite(d) ? NAN : d;
-    }
-    return NAN;
-}
-
 void rs_iperf_method_banner(const struct run *r, cJSON *res)
 {
     const cJSON *b = runner_json_path(r->results, "versions.iperf_host");

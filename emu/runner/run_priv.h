@@ -71,8 +71,6 @@ struct run {
 
 
 /* results.c */
-double rs_jnumber(const cJSON *o, const char *name);
-void rs_add_num_or_null(cJSON *o, const char *name, double v);
 int rs_count_msgs(const struct inst *i, const char *type);
 void rs_build_header(struct run *r);
 void rs_build_conditions(struct run *r);

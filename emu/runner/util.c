@@ -1,6 +1,7 @@
 /* util.c - small helpers shared by the runner's commands (util.h). */
 #define _GNU_SOURCE            /* pipe2 */
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
@@ -537,4 +538,28 @@ enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up)
     if (!link_up)
         return RUNNER_TRAFFIC_NO_LINK;
     return sim ? RUNNER_TRAFFIC_SIM : RUNNER_TRAFFIC_HOST;
+}
+
+/* JSON numbers of results and guest lines: a finite number or a numeric
+ * string, else NAN; and NAN written as null. */
+void rs_add_num_or_null(cJSON *o, const char *name, double v)
+{
+    if (isnan(v))
+        cJSON_AddNullToObject(o, name);
+    else
+        cJSON_AddNumberToObject(o, name, v);
+}
+
+double rs_jnumber(const cJSON *o, const char *name)
+{
+    const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+
+    if (cJSON_IsNumber(v))
+        return isfinite(v->valuedouble) ? v->valuedouble : NAN;
+    if (cJSON_IsString(v) && v->valuestring[0]) {
+        char *end;
+        double d = strtod(v->valuestring, &end);
+        return *end || !isfinite(d) ? NAN : d;
+    }
+    return NAN;
 }

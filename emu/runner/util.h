@@ -124,4 +124,9 @@ enum runner_traffic {
 };
 enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up);
 
+/* @name of @o as a number: a finite JSON number or numeric string, else
+ * NAN.  rs_add_num_or_null writes NAN as null. */
+double rs_jnumber(const struct cJSON *o, const char *name);
+void rs_add_num_or_null(struct cJSON *o, const char *name, double v);
+
 #endif /* GEMLAB_RUNNER_UTIL_H */
