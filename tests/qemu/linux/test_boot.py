@@ -102,16 +102,29 @@ def guest_iperf3_idle(b):
         time.sleep(0.2)
 
 
-def host_iperf3(b, argv, prefix=()):
-    """Host iperf3 -J client (after guest_iperf3_idle); its summary."""
-    guest_iperf3_idle(b)
-    r = subprocess.run(list(prefix) + ["timeout", str(IPERF_TIME + 30), "iperf3"] + argv + ["-J"],
-                       capture_output=True, text=True)
-    try:
-        return iperf.iperf3_summary(r.stdout)
-    except ValueError as e:
-        raise AssertionError("iperf3 %s failed (exit %d): %s %s; guest after it: %r" % (
-            " ".join(argv), r.returncode, e, r.stderr[-300:], agent(b, "tcp-port 5201", "result"))) from None
+def host_iperf3(b, argv, prefix=(), attempts=4):
+    """Host iperf3 -J client (after guest_iperf3_idle); its summary.
+
+    A refused connect is retried (after waiting for idle again): the
+    idle check can still see the previous test's listener, which iperf3
+    3.12's server closes in cleanup_server() and then re-creates in
+    iperf_server_listen() (src/iperf_server_api.c), so a client that
+    lands in that gap is refused before any byte of a test is sent.
+    Any other failure, or a refusal on the last attempt, fails."""
+    for attempt in range(attempts):
+        guest_iperf3_idle(b)
+        r = subprocess.run(list(prefix) + ["timeout", str(IPERF_TIME + 30), "iperf3"] + argv + ["-J"],
+                           capture_output=True, text=True)
+        try:
+            return iperf.iperf3_summary(r.stdout)
+        except ValueError as e:
+            if "Connection refused" in str(e) and attempt + 1 < attempts:
+                print("iperf3 %s: refused in the server's listener gap, retrying" % " ".join(argv))
+                time.sleep(0.5)
+                continue
+            raise AssertionError("iperf3 %s failed (exit %d, attempt %d): %s %s; guest after it: %r" % (
+                " ".join(argv), r.returncode, attempt + 1, e, r.stderr[-300:],
+                agent(b, "tcp-port 5201", "result"))) from None
 
 
 def boot_check(b, what, expect_link):
