@@ -1920,13 +1920,17 @@ static int sim_traffic(struct run *r, cJSON **result)
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
     /* up to 10 s of virtual time: with loss on the wire the client's FIN
-     * can wait for lwIP's retransmission timer (RTO backoff) */
-    for (int k = 0; k < 200 && !(peer = sim_peer_result(r, board_tx ? "server" : "client")); k++) {
+     * can wait for lwIP's retransmission timer (RTO backoff).  The peer's
+     * file is read only while the gate holds the VM: con_wait() returns
+     * when the firmware's line is in, with the VM still running on to the
+     * hold, so a read then found the peer's line or not as the host
+     * scheduled it, and the run took one 50 ms step more or less. */
+    for (int k = 0; k < 200; k++) {
         rc = vt_sync(r);
+        if (!rc && (peer = sim_peer_result(r, board_tx ? "server" : "client")) != NULL)
+            break;
         if (!rc)
             rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
-        if (!rc)
-            rc = vt_sync(r);
         if (rc)
             return wait_failed(r, rc, "peer result");
     }
