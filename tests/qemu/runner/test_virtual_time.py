@@ -247,18 +247,32 @@ def test_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
         assert fa.read() == fb.read(), "the peer's results differ between the quiet and the loaded run"
 
 
-def test_udp_peer_to_board_at_line_rate(tmp_path, vt_qemu, fw):
+def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     """The peer's UDP client at -b 1000M, the board's server counts: line
-    rate for 1470-byte datagrams (1000 x 1470/1536), nothing lost."""
-    out = str(tmp_path / "udp")
-    r = gemlab_run(vt_qemu, fw, out, scenario=UDP_1G)
+    rate for 1470-byte datagrams (1000 x 1470/1536), nothing lost; and a
+    second run beside a busy loop per core gives the same files.  The
+    board idles in WFI between frames here, so this is the direction that
+    caught the main loop's clock warp racing the vCPU's instruction count
+    (patch 0043: runs parted by 768 ns after 1861 frames) and the runner
+    reading peer.jsonl before the gate's hold."""
+    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
+    r = gemlab_run(vt_qemu, fw, quiet, scenario=UDP_1G)
     assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
+    hog = start_hog()
+    try:
+        r2 = gemlab_run(vt_qemu, fw, loaded, scenario=UDP_1G)
+    finally:
+        stop_hog(hog)
+    assert r2.returncode == 0, r2.stdout + r2.stderr
+    with open(os.path.join(quiet, "results.json")) as f:
         ip = json.load(f)["iperf"]
     assert ip["ok"] and ip["measured_by"] == "board" and ip["udp_lost_pct"] == 0, ip
     lo, hi = ceiling_bps(1470, 1536, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
     assert ip["peer_result"]["role"] == "client" and ip["peer_result"]["server"]["lost"] == 0, ip
+    assert_same_runs(quiet, loaded)
+    with open(os.path.join(quiet, "peer.jsonl"), "rb") as fa, open(os.path.join(loaded, "peer.jsonl"), "rb") as fb:
+        assert fa.read() == fb.read(), "the peer's results differ between the quiet and the loaded run"
 
 
 def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
