@@ -85,17 +85,24 @@ def stop_hog(procs):
         p.wait()
 
 
-def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
+def quiet_and_loaded_runs(qemu, fw, tmp_path, scenario=SCENARIO):
+    """Run @scenario twice: alone, then beside the hog; both must pass.
+    Returns the two run directories (quiet, loaded)."""
     assert os.access(GEMLAB, os.X_OK), "no gemlab at %s (make runner)" % GEMLAB
     quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
-    r = gemlab_run(vt_qemu, fw, quiet)
+    r = gemlab_run(qemu, fw, quiet, scenario=scenario)
     assert r.returncode == 0, r.stdout + r.stderr
     hog = start_hog()
     try:
-        r2 = gemlab_run(vt_qemu, fw, loaded)
+        r2 = gemlab_run(qemu, fw, loaded, scenario=scenario)
     finally:
         stop_hog(hog)
     assert r2.returncode == 0, r2.stdout + r2.stderr
+    return quiet, loaded
+
+
+def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
+    quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path)
     with open(os.path.join(quiet, "results.json")) as f:
         res = json.load(f)
     clock = res["clock"]
@@ -136,15 +143,7 @@ def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
     zimage = os.path.join(paths.build_dir(), "linux", "zImage")
     assert os.path.exists(zimage), "no Linux image at %s (make -C firmware/linux)" % zimage
     sc = os.path.join(HERE, "fixtures", "vt_linux.ini")
-    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
-    r = gemlab_run(vt_qemu, zimage, quiet, scenario=sc)
-    assert r.returncode == 0, r.stdout + r.stderr
-    hog = start_hog()
-    try:
-        r2 = gemlab_run(vt_qemu, zimage, loaded, scenario=sc)
-    finally:
-        stop_hog(hog)
-    assert r2.returncode == 0, r2.stdout + r2.stderr
+    quiet, loaded = quiet_and_loaded_runs(vt_qemu, zimage, tmp_path, scenario=sc)
     with open(os.path.join(quiet, "results.json")) as f:
         res = json.load(f)
     c = res["clock"]
@@ -219,15 +218,7 @@ def test_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     """The firmware's TCP client against the peer's server: the goodput
     sits at the Ethernet ceiling (1000 x 1460/1538), and a second run beside
     a busy loop per core gives the same files, the peer's results too."""
-    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
-    r = gemlab_run(vt_qemu, fw, quiet, scenario=TCP_1G)
-    assert r.returncode == 0, r.stdout + r.stderr
-    hog = start_hog()
-    try:
-        r2 = gemlab_run(vt_qemu, fw, loaded, scenario=TCP_1G)
-    finally:
-        stop_hog(hog)
-    assert r2.returncode == 0, r2.stdout + r2.stderr
+    quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path, scenario=TCP_1G)
     with open(os.path.join(quiet, "results.json")) as f:
         res = json.load(f)
     ip = res["iperf"]
@@ -255,15 +246,7 @@ def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     caught the main loop's clock warp racing the vCPU's instruction count
     (patch 0043: runs parted by 768 ns after 1861 frames) and the runner
     reading peer.jsonl before the gate's hold."""
-    quiet, loaded = str(tmp_path / "quiet"), str(tmp_path / "loaded")
-    r = gemlab_run(vt_qemu, fw, quiet, scenario=UDP_1G)
-    assert r.returncode == 0, r.stdout + r.stderr
-    hog = start_hog()
-    try:
-        r2 = gemlab_run(vt_qemu, fw, loaded, scenario=UDP_1G)
-    finally:
-        stop_hog(hog)
-    assert r2.returncode == 0, r2.stdout + r2.stderr
+    quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path, scenario=UDP_1G)
     with open(os.path.join(quiet, "results.json")) as f:
         ip = json.load(f)["iperf"]
     assert ip["ok"] and ip["measured_by"] == "board" and ip["udp_lost_pct"] == 0, ip
