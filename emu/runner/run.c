@@ -1940,6 +1940,9 @@ static int sim_traffic(struct run *r, cJSON **result)
     cJSON_AddStringToObject(m, "tool", "iperf2");
     cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
     cJSON_AddStringToObject(m, "protocol", udp ? "udp" : "tcp");
+    /* which end the tools say sends: the board's client, or the peer's
+     * (the window rules take the board's receive window when it receives) */
+    cJSON_AddBoolToObject(m, "reverse", board_tx);
     cJSON_AddNumberToObject(m, "streams", 1);
     cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"
                                                     : "sim: peer client -> board server (virtual time)");
