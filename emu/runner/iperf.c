@@ -386,9 +386,14 @@ void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double 
         cJSON_DeleteItemFromObjectCaseSensitive(res, "method");
         m = cJSON_AddObjectToObject(res, "method");
     }
+    /* replaced, not added: the caller may have said it already (one key
+     * per name, RFC 8259 4 "SHOULD be unique") */
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "reverse");
     cJSON_AddBoolToObject(m, "reverse", board_tx);
-    if (!isnan(duration_s))
+    if (!isnan(duration_s)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(m, "duration_s");
         cJSON_AddNumberToObject(m, "duration_s", duration_s);
+    }
     if (!isnan(len) && len > 0)
         cJSON_AddNumberToObject(m, "length_bytes", len);
     if (!isnan(offered) && offered > 0)
