@@ -35,6 +35,9 @@ struct cp_opts {
     unsigned fw_mask;         /* CP_FW_* allowed */
     uint64_t fault_mask;      /* bit i: fault table row i may be drawn (0: all) */
     unsigned duration_s;      /* traffic seconds per sample */
+    bool vt;                  /* --clock virtual: bare-metal samples against the
+                               * in-emulator peer (docs/PEER.md), or with --net
+                               * idle where a fault needs a timeline */
 };
 
 struct cp_sample {
@@ -44,7 +47,8 @@ struct cp_sample {
     int fault[CP_MAX_FAULTS]; /* rows of the fault table */
     enum cp_fw fw;
     bool udp;
-    char net[8];              /* --net for gemlab run: "" (user) or "tap" */
+    char net[8];              /* --net for gemlab run: "" (user, or sim in virtual
+                               * time), "tap" or "idle" */
     uint64_t expect;          /* bit DG_x: must be named */
     uint64_t allow;           /* bit DG_x: may be named (a consequence) */
     char scenario[CP_SCENARIO_MAX]; /* INI text for `gemlab run` */

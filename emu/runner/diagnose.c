@@ -40,6 +40,8 @@
 #define TH_STALL_INTERVALS  3      /* empty trailing intervals = a stall */
 #define TH_CORE_BUSY_PCT    75.0   /* single stream: the busiest core at least this busy */
 #define TH_CORE_SPREAD_PCT  30.0   /* ... and this many points above the idlest */
+#define TH_TX_BELOW         0.01   /* the board's sending rate > 1 % below the ceiling (and the offered rate) */
+#define TH_TX_RING_PER_S    10.0   /* TX ring full (or client refusals) per second of the test */
 
 /* ---- JSON access: missing or mistyped gives unknown --------------------- */
 
@@ -171,6 +173,8 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->collisions = jnum(root, "gem.collisions");
     in->late_collisions = jnum(root, "gem.late_collisions");
     in->excessive_collisions = jnum(root, "gem.excessive_collisions");
+    in->tx_ring_full = jnum(root, "firmware_stats.gem.drv.tx_ring_full");
+    in->sender_tx_errors = jnum(root, "iperf.sender_tx_errors");
 
     a = jget(root, "cpu.busy_pct");
     if (cJSON_IsArray(a)) {
@@ -204,6 +208,9 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->jitter_ms = jnum(root, "iperf.udp_jitter_ms");
     in->tx_bps = jnum(root, "iperf.tx_bps");
     in->rx_bps = jnum(root, "iperf.rx_bps");
+    in->sent_bps = jnum(root, "iperf.sent_bps");
+    in->offered_bps = jnum(root, "iperf.method.offered_bps");
+    in->length_bytes = jnum(root, "iperf.method.length_bytes");
     a = jget(root, "iperf.intervals_bps");
     if (cJSON_IsArray(a)) {
         const cJSON *e;
@@ -554,6 +561,64 @@ static bool r_asymmetry(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* The goodput ceiling of what the sender sends: TCP as ceiling(); UDP
+ * with the client's datagram length L when it says it (L payload + 8 UDP
+ * + 20 IP + 14 header + 4 FCS, padded to 64, + 8 preamble/SFD + 12 IFG
+ * per frame: IEEE 802.3 clauses 3.1.1, 4.4.2), else 1472/1538. */
+static double send_ceiling(const struct dg_in *in)
+{
+    double len = in->length_bytes;
+
+    if (!in->udp || isnan(len) || len < 1 || len > 1472)
+        return ceiling(in);
+    return in->speed_mbps * 1e6 * len / (fmax(len + 46, 64) + 20);
+}
+
+/* The board sends (the tool's direction) below the line: its own rate is
+ * more than 1 % under the goodput ceiling of the negotiated speed, and
+ * under the rate its client offered when it says so (-b: a paced sender
+ * below the line is not held back), while its driver found the TX ring
+ * full (bare-metal `stats` tx_ring_full; unknown: the client's refused
+ * datagrams) at least 10 times per second of the test.  A full ring with
+ * the wire below the line means the sender refills it too late: 64
+ * descriptors hold 787 us of 1538-byte frames at 1000 Mb/s, and the
+ * firmware's client refills it from its 1 ms main-loop poll
+ * (docs/BENCHMARKS.md "1G tables in virtual time").  A few events over a
+ * test are a sender that fell behind once, not a ring that bounds it. */
+static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
+{
+    double sent = !isnan(in->sent_bps) ? in->sent_bps : in->bps, ceil;
+    double events = !isnan(in->tx_ring_full) ? in->tx_ring_full : in->sender_tx_errors;
+    bool timed = !isnan(in->duration_s) && in->duration_s > 0;
+    double per_s = timed ? events / in->duration_s : events;
+    char offered[48] = "", bds[32] = "";
+
+    if (in->reverse != 1 || isnan(in->speed_mbps) || in->speed_mbps <= 0 || isnan(sent) || sent <= 0 ||
+        isnan(events) || per_s < TH_TX_RING_PER_S)
+        return false;
+    ceil = send_ceiling(in);
+    if (sent >= ceil * (1 - TH_TX_BELOW) ||
+        (!isnan(in->offered_bps) && sent >= in->offered_bps * (1 - TH_TX_BELOW)))
+        return false;
+    ev(f, "sent_bps", sent);
+    ev(f, "ceiling_bps", ceil);
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "offered_bps", in->offered_bps);
+    ev(f, "length_bytes", in->length_bytes);
+    ev(f, "tx_ring_full", in->tx_ring_full);
+    ev(f, "sender_tx_errors", in->sender_tx_errors);
+    ev(f, "tx_bds", in->tx_bds);
+    ev(f, "duration_s", in->duration_s);
+    if (!isnan(in->offered_bps))
+        snprintf(offered, sizeof(offered), ", offered %.2f", in->offered_bps / 1e6);
+    if (!isnan(in->tx_bds))
+        snprintf(bds, sizeof(bds), " (%.0f TX BDs)", in->tx_bds);
+    say(f, "board sent %.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling%s: %s %.0f times%s", sent / 1e6,
+        100.0 * (1 - sent / ceil), ceil / 1e6, offered,
+        !isnan(in->tx_ring_full) ? "TX ring full" : "client tx_errors", events, bds);
+    return true;
+}
+
 static bool r_pps(const struct dg_in *in, struct dg_finding *f)
 {
     int lo = 0, hi = 0;
@@ -862,6 +927,12 @@ static const struct dg_rule rules[] = {
       "one direction is starved: too few TX descriptors or poor interrupt coalescing on that path",
       "always test both directions and -d/--bidir; raise TX BDs and tune interrupt coalescing",
       "docs/SOURCES.md 001 §3.2, §4.3" },
+    { DG_MAC_TX_RING_FULL, r_tx_ring_full,
+      "the board's TX descriptor ring filled and its sender refills it only when polled: the ring holds less "
+      "than one poll period of frames at line rate, so the wire idles until the next poll",
+      "more TX descriptors (bare-metal: build with GEM_TXBD=256; Linux: ethtool -G eth0 tx N), and refill the "
+      "ring from the TX-complete interrupt rather than a periodic poll",
+      "docs/SOURCES.md 000 §3.1; 001 §3.2, §5.3" },
     { DG_MAC_PPS_LIMIT, r_pps,
       "small packets are bound by per-packet cost (interrupts, descriptors, stack), not by the wire",
       "more BDs, interrupt coalescing, zero-copy pbufs; judge small-packet results in packets/s",

@@ -58,6 +58,10 @@ struct dg_in {
     double rx_frames, fcs_errors, symbol_errors, length_errors;
     double rx_resource_errors, rx_overruns, collisions, late_collisions;
     double excessive_collisions;  /* frames given up after 16 attempts (0x140) */
+    /* the sender's account of its transmit path (bare-metal `stats`, the
+     * firmware iperf client's result line) */
+    double tx_ring_full;          /* firmware_stats.gem.drv.tx_ring_full: no free TX descriptor */
+    double sender_tx_errors;      /* iperf.sender_tx_errors: datagrams the client's stack refused */
     /* interrupts and CPU load (Linux agent) */
     double irq[DG_MAX_CPUS];
     int nirq;
@@ -67,6 +71,9 @@ struct dg_in {
     int iperf_ok;
     char iperf_error[256];
     double bps, retransmits, rtt_us, rtt_min_us, lost_pct, jitter_ms, tx_bps, rx_bps;
+    double sent_bps;              /* iperf.sent_bps: the sender's own count */
+    double offered_bps;           /* iperf.method.offered_bps: the -b the client paced to */
+    double length_bytes;          /* iperf.method.length_bytes: the client's -l */
     /* the wire capture (capture.h): TCP segments retransmitted on the cable */
     double cap_retransmits;
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */

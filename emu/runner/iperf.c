@@ -376,6 +376,32 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
     return res;
 }
 
+void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double duration_s)
+{
+    cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "method");
+    double len = rs_jnumber(cli, "len"), offered = rs_jnumber(cli, "offered_bps");
+    double txe = rs_jnumber(cli, "tx_errors");
+
+    if (!cJSON_IsObject(m)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "method");
+        m = cJSON_AddObjectToObject(res, "method");
+    }
+    /* replaced, not added: the caller may have said it already (one key
+     * per name, RFC 8259 4 "SHOULD be unique") */
+    cJSON_DeleteItemFromObjectCaseSensitive(m, "reverse");
+    cJSON_AddBoolToObject(m, "reverse", board_tx);
+    if (!isnan(duration_s)) {
+        cJSON_DeleteItemFromObjectCaseSensitive(m, "duration_s");
+        cJSON_AddNumberToObject(m, "duration_s", duration_s);
+    }
+    if (!isnan(len) && len > 0)
+        cJSON_AddNumberToObject(m, "length_bytes", len);
+    if (!isnan(offered) && offered > 0)
+        cJSON_AddNumberToObject(m, "offered_bps", offered);
+    if (!isnan(txe) && txe >= 0)
+        cJSON_AddNumberToObject(res, "sender_tx_errors", txe);
+}
+
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s)
 {
     cJSON *res = cJSON_CreateObject();

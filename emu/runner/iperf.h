@@ -40,4 +40,15 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double durat
  * A new object with ok, error or the figures, and measured_by. */
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s);
 
+/* What a firmware iperf client (the board's or the peer's: the same code,
+ * docs/schema.md `result`) says about its own test, for an "iperf" object
+ * @res built from result lines (--net sim, --net pair): adds to
+ * @res.method (created when missing) "reverse" (@board_tx: the board sent),
+ * "duration_s" (@duration_s, the -t given; NAN: none) and, from the
+ * client's line @cli (may be NULL), "length_bytes" (its `len`) and
+ * "offered_bps" (its `offered_bps`, UDP: the -b it paced to); and to @res
+ * "sender_tx_errors" (its `tx_errors`: datagrams the stack or the driver
+ * refused, retried later: UDP back-pressure, emu/runner/RESULTS.md). */
+void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double duration_s);
+
 #endif

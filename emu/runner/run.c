@@ -1755,6 +1755,7 @@ static int pair_traffic(struct run *r, cJSON **result)
             cJSON_AddStringToObject(m, "protocol", pr->valuestring);
         if (srv || cli)
             cJSON_AddNumberToObject(m, "streams", 1);
+        iperf_fw_sender_method(res, cli, rev, dur < 1 ? 1 : nearbyint(dur));   /* as -t printed it */
     }
     cJSON_AddStringToObject(res, "source", rev ? "pair: board client -> peer server (firmware iperf)"
                                                : "pair: peer client -> board server (firmware iperf)");
@@ -1966,7 +1967,12 @@ static int sim_traffic(struct run *r, cJSON **result)
     cJSON_AddStringToObject(m, "tool", "iperf2");
     cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
     cJSON_AddStringToObject(m, "protocol", udp ? "udp" : "tcp");
+    /* which end the tools say sends: the board's client, or the peer's
+     * (the window rules take the board's receive window when it receives) */
+    cJSON_AddBoolToObject(m, "reverse", board_tx);
     cJSON_AddNumberToObject(m, "streams", streams);
+    /* the sending client's own account: direction, -t, -l, -b, refusals */
+    iperf_fw_sender_method(res, board_tx ? fw : peer, board_tx, (double)t_s);
     cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"
                                                     : "sim: peer client -> board server (virtual time)");
     cJSON_AddStringToObject(res, "peer_command", peer_cmd);

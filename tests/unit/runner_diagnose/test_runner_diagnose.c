@@ -49,6 +49,13 @@ struct rcase {
 #define FORCED_FULL "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"local_autoneg\":false}"
 #define L1000 "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true}"
 
+/* The board sends 1470-byte UDP for 3 s over 1000 Mb/s (--net sim):
+ * TXRING(iperf members, tx_ring_full, extra method members). */
+#define TXR_LINK "\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":1000}"
+#define TXR_METHOD(extra) "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":3,\"length_bytes\":1470" extra "}"
+#define TXRING(ip, full, extra) "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":" full "}}}," \
+                                "\"iperf\":{" ip TXR_METHOD(extra) "}}"
+
 static const struct rcase cases[] = {
     /* physical */
     { "{\"link\":{\"up\":false}}", DG_PHY_NO_LINK, true },
@@ -124,6 +131,43 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"cpus\":1},\"irq\":{\"gem_per_cpu\":[50000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
     { "{\"iperf\":{\"tx_bps\":300e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, true },
     { "{\"iperf\":{\"tx_bps\":850e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, false },
+    /* the board's UDP client in virtual time, 1470 B at 1000 Mb/s
+     * (docs/BENCHMARKS.md "1G tables in virtual time"): it sent 916.78
+     * against 1000 x 1470/1536 = 957.03 while its 64-descriptor ring was
+     * full 1999 times in 3 s */
+    { TXRING("\"sent_bps\":916779000,", "1999", ",\"offered_bps\":1000e6"), DG_MAC_TX_RING_FULL, true },
+    /* ... the driver's count unknown: the client's refused datagrams say it */
+    { "{" TXR_LINK ",\"iperf\":{\"sent_bps\":916779000,\"sender_tx_errors\":1999," TXR_METHOD("") "}}",
+      DG_MAC_TX_RING_FULL, true },
+    /* ... the client's -l unknown: judged against 1472/1538, still 4.2 % under */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":1999}}},\"iperf\":{\"sent_bps\":916779000,"
+      "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":3}}}", DG_MAC_TX_RING_FULL, true },
+    /* built with 256 descriptors the client sends at the line (957.077) though its ring still fills */
+    { TXRING("\"sent_bps\":957077000,", "740", ""), DG_MAC_TX_RING_FULL, false },
+    /* the ring never filled (0): whatever slowed the sender, not the ring */
+    { TXRING("\"sent_bps\":916779000,\"sender_tx_errors\":12,", "0", ""), DG_MAC_TX_RING_FULL, false },
+    /* the board receives: its TX ring is not what bounds the peer's data */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":1999}}},\"iperf\":{\"sent_bps\":916779000,"
+      "\"method\":{\"protocol\":\"udp\",\"reverse\":false,\"duration_s\":3,\"length_bytes\":1470}}}",
+      DG_MAC_TX_RING_FULL, false },
+    /* ... or the direction is unknown */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":1999}}},\"iperf\":{\"sent_bps\":916779000,"
+      "\"method\":{\"protocol\":\"udp\",\"duration_s\":3,\"length_bytes\":1470}}}", DG_MAC_TX_RING_FULL, false },
+    /* paced: -b 500M sent as offered, below the line by choice */
+    { TXRING("\"sent_bps\":499990000,", "1999", ",\"offered_bps\":500e6"), DG_MAC_TX_RING_FULL, false },
+    /* 10 Mb/s: the ring is full at every poll, the wire still at its 9.57 ceiling */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":10},\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":2597}}},"
+      "\"iperf\":{\"sent_bps\":9815000," TXR_METHOD("") "}}", DG_MAC_TX_RING_FULL, false },
+    /* a real-time --net pair run that fell behind its -b 20M on a loaded
+     * host: 3 ring-full events in 10 s do not bound a rate */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":3}}},\"iperf\":{\"sent_bps\":19335758,"
+      "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":10,\"length_bytes\":1470,"
+      "\"offered_bps\":20e6}}}", DG_MAC_TX_RING_FULL, false },
+    /* TCP board -> peer at its 949.28 ceiling, ring never full */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":949426504,"
+      "\"throughput_bps\":949287547,\"method\":{\"protocol\":\"tcp\",\"reverse\":true,\"duration_s\":3}}}",
+      DG_MAC_TX_RING_FULL, false },
+    { CLEAN, DG_MAC_TX_RING_FULL, false },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":148e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
       DG_MAC_PPS_LIMIT, true },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":600e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
@@ -304,6 +348,37 @@ static void test_ceilings_match_facts(void **state)
     assert_true(fabs(dg_ceiling_bps(100, false, true) - 94.15e6) < 0.01e6);
     assert_true(fabs(dg_ceiling_bps(1000, false, false) - 949.3e6) < 0.1e6);
     assert_true(fabs(dg_ceiling_bps(1000, true, false) - 957.1e6) < 0.1e6);
+}
+
+/* MAC_TX_RING_FULL's line carries the figures an engineer acts on: what
+ * was sent, the ceiling, the offered rate, the ring-full count, the BDs. */
+static void test_tx_ring_full_names_the_numbers(void **state)
+{
+    cJSON *root = cJSON_Parse(TXRING("\"sent_bps\":916779000,\"sender_tx_errors\":1999,", "1999",
+                                     ",\"offered_bps\":1000e6"));
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *f = NULL;
+    (void)state;
+
+    assert_non_null(root);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    for (int i = 0; i < rep.n; i++)
+        if (rep.f[i].code == DG_MAC_TX_RING_FULL)
+            f = &rep.f[i];
+    assert_non_null(f);
+    assert_string_equal(f->summary, "board sent 916.78 Mb/s, 4.2% under the 957.03 Mb/s ceiling, offered "
+                                    "1000.00: TX ring full 1999 times (64 TX BDs)");
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "ceiling_bps")->valuedouble, 1000e6 * 1470 / 1536, 1e-3);
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "tx_ring_full")->valuedouble, 1999, 0);
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "sender_tx_errors")->valuedouble, 1999, 0);
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "tx_bds")->valuedouble, 64, 0);
+    assert_int_equal(dg_code_layer(f->code), DG_LAYER_MAC);
+    assert_string_equal(dg_code_name(f->code), "MAC_TX_RING_FULL");
+    assert_int_equal(dg_code_lookup("MAC_TX_RING_FULL"), DG_MAC_TX_RING_FULL);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
 }
 
 static void test_findings_follow_layer_order(void **state)
@@ -816,7 +891,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 13];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 14];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -828,6 +903,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_clean_run_has_no_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mistyped_members_are_unknown_not_crashes);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);

@@ -304,6 +304,48 @@ static void test_sim_result_silent_receiver_counted_nothing(void **state)
     cJSON_Delete(peer);
 }
 
+/* The firmware client's own account (its `result` line, docs/schema.md)
+ * goes where the diagnosis reads it: the direction and -t it ran, its -l
+ * and -b, and the datagrams its stack refused (MAC_TX_RING_FULL). */
+static void test_fw_sender_method_from_client_line(void **state)
+{
+    cJSON *cli = cJSON_Parse("{\"type\":\"result\",\"role\":\"client\",\"proto\":\"udp\",\"len\":1470,"
+                             "\"offered_bps\":1000000000,\"tx_datagrams\":233900,\"tx_errors\":1999,"
+                             "\"bps\":916779296}");
+    /* run.c's sim_traffic says the direction itself too: one key stays */
+    cJSON *r = cJSON_Parse("{\"ok\":true,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"udp\",\"reverse\":false}}");
+    cJSON *t = cJSON_Parse("{\"ok\":false}");
+    const cJSON *m;
+
+    (void)state;
+    iperf_fw_sender_method(r, cli, true, 3);
+    m = cJSON_GetObjectItem(r, "method");
+    assert_string_equal(cJSON_GetObjectItem(m, "tool")->valuestring, "iperf2");
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(m, "reverse")));
+    {
+        int nrev = 0;
+        const cJSON *e;
+        cJSON_ArrayForEach(e, m)
+            nrev += !strcmp(e->string, "reverse");
+        assert_int_equal(nrev, 1);
+    }
+    assert_float_equal(cJSON_GetObjectItem(m, "duration_s")->valuedouble, 3, 0);
+    assert_float_equal(cJSON_GetObjectItem(m, "length_bytes")->valuedouble, 1470, 0);
+    assert_float_equal(cJSON_GetObjectItem(m, "offered_bps")->valuedouble, 1e9, 0);
+    assert_float_equal(cJSON_GetObjectItem(r, "sender_tx_errors")->valuedouble, 1999, 0);
+    /* no client line (a TCP client says no len or rate): only what is known */
+    iperf_fw_sender_method(t, NULL, false, NAN);
+    m = cJSON_GetObjectItem(t, "method");
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(m, "reverse")));
+    assert_null(cJSON_GetObjectItem(m, "duration_s"));
+    assert_null(cJSON_GetObjectItem(m, "length_bytes"));
+    assert_null(cJSON_GetObjectItem(m, "offered_bps"));
+    assert_null(cJSON_GetObjectItem(t, "sender_tx_errors"));
+    cJSON_Delete(r);
+    cJSON_Delete(t);
+    cJSON_Delete(cli);
+}
+
 static void test_client_argv_maps_traffic_keys(void **state)
 {
     static struct scenario s;
@@ -438,6 +480,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_sim_result_board_receives_udp),
         cmocka_unit_test(test_sim_result_silent_receiver_counted_nothing),
+        cmocka_unit_test(test_fw_sender_method_from_client_line),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
         cmocka_unit_test(test_qemu_argv_board_profile_sets_phy_props),
