@@ -1775,6 +1775,8 @@ static int pair_traffic(struct run *r, cJSON **result)
  * the host's iperf. */
 #define SIM_PEER_IP "10.0.2.2"
 #define SIM_BOARD_IP "10.0.2.15"
+/* iperf -P in the firmware's iperf code (IPERF_MAX_PARALLEL, appargs.h) */
+#define SIM_MAX_PARALLEL 8
 
 /* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
 static int sim_supported(const struct run *r)
@@ -1792,10 +1794,23 @@ static int sim_supported(const struct run *r)
                 r->o.scenario);
         return -EINVAL;
     }
+    if (r->s.npsweep) {
+        v = &r->s.v[SK_TRAFFIC_PARALLEL_SWEEP];
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel_sweep is not supported by the "
+                        "in-emulator peer (one test per run so far; use parallel = N)\n", r->o.scenario, v->line);
+        return -EINVAL;
+    }
     v = &r->s.v[SK_TRAFFIC_PARALLEL];
-    if (v->u > 1 || r->s.npsweep) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel%s: the in-emulator peer runs one "
-                        "stream (no -P N yet)\n", r->o.scenario, v->line, r->s.npsweep ? "_sweep" : "");
+    if (v->u > SIM_MAX_PARALLEL) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu: the in-emulator peer and the "
+                        "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
+                (unsigned long long)v->u, SIM_MAX_PARALLEL);
+        return -EINVAL;
+    }
+    if (v->u > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu with protocol = udp: -P is TCP "
+                        "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario, v->line,
+                (unsigned long long)v->u);
         return -EINVAL;
     }
     for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
@@ -1879,14 +1894,19 @@ static int sim_traffic(struct run *r, cJSON **result)
     const cJSON *fw;
     cJSON *peer = NULL, *res, *m;
     int n = 0, rc, skip = rs_count_msgs(&r->in, "result");
+    unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
 
     *result = NULL;
+    if (streams < 1)
+        streams = 1;
     if (udp && r->s.v[SK_TRAFFIC_BANDWIDTH].set)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u -b %.0f", r->s.v[SK_TRAFFIC_BANDWIDTH].d);
     else if (udp)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u");
     if (r->s.v[SK_TRAFFIC_LENGTH].set)
-        snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
+    if (streams > 1)        /* the client opens the streams; the server sums them */
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
     /* ARP first, as on a LAN that has carried traffic: one ping from the
      * peer, 20 ms of virtual time before the test.  Without it the board
      * counted the datagrams the peer's client sent while ARP was being
@@ -1937,6 +1957,12 @@ static int sim_traffic(struct run *r, cJSON **result)
     }
     fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
+    {
+        /* the receiver's bytes per stream (-P: its result line's sum is the goodput) */
+        const cJSON *sb = cJSON_GetObjectItemCaseSensitive(board_tx ? peer : fw, "stream_bytes");
+        if (cJSON_IsArray(sb))
+            cJSON_AddItemToObject(res, "stream_bytes", cJSON_Duplicate(sb, true));
+    }
     m = cJSON_AddObjectToObject(res, "method");
     cJSON_AddStringToObject(m, "tool", "iperf2");
     cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
@@ -1944,7 +1970,7 @@ static int sim_traffic(struct run *r, cJSON **result)
     /* which end the tools say sends: the board's client, or the peer's
      * (the window rules take the board's receive window when it receives) */
     cJSON_AddBoolToObject(m, "reverse", board_tx);
-    cJSON_AddNumberToObject(m, "streams", 1);
+    cJSON_AddNumberToObject(m, "streams", streams);
     /* the sending client's own account: direction, -t, -l, -b, refusals */
     iperf_fw_sender_method(res, board_tx ? fw : peer, board_tx, (double)t_s);
     cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"

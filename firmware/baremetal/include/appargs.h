@@ -30,6 +30,7 @@ enum iperf_action { IPERF_SERVER, IPERF_CLIENT, IPERF_STOP };
 #define IPERF_MIN_UDP_LEN         20           /* datagram header + flags word */
 #define IPERF_MAX_UDP_LEN         8972         /* 9000-byte jumbo MTU - IP - UDP */
 #define IPERF_MAX_TIME_S          86400
+#define IPERF_MAX_PARALLEL        8            /* -P: concurrent TCP streams (docs/PEER.md limits) */
 
 struct iperf_args {
     enum iperf_action action;
@@ -41,12 +42,15 @@ struct iperf_args {
     uint64_t rate_bps;      /* client UDP -b */
     uint32_t len;           /* UDP datagram payload / TCP write size */
     uint32_t interval_s;    /* -i: progress report period, 0 = none */
+    uint32_t parallel;      /* client -P: TCP streams, 1..IPERF_MAX_PARALLEL (1 without -P) */
+    const char *err;        /* on -EINVAL, what was wrong when known (names the flag), else NULL */
 };
 
 /*   iperf -s [-u] [-p PORT] [-i SEC]
- *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC]
+ *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N]
  *   iperf stop
- * -b needs -u; -n needs TCP.  Returns 0 or -EINVAL. */
+ * -b needs -u; -P (1..8) is TCP only and applies -t / -n to every stream,
+ * as iperf 2's -P does.  Returns 0 or -EINVAL. */
 int iperf_args_parse(int argc, char **argv, struct iperf_args *a);
 
 #define ECHO_DEFAULT_PORT 7

@@ -132,13 +132,14 @@ static int port_arg(const char *v, uint16_t *port)
 int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
 {
     bool server = false, client = false, have_t = false, have_n = false, have_b = false,
-         have_l = false;
+         have_l = false, have_p = false;
     uint32_t v32;
     uint64_t v64;
 
     memset(a, 0, sizeof(*a));
     a->port = 5001;
     a->time_s = IPERF_DEFAULT_TIME_S;
+    a->parallel = 1;
     if (argc == 2 && strcmp(argv[1], "stop") == 0) {
         a->action = IPERF_STOP;
         return 0;
@@ -177,12 +178,26 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
             if (parse_u32(optval(argc, argv, &i), 1, 3600, &v32))
                 return -EINVAL;
             a->interval_s = v32;
+        } else if (strcmp(o, "-P") == 0) {
+            if (parse_u32(optval(argc, argv, &i), 1, IPERF_MAX_PARALLEL, &a->parallel)) {
+                a->err = "-P: streams must be 1..8";
+                return -EINVAL;
+            }
+            have_p = true;
         } else {
             return -EINVAL;
         }
     }
     if (server == client)
         return -EINVAL;                 /* exactly one of -s / -c */
+    if (server && have_p) {
+        a->err = "-P is a client option (the server takes up to 8 connections)";
+        return -EINVAL;
+    }
+    if (a->udp && a->parallel > 1) {
+        a->err = "-P N > 1 is TCP only (no UDP -P yet)";
+        return -EINVAL;
+    }
     if (server && (have_t || have_n || have_b || have_l))
         return -EINVAL;                 /* client-only options */
     if (have_t && have_n)

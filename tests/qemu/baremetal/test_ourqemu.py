@@ -22,6 +22,11 @@ One QEMU boot (about 45 s in all), checks in order:
      to the host's -L port while receiving (10 Mb/s each way, 2 s); the
      host's two reports equal the firmware's; -R (unsupported for UDP)
      gets an error line and the server keeps serving;
+  2c. TCP -P 4 both ways: the host's `iperf -c -P 4` against the
+     firmware's server gives one summed result line with four streams,
+     each equal to what the host client sent; the firmware's `iperf -c
+     -P 4` reaches the host's server as four streams, each what the
+     firmware wrote;
   3. UDP board -> host at 20 Mb/s (1470 B, 3 s) to `iperf -s -u -w 4M`:
      the firmware's copy of the server report equals what the host server
      printed; 0 lost; 14..21 Mb/s: the pacer (lib/pace.c) drops credit
@@ -292,6 +297,73 @@ def test_udp_reverse_refused_with_an_error_server_still_serving(b, ns, udp_serve
     cl.wait(15)
     result(b, 10, "server", None)
     assert err, "no error line"
+
+
+# ---- 2c. TCP -P 4 both ways against the host's iperf 2.1.8
+def csv_streams(text):
+    """iperf 2 -y C rows of single streams (the [SUM] row has id -1) ->
+    {id: bytes} of each stream's last row."""
+    out = {}
+    for line in text.splitlines():
+        f = line.strip().split(",")
+        if len(f) >= 9 and f[0].isdigit() and f[5].isdigit():
+            out[f[5]] = int(f[7])
+    return out
+
+
+@pytest.fixture(scope="module")
+def tcp_p4_rx(b, ns, link):
+    """Host `iperf -c B -P 4` to the firmware's `iperf -s`: (the
+    firmware's result line, the host client's per-stream bytes)."""
+    b.con.send("iperf -s")
+    st = b.con.expect_json("status", 5, lambda j: j.get("app") == "iperf" and j.get("proto") == "tcp")
+    assert st and st.get("state") == "listening", st
+    out = iperf.Iperf(["-c", B, "-P", "4", "-t", "2", "-y", "C"], net=ns).wait(30)
+    res = result(b, 15, "server", "tcp")
+    host = csv_streams(out)
+    print("  firmware: %r; host streams %r" % (res and (res["mbps"], res.get("stream_bytes")), host))
+    return res, host
+
+
+def test_tcp_p4_host_client_one_summed_result(b, tcp_p4_rx):
+    """iperf 2's server sums the streams of one -P client: one line."""
+    res, host = tcp_p4_rx
+    assert res and res["streams"] == 4 and not res["aborted"], res
+    assert len(res["stream_bytes"]) == 4 and all(x > 0 for x in res["stream_bytes"]), res
+    assert sum(res["stream_bytes"]) == res["bytes"], res
+    assert not b.con.expect_json("result", 0.5, lambda r: r.get("proto") == "tcp"), "a second result line"
+
+
+def test_tcp_p4_host_client_streams_match_the_firmwares(tcp_p4_rx):
+    res, host = tcp_p4_rx
+    assert res and len(host) == 4, host
+    # both count every byte of the stream, its iperf header included
+    assert sorted(res["stream_bytes"]) == sorted(host.values()), (res["stream_bytes"], host)
+
+
+@pytest.fixture(scope="module")
+def tcp_p4_tx(b, ns, link):
+    """The firmware's `iperf -c H -P 4` to the host's `iperf -s`: (the
+    firmware's result line, the host server's per-stream bytes)."""
+    srv = iperf.Iperf(["-s", "-p", "5004", "-y", "C"], net=ns)
+    time.sleep(0.3)
+    b.con.send("iperf -c %s -p 5004 -P 4 -t 2" % H)
+    res = result(b, 20, "client", "tcp")
+    time.sleep(1.0)
+    srv.kill()
+    host = csv_streams(srv.wait(5))
+    print("  firmware: %r; host streams %r" % (res and (res["mbps"], res.get("stream_bytes")), host))
+    return res, host
+
+
+def test_tcp_p4_firmware_client_four_streams_reach_the_host(tcp_p4_tx):
+    res, host = tcp_p4_tx
+    assert res and res["streams"] == 4 and not res["aborted"], res
+    assert len(res["stream_bytes"]) == 4 and all(x > 0 for x in res["stream_bytes"]), res
+    assert len(host) == 4 and all(x > 0 for x in host.values()), host
+    # the client counts what it wrote into lwIP; each stream closed cleanly,
+    # so the host's server read all of it, the iperf header included
+    assert sorted(res["stream_bytes"]) == sorted(host.values()), (res["stream_bytes"], host)
 
 
 # ---- 3. UDP board -> host, 4. 1 % loss

@@ -20,6 +20,7 @@ BAD = [
     ("iperf", "iperf -c 1.2.3"), ("iperf", "iperf -s -t 5"), ("iperf", "iperf -x"),
     ("iperf", "iperf -c 10.0.2.2 -u -l 10"), ("iperf", "iperf -c 10.0.2.2 -b 5M"),
     ("iperf", "iperf -c 10.0.2.2 -u -n 1M -t 3"), ("iperf", "iperf -c 10.0.2.2 -t"),
+    ("iperf", "iperf -c 10.0.2.2 -P 9"), ("iperf", "iperf -c 10.0.2.2 -u -P 2"),
     ("echo", "echo -p 0"), ("echo", "echo -p notaport"),
     ("latency", "latency"), ("latency", "latency -c 10.0.2.2 -n 0"),
     ("sweep", "sweep"), ("sweep", "sweep -c 10.0.2.2 -t 0"),
@@ -153,6 +154,12 @@ def test_shell_every_bad_argument_command_prints_its_usage(b, link):
     missing = [cmd for name, cmd in BAD
                if not cmd_prints(b, cmd, lambda ln, n=name: ln.startswith("usage: " + n))]
     assert not missing, "no usage line for: %s" % "; ".join(missing)
+
+
+def test_iperf_bad_parallel_error_names_the_flag(b, link):
+    """-P outside 1..8: an error line that names -P before the usage."""
+    assert cmd_prints(b, "iperf -c 10.0.2.2 -P 0",
+                      lambda ln: '"type":"error"' in ln and '"what":"-P: streams must be 1..8"' in ln)
 
 
 def test_shell_too_many_arguments_reported(b, link):

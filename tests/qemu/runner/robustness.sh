@@ -523,7 +523,7 @@ fi
 if [ $have_fixture = 1 ]; then
     qt=$work/qt
     OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf GEMLAB=$G \
-        "$here/qemu-test.sh" clean_1g_realtime echo_100m link_flap >"$work/qt.out" 2>&1 &
+        "$here/qemu-test.sh" clean_1g_realtime high_rtt_small_window link_flap >"$work/qt.out" 2>&1 &
     rpid=$!
     for _ in $(seq 200); do [ "$(nfiles "$qt"/*/qemu.pid)" -ge 2 ] && break; sleep 0.1; done
     running=$(nfiles "$qt"/*/qemu.pid)

@@ -20,8 +20,9 @@ peer, so nothing from the host reaches the guest.
   - --net sim (the in-emulator peer, docs/PEER.md): the TCP 1G scenario
     twice, once beside the hog, gives identical files and the peer's
     results, with goodput at 1000 x 1460/1538; the UDP one reaches
-    1000 x 1470/1536 at the board with nothing lost; what the peer cannot
-    do is refused with file:line.
+    1000 x 1470/1536 at the board with nothing lost; -P 4 both ways sums
+    four streams that each carry traffic to the same ceiling; what the
+    peer cannot do is refused with file:line.
 
 Without the gate (GEMLAB_CONSOLE_GATE=off: the runner types into the
 socket as in real time) the rerun test fails: the link events' virtual
@@ -258,6 +259,44 @@ def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
         assert fa.read() == fb.read(), "the peer's results differ between the quiet and the loaded run"
 
 
+@pytest.mark.parametrize("name,board_tx", [("vt_baremetal_tcp_1g_p4", True), ("vt_baremetal_tcp_1g_p4_rx", False)])
+def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
+    """-P 4 (issue 18): the client opens four iperf 2 streams (the board's
+    with `iperf -c -P 4`, or the peer's), the server sums them into one
+    result line: every stream carries traffic, the streams add up to the
+    sum, and the sum sits at the one-stream ceiling, 1000 x 1460/1538."""
+    out = str(tmp_path / name)
+    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, name + ".ini"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    ip = res["iperf"]
+    assert ip["ok"] and ip["measured_by"] == ("peer" if board_tx else "board"), ip
+    assert ip["method"]["streams"] == 4 and res["truth"]["conditions"]["parallel"] == 4, ip
+    assert "-P 4" in (ip["board_command"] if board_tx else ip["peer_command"]), ip
+    # the receiver's per-stream bytes: four streams, each with traffic, and
+    # a fair part of it (before the client split its send queue between
+    # the streams two of them sent their 60-byte header only:
+    # [257259300, 98435132, 60, 60])
+    sb = ip["stream_bytes"]
+    assert len(sb) == 4 and min(sb) >= 0.2 * sum(sb), sb
+    # the peer's line (the server or the client): four streams too
+    pr = ip["peer_result"]
+    assert pr["streams"] == 4 and pr["role"] == ("server" if board_tx else "client"), pr
+    assert len(pr["stream_bytes"]) == 4 and min(pr["stream_bytes"]) >= 0.2 * pr["bytes"], pr
+    with open(os.path.join(out, "console.log")) as f:
+        fw_res = [json.loads(line.split("@gemlab ", 1)[1]) for line in f
+                  if "@gemlab " in line and '"type":"result"' in line and '"test":"iperf"' in line]
+    assert len(fw_res) == 1, fw_res       # one result line per test, the [SUM]
+    assert fw_res[0]["streams"] == 4 and len(fw_res[0]["stream_bytes"]) == 4, fw_res
+    rx = pr if board_tx else fw_res[0]
+    assert sum(rx["stream_bytes"]) == rx["bytes"], rx
+    lo, hi = ceiling_bps(1460, 1538, 3)
+    assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        assert json.load(f)["findings"] == [], "a clean link named a fault"
+
+
 def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     # the peer runs in virtual time only
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "a"), scenario=TCP_1G, extra=["--net", "sim", "--clock", "real"])
@@ -266,9 +305,16 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
     # what the peer cannot do yet, named with file:line
     sc = tmp_path / "p4.ini"
-    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel = 4\n")
+    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel_sweep = 1,4\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "c"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] parallel" % sc in r.stderr and "one stream" in r.stderr, r.stderr
+    assert r.returncode == 2 and "%s:6: [traffic] parallel_sweep" % sc in r.stderr, r.stderr
+    # -P N: 1..8 TCP streams (the firmware's iperf), not UDP
+    sc.write_text("[scenario]\nname = p9\n[board]\nclock = virtual\n[traffic]\nparallel = 9\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "c9"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:6: [traffic] parallel = 9" % sc in r.stderr and "1..8" in r.stderr, r.stderr
+    sc.write_text("[scenario]\nname = pu\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nparallel = 2\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "cu"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] parallel = 2" % sc in r.stderr and "TCP only" in r.stderr, r.stderr
     sc.write_text("[scenario]\nname = w\n[board]\nclock = virtual\n[traffic]\n\nwindow = 64K\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "d"), scenario=str(sc))
     assert r.returncode == 2 and "%s:7: [traffic] window" % sc in r.stderr, r.stderr

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "appargs.h"
@@ -189,6 +190,47 @@ static void test_sweep_args_defaults_and_bad_options(void **state)
     assert_int_equal(CALL(sweep_args_parse, &a, "sweep", "-c", "10.0.2.2", "extra"), -EINVAL);
 }
 
+/* -P N: 1..8 TCP streams on the client; anything else is refused with a
+ * message naming -P (the shell and the peer print it). */
+static void test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2"), 0);
+    assert_int_equal(a.parallel, 1);                        /* default: one stream */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P", "4", "-t", "3"), 0);
+    assert_int_equal(a.parallel, 4);
+    assert_int_equal(a.time_s, 3);
+    assert_null(a.err);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P", "8", "-n", "1M"), 0);
+    assert_int_equal(a.parallel, 8);
+    assert_true(a.amount_bytes == 1048576ull);              /* per stream, as iperf 2 */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P", "1"), 0);
+    assert_int_equal(a.parallel, 1);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-P", "1"), 0);
+
+    static const char *const bad[] = { "0", "9", "-1", "4x", "", "99999999999" };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        char *v = (char *)bad[k];
+        assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P", v), -EINVAL);
+        assert_non_null(a.err);
+        assert_non_null(strstr(a.err, "-P"));
+    }
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P"), -EINVAL);   /* no value */
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-P"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-P", "2"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-P"));
+    assert_non_null(strstr(a.err, "UDP"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-P", "4"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-P"));
+    /* an error that is not -P's leaves err unset (plain usage) */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-x"), -EINVAL);
+    assert_null(a.err);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -200,6 +242,7 @@ int main(void)
         cmocka_unit_test(test_iperf_udp_client_with_rate_parses),
         cmocka_unit_test(test_iperf_defaults_for_tcp_server_and_udp_client),
         cmocka_unit_test(test_iperf_bad_arguments_are_rejected),
+        cmocka_unit_test(test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag),
         cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
         cmocka_unit_test(test_latency_args_defaults_and_bad_options),
         cmocka_unit_test(test_sweep_args_defaults_and_bad_options),

@@ -647,10 +647,11 @@ int gp_stack_check(const char *cmd, char *err, size_t errlen)
         return 0;
     }
     if (iperf_args_parse(argc, argv, &a) != 0) {
-        snprintf(err, errlen, "bad arguments: %s (usage: "
+        snprintf(err, errlen, "bad arguments: %s%s%s (usage: "
                  "iperf -s [-u] [-p PORT] [-i SEC] | "
                  "iperf -c A.B.C.D [-u] [-p PORT] [-t SEC | -n BYTES] "
-                 "[-b RATE] [-l LEN] [-i SEC] | iperf stop)", cmd);
+                 "[-b RATE] [-l LEN] [-i SEC] [-P N] | iperf stop)", cmd,
+                 a.err ? ": " : "", a.err ? a.err : "");
         return -1;
     }
     return 0;

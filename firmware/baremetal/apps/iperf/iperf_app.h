@@ -11,8 +11,10 @@
 /* TCP (iperf_tcp.c).  Starters return ERR_OK, ERR_ALREADY when that role
  * already runs, or the lwIP error that stopped them. */
 err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s);
+/* streams: -P, 1..IPERF_MAX_PARALLEL concurrent connections, each sending
+ * for time_s or amount_bytes; one result line with the sum. */
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
-                             uint64_t amount_bytes, uint32_t interval_s);
+                             uint64_t amount_bytes, uint32_t interval_s, uint32_t streams);
 void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 

@@ -12,8 +12,11 @@ static int cmd_iperf(int argc, char **argv)
     struct iperf_args a;
     err_t err;
 
-    if (iperf_args_parse(argc, argv, &a) != 0)
+    if (iperf_args_parse(argc, argv, &a) != 0) {
+        if (a.err)                  /* names the flag; the shell prints usage */
+            app_error("iperf", a.err, -EINVAL);
         return -EINVAL;
+    }
     switch (a.action) {
     case IPERF_STOP:
         iperf_tcp_stop();
@@ -38,7 +41,8 @@ static int cmd_iperf(int argc, char **argv)
             };
             err = iperf_udp_client_start(&c);
         } else {
-            err = iperf_tcp_client_start(a.host, a.port, a.time_s, a.amount_bytes, a.interval_s);
+            err = iperf_tcp_client_start(a.host, a.port, a.time_s, a.amount_bytes, a.interval_s,
+                                         a.parallel);
         }
         if (err != ERR_OK)
             app_error("iperf", a.udp ? "udp client start failed" : "tcp client start failed", err);
@@ -58,7 +62,7 @@ static void iperf_poll(uint32_t now_ms)
 static const struct shell_cmd iperf_cmd = {
     .name = "iperf",
     .usage = "iperf -s [-u] [-p PORT] [-i SEC] | iperf -c A.B.C.D [-u] [-p PORT] "
-             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] | iperf stop",
+             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] | iperf stop",
     .fn = cmd_iperf,
 };
 

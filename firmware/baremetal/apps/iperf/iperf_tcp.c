@@ -1,17 +1,24 @@
 /* iperf_tcp.c - iperf 2 compatible TCP server and client on the lwIP RAW API.
  *
  * Server: accepts up to IPERF_TCP_MAX_SESS connections (iperf -P), reads the
- * client header (iperf2.h) off the front of the stream, sinks the data and
- * reports one result line per connection when the client closes.
- * Client: sends a 2.1-style header (HEADER_EXTEND, 60 bytes) then iperf's
- * "0123456789" pattern, zero-copy from app_pattern, for -t seconds or -n
- * bytes, then closes.  The host's iperf server accepts it as a normal test.
+ * client header (iperf2.h) off the front of the stream and sinks the data.
+ * Connections that overlap in time form one test, as the streams of one
+ * iperf 2 -P client do; when the last of them closes, one result line
+ * carries the sum (bytes over first accept to last close, iperf 2's [SUM])
+ * and the per-stream bytes.
+ * Client: -P N (1..IPERF_MAX_PARALLEL) connections, each an iperf 2 stream:
+ * a 2.1-style header (HEADER_EXTEND, 60 bytes, numThreads = N as iperf 2.1.8's
+ * Settings_GenerateClientHdr() fills it) then iperf's "0123456789" pattern,
+ * zero-copy from app_pattern, for -t seconds or -n bytes each, then closes.
+ * As iperf 2's client threads wait at a barrier until all are connected,
+ * the streams start sending together once all N have connected.  One result
+ * line with the sum and the per-stream bytes.  The host's iperf server
+ * accepts it as a normal test.
  *
  * Dual (-d) and tradeoff (-r) tests (HEADER_VERSION1, as lwiperf does them):
  * the server connects back to the client's listener, at once or after the
  * client's test; the reverse stream is reported as a "client" result.
  *
- * Known limitations:
  * 2.1's -R (HEADER_EXTEND + upper flag REVERSE): the server sends on the
  * accepted connection for the client's time; result role "server" with
  * "reverse":true.
@@ -19,7 +26,8 @@
  * Known limitations:
  * - --full-duplex is reported as an error line; the server only receives.
  * - One sending engine: a dual/reverse test while `iperf -c` runs (or two
- *   at once) cannot start and says so.
+ *   at once) cannot start and says so; -R takes one stream (a -R -P N
+ *   client's other connections are received only).
  * - The client reports bytes written into lwIP (as iperf's client does);
  *   the host's server report is the authoritative goodput.
  */
@@ -32,8 +40,14 @@
 #include "iperf_app.h"
 #include "../common/appnet.h"
 #include "iperf2.h"
+#include "iperfgrp.h"
 
-#define IPERF_TCP_MAX_SESS 4
+/* Server: one slot per connection, enough for an iperf 2 client's -P 8. */
+#define IPERF_TCP_MAX_SESS IPERF_MAX_PARALLEL
+#if IPERF_GRP_MAX < IPERF_MAX_PARALLEL
+#error "iperfgrp.h: IPERF_GRP_MAX must cover IPERF_MAX_PARALLEL streams"
+#endif
+#define IPERF_TCP_MAX_STREAMS IPERF_MAX_PARALLEL
 #define TCP_POLL_COARSE    2        /* tcp_poll interval: 2 x 500 ms */
 
 /* Server idle timeout: a connection that has received nothing for this many
@@ -71,6 +85,7 @@ struct tcp_sess {
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint8_t hdr_len;
     bool hdr_done;
+    uint8_t gidx;                   /* index in the server's current test (group) */
     /* tradeoff (-r): connect back when this test ends */
     bool back_pending;
     uint16_t back_port;
@@ -84,34 +99,51 @@ static struct {
     uint32_t interval_s;
     uint32_t next_report_ms;
     struct tcp_sess sess[IPERF_TCP_MAX_SESS];
+    /* the current test: connections that overlap in time (an iperf 2
+     * client's -P streams), summed into one result line when the last
+     * one ends (iperfgrp.h) */
+    struct iperf_grp grp;
+    ip_addr_t grp_peer;             /* the first connection's */
+    uint16_t grp_peer_port;
 } srv;
 
-/* Client states.  CLI_IDLE -> CLI_CONNECTING on `iperf -c` (tcp_connect);
- * CLI_CONNECTING -> CLI_SENDING when connected, -> CLI_IDLE on connect
- * error (error line); CLI_SENDING -> CLI_IDLE when the time/amount is done,
- * the server closes, an error resets the pcb or `iperf stop` (result line,
- * then close/abort).  The pcb is owned by lwIP again once CLI_IDLE. */
-enum cli_state { CLI_IDLE, CLI_CONNECTING, CLI_SENDING };
+/* Client stream states.  CLI_IDLE -> CLI_CONNECTING on `iperf -c`
+ * (tcp_connect); CLI_CONNECTING -> CLI_READY when connected; all streams
+ * CLI_READY -> CLI_SENDING together; any connect error aborts the test
+ * (error line, no result).  CLI_SENDING -> CLI_IDLE when the time/amount
+ * is done, the server closes, an error resets the pcb or `iperf stop`;
+ * when the last stream is CLI_IDLE the result line is printed.  The pcb is
+ * owned by lwIP again once CLI_IDLE. */
+enum cli_state { CLI_IDLE, CLI_CONNECTING, CLI_READY, CLI_SENDING };
 
-static struct {
+struct cli_stream {
     enum cli_state state;
     struct tcp_pcb *pcb;
+    uint64_t written;
+    uint64_t acked;
+    uint64_t ivl_acked;
+    uint64_t end_us;                /* when it stopped sending */
+    uint16_t hdr_sent;
+    bool aborted;
+};
+
+static struct {
+    bool active;                    /* a test (connecting or sending) holds the engine */
+    bool started;                   /* all streams connected, sending */
+    uint8_t n;                      /* streams (-P) */
     ip_addr_t ip;
     uint16_t port;
     uint32_t time_ms;
-    uint64_t amount;                /* 0: time mode */
+    uint64_t amount;                /* per stream; 0: time mode */
     uint32_t interval_s;
     uint64_t start_us;
     uint32_t start_ms;
     uint32_t next_report_ms;
-    uint64_t written;
-    uint64_t acked;
     uint64_t ivl_start_us;
-    uint64_t ivl_acked;
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
-    uint16_t hdr_sent;
     bool reverse;                   /* sending on a connection we accepted (-R) */
+    struct cli_stream st[IPERF_TCP_MAX_STREAMS];
 } cli;
 
 static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port,
@@ -131,8 +163,13 @@ static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port
                 glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(bytes, us) / 1e6, 2));
 }
 
+/* One test's result line: the sum over its n streams ("bytes" over the
+ * test's duration, as iperf 2's [SUM] line) with "streams" and each
+ * stream's bytes ("stream_bytes"); with n > 1 the text twin lists each
+ * stream first, as iperf 2 prints [  N] lines before [SUM]. */
 static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
-                        uint64_t bytes, uint64_t us, uint64_t acked, bool aborted)
+                        uint64_t bytes, uint64_t us, uint64_t acked, bool aborted,
+                        unsigned n, const uint64_t *sbytes)
 {
     char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], by[21];
     struct glout g;
@@ -148,8 +185,15 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
     if (acked != UINT64_MAX && strcmp(role, "server") == 0)
         glout_bool(&g, "reverse", true);   /* a server that sent: -R */
     glout_bool(&g, "aborted", aborted);
+    glout_u64(&g, "streams", n);
+    glout_arr_begin(&g, "stream_bytes");
+    for (unsigned k = 0; k < n; k++)
+        glout_u64(&g, NULL, sbytes[k]);
+    glout_arr_end(&g);
     glout_emit(&g);
-    glout_textf("iperf tcp %s %s: %s bytes in %lu ms = %s Mb/s%s", role, ps,
+    for (unsigned k = 0; n > 1 && k < n; k++)
+        glout_textf("iperf tcp %s %s: [%2u] %s bytes", role, ps, k + 1, glout_fmt_u64(by, sbytes[k]));
+    glout_textf("iperf tcp %s %s: %s%s bytes in %lu ms = %s Mb/s%s", role, ps, n > 1 ? "[SUM] " : "",
                 glout_fmt_u64(by, bytes), (unsigned long)(us / 1000),
                 glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(bytes, us) / 1e6, 2),
                 aborted ? " (aborted)" : "");
@@ -158,9 +202,9 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 /* ---------------------------------------------------------------- server */
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr);
+                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams);
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
-static err_t cli_step(void);
+static err_t cli_step_adopted(void);
 
 /* Dual (-d) and tradeoff (-r) tests: the server opens a second connection
  * to the client's listener (port from the header, same address) and sends
@@ -168,7 +212,7 @@ static err_t cli_step(void);
  * "compat" mode, so the reverse stream carries no header. */
 static void connect_back(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount)
 {
-    err_t err = cli_start(ip, port, time_ms, amount, 0, false);
+    err_t err = cli_start(ip, port, time_ms, amount, 0, false, 1);
     if (err != ERR_OK)
         app_error("iperf", "dual/tradeoff connect-back failed", err);
     else
@@ -186,11 +230,36 @@ static void sess_detach(struct tcp_sess *s)
     s->pcb = NULL;
 }
 
+/* A connection joins the server's current test, or opens a new one when
+ * none is running (iperf 2's server sums the streams of one client). */
+static void grp_join(struct tcp_sess *s)
+{
+    bool first;
+
+    s->gidx = (uint8_t)iperf_grp_join(&srv.grp, s->start_us, &first);
+    if (first) {
+        ip_addr_copy(srv.grp_peer, s->peer);
+        srv.grp_peer_port = s->peer_port;
+    }
+}
+
+/* A connection of the current test ends (counted: it received; else it
+ * was handed to the -R sender); the last one prints the test's line. */
+static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
+{
+    uint64_t sb[IPERF_GRP_MAX], sum, us;
+    unsigned n;
+
+    if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, app_now_us()))
+        return;
+    n = iperf_grp_sum(&srv.grp, sb, &sum, &us);
+    emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb);
+}
+
 /* End of a server session; the pcb is closed (or aborted) by the caller. */
 static void sess_finish(struct tcp_sess *s, bool aborted)
 {
-    emit_result("server", &s->peer, s->peer_port, s->bytes,
-                app_now_us() - s->start_us, UINT64_MAX, aborted);
+    grp_leave(s, true, aborted);
     if (s->back_pending && !aborted)
         connect_back(&s->peer, s->back_port, s->back_time_ms, s->back_amount);
     s->back_pending = false;
@@ -242,6 +311,7 @@ static bool sess_header(struct tcp_sess *s, struct pbuf *p)
         err_t err = (time_ms || amount) ? cli_adopt(s->pcb, time_ms, amount) : ERR_VAL;
         if (err == ERR_OK) {
             s->pcb = NULL;          /* slot free, callbacks are the sender's now; no receive result */
+            grp_leave(s, false, false);
             return true;
         }
         app_error("iperf", "reverse (-R) test cannot start; receiving only", err);
@@ -272,7 +342,7 @@ static err_t srv_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
     if (!s->hdr_done && sess_header(s, p)) {
         tcp_recved(pcb, p->tot_len);
         pbuf_free(p);
-        return cli_step();          /* may close the connection already */
+        return cli_step_adopted();  /* may close the connection already */
     }
     s->bytes += p->tot_len;
     s->ivl_bytes += p->tot_len;
@@ -332,13 +402,9 @@ static err_t srv_accept(void *arg, struct tcp_pcb *pcb, err_t err)
     s->peer_port = pcb->remote_port;
     s->start_us = s->ivl_start_us = app_now_us();
     s->last_rx_ms = app_now_ms();
-    {
-        bool others = false;
-        for (int i = 0; i < IPERF_TCP_MAX_SESS; i++)
-            others |= (&srv.sess[i] != s && srv.sess[i].pcb != NULL);
-        if (!others)                /* intervals start with the (first) connection */
-            srv.next_report_ms = app_now_ms() + srv.interval_s * 1000u;
-    }
+    if (srv.grp.open == 0)          /* intervals start with the (first) connection */
+        srv.next_report_ms = app_now_ms() + srv.interval_s * 1000u;
+    grp_join(s);
     tcp_arg(pcb, s);
     tcp_recv(pcb, srv_recv);
     tcp_err(pcb, srv_err);
@@ -381,29 +447,63 @@ err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s)
 
 /* ---------------------------------------------------------------- client */
 
-static void cli_detach(void)
+static void st_detach(struct cli_stream *st)
 {
-    if (cli.pcb) {
-        tcp_arg(cli.pcb, NULL);
-        tcp_recv(cli.pcb, NULL);
-        tcp_sent(cli.pcb, NULL);
-        tcp_err(cli.pcb, NULL);
-        tcp_poll(cli.pcb, NULL, 0);
+    if (st->pcb) {
+        tcp_arg(st->pcb, NULL);
+        tcp_recv(st->pcb, NULL);
+        tcp_sent(st->pcb, NULL);
+        tcp_err(st->pcb, NULL);
+        tcp_poll(st->pcb, NULL, 0);
     }
-    cli.pcb = NULL;
-    cli.state = CLI_IDLE;
+    st->pcb = NULL;
 }
 
-/* Test over (deadline, amount, peer close or error): report, then close. */
-static err_t cli_finish(bool aborted)
+/* The test's result line: the sum over the streams (bytes from the common
+ * start to the last stream's end) and each stream's bytes. */
+static void cli_report(bool aborted)
 {
-    struct tcp_pcb *pcb = cli.pcb;
+    uint64_t written = 0, acked = 0, end_us = cli.start_us, sb[IPERF_TCP_MAX_STREAMS];
+
+    for (unsigned k = 0; k < cli.n; k++) {
+        const struct cli_stream *st = &cli.st[k];
+        written += st->written;
+        acked += st->acked;
+        sb[k] = st->written;
+        if (st->end_us > end_us)
+            end_us = st->end_us;
+        aborted |= st->aborted;
+    }
+    emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, written, end_us - cli.start_us,
+                acked, aborted, cli.n, sb);
+}
+
+/* All streams done: report (when they were sending) and free the engine. */
+static void cli_check_done(void)
+{
+    for (unsigned k = 0; k < cli.n; k++)
+        if (cli.st[k].state != CLI_IDLE)
+            return;
+    if (cli.active && cli.started)
+        cli_report(false);
+    cli.active = false;
+    cli.started = false;
+}
+
+/* A stream's test is over (deadline, amount, peer close or error): close
+ * it.  Returns ERR_ABRT when its pcb had to be aborted. */
+static err_t st_finish(struct cli_stream *st, bool aborted)
+{
+    struct tcp_pcb *pcb = st->pcb;
     err_t ret = ERR_OK;
 
-    if (cli.state == CLI_SENDING)
-        emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
-                    cli.acked, aborted);
-    cli_detach();
+    if (st->state == CLI_SENDING) {
+        st->end_us = app_now_us();
+        st->aborted = aborted;
+    }
+    st_detach(st);
+    st->state = CLI_IDLE;
+    cli_check_done();               /* the last one reports, then closes (as before -P) */
     if (pcb && tcp_close(pcb) != ERR_OK) {
         tcp_abort(pcb);
         ret = ERR_ABRT;
@@ -411,34 +511,63 @@ static err_t cli_finish(bool aborted)
     return ret;
 }
 
-static bool cli_done(void)
+/* A stream failed to connect: the test cannot run as asked; the streams
+ * already connected are aborted (no result line, as iperf 2's client
+ * gives none for a test it could not start).  @self is the stream in
+ * whose callback we are (its pcb is lwIP's to free). */
+static void cli_fail_connect(struct cli_stream *self, err_t err)
+{
+    app_error("iperf", "tcp connect failed", err);
+    for (unsigned k = 0; k < cli.n; k++) {
+        struct cli_stream *st = &cli.st[k];
+        struct tcp_pcb *pcb = st->pcb;
+        st_detach(st);
+        st->state = CLI_IDLE;
+        if (pcb && st != self)
+            tcp_abort(pcb);
+    }
+    cli.active = false;
+    cli.started = false;
+}
+
+static bool cli_done(const struct cli_stream *st)
 {
     if (cli.amount)
-        return cli.written >= cli.amount;
+        return st->written >= cli.amount;
     return (int32_t)(app_now_ms() - cli.start_ms - cli.time_ms) >= 0;
 }
 
 /* Queue as much as the send buffer takes.  Data comes zero-copy from the
  * constant pattern (apiflags without TCP_WRITE_FLAG_COPY). */
-static err_t cli_fill(void)
+static err_t st_fill(struct cli_stream *st)
 {
-    struct tcp_pcb *pcb = cli.pcb;
+    struct tcp_pcb *pcb = st->pcb;
     err_t err = ERR_OK;
 
-    while (cli.state == CLI_SENDING && !cli_done()) {
+    while (st->state == CLI_SENDING && !cli_done(st)) {
         u16_t room = tcp_sndbuf(pcb);
         u16_t n;
-        if (cli.hdr_sent < cli.hdr_len) {
-            n = (u16_t)(cli.hdr_len - cli.hdr_sent);
+        if (cli.n > 1) {
+            /* -P N: the streams share one TCP_SND_BUF of queue, each
+             * TCP_SND_BUF / N.  lwIP's pools are global (MEMP_NUM_PBUF
+             * zero-copy pbufs, MEMP_NUM_TCP_SEG; lwipopts.h), sized for
+             * one full send buffer: with a whole one each, the first
+             * streams took every pbuf and the others, nothing in flight,
+             * got ERR_MEM and sent their 60-byte header only. */
+            u16_t held = (u16_t)(TCP_SND_BUF - room), share = (u16_t)(TCP_SND_BUF / cli.n);
+            room = held >= share ? 0 : (u16_t)(share - held);
+        }
+        if (st->hdr_sent < cli.hdr_len) {
+            n = (u16_t)(cli.hdr_len - st->hdr_sent);
             if (room < n)
                 break;
-            err = tcp_write(pcb, cli.hdr + cli.hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
+            err = tcp_write(pcb, cli.hdr + st->hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
             if (err == ERR_OK)
-                cli.hdr_sent = (uint16_t)(cli.hdr_sent + n);
+                st->hdr_sent = (uint16_t)(st->hdr_sent + n);
         } else {
             n = room < APP_PATTERN_LEN ? room : APP_PATTERN_LEN;
-            if (cli.amount && cli.amount - cli.written < n)
-                n = (u16_t)(cli.amount - cli.written);
+            if (cli.amount && cli.amount - st->written < n)
+                n = (u16_t)(cli.amount - st->written);
             /* wait for a segment's worth of room rather than dribble */
             if (n == 0 || (n == room && n < TCP_MSS))
                 break;
@@ -450,7 +579,7 @@ static err_t cli_fill(void)
         }
         if (err != ERR_OK)
             break;
-        cli.written += n;
+        st->written += n;
     }
     if (err == ERR_OK)
         tcp_output(pcb);
@@ -458,88 +587,130 @@ static err_t cli_fill(void)
 }
 
 /* Common step from sent/poll callbacks and the main-loop hook. */
-static err_t cli_step(void)
+static err_t st_step(struct cli_stream *st)
 {
     err_t err;
-    if (cli.state != CLI_SENDING)
+    if (st->state != CLI_SENDING)
         return ERR_OK;
-    if (cli_done())
-        return cli_finish(false);
-    err = cli_fill();
+    if (cli_done(st))
+        return st_finish(st, false);
+    err = st_fill(st);
     if (err != ERR_OK) {
         app_error("iperf", "tcp_write failed", err);
-        return cli_finish(true);
+        return st_finish(st, true);
     }
     return ERR_OK;
 }
 
+/* Step every stream; returns what @self's step returned (ERR_ABRT only
+ * concerns the pcb of the callback we are in). */
+static err_t cli_step_all(struct cli_stream *self)
+{
+    err_t ret = ERR_OK;
+    for (unsigned k = 0; k < cli.n && cli.active; k++) {
+        err_t e = st_step(&cli.st[k]);
+        if (&cli.st[k] == self)
+            ret = e;
+    }
+    return ret;
+}
+
 static err_t cli_sent(void *arg, struct tcp_pcb *pcb, u16_t len)
 {
-    (void)arg;
+    struct cli_stream *st = arg;
     (void)pcb;
-    cli.acked += len;
-    cli.ivl_acked += len;
-    return cli_step();
+    if (!st)
+        return ERR_OK;
+    st->acked += len;
+    st->ivl_acked += len;
+    return st_step(st);
 }
 
 static err_t cli_poll(void *arg, struct tcp_pcb *pcb)
 {
-    (void)arg;
+    struct cli_stream *st = arg;
     (void)pcb;
-    return cli_step();
+    return st ? st_step(st) : ERR_OK;
 }
 
 static err_t cli_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 {
-    (void)arg;
+    struct cli_stream *st = arg;
     (void)err;
     if (p) {                        /* the iperf server sends nothing we need */
         tcp_recved(pcb, p->tot_len);
         pbuf_free(p);
         return ERR_OK;
     }
-    return cli_finish(false);       /* server closed early */
+    if (!st)
+        return ERR_OK;
+    if (st->state == CLI_READY) {   /* closed before the test started: as a failed connect */
+        cli_fail_connect(st, ERR_CLSD);
+        tcp_abort(pcb);
+        return ERR_ABRT;
+    }
+    return st_finish(st, false);    /* server closed early */
 }
 
 static void cli_err(void *arg, err_t err)
 {
-    (void)arg;
-    cli.pcb = NULL;                 /* freed by lwIP */
-    if (cli.state == CLI_CONNECTING)
-        app_error("iperf", "tcp connect failed", err);
-    else if (cli.state == CLI_SENDING)
-        emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written, app_now_us() - cli.start_us,
-                    cli.acked, true);
-    cli.state = CLI_IDLE;
+    struct cli_stream *st = arg;
+    if (!st)
+        return;
+    st->pcb = NULL;                 /* freed by lwIP */
+    if (st->state == CLI_CONNECTING || st->state == CLI_READY) {
+        cli_fail_connect(st, err);
+        return;
+    }
+    if (st->state == CLI_SENDING) {
+        st->end_us = app_now_us();
+        st->aborted = true;
+    }
+    st->state = CLI_IDLE;
+    cli_check_done();
+}
+
+/* Start sending on every stream at one instant (iperf 2's client barrier). */
+static err_t cli_go(struct cli_stream *self)
+{
+    cli.started = true;
+    cli.start_us = cli.ivl_start_us = app_now_us();
+    cli.start_ms = app_now_ms();
+    cli.next_report_ms = cli.start_ms + cli.interval_s * 1000u;
+    for (unsigned k = 0; k < cli.n; k++) {
+        struct cli_stream *st = &cli.st[k];
+        st->state = CLI_SENDING;
+        tcp_sent(st->pcb, cli_sent);
+        tcp_poll(st->pcb, cli_poll, TCP_POLL_COARSE);
+    }
+    if (cli.n > 1)
+        glout_textf("iperf tcp client: %u streams connected to %s, sending", cli.n, ipaddr_ntoa(&cli.ip));
+    else
+        glout_textf("iperf tcp client: connected to %s, sending", ipaddr_ntoa(&cli.ip));
+    return cli_step_all(self);
 }
 
 static err_t cli_connected(void *arg, struct tcp_pcb *pcb, err_t err)
 {
-    (void)arg;
+    struct cli_stream *st = arg;
     (void)pcb;
-    if (err != ERR_OK) {
-        app_error("iperf", "tcp connect failed", err);
-        cli_detach();
+    if (!st)
         return ERR_OK;
+    if (err != ERR_OK) {
+        cli_fail_connect(st, err);
+        tcp_abort(pcb);
+        return ERR_ABRT;
     }
-    cli.state = CLI_SENDING;
-    cli.start_us = cli.ivl_start_us = app_now_us();
-    cli.start_ms = app_now_ms();
-    cli.next_report_ms = cli.start_ms + cli.interval_s * 1000u;
-    tcp_sent(cli.pcb, cli_sent);
-    tcp_poll(cli.pcb, cli_poll, TCP_POLL_COARSE);
-    glout_textf("iperf tcp client: connected to %s, sending", ipaddr_ntoa(&cli.ip));
-    return cli_step();
+    st->state = CLI_READY;
+    for (unsigned k = 0; k < cli.n; k++)
+        if (cli.st[k].state != CLI_READY)
+            return ERR_OK;          /* wait for the others */
+    return cli_go(st);
 }
 
-static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr)
+static void cli_reset(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount,
+                      uint32_t interval_s, unsigned streams)
 {
-    struct iperf2_client_hdr h;
-    err_t err;
-
-    if (cli.state != CLI_IDLE)
-        return ERR_ALREADY;
     app_pattern_init();
     memset(&cli, 0, sizeof(cli));
     ip_addr_copy(cli.ip, *ip);
@@ -547,61 +718,92 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
     cli.time_ms = time_ms;
     cli.amount = amount;
     cli.interval_s = interval_s;
+    cli.n = (uint8_t)streams;
+    cli.active = true;
+}
+
+static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
+                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams)
+{
+    struct iperf2_client_hdr h;
+    err_t err = ERR_OK;
+
+    if (cli.active)
+        return ERR_ALREADY;
+    if (streams < 1 || streams > IPERF_TCP_MAX_STREAMS)
+        return ERR_VAL;
+    cli_reset(ip, port, time_ms, amount, interval_s, streams);
     if (send_hdr) {
         iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
+        h.num_threads = (int32_t)streams;       /* every stream's header says -P */
         if (amount)
             h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
         cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
     }
 
-    cli.pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
-    if (!cli.pcb)
-        return ERR_MEM;
-    tcp_arg(cli.pcb, NULL);
-    tcp_recv(cli.pcb, cli_recv);
-    tcp_err(cli.pcb, cli_err);
-    cli.state = CLI_CONNECTING;
-    err = tcp_connect(cli.pcb, &cli.ip, port, cli_connected);
-    if (err != ERR_OK) {
-        struct tcp_pcb *pcb = cli.pcb;
-        cli_detach();
-        tcp_abort(pcb);
+    for (unsigned k = 0; k < streams && err == ERR_OK; k++) {
+        struct cli_stream *st = &cli.st[k];
+        st->pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
+        if (!st->pcb) {
+            err = ERR_MEM;
+            break;
+        }
+        tcp_arg(st->pcb, st);
+        tcp_recv(st->pcb, cli_recv);
+        tcp_err(st->pcb, cli_err);
+        st->state = CLI_CONNECTING;
+        err = tcp_connect(st->pcb, &cli.ip, port, cli_connected);
+    }
+    if (err != ERR_OK) {            /* undo every stream (none has connected yet) */
+        for (unsigned k = 0; k < streams; k++) {
+            struct cli_stream *st = &cli.st[k];
+            struct tcp_pcb *pcb = st->pcb;
+            st_detach(st);
+            st->state = CLI_IDLE;
+            if (pcb)
+                tcp_abort(pcb);
+        }
+        cli.active = false;
     }
     return err;
 }
 
 /* Send on an accepted connection (2.1's -R): same engine as the client,
- * no header, from now for time_ms or amount bytes. */
+ * one stream, no header, from now for time_ms or amount bytes. */
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount)
 {
-    if (cli.state != CLI_IDLE)
+    struct cli_stream *st = &cli.st[0];
+
+    if (cli.active)
         return ERR_ALREADY;
-    app_pattern_init();
-    memset(&cli, 0, sizeof(cli));
-    ip_addr_copy(cli.ip, pcb->remote_ip);
-    cli.port = pcb->remote_port;
-    cli.time_ms = time_ms;
-    cli.amount = amount;
+    cli_reset(&pcb->remote_ip, pcb->remote_port, time_ms, amount, 0, 1);
     cli.reverse = true;
-    cli.pcb = pcb;
-    tcp_arg(pcb, NULL);
+    st->pcb = pcb;
+    tcp_arg(pcb, st);
     tcp_recv(pcb, cli_recv);
     tcp_err(pcb, cli_err);
     tcp_sent(pcb, cli_sent);
     tcp_poll(pcb, cli_poll, TCP_POLL_COARSE);
-    cli.state = CLI_SENDING;
+    st->state = CLI_SENDING;
+    cli.started = true;
     cli.start_us = cli.ivl_start_us = app_now_us();
     cli.start_ms = app_now_ms();
     glout_textf("iperf tcp server: reverse test, sending to %s:%u", ipaddr_ntoa(&cli.ip), cli.port);
     return ERR_OK;
 }
 
+/* The accepted connection's callback returns this after cli_adopt(). */
+static err_t cli_step_adopted(void)
+{
+    return st_step(&cli.st[0]);
+}
+
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
-                             uint64_t amount_bytes, uint32_t interval_s)
+                             uint64_t amount_bytes, uint32_t interval_s, uint32_t streams)
 {
     ip_addr_t ip;
     app_ip_set(&ip, host);
-    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true);
+    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams);
 }
 
 /* ---------------------------------------------------------------- common */
@@ -621,42 +823,63 @@ void iperf_tcp_stop(void)
         tcp_close(srv.listen);      /* a listening pcb closes without error */
         srv.listen = NULL;
     }
-    if (cli.state != CLI_IDLE) {
-        struct tcp_pcb *pcb = cli.pcb;
-        if (cli.state == CLI_SENDING)
-            emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, cli.written,
-                        app_now_us() - cli.start_us, cli.acked, true);
-        cli_detach();
-        if (pcb)
-            tcp_abort(pcb);
+    if (cli.active) {
+        uint64_t now_us = app_now_us();
+        for (unsigned k = 0; k < cli.n; k++) {
+            struct cli_stream *st = &cli.st[k];
+            struct tcp_pcb *pcb = st->pcb;
+            if (st->state == CLI_SENDING) {
+                st->end_us = now_us;
+                st->aborted = true;
+            }
+            st_detach(st);
+            st->state = CLI_IDLE;
+            if (pcb)
+                tcp_abort(pcb);
+        }
+        if (cli.started)
+            cli_report(true);
+        cli.active = cli.started = false;
     }
 }
 
 void iperf_tcp_poll(uint32_t now_ms)
 {
-    uint64_t now_us;
+    uint64_t now_us, sum, first_us;
 
-    if (cli.state == CLI_SENDING) {
-        cli_step();                 /* deadline check between ACKs */
-        if (cli.state == CLI_SENDING && cli.interval_s &&
-            (int32_t)(now_ms - cli.next_report_ms) >= 0) {
+    if (cli.active && cli.started) {
+        cli_step_all(NULL);         /* deadline check between ACKs */
+        if (cli.active && cli.interval_s && (int32_t)(now_ms - cli.next_report_ms) >= 0) {
             now_us = app_now_us();
-            emit_progress("client", &cli.ip, cli.port, cli.ivl_acked, now_us - cli.ivl_start_us);
-            cli.ivl_acked = 0;
+            sum = 0;
+            for (unsigned k = 0; k < cli.n; k++) {
+                sum += cli.st[k].ivl_acked;
+                cli.st[k].ivl_acked = 0;
+            }
+            emit_progress("client", &cli.ip, cli.port, sum, now_us - cli.ivl_start_us);
             cli.ivl_start_us = now_us;
             cli.next_report_ms += cli.interval_s * 1000u;
         }
     }
     if (srv.listen && srv.interval_s && (int32_t)(now_ms - srv.next_report_ms) >= 0) {
+        /* one line for the test: the sum over its open connections */
+        bool any = false;
         now_us = app_now_us();
+        sum = 0;
+        first_us = now_us;
         for (int i = 0; i < IPERF_TCP_MAX_SESS; i++) {
             struct tcp_sess *s = &srv.sess[i];
             if (!s->pcb)
                 continue;
-            emit_progress("server", &s->peer, s->peer_port, s->ivl_bytes, now_us - s->ivl_start_us);
+            any = true;
+            sum += s->ivl_bytes;
+            if (s->ivl_start_us < first_us)
+                first_us = s->ivl_start_us;
             s->ivl_bytes = 0;
             s->ivl_start_us = now_us;
         }
+        if (any)
+            emit_progress("server", &srv.grp_peer, srv.grp_peer_port, sum, now_us - first_us);
         srv.next_report_ms += srv.interval_s * 1000u;
     }
 }

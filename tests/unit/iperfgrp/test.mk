@@ -1,0 +1,3 @@
+iperfgrp_SRCS := firmware/baremetal/lib/iperfgrp.c
+iperfgrp_CFLAGS := -I$(TOP)/firmware/baremetal/include
+iperfgrp_NOMODELS := 1
