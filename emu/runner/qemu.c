@@ -550,6 +550,18 @@ bool qemu_has_sandbox(const char *qemu)
     return run_capture(argv, out, sizeof(out), 10000) == 0;
 }
 
+bool qemu_has_run_with_user(const char *qemu)
+{
+    /* QEMU 9.1 added -run-with user= and deprecated -runas; 10.0 removed
+     * -runas (docs/about/removed-features.rst).  Parsed in order, -version
+     * exits before any privilege is dropped: this fails where user= is not
+     * a -run-with parameter (7.2 has no -run-with, 8.x no user=). */
+    char out[256];
+    char *argv[] = { (char *)qemu, "-run-with", "user=nobody", "-version", NULL };
+
+    return run_capture(argv, out, sizeof(out), 10000) == 0;
+}
+
 int qemu_runas_user(char *name, size_t len)
 {
     static const char *const cands[] = { QEMU_RUNAS_USER, "nobody" };

@@ -100,6 +100,8 @@ struct qemu_opts {
 #define QEMU_SANDBOX_RUNAS "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny"
 /* Whether @qemu accepts -sandbox (built with seccomp). */
 bool qemu_has_sandbox(const char *qemu);
+/* true if @qemu drops privileges with -run-with user= (9.1 on; 10.0 has no -runas) */
+bool qemu_has_run_with_user(const char *qemu);
 /* QEMU_RUNAS_USER, else "nobody" (never a uid-0 account) into @name;
  * 0 or -ENOENT. */
 int qemu_runas_user(char *name, size_t len);

@@ -1371,8 +1371,13 @@ static int harden_argv(struct run *r, struct argv_buf *a)
         r->hardening_set = true;
     }
     if (r->netns[0]) {
-        av_add(a, "-runas");
-        av_add(a, "%s", r->qemu_user);
+        if (qemu_has_run_with_user(r->qemu)) {
+            av_add(a, "-run-with");
+            av_add(a, "user=%s", r->qemu_user);
+        } else {
+            av_add(a, "-runas");
+            av_add(a, "%s", r->qemu_user);
+        }
     }
     if (r->sandbox) {
         av_add(a, "-sandbox");

@@ -425,6 +425,21 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
        && grep -q "^on,.*spawn=deny" "$d/qemu.argv"; then
         ok "--net tap: QEMU runs as '$quser', not root (-runas, -sandbox; results.json qemu.user)"
     else bad "--net tap: QEMU as root" "ps user=[$quser] results.json qemu.user=[$ruser]"; fi
+    # 13b. QEMU 10.0 has no -runas (removed after 9.1 added -run-with user=):
+    #      on our QEMU the run drops root with -run-with user= instead.
+    if [ -x "$ourq" ]; then
+        d3=$work/tap10
+        "$G" run "$top/scenarios/method_defaults.ini" --firmware baremetal --qemu "$ourq" --fw "$work/ready.elf" \
+            --net tap --out "$d3" >"$work/tap10.out" 2>&1; rc3=$?
+        ruser3=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["qemu"]["user"])' "$d3/results.json" 2>/dev/null)
+        if [ $rc3 -le 1 ] && [ -n "$ruser3" ] && [ "$ruser3" != root ] && grep -qx -- -run-with "$d3/qemu.argv" \
+           && grep -qx -- "user=$ruser3" "$d3/qemu.argv" && ! grep -qx -- -runas "$d3/qemu.argv" \
+           && [ -z "$(leftovers "$d3")" ]; then
+            ok "--net tap on QEMU 10.0: -run-with user=$ruser3, not the removed -runas"
+        else bad "--net tap on QEMU 10.0" "rc=$rc3 user=[$ruser3] $(tail -3 "$work/tap10.out")"; fi
+    else
+        bad "--net tap on QEMU 10.0 (13b)" "our QEMU is not built (make -C emu/qemu, or OUR_QEMU=path)"
+    fi
 fi
 
 # 19. A guest console that is not text (docs/SECURITY.md R7): a firmware printing an
