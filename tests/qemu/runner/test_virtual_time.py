@@ -265,7 +265,7 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     with `iperf -c -P 4`, or the peer's), the server sums them into one
     result line: every stream carries traffic, the streams add up to the
     sum, and the sum sits at the one-stream ceiling, 1000 x 1460/1538."""
-    out = str(tmp_path / name)
+    out = str(tmp_path / "run")    # short: the run's unix sockets live in it (108 bytes)
     r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, name + ".ini"))
     assert r.returncode == 0, r.stdout + r.stderr
     with open(os.path.join(out, "results.json")) as f:
