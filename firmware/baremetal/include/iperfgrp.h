@@ -30,6 +30,13 @@ struct iperf_grp {
  * one when none runs (*first set true then, if first is not NULL).
  * Returns its entry.  More connections over one test than entries: the
  * later ones add to the last entry. */
+/* Whether a connection accepted at @now_us belongs to the running test:
+ * yes when none runs, or when it comes within IPERF_GRP_JOIN_US of the
+ * test's first one (iperf 2's -P streams connect back to back).  A later
+ * one overlaps only a straggler of an earlier test (a connection whose
+ * FIN a link flap lost) and is a test of its own, reported alone. */
+#define IPERF_GRP_JOIN_US 1000000u
+bool iperf_grp_joins(const struct iperf_grp *g, uint64_t now_us);
 unsigned iperf_grp_join(struct iperf_grp *g, uint64_t now_us, bool *first);
 
 /* Connection @idx ends at now_us having received @bytes (@counted), or

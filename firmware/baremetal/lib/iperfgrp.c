@@ -1,6 +1,11 @@
 /* iperfgrp.c - the iperf TCP server's test accounting (iperfgrp.h). */
 #include "iperfgrp.h"
 
+bool iperf_grp_joins(const struct iperf_grp *g, uint64_t now_us)
+{
+    return g->open == 0 || now_us - g->start_us <= IPERF_GRP_JOIN_US;
+}
+
 unsigned iperf_grp_join(struct iperf_grp *g, uint64_t now_us, bool *first)
 {
     unsigned idx;

@@ -232,10 +232,16 @@ static void sess_detach(struct tcp_sess *s)
 
 /* A connection joins the server's current test, or opens a new one when
  * none is running (iperf 2's server sums the streams of one client). */
+#define GIDX_SOLO 0xffu               /* a test of its own (iperf_grp_joins) */
+
 static void grp_join(struct tcp_sess *s)
 {
     bool first;
 
+    if (!iperf_grp_joins(&srv.grp, s->start_us)) {
+        s->gidx = GIDX_SOLO;
+        return;
+    }
     s->gidx = (uint8_t)iperf_grp_join(&srv.grp, s->start_us, &first);
     if (first) {
         ip_addr_copy(srv.grp_peer, s->peer);
@@ -250,6 +256,12 @@ static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
     uint64_t sb[IPERF_GRP_MAX], sum, us;
     unsigned n;
 
+    if (s->gidx == GIDX_SOLO) {
+        if (counted)
+            emit_result("server", &s->peer, s->peer_port, s->bytes, app_now_us() - s->start_us, UINT64_MAX,
+                        aborted, 1, &s->bytes);
+        return;
+    }
     if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, app_now_us()))
         return;
     n = iperf_grp_sum(&srv.grp, sb, &sum, &us);
