@@ -70,9 +70,10 @@ static const struct scn_board_profile board_profiles[] = {
     { "zc702", "Xilinx ZC702 (88E1116R, UG850)", 1000, false, false, 500 },
     { "zc706", "Xilinx ZC706 (88E1116R, UG954)", 1000, false, false, 500 },
     { "zedboard", "Avnet ZedBoard (88E1518 modelled as the 88E1116R)", 1000, false, false, 500 },
-    /* a PHY without 1000BASE-T, as the LAN8742A of seed 004's
-     * NUCLEO-H743ZI2 (the board's best is 100 Mb/s): BMSR bit 8 clear */
-    { "zc702-100m", "ZC702 with a 10/100 PHY (as seed 004's STM32H743 board)", 100, false, false, 500 },
+    /* a PHY without 1000BASE-T, as the LAN8742A of ST's NUCLEO-H743ZI2
+     * (UM2407; the board's best is 100 Mb/s): BMSR bit 8 clear (IEEE 802.3
+     * 22.2.4.2) */
+    { "zc702-100m", "ZC702 with a 10/100 PHY (as an STM32H743 NUCLEO board)", 100, false, false, 500 },
 };
 _Static_assert(sizeof(board_profiles) / sizeof(board_profiles[0]) ==
                sizeof(e_profile) / sizeof(e_profile[0]) - 1, "one profile per [board] profile word");

@@ -3,8 +3,9 @@
  * TX polls the FIFO-full flag with a bounded wait (a stuck UART drops
  * characters instead of hanging the firmware).  RX is interrupt driven into a
  * ring buffer so typing wakes the main loop from WFI.
- * Quirk (stock QEMU, docs/FACTS.md): the UART resets with CR = 0x128 (TX/RX
- * disabled); we always write CR explicitly.
+ * The UART resets with CR = 0x128, TX and RX disabled (UG585 appendix B,
+ * XUARTPS_CR; QEMU hw/char/cadence_uart.c does the same): we always write
+ * CR explicitly.
  */
 #include "bsp.h"
 #include "board.h"

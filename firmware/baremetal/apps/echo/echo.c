@@ -1,7 +1,7 @@
 /* echo.c - TCP and UDP echo servers (RFC 862), default port 7.
  *
- * The host side measures round trips against them (seed 004's method, docs/SOURCES.md:
- * a UDP/TCP echo on the target, the timing on the host).
+ * The host side measures round trips against them: a UDP/TCP echo on the
+ * target, the timing on the host.
  * TCP: received data is queued back with tcp_write(COPY); when the send
  * buffer is full the pbuf is refused (the recv callback returns ERR_MEM
  * without freeing it) and lwIP re-delivers it later, so back-pressure

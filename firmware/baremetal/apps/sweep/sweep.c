@@ -1,5 +1,5 @@
-/* sweep.c - UDP packet-size sweep: seed 003 section 2.3 table of throughput
- * and PPS per datagram size (docs/SOURCES.md), measured by the host's
+/* sweep.c - UDP packet-size sweep: throughput and packets/s per datagram
+ * size (docs/BENCHMARKS.md, "UDP packet-size sweep"), measured by the host's
  * `iperf -s -u`.
  *
  * For each size the iperf UDP client runs -t seconds at -b offered load;

@@ -13,7 +13,8 @@
 #define BOARD_UART_REF_HZ     100000000u   /* QEMU ignores the baud divisors */
 #define BOARD_UART_BAUD       115200u
 /* PERIPHCLK (global + private timer).  QEMU's A9 timers tick at 100 MHz
- * (measured, docs/FACTS.md); silicon uses CPU_3x2x. */
+ * (hw/timer/a9gtimer.c and arm_mptimer.c, clocked by hw/arm/xilinx_zynq.c);
+ * silicon uses CPU_3x2x (UG585 25.2, "CPU Clock"). */
 #define BOARD_PERIPH_CLK_HZ   100000000u
 /* Ethernet: GEM0 on IRQ 54; the stock PHY answers at MDIO address 7, but we
  * scan (BOARD_PHY_ADDR < 0) and identify it by ID. */
