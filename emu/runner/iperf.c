@@ -380,7 +380,7 @@ void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double 
 {
     cJSON *m = cJSON_GetObjectItemCaseSensitive(res, "method");
     double len = rs_jnumber(cli, "len"), offered = rs_jnumber(cli, "offered_bps");
-    double txe = rs_jnumber(cli, "tx_errors");
+    double txe = rs_jnumber(cli, "tx_errors"), wnd = rs_jnumber(cli, "window_bytes");
 
     if (!cJSON_IsObject(m)) {
         cJSON_DeleteItemFromObjectCaseSensitive(res, "method");
@@ -398,6 +398,10 @@ void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double 
         cJSON_AddNumberToObject(m, "length_bytes", len);
     if (!isnan(offered) && offered > 0)
         cJSON_AddNumberToObject(m, "offered_bps", offered);
+    if (!isnan(wnd) && wnd > 0) {   /* the client's -w, as it reported it */
+        cJSON_DeleteItemFromObjectCaseSensitive(m, "window_bytes");
+        cJSON_AddNumberToObject(m, "window_bytes", wnd);
+    }
     if (!isnan(txe) && txe >= 0)
         cJSON_AddNumberToObject(res, "sender_tx_errors", txe);
 }

@@ -132,7 +132,7 @@ static int port_arg(const char *v, uint16_t *port)
 int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
 {
     bool server = false, client = false, have_t = false, have_n = false, have_b = false,
-         have_l = false, have_p = false;
+         have_l = false, have_p = false, have_w = false;
     uint32_t v32;
     uint64_t v64;
 
@@ -184,6 +184,13 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
                 return -EINVAL;
             }
             have_p = true;
+        } else if (strcmp(o, "-w") == 0) {
+            if (parse_size(optval(argc, argv, &i), &v64) || v64 < IPERF_MIN_WINDOW || v64 > IPERF_MAX_WINDOW) {
+                a->err = "-w: the window must be 2K..16M bytes";
+                return -EINVAL;
+            }
+            a->window_bytes = (uint32_t)v64;
+            have_w = true;
         } else {
             return -EINVAL;
         }
@@ -192,6 +199,14 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         return -EINVAL;                 /* exactly one of -s / -c */
     if (server && have_p) {
         a->err = "-P is a client option (the server takes up to 8 connections)";
+        return -EINVAL;
+    }
+    if (server && have_w) {
+        a->err = "-w is a client option here (the receive window is lwIP's TCP_WND)";
+        return -EINVAL;
+    }
+    if (a->udp && have_w) {
+        a->err = "-w is TCP only here (the UDP client paces by -b)";
         return -EINVAL;
     }
     if (a->udp && a->parallel > 1) {

@@ -231,6 +231,42 @@ static void test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag(void **
     assert_null(a.err);
 }
 
+/* -w SIZE: the TCP client's send buffer (iperf 2 sizes SO_SNDBUF with it),
+ * K/M suffixes in powers of 1024, 2K..16M; the server, UDP and sizes out
+ * of range are refused naming -w. */
+static void test_iperf_window_parses_on_tcp_client_only(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2"), 0);
+    assert_int_equal(a.window_bytes, 0);                    /* default: the stack's TCP_SND_BUF */
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-w", "64K"), 0);
+    assert_int_equal(a.window_bytes, 65536);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-P", "2", "-w", "8000"), 0);
+    assert_int_equal(a.window_bytes, 8000);                 /* per stream */
+    assert_int_equal(a.parallel, 2);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-w", "2K"), 0);
+    assert_int_equal(a.window_bytes, 2048);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-w", "16M"), 0);
+    assert_int_equal(a.window_bytes, 16u << 20);
+
+    static const char *const bad[] = { "2047", "0", "17M", "64Q", "", "-1" };
+    for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+        char *v = (char *)bad[k];
+        assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-w", v), -EINVAL);
+        assert_non_null(a.err);
+        assert_non_null(strstr(a.err, "-w"));
+    }
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-w"), -EINVAL);
+    assert_non_null(a.err);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-w", "64K"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "client"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-w", "64K"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "TCP only"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -243,6 +279,7 @@ int main(void)
         cmocka_unit_test(test_iperf_defaults_for_tcp_server_and_udp_client),
         cmocka_unit_test(test_iperf_bad_arguments_are_rejected),
         cmocka_unit_test(test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag),
+        cmocka_unit_test(test_iperf_window_parses_on_tcp_client_only),
         cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
         cmocka_unit_test(test_latency_args_defaults_and_bad_options),
         cmocka_unit_test(test_sweep_args_defaults_and_bad_options),

@@ -131,6 +131,7 @@ static struct {
     bool active;                    /* a test (connecting or sending) holds the engine */
     bool started;                   /* all streams connected, sending */
     uint8_t n;                      /* streams (-P) */
+    uint32_t window;                /* -w: per-stream cap on queued + unacked bytes, 0 = TCP_SND_BUF */
     ip_addr_t ip;
     uint16_t port;
     uint32_t time_ms;
@@ -165,11 +166,12 @@ static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port
 
 /* One test's result line: the sum over its n streams ("bytes" over the
  * test's duration, as iperf 2's [SUM] line) with "streams" and each
- * stream's bytes ("stream_bytes"); with n > 1 the text twin lists each
+ * stream's bytes ("stream_bytes"), and a client's -w ("window_bytes");
+ * with n > 1 the text twin lists each
  * stream first, as iperf 2 prints [  N] lines before [SUM]. */
 static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
                         uint64_t bytes, uint64_t us, uint64_t acked, bool aborted,
-                        unsigned n, const uint64_t *sbytes)
+                        unsigned n, const uint64_t *sbytes, uint32_t window)
 {
     char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], by[21];
     struct glout g;
@@ -185,6 +187,8 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
     if (acked != UINT64_MAX && strcmp(role, "server") == 0)
         glout_bool(&g, "reverse", true);   /* a server that sent: -R */
     glout_bool(&g, "aborted", aborted);
+    if (window)             /* the client's -w, as iperf 2 prints "TCP window size" */
+        glout_u64(&g, "window_bytes", window);
     glout_u64(&g, "streams", n);
     glout_arr_begin(&g, "stream_bytes");
     for (unsigned k = 0; k < n; k++)
@@ -202,7 +206,8 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 /* ---------------------------------------------------------------- server */
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams);
+                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
+                       uint32_t window);
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
 static err_t cli_step_adopted(void);
 
@@ -212,7 +217,7 @@ static err_t cli_step_adopted(void);
  * "compat" mode, so the reverse stream carries no header. */
 static void connect_back(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount)
 {
-    err_t err = cli_start(ip, port, time_ms, amount, 0, false, 1);
+    err_t err = cli_start(ip, port, time_ms, amount, 0, false, 1, 0);
     if (err != ERR_OK)
         app_error("iperf", "dual/tradeoff connect-back failed", err);
     else
@@ -259,13 +264,13 @@ static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
     if (s->gidx == GIDX_SOLO) {
         if (counted)
             emit_result("server", &s->peer, s->peer_port, s->bytes, app_now_us() - s->start_us, UINT64_MAX,
-                        aborted, 1, &s->bytes);
+                        aborted, 1, &s->bytes, 0);
         return;
     }
     if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, app_now_us()))
         return;
     n = iperf_grp_sum(&srv.grp, sb, &sum, &us);
-    emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb);
+    emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb, 0);
 }
 
 /* End of a server session; the pcb is closed (or aborted) by the caller. */
@@ -487,7 +492,7 @@ static void cli_report(bool aborted)
         aborted |= st->aborted;
     }
     emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, written, end_us - cli.start_us,
-                acked, aborted, cli.n, sb);
+                acked, aborted, cli.n, sb, cli.reverse ? 0 : cli.window);
 }
 
 /* All streams done: report (when they were sending) and free the engine. */
@@ -568,6 +573,14 @@ static err_t st_fill(struct cli_stream *st)
              * got ERR_MEM and sent their 60-byte header only. */
             u16_t held = (u16_t)(TCP_SND_BUF - room), share = (u16_t)(TCP_SND_BUF / cli.n);
             room = held >= share ? 0 : (u16_t)(share - held);
+        }
+        if (cli.window && cli.window < TCP_SND_BUF) {
+            /* -w: what SO_SNDBUF bounds on a host, the bytes written and
+             * not yet acknowledged (lwIP's snd_buf counts both down) */
+            u16_t held = (u16_t)(TCP_SND_BUF - tcp_sndbuf(pcb));
+            u16_t cap = held >= cli.window ? 0 : (u16_t)(cli.window - held);
+            if (cap < room)
+                room = cap;
         }
         if (st->hdr_sent < cli.hdr_len) {
             n = (u16_t)(cli.hdr_len - st->hdr_sent);
@@ -721,7 +734,7 @@ static err_t cli_connected(void *arg, struct tcp_pcb *pcb, err_t err)
 }
 
 static void cli_reset(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount,
-                      uint32_t interval_s, unsigned streams)
+                      uint32_t interval_s, unsigned streams, uint32_t window)
 {
     app_pattern_init();
     memset(&cli, 0, sizeof(cli));
@@ -731,11 +744,13 @@ static void cli_reset(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint
     cli.amount = amount;
     cli.interval_s = interval_s;
     cli.n = (uint8_t)streams;
+    cli.window = window;
     cli.active = true;
 }
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams)
+                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
+                       uint32_t window)
 {
     struct iperf2_client_hdr h;
     err_t err = ERR_OK;
@@ -744,7 +759,7 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
         return ERR_ALREADY;
     if (streams < 1 || streams > IPERF_TCP_MAX_STREAMS)
         return ERR_VAL;
-    cli_reset(ip, port, time_ms, amount, interval_s, streams);
+    cli_reset(ip, port, time_ms, amount, interval_s, streams, window);
     if (send_hdr) {
         iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
@@ -788,7 +803,7 @@ static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount)
 
     if (cli.active)
         return ERR_ALREADY;
-    cli_reset(&pcb->remote_ip, pcb->remote_port, time_ms, amount, 0, 1);
+    cli_reset(&pcb->remote_ip, pcb->remote_port, time_ms, amount, 0, 1, 0);
     cli.reverse = true;
     st->pcb = pcb;
     tcp_arg(pcb, st);
@@ -811,11 +826,12 @@ static err_t cli_step_adopted(void)
 }
 
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
-                             uint64_t amount_bytes, uint32_t interval_s, uint32_t streams)
+                             uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
+                             uint32_t window_bytes)
 {
     ip_addr_t ip;
     app_ip_set(&ip, host);
-    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams);
+    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams, window_bytes);
 }
 
 /* ---------------------------------------------------------------- common */
