@@ -1060,6 +1060,56 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
  * step that starts there.  0 or non-zero when the run must stop. */
 static bool never_done(struct inst *i, void *arg);
 
+/* Run the gated timeline from virtual time *@t (relative to the hold the
+ * caller has synced to) up to @end: each action is applied with the VM
+ * held at its time (QMP while stopped acts at exactly that virtual time;
+ * console actions are the input of the step that starts there).  Stops
+ * early, at a hold, once @done (may be NULL) is true.  The VM is held
+ * when it returns 0 (at *@t, or at @end). */
+static int vt_timeline(struct run *r, const struct step *steps, int n, int *next, uint64_t *t, uint64_t end,
+                       const char *what, bool (*done)(struct inst *i, void *arg), void *arg)
+{
+    cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
+    int rc = 0;
+
+    while (rc == 0) {
+        char cmds[1024] = "";
+        size_t o = 0;
+        uint64_t tn;
+
+        if (done && done(&r->in, arg))
+            break;
+        while (*next < n && steps[*next].t_ns <= *t) {
+            const struct step *st = &steps[(*next)++];
+            if (st->kind == ST_FW || st->kind == ST_RESTART) {
+                const char *c = st->kind == ST_FW ? st->text : "phy restart";
+                cJSON *e = cJSON_CreateObject();
+                cJSON_AddNumberToObject(e, "t_s", st->t_ns / 1e9);
+                cJSON_AddStringToObject(e, "event", st->text);
+                cJSON_AddStringToObject(e, "applied", st->kind == ST_FW ? "console" : "console: phy restart");
+                cJSON_AddItemToArray(tl, e);
+                o += (size_t)snprintf(cmds + o, o < sizeof(cmds) ? sizeof(cmds) - o : 0, "%s%s", o ? "\r" : "", c);
+                if (o >= sizeof(cmds))
+                    o = sizeof(cmds) - 1;
+            } else {
+                apply_step(r, st, tl);
+            }
+        }
+        if (*t >= end) {
+            if (o)
+                rc = con_send(r, cmds);
+            break;
+        }
+        tn = *next < n && steps[*next].t_ns < end ? steps[*next].t_ns : end;
+        rc = vt_queue_at(r, o ? cmds : NULL, "", 0, tn - *t);
+        if (!rc)
+            rc = vt_sync(r);
+        *t = tn;
+        progress(r, what, *t / 1e9, end / 1e9);
+    }
+    return rc;
+}
+
 static int vt_idle_phase(struct run *r, const char *what)
 {
     struct step *steps = calloc(MAX_STEPS, sizeof(*steps));
@@ -1089,39 +1139,8 @@ static int vt_idle_phase(struct run *r, const char *what)
         return rc == -ETIMEDOUT || rc == 0 ? 0 : wait_failed(r, rc, "virtual-time idle phase");
     }
     rc = vt_sync(r);
-    for (; rc == 0;) {
-        char cmds[1024] = "";
-        size_t o = 0;
-        uint64_t tn;
-
-        while (next < n && steps[next].t_ns <= t) {
-            const struct step *st = &steps[next++];
-            if (st->kind == ST_FW || st->kind == ST_RESTART) {
-                const char *c = st->kind == ST_FW ? st->text : "phy restart";
-                cJSON *e = cJSON_CreateObject();
-                cJSON_AddNumberToObject(e, "t_s", st->t_ns / 1e9);
-                cJSON_AddStringToObject(e, "event", st->text);
-                cJSON_AddStringToObject(e, "applied", st->kind == ST_FW ? "console" : "console: phy restart");
-                cJSON_AddItemToArray(tl, e);
-                o += (size_t)snprintf(cmds + o, o < sizeof(cmds) ? sizeof(cmds) - o : 0, "%s%s", o ? "\r" : "", c);
-                if (o >= sizeof(cmds))
-                    o = sizeof(cmds) - 1;
-            } else {
-                apply_step(r, st, tl);
-            }
-        }
-        if (t >= dur) {
-            if (o)
-                rc = con_send(r, cmds);
-            break;
-        }
-        tn = next < n && steps[next].t_ns < dur ? steps[next].t_ns : dur;
-        rc = vt_queue_at(r, o ? cmds : NULL, "", 0, tn - t);
-        if (!rc)
-            rc = vt_sync(r);
-        t = tn;
-        progress(r, what, t / 1e9, dur / 1e9);
-    }
+    if (!rc)
+        rc = vt_timeline(r, steps, n, &next, &t, dur, what, NULL, NULL);
     progress_end(r);
     free(steps);
     return rc ? wait_failed(r, rc, "virtual-time idle phase") : 0;
@@ -1788,7 +1807,6 @@ static int sim_supported(const struct run *r)
 {
     static const struct { enum scn_key k; const char *why; } no[] = {
         { SK_TRAFFIC_BIDIR, "bidir (the peer has no TCP -d/-r yet)" },
-        { SK_TRAFFIC_WINDOW, "window (the peer's TCP window is lwIP's TCP_WND, no -w)" },
         { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
         { SK_TRAFFIC_SWEEP, "sweep (one test per run so far)" },
     };
@@ -1812,6 +1830,12 @@ static int sim_supported(const struct run *r)
                 (unsigned long long)v->u, SIM_MAX_PARALLEL);
         return -EINVAL;
     }
+    if (r->s.v[SK_TRAFFIC_WINDOW].set && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
+                        "the firmware's and the peer's iperf (their UDP client paces by -b)\n", r->o.scenario,
+                r->s.v[SK_TRAFFIC_WINDOW].line);
+        return -EINVAL;
+    }
     if (v->u > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu with protocol = udp: -P is TCP "
                         "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario, v->line,
@@ -1829,15 +1853,6 @@ static int sim_supported(const struct run *r)
     if (r->s.nsweep) {
         fprintf(stderr, "gemlab run: --net sim: %s: [traffic] sweep is not supported by the in-emulator peer "
                         "(one test per run so far)\n", r->o.scenario);
-        return -EINVAL;
-    }
-    if (r->s.nevents) {
-        /* the gate holds the VM at a timeline action's time; while the
-         * guest is busy with traffic that hold landed a few us late, by a
-         * host-dependent amount (docs/VIRTUAL_TIME.md "Not yet") */
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [timeline] during traffic is not supported yet "
-                        "(not deterministic); use --net idle for a timeline on an idle link\n", r->o.scenario,
-                r->s.events[0].line);
         return -EINVAL;
     }
     v = &r->s.v[SK_TRAFFIC_TOOL];
@@ -1898,8 +1913,11 @@ static int sim_traffic(struct run *r, cJSON **result)
     char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
     const cJSON *fw;
     cJSON *peer = NULL, *res, *m;
-    int n = 0, rc, skip = rs_count_msgs(&r->in, "result");
+    int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), nsteps, next = 0;
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
+    static struct step steps[MAX_STEPS];
+    uint64_t t = 0;
+    long long wait_ms;
 
     *result = NULL;
     if (streams < 1)
@@ -1911,7 +1929,9 @@ static int sim_traffic(struct run *r, cJSON **result)
     if (r->s.v[SK_TRAFFIC_LENGTH].set)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
     if (streams > 1)        /* the client opens the streams; the server sums them */
-        snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
+    if (r->s.v[SK_TRAFFIC_WINDOW].set)  /* the client's send buffer, as iperf 2's -w on a client */
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -w %llu", (unsigned long long)r->s.v[SK_TRAFFIC_WINDOW].u);
     /* ARP first, as on a LAN that has carried traffic: one ping from the
      * peer, 20 ms of virtual time before the test.  Without it the board
      * counted the datagrams the peer's client sent while ARP was being
@@ -1936,12 +1956,25 @@ static int sim_traffic(struct run *r, cJSON **result)
     }
     if (rc)
         return wait_failed(r, rc, "peer start");
-    /* the receiver's result, then the peer's line (a few virtual ms later).
-     * No hold during the test: the next one is 1 ms after the firmware's
-     * result line, a time the guest's output decides */
+    /* the timeline, with the VM held at each action's virtual time (from
+     * the start's hold; the board's client starts 1 ms after it), then
+     * the receiver's result and the peer's line (a few virtual ms later).
+     * No hold after the last action: the next one is 1 ms after the
+     * firmware's result line, a time the guest's output decides */
     progress(r, "traffic", 0, (double)t_s);
     want[1] = (const char *)(intptr_t)skip;
-    rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), (int)(t_s * 1000) + 10000, msg_after, want);
+    nsteps = expand_timeline(&r->s, steps);
+    if (nsteps > 0) {
+        if (board_tx)
+            t = VT_DELAY_NS;
+        rc = vt_sync(r);
+        if (!rc)
+            rc = vt_timeline(r, steps, nsteps, &next, &t, steps[nsteps - 1].t_ns, "traffic", msg_after, want);
+        if (rc)
+            return wait_failed(r, rc, "timeline during traffic");
+    }
+    wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull);
+    rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), wait_ms > 1 ? (int)wait_ms : 1, msg_after, want);
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
