@@ -406,6 +406,28 @@ void iperf_fw_sender_method(cJSON *res, const cJSON *cli, bool board_tx, double 
         cJSON_AddNumberToObject(res, "sender_tx_errors", txe);
 }
 
+void iperf_sim_dual(cJSON *res, const cJSON *peer_rx, const cJSON *fw_tx)
+{
+    double rxb = rs_jnumber(res, "rx_bps"), txb = NAN;
+
+    if (peer_rx) {
+        txb = rs_jnumber(peer_rx, "throughput_bps");
+        if (isnan(txb))
+            txb = rs_jnumber(peer_rx, "bps");
+    }
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "tx_bps");
+    rs_add_num_or_null(res, "tx_bps", txb);
+    if (!isnan(rxb) && !isnan(txb))
+        cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
+    if (fw_tx)
+        rs_add_num_or_null(res, "tx_sent_bps", rs_jnumber(fw_tx, "bps"));
+    if (!peer_rx) {
+        cJSON_ReplaceItemInObjectCaseSensitive(res, "ok", cJSON_CreateFalse());
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
+        cJSON_AddStringToObject(res, "error", "-d: no result from the peer's server for the board's stream");
+    }
+}
+
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s)
 {
     cJSON *res = cJSON_CreateObject();

@@ -39,6 +39,11 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double durat
  * false, throughput_bps 0, as for host runs whose board reported nothing.
  * A new object with ok, error or the figures, and measured_by. */
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s);
+/* -d under --net sim: @res is iperf_sim_result()'s board-receives half;
+ * @peer_rx is the peer's server line (what it received of the board's
+ * connect-back), @fw_tx the board's client line for that stream.  Adds
+ * tx_bps and the sum as throughput_bps, as iperf2_parse_dual() does. */
+void iperf_sim_dual(cJSON *res, const cJSON *peer_rx, const cJSON *fw_tx);
 
 /* What a firmware iperf client (the board's or the peer's: the same code,
  * docs/schema.md `result`) says about its own test, for an "iperf" object

@@ -1806,7 +1806,6 @@ static int pair_traffic(struct run *r, cJSON **result)
 static int sim_supported(const struct run *r)
 {
     static const struct { enum scn_key k; const char *why; } no[] = {
-        { SK_TRAFFIC_BIDIR, "bidir (the peer has no TCP -d/-r yet)" },
         { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
         { SK_TRAFFIC_SWEEP, "sweep (one test per run so far)" },
     };
@@ -1828,6 +1827,13 @@ static int sim_supported(const struct run *r)
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu: the in-emulator peer and the "
                         "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
                 (unsigned long long)v->u, SIM_MAX_PARALLEL);
+        return -EINVAL;
+    }
+    if (r->s.v[SK_TRAFFIC_BIDIR].b && (r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 || r->s.v[SK_TRAFFIC_REVERSE].b ||
+                                       r->s.v[SK_TRAFFIC_PARALLEL].u > 1)) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
+                        "with one TCP stream (no protocol = udp, reverse = yes or parallel > 1 with it)\n",
+                r->o.scenario, r->s.v[SK_TRAFFIC_BIDIR].line);
         return -EINVAL;
     }
     if (r->s.v[SK_TRAFFIC_WINDOW].set && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
@@ -1908,11 +1914,12 @@ static int sim_peer_start(struct run *r, const char *cmd)
 static int sim_traffic(struct run *r, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
+    bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b;
     unsigned long long t_s = (r->s.v[SK_TRAFFIC_DURATION].u + 999999999ull) / 1000000000ull;
     const char *want[2] = { "result", NULL };
     char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
     const cJSON *fw;
-    cJSON *peer = NULL, *res, *m;
+    cJSON *peer = NULL, *peer_rx = NULL, *res, *m;
     int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), nsteps, next = 0;
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
     static struct step steps[MAX_STEPS];
@@ -1931,7 +1938,9 @@ static int sim_traffic(struct run *r, cJSON **result)
     if (streams > 1)        /* the client opens the streams; the server sums them */
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
     if (r->s.v[SK_TRAFFIC_WINDOW].set)  /* the client's send buffer, as iperf 2's -w on a client */
-        snprintf(opt + n, sizeof(opt) - (size_t)n, " -w %llu", (unsigned long long)r->s.v[SK_TRAFFIC_WINDOW].u);
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -w %llu", (unsigned long long)r->s.v[SK_TRAFFIC_WINDOW].u);
+    if (bidir)              /* the board's server connects back to the peer's listener at once */
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -d");
     /* ARP first, as on a LAN that has carried traffic: one ping from the
      * peer, 20 ms of virtual time before the test.  Without it the board
      * counted the datagrams the peer's client sent while ARP was being
@@ -1984,17 +1993,31 @@ static int sim_traffic(struct run *r, cJSON **result)
      * when the firmware's line is in, with the VM still running on to the
      * hold, so a read then found the peer's line or not as the host
      * scheduled it, and the run took one 50 ms step more or less. */
+    /* -d: also the board's server line (its connect-back's client line
+     * may come first) and the peer's server line, what it received */
     for (int k = 0; k < 200; k++) {
         rc = vt_sync(r);
-        if (!rc && (peer = sim_peer_result(r, board_tx ? "server" : "client")) != NULL)
-            break;
+        if (!rc) {
+            cJSON_Delete(peer);
+            cJSON_Delete(peer_rx);
+            peer = sim_peer_result(r, board_tx ? "server" : "client");
+            peer_rx = bidir ? sim_peer_result(r, "server") : NULL;
+            if (peer && (!bidir || (peer_rx && pair_result(&r->in, skip, "server"))))
+                break;
+        }
         if (!rc)
             rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
-        if (rc)
+        if (rc) {
+            cJSON_Delete(peer);
+            cJSON_Delete(peer_rx);
             return wait_failed(r, rc, "peer result");
+        }
     }
     fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
+    if (bidir)
+        iperf_sim_dual(res, peer_rx, pair_result(&r->in, skip, "client"));
+    cJSON_Delete(peer_rx);
     {
         /* the receiver's bytes per stream (-P: its result line's sum is the goodput) */
         const cJSON *sb = cJSON_GetObjectItemCaseSensitive(board_tx ? peer : fw, "stream_bytes");
@@ -2009,6 +2032,8 @@ static int sim_traffic(struct run *r, cJSON **result)
      * (the window rules take the board's receive window when it receives) */
     cJSON_AddBoolToObject(m, "reverse", board_tx);
     cJSON_AddNumberToObject(m, "streams", streams);
+    if (bidir)
+        cJSON_AddBoolToObject(m, "bidir", true);
     /* the sending client's own account: direction, -t, -l, -b, refusals */
     iperf_fw_sender_method(res, board_tx ? fw : peer, board_tx, (double)t_s);
     cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"

@@ -191,6 +191,8 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
             }
             a->window_bytes = (uint32_t)v64;
             have_w = true;
+        } else if (strcmp(o, "-d") == 0) {
+            a->dual = true;
         } else {
             return -EINVAL;
         }
@@ -203,6 +205,14 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
     }
     if (server && have_w) {
         a->err = "-w is a client option here (the receive window is lwIP's TCP_WND)";
+        return -EINVAL;
+    }
+    if (server && a->dual) {
+        a->err = "-d is a client option (the server connects back when a client asks)";
+        return -EINVAL;
+    }
+    if (a->dual && (a->udp || a->parallel > 1)) {
+        a->err = "-d takes one TCP stream here (no UDP or -P with -d)";
         return -EINVAL;
     }
     if (a->udp && have_w) {

@@ -319,6 +319,10 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     sc.write_text("[scenario]\nname = w\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nwindow = 64K\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "d"), scenario=str(sc))
     assert r.returncode == 2 and "%s:7: [traffic] window" % sc in r.stderr and "TCP only" in r.stderr, r.stderr
+    # -d: one TCP stream from the peer's client
+    sc.write_text("[scenario]\nname = d\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nbidir = yes\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "dd"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] bidir" % sc in r.stderr and "-d" in r.stderr, r.stderr
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
     assert r.returncode == 2 and "--net idle" in r.stderr and "virtual time" in r.stderr, r.stderr
 

@@ -267,6 +267,28 @@ static void test_iperf_window_parses_on_tcp_client_only(void **state)
     assert_non_null(strstr(a.err, "TCP only"));
 }
 
+/* -d: iperf 2's dual test, one TCP stream from the client; the server, UDP
+ * and -P N > 1 are refused naming -d. */
+static void test_iperf_dual_is_a_one_stream_tcp_client_option(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2"), 0);
+    assert_false(a.dual);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-d", "-t", "3"), 0);
+    assert_true(a.dual);
+    assert_int_equal(a.time_s, 3);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-d"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-d"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-d"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-d"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-d", "-P", "2"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-d"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -280,6 +302,7 @@ int main(void)
         cmocka_unit_test(test_iperf_bad_arguments_are_rejected),
         cmocka_unit_test(test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag),
         cmocka_unit_test(test_iperf_window_parses_on_tcp_client_only),
+        cmocka_unit_test(test_iperf_dual_is_a_one_stream_tcp_client_option),
         cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
         cmocka_unit_test(test_latency_args_defaults_and_bad_options),
         cmocka_unit_test(test_sweep_args_defaults_and_bad_options),

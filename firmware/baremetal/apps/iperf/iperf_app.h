@@ -13,10 +13,12 @@
 err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s);
 /* streams: -P, 1..IPERF_MAX_PARALLEL concurrent connections, each sending
  * for time_s or amount_bytes; one result line with the sum.  window_bytes:
- * -w, each stream's cap on queued + unacknowledged bytes (0: TCP_SND_BUF). */
+ * -w, each stream's cap on queued + unacknowledged bytes (0: TCP_SND_BUF).
+ * dual: -d, one stream; the TCP server listens on @port for the server's
+ * connection back (ERR_USE when it already listens on another port). */
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes);
+                             uint32_t window_bytes, bool dual);
 void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 

@@ -208,6 +208,7 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
                        uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
                        uint32_t window);
+static bool cli_dual;               /* the next cli_start() is a -d client's */
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
 static err_t cli_step_adopted(void);
 
@@ -763,6 +764,8 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
     if (send_hdr) {
         iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
+        if (cli_dual)       /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
+            h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
         if (amount)
             h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
         cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
@@ -827,11 +830,28 @@ static err_t cli_step_adopted(void)
 
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes)
+                             uint32_t window_bytes, bool dual)
 {
     ip_addr_t ip;
+    err_t err;
+
+    if (dual) {
+        /* the server connects back to the port in our header: the TCP
+         * server is that listener (kept running after the test, as any
+         * `iperf -s`; already listening is fine) */
+        if (streams != 1)
+            return ERR_VAL;
+        err = iperf_tcp_server_start(port, interval_s);
+        if (err != ERR_OK && err != ERR_ALREADY)
+            return err;
+        if (err == ERR_ALREADY && srv.port != port)
+            return ERR_USE;
+    }
     app_ip_set(&ip, host);
-    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams, window_bytes);
+    cli_dual = dual;
+    err = cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams, window_bytes);
+    cli_dual = false;
+    return err;
 }
 
 /* ---------------------------------------------------------------- common */
