@@ -268,7 +268,8 @@ overlay_files() {
 peer_fw_files() {
     local fw="$top/firmware/baremetal"
     [ -d "$fw" ] || return 0
-    (cd "$fw" && find include lib apps/apps.h apps/common apps/iperf -type f \( -name '*.c' -o -name '*.h' \) |
+    (cd "$fw" && find include lib apps/apps.h apps/common apps/iperf apps/echo apps/latency \
+            -type f \( -name '*.c' -o -name '*.h' \) |
         LC_ALL=C sort | while read -r f; do printf '%s\t%s\n' "$fw/$f" "net/gemlab-peer/fw/$f"; done)
 }
 

@@ -220,7 +220,8 @@ static void build_board_and_bench(struct run *r)
             for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++)
                 if (!isnan(rs_jnumber(lat, keys[k])))
                     cJSON_AddNumberToObject(o, keys[k], rs_jnumber(lat, keys[k]));
-            cJSON_AddStringToObject(o, "source", "board latency app: UDP ping-pong to the host's echo");
+            cJSON_AddStringToObject(o, "source", r->sim ? "board latency app: UDP ping-pong to the peer's echo"
+                                                        : "board latency app: UDP ping-pong to the host's echo");
         }
     }
     srv = board_iperf_server(r, why, sizeof(why));

@@ -860,13 +860,19 @@ static void board_udp_result(struct run *r, cJSON *res)
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
 }
 
+/* The in-emulator peer's addresses (docs/PEER.md: it plays slirp's host) */
+#define SIM_PEER_IP "10.0.2.2"
+#define SIM_BOARD_IP "10.0.2.15"
+static int sim_peer_start(struct run *r, const char *cmd);
+
 /* The path's round-trip time as a bench measures it (issue 20: the window
  * rules need a measured RTT, not the scenario's latency): the bare-metal
  * firmware's latency app pings a UDP echo (RFC 862) the runner serves on
  * the host, which slirp makes 10.0.2.2 for the guest.  Its `result`
  * (docs/schema.md, test "latency": min_us, p50_us...) becomes results.json
- * "rtt".  Bare-metal over --net user only; a missing answer leaves the RTT
- * unknown.  Returns non-zero when the run must stop. */
+ * "rtt".  Bare-metal over --net user, or under --net sim against the
+ * peer's echo; a missing answer leaves the RTT unknown.  Returns non-zero
+ * when the run must stop. */
 static int measure_rtt(struct run *r)
 {
     struct sockaddr_in sa = { .sin_family = AF_INET };
@@ -876,6 +882,22 @@ static int measure_rtt(struct run *r)
     pid_t pid;
     int fd, rc;
 
+    if (r->sim) {
+        /* virtual time: the peer's RFC 862 echo (the firmware's echo app,
+         * docs/PEER.md) plays the host's, and the probe goes through the
+         * gate like any command: the RTT is the virtual one, exact */
+        progress(r, "rtt", 0, 0);
+        rc = vt_sync(r);
+        if (!rc)
+            rc = sim_peer_start(r, "echo");
+        if (!rc)
+            rc = send_wait(r, "latency -c " SIM_PEER_IP " -p 7 -n 20 -i 0 -w 500", "result", 15000);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "rtt probe");
+        if (rc == -ETIMEDOUT)
+            fprintf(stderr, "gemlab: warning: the board's latency probe gave no result: RTT unknown\n");
+        return 0;
+    }
     fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) || getsockname(fd, (struct sockaddr *)&sa, &sl)) {
@@ -1797,8 +1819,6 @@ static int pair_traffic(struct run *r, cJSON **result)
  * over QMP while the gate holds the VM.  Either way the traffic starts at
  * a defined virtual time and the receiver's count is the goodput, as with
  * the host's iperf. */
-#define SIM_PEER_IP "10.0.2.2"
-#define SIM_BOARD_IP "10.0.2.15"
 /* iperf -P in the firmware's iperf code (IPERF_MAX_PARALLEL, appargs.h) */
 #define SIM_MAX_PARALLEL 8
 
@@ -2404,7 +2424,7 @@ int run_cmd_run(int argc, char **argv)
         r.cpu_baseline = rc == 0;
     }
     if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
-        !r.netns[0] && !r.vt && board_link_up(&r.in, NULL) && measure_rtt(&r))
+        !r.netns[0] && (!r.vt || r.sim) && board_link_up(&r.in, NULL) && measure_rtt(&r))
         goto out;
     path = runner_traffic_path(r.sim, r.vt, board_link_up(&r.in, NULL));
     if (path == RUNNER_TRAFFIC_SIM) {

