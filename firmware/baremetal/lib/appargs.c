@@ -193,6 +193,8 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
             have_w = true;
         } else if (strcmp(o, "-d") == 0) {
             a->dual = true;
+        } else if (strcmp(o, "-R") == 0) {
+            a->reverse = true;
         } else {
             return -EINVAL;
         }
@@ -209,6 +211,14 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
     }
     if (server && a->dual) {
         a->err = "-d is a client option (the server connects back when a client asks)";
+        return -EINVAL;
+    }
+    if (server && a->reverse) {
+        a->err = "-R is a client option (the server sends when a client asks)";
+        return -EINVAL;
+    }
+    if (a->reverse && (a->udp || a->parallel > 1 || a->dual || have_w)) {
+        a->err = "-R takes one TCP stream here (no UDP, -P, -d or -w with -R)";
         return -EINVAL;
     }
     if (a->dual && (a->udp || a->parallel > 1)) {

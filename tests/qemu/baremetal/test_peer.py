@@ -48,7 +48,8 @@ P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "3000:iperf -c 10.0.2.15 -u -b 1000M -t 1\n"
               "4500:iperf -c 10.0.2.15 -t 1\n"
               "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n"
-              "7000:latency -c 10.0.2.15 -p 7 -n 10 -i 0 -l 64\n")
+              "7000:latency -c 10.0.2.15 -p 7 -n 10 -i 0 -l 64\n"
+              "7500:iperf -c 10.0.2.15 -t 1 -R\n")
 
 
 def peer_qemu():
@@ -88,9 +89,9 @@ def read_jsonl(path):
         return [json.loads(ln) for ln in f if ln.strip()]
 
 
-def run(qemu, fw, rundir, script, fw_role, peer_results=2):
+def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
     """One boot with the peer (results and script in @rundir), nothing
-    typed by the test.  Returns (the firmware's two result lines of role
+    typed by the test.  Returns (the firmware's @fw_count result lines of role
     @fw_role, the peer's results file text, the firmware's phy and link
     lines)."""
     if not os.path.exists(fw):
@@ -103,7 +104,7 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2):
     with Board(fw, rundir, qemu, netdev="gemlab-peer,id=n0,results=%s,script=%s" % (res, scr),
                mips=MIPS) as b:
         boot = [b.con.expect_json(t, 30) for t in ("phy", "link")]
-        for _ in range(2):
+        for _ in range(fw_count):
             r = b.con.expect_json("result", 180, lambda j: j.get("role") == fw_role)
             assert r, "no firmware %s result line" % fw_role
             fw_results.append(r)
@@ -130,7 +131,8 @@ def board_to_peer(board_to_peer_runs):
 
 @pytest.fixture(scope="module")
 def peer_to_board(qemu, fw, tmp_path_factory):
-    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=4)[:2]
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=5,
+               fw_count=3)[:2]
 
 
 def results(text, proto, role):
@@ -192,7 +194,7 @@ def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
 
 def test_peer_tcp_client_bytes_match_firmware_server(peer_to_board):
     fw, text = peer_to_board
-    r = results(text, "tcp", "client")
+    r = [j for j in results(text, "tcp", "client") if not j.get("reverse")]
     assert len(r) == 1, text
     r, s = r[0], fw[1]
     assert s["proto"] == "tcp" and r["aborted"] is False, (r, s)
@@ -224,6 +226,22 @@ def test_peer_echo_client_times_every_reply_from_the_firmwares_echo(peer_to_boar
     r = r[0]
     assert r["src"] == "peer" and r["sent"] == 10 and r["received"] == 10 and r["lost"] == 0, r
     assert 2 <= r["min_us"] <= r["p50_us"] <= r["max_us"] < 1000, r
+
+
+def test_peer_reverse_client_counts_what_the_firmwares_server_sent(peer_to_board):
+    """The peer's `iperf -c -R` (2.1's reverse test): the firmware's TCP
+    server sends on the peer's connection for 1 s and closes; the peer's
+    client counts every byte the server wrote (the board's own line: role
+    server, "reverse"), at no more than line rate."""
+    fw, text = peer_to_board
+    r = [j for j in results(text, "tcp", "client") if j.get("reverse")]
+    assert len(r) == 1, text
+    r = r[0]
+    assert r["src"] == "peer" and r["aborted"] is False and "bytes_acked" not in r, r
+    assert r["bytes"] > 0.5 * line_rate_bytes(1000000, TCP_MSS, TCP_WIRE), r
+    assert r["bytes"] <= line_rate_bytes(r["duration_us"], TCP_MSS, TCP_WIRE), r
+    s = [j for j in fw if j.get("reverse")]
+    assert len(s) == 1 and s[0]["role"] == "server" and s[0]["bytes"] == r["bytes"], (s, r)
 
 
 def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):

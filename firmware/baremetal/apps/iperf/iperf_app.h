@@ -15,10 +15,12 @@ err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s);
  * for time_s or amount_bytes; one result line with the sum.  window_bytes:
  * -w, each stream's cap on queued + unacknowledged bytes (0: TCP_SND_BUF).
  * dual: -d, one stream; the TCP server listens on @port for the server's
- * connection back (ERR_USE when it already listens on another port). */
+ * connection back (ERR_USE when it already listens on another port).
+ * reverse: -R, one stream; the server sends on it and the result line
+ * (role client, "reverse":true) counts the bytes that arrived. */
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes, bool dual);
+                             uint32_t window_bytes, bool dual, bool reverse);
 void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 

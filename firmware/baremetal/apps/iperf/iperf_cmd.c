@@ -42,7 +42,7 @@ static int cmd_iperf(int argc, char **argv)
             err = iperf_udp_client_start(&c);
         } else {
             err = iperf_tcp_client_start(a.host, a.port, a.time_s, a.amount_bytes, a.interval_s,
-                                         a.parallel, a.window_bytes, a.dual);
+                                         a.parallel, a.window_bytes, a.dual, a.reverse);
         }
         if (err != ERR_OK)
             app_error("iperf", a.udp ? "udp client start failed" : "tcp client start failed", err);
@@ -62,7 +62,7 @@ static void iperf_poll(uint32_t now_ms)
 static const struct shell_cmd iperf_cmd = {
     .name = "iperf",
     .usage = "iperf -s [-u] [-p PORT] [-i SEC] | iperf -c A.B.C.D [-u] [-p PORT] "
-             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d] | iperf stop",
+             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -R] | iperf stop",
     .fn = cmd_iperf,
 };
 

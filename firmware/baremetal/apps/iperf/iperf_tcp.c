@@ -23,6 +23,11 @@
  * accepted connection for the client's time; result role "server" with
  * "reverse":true.
  *
+ * The client asks for both: -d sends a version 1 header with RUN_NOW and
+ * starts the TCP server on its port for the connection back; -R sets the
+ * reverse flag, sends the header only and counts what arrives until the
+ * server closes (result role "client" with "reverse":true).
+ *
  * Known limitations:
  * - --full-duplex is reported as an error line; the server only receives.
  * - One sending engine: a dual/reverse test while `iperf -c` runs (or two
@@ -49,6 +54,7 @@
 #endif
 #define IPERF_TCP_MAX_STREAMS IPERF_MAX_PARALLEL
 #define TCP_POLL_COARSE    2        /* tcp_poll interval: 2 x 500 ms */
+#define IPERF_TCP_RX_GRACE_MS 10000 /* -R: how long past -t a client waits for the server's close */
 
 /* Server idle timeout: a connection that has received nothing for this many
  * seconds is aborted (result line with "aborted":true) and its slot freed.
@@ -144,6 +150,7 @@ static struct {
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
     bool reverse;                   /* sending on a connection we accepted (-R) */
+    bool rx;                        /* client -R: the server sends, "written" counts what arrived */
     struct cli_stream st[IPERF_TCP_MAX_STREAMS];
 } cli;
 
@@ -171,7 +178,7 @@ static void emit_progress(const char *role, const ip_addr_t *peer, uint16_t port
  * stream first, as iperf 2 prints [  N] lines before [SUM]. */
 static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
                         uint64_t bytes, uint64_t us, uint64_t acked, bool aborted,
-                        unsigned n, const uint64_t *sbytes, uint32_t window)
+                        unsigned n, const uint64_t *sbytes, uint32_t window, bool reverse)
 {
     char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], by[21];
     struct glout g;
@@ -184,8 +191,8 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
     app_put_rate(&g, bytes, us);
     if (acked != UINT64_MAX)
         glout_u64(&g, "bytes_acked", acked);
-    if (acked != UINT64_MAX && strcmp(role, "server") == 0)
-        glout_bool(&g, "reverse", true);   /* a server that sent: -R */
+    if (reverse)            /* -R: a server that sent, or a client that received */
+        glout_bool(&g, "reverse", true);
     glout_bool(&g, "aborted", aborted);
     if (window)             /* the client's -w, as iperf 2 prints "TCP window size" */
         glout_u64(&g, "window_bytes", window);
@@ -209,6 +216,7 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
                        uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
                        uint32_t window);
 static bool cli_dual;               /* the next cli_start() is a -d client's */
+static bool cli_rx;                 /* ... or a -R client's */
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
 static err_t cli_step_adopted(void);
 
@@ -265,13 +273,13 @@ static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
     if (s->gidx == GIDX_SOLO) {
         if (counted)
             emit_result("server", &s->peer, s->peer_port, s->bytes, app_now_us() - s->start_us, UINT64_MAX,
-                        aborted, 1, &s->bytes, 0);
+                        aborted, 1, &s->bytes, 0, false);
         return;
     }
     if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, app_now_us()))
         return;
     n = iperf_grp_sum(&srv.grp, sb, &sum, &us);
-    emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb, 0);
+    emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb, 0, false);
 }
 
 /* End of a server session; the pcb is closed (or aborted) by the caller. */
@@ -493,7 +501,8 @@ static void cli_report(bool aborted)
         aborted |= st->aborted;
     }
     emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, written, end_us - cli.start_us,
-                acked, aborted, cli.n, sb, cli.reverse ? 0 : cli.window);
+                cli.rx ? UINT64_MAX : acked, aborted, cli.n, sb, cli.reverse ? 0 : cli.window,
+                cli.reverse || cli.rx);
 }
 
 /* All streams done: report (when they were sending) and free the engine. */
@@ -590,6 +599,8 @@ static err_t st_fill(struct cli_stream *st)
             err = tcp_write(pcb, cli.hdr + st->hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
             if (err == ERR_OK)
                 st->hdr_sent = (uint16_t)(st->hdr_sent + n);
+        } else if (cli.rx) {
+            break;                  /* -R: the header is all we send */
         } else {
             n = room < APP_PATTERN_LEN ? room : APP_PATTERN_LEN;
             if (cli.amount && cli.amount - st->written < n)
@@ -605,7 +616,8 @@ static err_t st_fill(struct cli_stream *st)
         }
         if (err != ERR_OK)
             break;
-        st->written += n;
+        if (!cli.rx)                /* -R: "written" counts what arrives, not our header */
+            st->written += n;
     }
     if (err == ERR_OK)
         tcp_output(pcb);
@@ -618,7 +630,15 @@ static err_t st_step(struct cli_stream *st)
     err_t err;
     if (st->state != CLI_SENDING)
         return ERR_OK;
-    if (cli_done(st))
+    if (cli.rx && st->hdr_sent >= cli.hdr_len) {
+        /* -R: the server ends the test by closing; one that does not is
+         * given IPERF_TCP_RX_GRACE_MS past the test's time */
+        if (!cli.amount &&
+            (int32_t)(app_now_ms() - cli.start_ms - cli.time_ms - IPERF_TCP_RX_GRACE_MS) >= 0)
+            return st_finish(st, true);
+        return ERR_OK;
+    }
+    if (!cli.rx && cli_done(st))
         return st_finish(st, false);
     err = st_fill(st);
     if (err != ERR_OK) {
@@ -663,7 +683,11 @@ static err_t cli_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 {
     struct cli_stream *st = arg;
     (void)err;
-    if (p) {                        /* the iperf server sends nothing we need */
+    if (p) {                        /* the iperf server sends nothing we need, except with -R */
+        if (st && cli.rx && st->state == CLI_SENDING) {
+            st->written += p->tot_len;
+            st->ivl_acked += p->tot_len;
+        }
         tcp_recved(pcb, p->tot_len);
         pbuf_free(p);
         return ERR_OK;
@@ -761,11 +785,14 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
     if (streams < 1 || streams > IPERF_TCP_MAX_STREAMS)
         return ERR_VAL;
     cli_reset(ip, port, time_ms, amount, interval_s, streams, window);
+    cli.rx = cli_rx;
     if (send_hdr) {
         iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
         if (cli_dual)       /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
             h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+        if (cli_rx)         /* -R: the 2.1 extended header's reverse flag */
+            h.upper_flags |= IPERF2_UPPER_REVERSE;
         if (amount)
             h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
         cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));
@@ -830,7 +857,7 @@ static err_t cli_step_adopted(void)
 
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes, bool dual)
+                             uint32_t window_bytes, bool dual, bool reverse)
 {
     ip_addr_t ip;
     err_t err;
@@ -848,9 +875,12 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
             return ERR_USE;
     }
     app_ip_set(&ip, host);
+    if (reverse && (streams != 1 || dual))
+        return ERR_VAL;
     cli_dual = dual;
+    cli_rx = reverse;
     err = cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams, window_bytes);
-    cli_dual = false;
+    cli_dual = cli_rx = false;
     return err;
 }
 
