@@ -88,12 +88,10 @@ static const char *pick_str(struct ctx *c, const char *const *v, unsigned n)
 #define E(code) BIT(DG_##code)
 
 /* struct fault.fw: the fault also runs in virtual time (--clock virtual),
- * bare metal only: the peer plays iperf 2 TCP/UDP (docs/PEER.md), and a
- * timeline runs with --net idle (docs/VIRTUAL_TIME.md) */
+ * bare metal only: the peer plays iperf 2 TCP/UDP with -P, -w, -d
+ * (docs/PEER.md), and a timeline runs at its virtual times during the
+ * traffic (docs/VIRTUAL_TIME.md) */
 #define CP_VT 0x100u
-/* struct fault.fw: in virtual time the fault runs without traffic (--net
- * idle), so it pairs with no fault that needs traffic to show */
-#define CP_VT_IDLE 0x200u
 #define CP_FW_ANY (CP_FW_BAREMETAL | CP_FW_LINUX)
 
 /* Each apply() writes its keys and adds its expected/allowed codes. */
@@ -159,15 +157,6 @@ static void f_flaps(struct ctx *c)
     put(c, S_TIMELINE, "at = 1s flap %ums %u 1500ms\n", pick(c, 2, 5) * 100, n);
     if (c->min_duration_s < 10)
         c->min_duration_s = 10;
-    /* virtual time: --net sim takes no timeline yet, so the link and the
-     * timeline alone (--net idle: no traffic, PHY_LINK_FLAPS from the
-     * firmware's link lines) */
-    if (c->vt) {
-        snprintf(c->s->net, sizeof(c->s->net), "idle");
-        /* idle virtual seconds cost almost no wall time: room for a
-         * relink that downshifts after the last flap (up to 4 attempts) */
-        c->min_duration_s = 20;
-    }
     c->s->expect |= E(PHY_LINK_FLAPS);
     c->s->allow |= E(PROTO_RETRANSMITS) | E(PROTO_UDP_LOSS) | E(MAC_RX_STALL);
 }
@@ -240,7 +229,10 @@ static void f_window(struct ctx *c)
     static const char *const w[] = { "16K", "32K", "64K" };
     put(c, S_LINK, "latency = %ums\n", pick(c, 8, 20));
     put(c, S_TRAFFIC, "window = %s\n", pick_str(c, w, 3));
-    snprintf(c->s->net, sizeof(c->s->net), "tap");
+    /* real time: the host's iperf -w needs a socket of its own (a tap);
+     * virtual time: the peer's client takes -w */
+    if (!c->vt)
+        snprintf(c->s->net, sizeof(c->s->net), "tap");
     c->s->expect |= E(PROTO_WINDOW_LIMITED) | E(METHOD_WINDOW_BELOW_BDP);
 }
 
@@ -276,7 +268,7 @@ static const struct fault faults[] = {
       K_NEG, K_NEG | K_1G, 1, f_partner_forced_half },
     { "downshift", "2-pair cable, downshift on", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_NEG, K_NEG | K_1G, 1, f_downshift },
     { "no_link", "no cable, or 2 pairs with downshift off", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_ALL, K_ALL, 1, f_no_link },
-    { "flaps", "1-3 link flaps of 200-800 ms", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT | CP_VT_IDLE, P_ANY, K_LOSSY, 0, 1, f_flaps },
+    { "flaps", "1-3 link flaps of 200-800 ms", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY, 0, 1, f_flaps },
     { "loss", "random 1-5 % or Gilbert-Elliott loss", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1,
       f_loss },
     { "corrupt", "1-4 % corrupted frames", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1, f_corrupt },
@@ -289,7 +281,7 @@ static const struct fault faults[] = {
       K_NEG | K_NOTRAF, 1, f_rx_ring },
     { "rtt", "16-40 ms RTT, default window", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP, K_TRAFFIC | K_RTT,
       K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_rtt },
-    { "window", "-w 16-64K over 16-40 ms RTT (--net tap, root)", CP_FW_BAREMETAL | CP_FW_LINUX, P_TCP,
+    { "window", "-w 16-64K over 16-40 ms RTT (real time: --net tap, root)", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
       K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT, 1, f_window },
     { "version_mismatch", "host iperf3 against the board's iperf 2", CP_FW_BAREMETAL, P_ANY, K_NOTRAF,
       K_TRAFFIC | K_NOTRAF, 1, f_version_mismatch },
@@ -312,11 +304,9 @@ int cp_fault_lookup(const char *name)
     return -1;
 }
 
-static bool compatible(const struct fault *a, const struct fault *b, bool vt)
+static bool compatible(const struct fault *a, const struct fault *b)
 {
     if (a == b || (a->claims & b->conflicts) || (b->claims & a->conflicts) || !(a->fw & b->fw & CP_FW_ANY))
-        return false;
-    if (vt && (((a->fw & CP_VT_IDLE) && (b->claims & K_TRAFFIC)) || ((b->fw & CP_VT_IDLE) && (a->claims & K_TRAFFIC))))
         return false;
     return a->proto == P_ANY || b->proto == P_ANY || a->proto == b->proto;
 }
@@ -335,7 +325,7 @@ static int draw_fault(struct gl_prng *r, const struct cp_opts *o, const struct f
                 continue;
             /* with --pairs, clean and no_link (which pair with nothing)
              * are not drawn: every sample carries two faults */
-            if (with ? !compatible(with, f, o->vt) : (o->pairs && f->claims == K_ALL))
+            if (with ? !compatible(with, f) : (o->pairs && f->claims == K_ALL))
                 continue;
             if (pass == 0) {
                 total += f->weight;
@@ -395,15 +385,10 @@ int cp_sample_draw(const struct cp_opts *o, unsigned index, struct cp_sample *s,
     c.vt = o->vt;
     for (int i = 0; i < s->nfaults; i++)
         faults[s->fault[i]].apply(&c);
-    /* What the evidence cannot tell apart.  Without traffic (--net idle)
-     * a duplex mismatch has no collisions to show.  Corrupted frames on a
+    /* What the evidence cannot tell apart.  Corrupted frames on a
      * half-duplex link to a partner that does not autonegotiate are the
      * FCS errors a mismatch shows too (r_duplex): there the code is a
      * consequence, not a false alarm. */
-    if (!strcmp(s->net, "idle") && (s->expect & E(PHY_DUPLEX_MISMATCH))) {
-        s->expect &= ~E(PHY_DUPLEX_MISMATCH);
-        s->allow |= E(PHY_DUPLEX_MISMATCH);
-    }
     for (int i = 0; i < s->nfaults; i++)
         if (!strcmp(faults[s->fault[i]].name, "partner_forced_half") && (s->expect & E(PHY_FCS_ERRORS)))
             s->allow |= E(PHY_DUPLEX_MISMATCH);

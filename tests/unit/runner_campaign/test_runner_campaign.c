@@ -126,13 +126,13 @@ static void test_fault_and_firmware_masks(void **state)
 }
 
 /* --clock virtual: bare metal only, only the faults the in-emulator peer
- * (or --net idle) can run, every scenario in virtual time; a flaps sample
- * runs without traffic, so it pairs with no fault that needs traffic. */
+ * can run, every scenario in virtual time against it (--net sim, the
+ * default): flaps during traffic, window through the peer's -w (no tap). */
 static void test_virtual_time_samples(void **state)
 {
     static struct scenario sc;
-    static const char *const never[] = { "window", "version_mismatch", "irq_cpu0" };
-    unsigned flaps = 0, pairs_seen = 0;
+    static const char *const never[] = { "version_mismatch", "irq_cpu0" };
+    unsigned flaps = 0, flaps_paired = 0, window = 0, pairs_seen = 0;
     (void)state;
     for (int pairs = 0; pairs < 2; pairs++)
         for (unsigned i = 0; i < 1500; i++) {
@@ -145,21 +145,22 @@ static void test_virtual_time_samples(void **state)
             assert_int_equal(strcmp(scn_enum_str(&sc, SK_BOARD_CLOCK), "virtual"), 0);
             for (size_t k = 0; k < sizeof(never) / sizeof(never[0]); k++)
                 assert_false(fault_of(&s, never[k]));
+            assert_string_equal(s.net, "");
             if (fault_of(&s, "flaps")) {
                 flaps++;
-                assert_string_equal(s.net, "idle");
-                /* no traffic, no collisions: a mismatch cannot be required */
-                assert_false(s.expect & BIT(DG_PHY_DUPLEX_MISMATCH));
-                if (fault_of(&s, "partner_forced_full"))
-                    assert_true(s.allow & BIT(DG_PHY_DUPLEX_MISMATCH));
-                assert_false(fault_of(&s, "loss") || fault_of(&s, "corrupt") || fault_of(&s, "rgmii") ||
-                             fault_of(&s, "rx_ring") || fault_of(&s, "rtt"));
-            } else {
-                assert_string_equal(s.net, "");
+                flaps_paired += s.nfaults == 2;
+                assert_true(s.expect & BIT(DG_PHY_LINK_FLAPS));
+                assert_true(sc.nevents == 1 && sc.v[SK_TRAFFIC_DURATION].u >= 10000000000ull);
+            }
+            if (fault_of(&s, "window")) {
+                window++;
+                assert_true(sc.v[SK_TRAFFIC_WINDOW].set && sc.v[SK_LINK_LATENCY].set && !s.udp);
+                assert_true(s.expect & BIT(DG_PROTO_WINDOW_LIMITED));
             }
             pairs_seen += s.nfaults == 2;
         }
-    assert_true(flaps > 20);
+    assert_true(flaps > 20 && flaps_paired > 5);
+    assert_true(window > 20);
     assert_true(pairs_seen > 500);
     /* the same sample in real time is another scenario (no clock key) */
     {
