@@ -1849,10 +1849,10 @@ static int sim_supported(const struct run *r)
                 (unsigned long long)v->u, SIM_MAX_PARALLEL);
         return -EINVAL;
     }
-    if (r->s.v[SK_TRAFFIC_BIDIR].b && (r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 || r->s.v[SK_TRAFFIC_REVERSE].b ||
-                                       r->s.v[SK_TRAFFIC_PARALLEL].u > 1)) {
+    if (r->s.v[SK_TRAFFIC_BIDIR].b && r->s.v[SK_TRAFFIC_PARALLEL].u > 1) {
+        /* (bidir with reverse is the scenario's own error) */
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
-                        "with one TCP stream (no protocol = udp, reverse = yes or parallel > 1 with it)\n",
+                        "with one stream (no parallel > 1 with it)\n",
                 r->o.scenario, r->s.v[SK_TRAFFIC_BIDIR].line);
         return -EINVAL;
     }

@@ -57,9 +57,9 @@ struct iperf_args {
  * -b needs -u; -P (1..8) is TCP only and applies -t / -n to every stream,
  * as iperf 2's -P does.  -w (TCP client, IPERF_MIN_WINDOW..IPERF_MAX_WINDOW
  * bytes) caps each stream's queued and unacknowledged bytes, as iperf 2's
- * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (TCP,
- * one stream) asks the server to connect back to our listener on -p at
- * once (iperf 2's dual test; the listener is the TCP server's).  -R (TCP,
+ * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (one
+ * stream, TCP or UDP) asks the server to send back to our server on -p at
+ * once (iperf 2's dual test; the TCP or UDP server engine listens).  -R (TCP,
  * one stream, iperf 2.1's reverse) asks the server to send on the
  * client's connection for -t / -n; the client counts what arrives.
  * Returns 0 or -EINVAL. */

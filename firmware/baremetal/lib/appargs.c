@@ -221,8 +221,8 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         a->err = "-R takes one TCP stream here (no UDP, -P, -d or -w with -R)";
         return -EINVAL;
     }
-    if (a->dual && (a->udp || a->parallel > 1)) {
-        a->err = "-d takes one TCP stream here (no UDP or -P with -d)";
+    if (a->dual && a->parallel > 1) {
+        a->err = "-d takes one stream here (no -P with -d)";
         return -EINVAL;
     }
     if (a->udp && have_w) {

@@ -316,8 +316,8 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     sc.write_text("[scenario]\nname = w\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nwindow = 64K\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "d"), scenario=str(sc))
     assert r.returncode == 2 and "%s:7: [traffic] window" % sc in r.stderr and "TCP only" in r.stderr, r.stderr
-    # -d: one TCP stream from the peer's client
-    sc.write_text("[scenario]\nname = d\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nbidir = yes\n")
+    # -d: one stream from the peer's client
+    sc.write_text("[scenario]\nname = d\n[board]\nclock = virtual\n[traffic]\nparallel = 2\nbidir = yes\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "dd"), scenario=str(sc))
     assert r.returncode == 2 and "%s:7: [traffic] bidir" % sc in r.stderr and "-d" in r.stderr, r.stderr
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
@@ -396,6 +396,28 @@ def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
         found = {x["code"]: x for x in json.load(f)["findings"]}
     assert found["PROTO_WINDOW_LIMITED"]["evidence"]["window_bytes"] == 16384, found
     assert found["METHOD_WINDOW_BELOW_BDP"]["evidence"]["tool_window_bytes"] == 16384, found
+
+
+def test_udp_dual_carries_the_offered_rate_both_ways(tmp_path, vt_qemu, fw):
+    """bidir = yes with UDP at 200 Mb/s: the peer's client runs iperf 2's
+    -d, the board's server sends back at the rate in the header to the
+    peer's UDP server.  Each way carries the offered rate (1470-byte
+    datagrams, far below 1000 x 1470/1536), nothing is lost, and
+    throughput_bps is the sum, as with the host's -d."""
+    sc = tmp_path / "udpd.ini"
+    sc.write_text("[scenario]\nname = udpd\ndescription = UDP -d\n[board]\nclock = virtual\n"
+                  "[traffic]\nprotocol = udp\nbidir = yes\nbandwidth = 200M\nduration = 2s\n")
+    out = str(tmp_path / "run")
+    r = gemlab_run(vt_qemu, fw, out, scenario=str(sc))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        ip = json.load(f)["iperf"]
+    assert ip["ok"] and ip["method"]["bidir"] and ip["peer_command"].endswith(" -d"), ip
+    for k in ("rx_bps", "tx_bps"):
+        assert abs(ip[k] - 200e6) < 0.005 * 200e6, (k, ip)
+    assert ip["throughput_bps"] == ip["rx_bps"] + ip["tx_bps"] and ip["udp_lost_pct"] == 0, ip
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        assert json.load(f)["findings"] == [], "a clean link named a fault"
 
 
 def test_loss_variant_names_retransmits(tmp_path, vt_qemu, fw):

@@ -267,8 +267,8 @@ static void test_iperf_window_parses_on_tcp_client_only(void **state)
     assert_non_null(strstr(a.err, "TCP only"));
 }
 
-/* -d: iperf 2's dual test, one TCP stream from the client; the server, UDP
- * and -P N > 1 are refused naming -d. */
+/* -d: iperf 2's dual test, one stream from the client, TCP or UDP; the
+ * server and -P N > 1 are refused naming -d. */
 static void test_iperf_dual_is_a_one_stream_tcp_client_option(void **state)
 {
     struct iperf_args a;
@@ -281,9 +281,9 @@ static void test_iperf_dual_is_a_one_stream_tcp_client_option(void **state)
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-d"), -EINVAL);
     assert_non_null(a.err);
     assert_non_null(strstr(a.err, "-d"));
-    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-d"), -EINVAL);
-    assert_non_null(a.err);
-    assert_non_null(strstr(a.err, "-d"));
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-d", "-b", "10M"), 0);
+    assert_true(a.dual && a.udp);
+    assert_true(a.rate_bps == 10000000ull);
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-d", "-P", "2"), -EINVAL);
     assert_non_null(a.err);
     assert_non_null(strstr(a.err, "-d"));

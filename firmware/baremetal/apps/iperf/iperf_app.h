@@ -50,6 +50,7 @@ struct iperf_udp_client_cfg {
     uint32_t interval_s;
     const char *test;           /* "iperf" or "sweep": result line's "test" */
     bool quiet;                 /* no result line (the caller reports) */
+    bool dual;                  /* -d: the server sends back at once to our UDP server on @port */
     void (*done)(const struct iperf_udp_result *r, void *arg);
     void *arg;
 };

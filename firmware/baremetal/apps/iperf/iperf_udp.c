@@ -582,6 +582,13 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         return ERR_ALREADY;
     if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > IPERF_MAX_UDP_LEN || cfg->rate_bps == 0)
         return ERR_VAL;
+    if (cfg->dual) {
+        /* -d: our UDP server on the header's port takes the server's back
+         * test (kept running after, as any `iperf -s -u`) */
+        err = iperf_udp_server_start(cfg->port, cfg->interval_s);
+        if (err != ERR_OK && err != ERR_ALREADY)
+            return err;
+    }
     app_pattern_init();
     memset(&uc, 0, sizeof(uc));
     uc.cfg = *cfg;
@@ -589,6 +596,8 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
     iperf2_client_hdr_init(&h, true, cfg->port, cfg->len, cfg->time_ms, cfg->rate_bps);
     if (cfg->amount_bytes)          /* -n: iperf sends the byte count, positive */
         h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
+    if (cfg->dual)                  /* a version 1 header, "run now" (iperf 2 Settings.cpp) */
+        h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
     uc.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, uc.hdr, sizeof(uc.hdr));
     uc.res.len = cfg->len;
 
