@@ -13,7 +13,8 @@
 #            no libmnl), cross-built static
 #
 # Everything is stripped, and the build FAILS if `readelf -d` shows a NEEDED
-# entry (seed 001 §4.2, docs/SOURCES.md).  Cached in $GEMLAB_CACHE/linux/userland/<key>/.
+# entry: the initramfs carries no shared libraries or loader (readelf(1) -d
+# lists the NEEDED libraries).  Cached in $GEMLAB_CACHE/linux/userland/<key>/.
 # Outputs: OUTDIR/bin/{busybox,iperf,iperf3,ethtool}, OUTDIR/versions.txt.
 set -euo pipefail
 

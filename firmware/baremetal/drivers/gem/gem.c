@@ -1,6 +1,8 @@
 /* gem.c - Zynq GEM driver.  See gem.h; registers in gem_regs.h.
  *
- * Stock QEMU 7.2 quirks handled here (docs/FACTS.md), all harmless on silicon:
+ * Stock QEMU 7.2 quirks handled here (its hw/net/cadence_gem.c: gem_write(),
+ * gem_receive(), gem_transmit(); each shown by tests/qemu/baremetal), all
+ * harmless on silicon:
  *  - the RX engine re-reads a descriptor it found in use only when NWCTRL
  *    is written with RX enabled: after re-arming we rewrite NWCTRL;
  *  - the RX buffer size resets to 128 B: DMACFG is always written;

@@ -42,7 +42,7 @@
 #define GEM_BUF_SIZE     8064u    /* MTU + header + FCS, multiple of 64 */
 #else
 #define GEM_MTU          1500u
-#define GEM_BUF_SIZE     1536u    /* DMACFG RX size 0x18 x 64 (docs/FACTS.md) */
+#define GEM_BUF_SIZE     1536u    /* DMACFG RX buffer size 0x18 x 64 B (UG585 B.18 dma_cfg) */
 #endif
 #define GEM_MAX_FRAME    (GEM_MTU + 14u)
 

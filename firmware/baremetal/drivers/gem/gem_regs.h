@@ -147,7 +147,8 @@
 #define GEM_MODID                 0x0FCu   /* module_id: 0x00020118 on Zynq */
 
 /* Statistics (UG585 B.18, 0x100..0x1B0): 32-bit, clear on read on silicon
- * (stock QEMU does not clear; docs/FACTS.md).  octets_* are 48 bit: _bot + _top. */
+ * (stock QEMU's hw/net/cadence_gem.c gem_read() does not clear them).
+ * octets_* are 48 bit: _bot + _top. */
 #define GEM_OCTTXL                0x100u
 #define GEM_OCTTXH                0x104u
 #define GEM_OCTRXL                0x150u
