@@ -212,11 +212,14 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 
 /* ---------------------------------------------------------------- server */
 
+/* What a client stream sends first: nothing (the server's connection
+ * back, iperf 2's compat mode), or the iperf 2 header of a plain, a dual
+ * (-d) or a reverse (-R) test. */
+enum cli_hdr { CLI_HDR_NONE, CLI_HDR_PLAIN, CLI_HDR_DUAL, CLI_HDR_REVERSE };
+
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
+                       uint64_t amount, uint32_t interval_s, enum cli_hdr hdr, unsigned streams,
                        uint32_t window);
-static bool cli_dual;               /* the next cli_start() is a -d client's */
-static bool cli_rx;                 /* ... or a -R client's */
 static err_t cli_adopt(struct tcp_pcb *pcb, uint32_t time_ms, uint64_t amount);
 static err_t cli_step_adopted(void);
 
@@ -226,7 +229,7 @@ static err_t cli_step_adopted(void);
  * "compat" mode, so the reverse stream carries no header. */
 static void connect_back(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint64_t amount)
 {
-    err_t err = cli_start(ip, port, time_ms, amount, 0, false, 1, 0);
+    err_t err = cli_start(ip, port, time_ms, amount, 0, CLI_HDR_NONE, 1, 0);
     if (err != ERR_OK)
         app_error("iperf", "dual/tradeoff connect-back failed", err);
     else
@@ -774,7 +777,7 @@ static void cli_reset(const ip_addr_t *ip, uint16_t port, uint32_t time_ms, uint
 }
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
-                       uint64_t amount, uint32_t interval_s, bool send_hdr, unsigned streams,
+                       uint64_t amount, uint32_t interval_s, enum cli_hdr hdr, unsigned streams,
                        uint32_t window)
 {
     struct iperf2_client_hdr h;
@@ -785,13 +788,13 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
     if (streams < 1 || streams > IPERF_TCP_MAX_STREAMS)
         return ERR_VAL;
     cli_reset(ip, port, time_ms, amount, interval_s, streams, window);
-    cli.rx = cli_rx;
-    if (send_hdr) {
+    cli.rx = hdr == CLI_HDR_REVERSE;
+    if (hdr != CLI_HDR_NONE) {
         iperf2_client_hdr_init(&h, false, port, 0, cli.time_ms, 0);
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
-        if (cli_dual)       /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
+        if (hdr == CLI_HDR_DUAL)    /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
             h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
-        if (cli_rx)         /* -R: the 2.1 extended header's reverse flag */
+        if (hdr == CLI_HDR_REVERSE) /* -R: the 2.1 extended header's reverse flag */
             h.upper_flags |= IPERF2_UPPER_REVERSE;
         if (amount)
             h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
@@ -862,12 +865,12 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
     ip_addr_t ip;
     err_t err;
 
+    if ((dual || reverse) && (streams != 1 || (dual && reverse)))
+        return ERR_VAL;                 /* one stream, one of -d / -R */
     if (dual) {
         /* the server connects back to the port in our header: the TCP
          * server is that listener (kept running after the test, as any
          * `iperf -s`; already listening is fine) */
-        if (streams != 1)
-            return ERR_VAL;
         err = iperf_tcp_server_start(port, interval_s);
         if (err != ERR_OK && err != ERR_ALREADY)
             return err;
@@ -875,13 +878,8 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
             return ERR_USE;
     }
     app_ip_set(&ip, host);
-    if (reverse && (streams != 1 || dual))
-        return ERR_VAL;
-    cli_dual = dual;
-    cli_rx = reverse;
-    err = cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s, true, streams, window_bytes);
-    cli_dual = cli_rx = false;
-    return err;
+    return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s,
+                     dual ? CLI_HDR_DUAL : reverse ? CLI_HDR_REVERSE : CLI_HDR_PLAIN, streams, window_bytes);
 }
 
 /* ---------------------------------------------------------------- common */
