@@ -1931,6 +1931,39 @@ static int sim_peer_start(struct run *r, const char *cmd)
     return rc;
 }
 
+/* The scenario's timeline during the peer's test, from the start's hold
+ * to its last action; *@t ends at the virtual time reached (from 1 ms
+ * with @board_tx: the board's client starts that long after the hold).
+ * An action due after the receiver's result line (@want) is not applied,
+ * and timeline_applied says so (the scenario keeps every action within
+ * the test's duration, so only a test that ended early leaves one).  0 or
+ * an inst_wait() error. */
+static int sim_timeline(struct run *r, bool board_tx, uint64_t *t, const char **want)
+{
+    struct step *steps = calloc(MAX_STEPS, sizeof(*steps));
+    cJSON *tl = cJSON_GetObjectItemCaseSensitive(r->results, "timeline_applied");
+    int n, next = 0, rc = 0;
+
+    if (!steps)
+        return -ENOMEM;
+    n = expand_timeline(&r->s, steps);
+    if (n > 0) {
+        *t = board_tx ? VT_DELAY_NS : 0;
+        rc = vt_sync(r);
+        if (!rc)
+            rc = vt_timeline(r, steps, n, &next, t, steps[n - 1].t_ns, "traffic", msg_after, want);
+        for (; !rc && next < n; next++) {
+            cJSON *e = cJSON_CreateObject();
+            cJSON_AddNumberToObject(e, "t_s", steps[next].t_ns / 1e9);
+            cJSON_AddStringToObject(e, "event", steps[next].text);
+            cJSON_AddStringToObject(e, "applied", "no: the test had ended");
+            cJSON_AddItemToArray(tl, e);
+        }
+    }
+    free(steps);
+    return rc;
+}
+
 static int sim_traffic(struct run *r, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
@@ -1940,9 +1973,8 @@ static int sim_traffic(struct run *r, cJSON **result)
     char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
     const cJSON *fw;
     cJSON *peer = NULL, *peer_rx = NULL, *res, *m;
-    int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), nsteps, next = 0;
+    int n = 0, rc, skip = rs_count_msgs(&r->in, "result");
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
-    static struct step steps[MAX_STEPS];
     uint64_t t = 0;
     long long wait_ms;
 
@@ -1992,16 +2024,9 @@ static int sim_traffic(struct run *r, cJSON **result)
      * firmware's result line, a time the guest's output decides */
     progress(r, "traffic", 0, (double)t_s);
     want[1] = (const char *)(intptr_t)skip;
-    nsteps = expand_timeline(&r->s, steps);
-    if (nsteps > 0) {
-        if (board_tx)
-            t = VT_DELAY_NS;
-        rc = vt_sync(r);
-        if (!rc)
-            rc = vt_timeline(r, steps, nsteps, &next, &t, steps[nsteps - 1].t_ns, "traffic", msg_after, want);
-        if (rc)
-            return wait_failed(r, rc, "timeline during traffic");
-    }
+    rc = sim_timeline(r, board_tx, &t, want);
+    if (rc)
+        return wait_failed(r, rc, "timeline during traffic");
     wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull);
     rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), wait_ms > 1 ? (int)wait_ms : 1, msg_after, want);
     progress_end(r);
