@@ -47,7 +47,7 @@ struct iperf_args {
     uint32_t parallel;      /* client -P: TCP streams, 1..IPERF_MAX_PARALLEL (1 without -P) */
     uint32_t window_bytes;  /* client -w: TCP send buffer per stream (SO_SNDBUF), 0 = the stack's */
     bool dual;              /* client -d: the server sends back at once, to our listener on -p */
-    bool reverse;           /* client -R (2.1): the server sends on our connection, we count */
+    bool reverse;           /* client -R (2.1): the server sends to us (TCP or UDP), we count */
     const char *err;        /* on -EINVAL, what was wrong when known (names the flag), else NULL */
 };
 
@@ -59,9 +59,10 @@ struct iperf_args {
  * bytes) caps each stream's queued and unacknowledged bytes, as iperf 2's
  * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (one
  * stream, TCP or UDP) asks the server to send back to our server on -p at
- * once (iperf 2's dual test; the TCP or UDP server engine listens).  -R (TCP,
- * one stream, iperf 2.1's reverse) asks the server to send on the
- * client's connection for -t / -n; the client counts what arrives.
+ * once (iperf 2's dual test; the TCP or UDP server engine listens).  -R (one
+ * stream, iperf 2.1's reverse) asks the server to send on the client's
+ * connection (UDP: to the client's socket, at -b with -l datagrams) for
+ * -t / -n; the client counts what arrives.
  * Returns 0 or -EINVAL. */
 int iperf_args_parse(int argc, char **argv, struct iperf_args *a);
 

@@ -217,8 +217,8 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         a->err = "-R is a client option (the server sends when a client asks)";
         return -EINVAL;
     }
-    if (a->reverse && (a->udp || a->parallel > 1 || a->dual || have_w)) {
-        a->err = "-R takes one TCP stream here (no UDP, -P, -d or -w with -R)";
+    if (a->reverse && (a->parallel > 1 || a->dual || have_w)) {
+        a->err = "-R takes one stream here (no -P, -d or -w with -R)";
         return -EINVAL;
     }
     if (a->dual && a->parallel > 1) {

@@ -20,13 +20,15 @@ One QEMU boot (about 45 s in all), checks in order:
      the tap's queues instead, the frames wait out the stall;
   2b. UDP -d against the host's iperf: the firmware runs its client back
      to the host's -L port while receiving (10 Mb/s each way, 2 s); the
-     host's two reports equal the firmware's; -R (unsupported for UDP)
-     gets an error line and the server keeps serving;
+     host's two reports equal the firmware's; UDP -R both ways (10 Mb/s,
+     2 s): the host client counts what the firmware's server sends; the
+     firmware's -R client counts what the host's server sends;
   2c. TCP -P 4 both ways: the host's `iperf -c -P 4` against the
      firmware's server gives one summed result line with four streams,
      each equal to what the host client sent; the firmware's `iperf -c
      -P 4` reaches the host's server as four streams, each what the
-     firmware wrote;
+     firmware wrote; the firmware's `iperf -c -R` counts every byte the
+     host's server sent;
   3. UDP board -> host at 20 Mb/s (1470 B, 3 s) to `iperf -s -u -w 4M`:
      the firmware's copy of the server report equals what the host server
      printed; 0 lost; 14..21 Mb/s: the pacer (lib/pace.c) drops credit
@@ -295,12 +297,62 @@ def test_udp_dual_both_directions_1000_datagrams_at_most_1pct_lost(dual):
     assert all(tot >= 1000 and lost <= 0.01 * tot for lost, tot in dual[2]), dual[2]
 
 
-def test_udp_reverse_refused_with_an_error_server_still_serving(b, ns, udp_server):
-    cl = iperf.Iperf(["-u", "-c", B, "-b", "1M", "-t", "1", "-R"], net=ns)
-    err = b.con.expect_json("error", 10, lambda j: "-R" in j.get("what", ""))
-    cl.wait(15)
-    result(b, 10, "server", None)
-    assert err, "no error line"
+@pytest.fixture(scope="module")
+def udp_rev_rx(b, ns, udp_server):
+    """The host's `iperf -c -u -R` (2.1.8's reverse test) against the
+    firmware's `iperf -s -u`, which sends 10 Mb/s from port 5001 to the
+    host client's socket: (the firmware's result line, the host's
+    receive report (mbps, lost, total))."""
+    with backpressure(b):
+        out = iperf.Iperf(["-u", "-c", B, "-b", "10M", "-t", "2", "-R"], net=ns).wait(25)
+        fw = result(b, 10, "server")
+    host = iperf.udp_report(out)
+    print("  firmware sent %r; host received %r" % (fw and (fw.get("tx_datagrams"), fw.get("server")), host))
+    assert fw and host, "firmware %r, host output %r" % (fw, out)
+    return fw, host
+
+
+def test_udp_reverse_host_client_the_firmwares_server_sends(udp_rev_rx):
+    """The firmware's server sends at the host client's -b 10M (iperf 2's
+    binary M), one FIN set and no report awaited: 2.1.8 runs a reverse
+    UDP test with no-udp-fin."""
+    fw, host = udp_rev_rx
+    assert fw.get("reverse") is True and fw["offered_bps"] == 10485760 and fw["tx_datagrams"] >= 1000, fw
+    assert fw["server"] is None, fw
+
+
+def test_udp_reverse_host_client_counts_what_the_firmware_sent(udp_rev_rx):
+    fw, host = udp_rev_rx
+    # the host's total is the highest id it saw; real time over a tap:
+    # see test_udp_dual_both_directions_...
+    assert abs(host[2] - fw["tx_datagrams"]) <= 1 and host[1] <= 0.01 * host[2], (fw, host)
+
+
+@pytest.fixture(scope="module")
+def udp_rev_tx(b, ns, link):
+    """The firmware's `iperf -c -u -R` against the host's `iperf -s -u`
+    (2.1.8 sends from its port to the firmware's socket): the firmware's
+    reverse client line."""
+    srv = iperf.Iperf(["-s", "-u", "-p", "5004"], net=ns)
+    time.sleep(0.3)
+    with backpressure(b):
+        b.con.send("iperf -c %s -u -p 5004 -R -b 10M -t 2" % H)
+        r = result(b, 30, "client")
+    time.sleep(0.3)
+    srv.kill()
+    srv.wait(5)
+    print("  firmware received %r" % r)
+    assert r, "no firmware result line"
+    return r
+
+
+def test_udp_reverse_firmware_client_counts_the_hosts_stream(udp_rev_tx):
+    r = udp_rev_tx
+    assert r.get("reverse") is True and r["fin"] is True and r["peer"].endswith(":5004"), r
+    assert r["received"] >= 1000 and r["lost"] <= 0.01 * r["datagrams"] and r["malformed"] == 0, r
+    # the host's -b 10M is 10485760 b/s (iperf 2's binary M); a first to
+    # last arrival measure of 2 s: 9..11 Mb/s
+    assert 9e6 <= r["bps"] <= 11.5e6, r
 
 
 # ---- 2c. TCP -P 4 both ways against the host's iperf 2.1.8
@@ -368,6 +420,31 @@ def test_tcp_p4_firmware_client_four_streams_reach_the_host(tcp_p4_tx):
     # the client counts what it wrote into lwIP; each stream closed cleanly,
     # so the host's server read all of it, the iperf header included
     assert sorted(res["stream_bytes"]) == sorted(host.values()), (res["stream_bytes"], host)
+
+
+@pytest.fixture(scope="module")
+def tcp_rev_tx(b, ns, link):
+    """The firmware's `iperf -c H -R` (2.1's reverse test) to the host's
+    `iperf -s -y C`: (the firmware's result line, the host server's
+    per-stream bytes: what it sent)."""
+    srv = iperf.Iperf(["-s", "-p", "5006", "-y", "C"], net=ns)
+    time.sleep(0.3)
+    b.con.send("iperf -c %s -p 5006 -R -t 2" % H)
+    res = result(b, 30, "client", "tcp")
+    time.sleep(1.0)
+    srv.kill()
+    host = csv_streams(srv.wait(5))
+    print("  firmware: %r; host sent %r" % (res and (res["mbps"], res["bytes"]), host))
+    return res, host
+
+
+def test_tcp_reverse_firmware_client_counts_what_the_host_sent(tcp_rev_tx):
+    """The host's 2.1.8 server sends only when the header is VERSION2 with
+    the reverse flag (Listener.cpp); every byte it wrote arrives, and the
+    connection closes cleanly (not aborted at IPERF_TCP_RX_GRACE_MS)."""
+    res, host = tcp_rev_tx
+    assert res and res.get("reverse") is True and res["aborted"] is False, res
+    assert len(host) == 1 and res["bytes"] == list(host.values())[0] > 100000, (res, host)
 
 
 # ---- 3. UDP board -> host, 4. 1 % loss

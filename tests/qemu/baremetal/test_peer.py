@@ -5,9 +5,11 @@ skipped; the console through the gemlab-gate chardev, so the guest's
 output never waits on the host).  No host network and no host iperf.
 
   board -> peer  the firmware's `iperf -c` (UDP 1470 B at 1000M, then TCP)
-                 against the peer's servers, run twice;
+                 against the peer's servers, then `iperf -c -u -R` (the
+                 peer's UDP server sends), run twice;
   peer -> board  the peer's clients against the firmware's `iperf -s -u` /
-                 `iperf -s`, then the peer's ping.
+                 `iperf -s`, then the peer's ping, echo client and -R
+                 clients (TCP, UDP: the firmware's servers send).
 
 Each side's result line is checked against the other's: the same bytes
 within one datagram / segment, and no rate above the line rate (802.3
@@ -41,7 +43,9 @@ TCP_WIRE = TCP_MSS + 20 + 20 + 14 + 4 + 8 + 12     # 1538
 # peer's servers start at 0 ms; the link is up at about 2.6 s.
 B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
               "3000:console con0 iperf -c 10.0.2.2 -u -b 1000M -t 1\n"
-              "4500:console con0 iperf -c 10.0.2.2 -t 1\n")
+              "4500:console con0 iperf -c 10.0.2.2 -t 1\n"
+              "6000:console con0 iperf -c 10.0.2.2 -u -R -b 200M -t 1\n")
+REV_RATE = 200e6            # the -u -R tests' -b
 # The firmware's servers start at 1000 ms, the peer's clients later.
 P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "1002:console con0 echo\n"
@@ -49,7 +53,8 @@ P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "4500:iperf -c 10.0.2.15 -t 1\n"
               "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n"
               "7000:latency -c 10.0.2.15 -p 7 -n 10 -i 0 -l 64\n"
-              "7500:iperf -c 10.0.2.15 -t 1 -R\n")
+              "7500:iperf -c 10.0.2.15 -t 1 -R\n"
+              "9000:iperf -c 10.0.2.15 -u -R -b 200M -t 1\n")
 
 
 def peer_qemu():
@@ -120,7 +125,8 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
 @pytest.fixture(scope="module")
 def board_to_peer_runs(qemu, fw, tmp_path_factory):
     """The board -> peer run, twice."""
-    return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client")
+    return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client",
+                peer_results=3, fw_count=3)
             for _ in range(2)]
 
 
@@ -131,13 +137,15 @@ def board_to_peer(board_to_peer_runs):
 
 @pytest.fixture(scope="module")
 def peer_to_board(qemu, fw, tmp_path_factory):
-    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=5,
-               fw_count=3)[:2]
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=6,
+               fw_count=4)[:2]
 
 
-def results(text, proto, role):
+def results(text, proto, role, reverse=False):
+    """The result lines of @proto and @role, of -R tests or of the others."""
     return [j for j in (json.loads(ln) for ln in text.splitlines() if ln.strip())
-            if j["type"] == "result" and j.get("proto") == proto and j.get("role") == role]
+            if j["type"] == "result" and j.get("proto") == proto and j.get("role") == role
+            and bool(j.get("reverse")) == reverse]
 
 
 def line_rate_bytes(duration_us, payload, wire):
@@ -194,7 +202,7 @@ def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
 
 def test_peer_tcp_client_bytes_match_firmware_server(peer_to_board):
     fw, text = peer_to_board
-    r = [j for j in results(text, "tcp", "client") if not j.get("reverse")]
+    r = results(text, "tcp", "client")
     assert len(r) == 1, text
     r, s = r[0], fw[1]
     assert s["proto"] == "tcp" and r["aborted"] is False, (r, s)
@@ -234,14 +242,61 @@ def test_peer_reverse_client_counts_what_the_firmwares_server_sent(peer_to_board
     client counts every byte the server wrote (the board's own line: role
     server, "reverse"), at no more than line rate."""
     fw, text = peer_to_board
-    r = [j for j in results(text, "tcp", "client") if j.get("reverse")]
+    r = results(text, "tcp", "client", reverse=True)
     assert len(r) == 1, text
     r = r[0]
     assert r["src"] == "peer" and r["aborted"] is False and "bytes_acked" not in r, r
     assert r["bytes"] > 0.5 * line_rate_bytes(1000000, TCP_MSS, TCP_WIRE), r
     assert r["bytes"] <= line_rate_bytes(r["duration_us"], TCP_MSS, TCP_WIRE), r
-    s = [j for j in fw if j.get("reverse")]
+    s = [j for j in fw if j.get("reverse") and j["proto"] == "tcp"]
     assert len(s) == 1 and s[0]["role"] == "server" and s[0]["bytes"] == r["bytes"], (s, r)
+    # the board sent: its view is tx
+    assert r["tx_bps"] == r["bps"] and "rx_bps" not in r, r
+
+
+def check_udp_reverse(rcv, snd):
+    """A -u -R test at REV_RATE for 1 s: the client (@rcv, role client,
+    "reverse") counted every datagram the server (@snd, role server,
+    "reverse") sent from its own socket, none lost, and ended at the
+    server's FIN.  No FIN-ack comes back: iperf 2.1.8 runs a reverse UDP
+    test with no-udp-fin, so the sender has no report ("server": null)."""
+    assert rcv["fin"] is True and rcv["malformed"] == 0, rcv
+    assert rcv["received"] == snd["tx_datagrams"] and rcv["lost"] == 0, (rcv, snd)
+    assert rcv["bytes"] == snd["bytes"] == snd["tx_datagrams"] * UDP_LEN, (rcv, snd)
+    assert snd["server"] is None, snd
+    # paced at -b: 1 s of 200 Mb/s is 17007 datagrams of 1470 bytes, give
+    # or take the pacer's 1 ms credit step (pace.h)
+    assert abs(snd["tx_datagrams"] - REV_RATE / 8 / UDP_LEN) <= REV_RATE / 8 / UDP_LEN / 100, snd
+    assert abs(rcv["bps"] - REV_RATE) <= REV_RATE / 100, rcv
+
+
+def test_peer_udp_reverse_client_counts_what_the_firmwares_server_sent(peer_to_board):
+    """The peer's `iperf -c -u -R -b 200M` (2.1's reverse test): the
+    firmware's UDP server sends from its port 5001 to the peer's socket."""
+    fw, text = peer_to_board
+    r = results(text, "udp", "client", reverse=True)
+    assert len(r) == 1, text
+    s = [j for j in fw if j.get("reverse") and j["proto"] == "udp"]
+    assert len(s) == 1 and s[0]["role"] == "server", s
+    # from the server's port to the client's socket
+    assert r[0]["peer"] == "10.0.2.15:5001" and s[0]["peer"].startswith("10.0.2.2:"), (r, s)
+    check_udp_reverse(r[0], s[0])
+    assert r[0]["tx_bps"] == r[0]["bps"] and "rx_bps" not in r[0], r[0]
+
+
+def test_firmware_udp_reverse_client_counts_what_the_peers_server_sent(board_to_peer):
+    """The firmware's `iperf -c -u -R -b 200M` against the peer's
+    `iperf -s -u`: the same exchange the other way round."""
+    fw, text = board_to_peer
+    s = results(text, "udp", "server", reverse=True)
+    assert len(s) == 1, text
+    r = [j for j in fw if j.get("reverse")]
+    assert len(r) == 1 and r[0]["role"] == "client" and r[0]["proto"] == "udp", r
+    assert r[0]["peer"] == "10.0.2.2:5001" and s[0]["peer"].startswith("10.0.2.15:"), (r, s)
+    check_udp_reverse(r[0], s[0])
+    # the peer sent: the board's view is rx, which without a report the
+    # peer's line cannot give
+    assert "rx_bps" not in s[0] and "tx_bps" not in s[0] and "throughput_bps" not in s[0], s[0]
 
 
 def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):

@@ -289,9 +289,9 @@ static void test_iperf_dual_is_a_one_stream_tcp_client_option(void **state)
     assert_non_null(strstr(a.err, "-d"));
 }
 
-/* -R: iperf 2.1's reverse test, one TCP stream from the client; the
- * server, UDP, -P, -d and -w are refused naming -R. */
-static void test_iperf_reverse_is_a_one_stream_tcp_client_option(void **state)
+/* -R: iperf 2.1's reverse test, one TCP or UDP stream from the client;
+ * the server, -P, -d and -w are refused naming -R. */
+static void test_iperf_reverse_is_a_one_stream_client_option(void **state)
 {
     struct iperf_args a;
     (void)state;
@@ -300,7 +300,10 @@ static void test_iperf_reverse_is_a_one_stream_tcp_client_option(void **state)
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-R", "-t", "2"), 0);
     assert_true(a.reverse);
     assert_int_equal(a.time_s, 2);
-    static const char *const extra[][2] = { { "-u", NULL }, { "-P", "2" }, { "-d", NULL }, { "-w", "64K" } };
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-R", "-b", "200M"), 0);
+    assert_true(a.reverse && a.udp);
+    assert_int_equal(a.rate_bps, 200000000u);
+    static const char *const extra[][2] = { { "-P", "2" }, { "-d", NULL }, { "-w", "64K" } };
     for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
         char *o = (char *)extra[k][0], *v = (char *)extra[k][1];
         int rc = v ? CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-R", o, v)
@@ -328,7 +331,7 @@ int main(void)
         cmocka_unit_test(test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag),
         cmocka_unit_test(test_iperf_window_parses_on_tcp_client_only),
         cmocka_unit_test(test_iperf_dual_is_a_one_stream_tcp_client_option),
-        cmocka_unit_test(test_iperf_reverse_is_a_one_stream_tcp_client_option),
+        cmocka_unit_test(test_iperf_reverse_is_a_one_stream_client_option),
         cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
         cmocka_unit_test(test_latency_args_defaults_and_bad_options),
         cmocka_unit_test(test_sweep_args_defaults_and_bad_options),

@@ -302,6 +302,146 @@ static void test_client_with_resolved_next_hop_starts_at_once(void **state)
     assert_int_equal(stub_arp_requests, 0);
 }
 
+/* ---- 2.1's reverse test (-R): iperf 2.1.8 Listener.cpp reads the reverse
+ * flag only in a HEADER_VERSION2 header and runs the test with no-udp-fin. */
+
+/* A client's first datagram: its header with @flags added and @upper. */
+static void deliver_request(uint32_t flags, uint16_t upper, u16_t from_port)
+{
+    struct iperf2_client_hdr h;
+    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
+    uint8_t dg[1470] = { 0 };
+    ip_addr_t peer;
+
+    iperf2_client_hdr_init(&h, true, 5001, 1470, 1000, 10000000);
+    h.flags |= flags;
+    h.upper_flags |= upper;
+    assert_int_equal(iperf2_dgram_encode(&d, dg, sizeof(dg)), 0);
+    assert_int_equal(iperf2_client_hdr_encode(&h, dg + IPERF2_UDP_HDR_LEN, sizeof(dg) - IPERF2_UDP_HDR_LEN),
+                     IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)sizeof(dg), PBUF_RAM);
+    assert_non_null(p);
+    memcpy(p->payload, dg, sizeof(dg));
+    IP_ADDR4(&peer, 10, 0, 2, 2);
+    srv_recv(NULL, us.pcb, p, &peer, from_port);      /* frees p */
+}
+
+static int64_t sent_seq(const struct stub_sent *s)
+{
+    struct iperf2_dgram d;
+    assert_int_equal(iperf2_dgram_decode(s->data, s->len, true, &d), 0);
+    return d.seq;
+}
+
+static void test_reverse_request_server_sends_from_its_own_socket(void **state)
+{
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    deliver_request(IPERF2_HDR_VERSION2, IPERF2_UPPER_REVERSE, 40000);
+    assert_false(us.active);                    /* no receive test */
+    assert_true(iperf_udp_client_busy());
+    assert_true(uc.borrowed && uc.pcb == us.pcb);
+    assert_int_equal(uc.cfg.port, 40000);
+    assert_int_equal(uc.cfg.rate_bps, 10000000);
+    run_ms(5);
+    const struct stub_sent *s = stub_last();
+    assert_non_null(s);
+    assert_ptr_equal(s->pcb, us.pcb);
+    assert_int_equal(s->port, 40000);
+    assert_true(sent_seq(s) > 0);
+    /* the client's copies of its request start nothing new */
+    uint64_t sent = uc.res.tx_datagrams;
+    deliver_request(IPERF2_HDR_VERSION2, IPERF2_UPPER_REVERSE, 40000);
+    assert_false(us.active);
+    assert_true(uc.borrowed && uc.res.tx_datagrams == sent);
+}
+
+/* No report is awaited: three FINs, then the sender is done. */
+static void test_reverse_sender_ends_with_three_fins_no_report(void **state)
+{
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    deliver_request(IPERF2_HDR_VERSION2, IPERF2_UPPER_REVERSE, 40000);
+    run_ms(1000);
+    assert_true(iperf_udp_client_busy());
+    run_ms(100);
+    assert_false(iperf_udp_client_busy());
+    assert_int_equal(uc.fin_tries, UDP_NOFIN_TRIES);
+    assert_false(uc.res.server_report);
+    for (unsigned k = 1; k <= UDP_NOFIN_TRIES; k++)
+        assert_true(sent_seq(&stub_sent[(stub_nsent - k) % STUB_SENT_MAX]) < 0);
+    assert_true(sent_seq(&stub_sent[(stub_nsent - UDP_NOFIN_TRIES - 1) % STUB_SENT_MAX]) > 0);
+    assert_true(us.pcb != NULL);                /* the server's socket stays */
+}
+
+static void test_reverse_flag_without_version2_is_a_plain_test(void **state)
+{
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    deliver_request(0, IPERF2_UPPER_REVERSE, 40000);
+    assert_true(us.active);
+    assert_false(iperf_udp_client_busy());
+}
+
+/* A datagram from the server's socket (@port) to the -R client. */
+static void deliver_to_client(int64_t seq, u16_t port)
+{
+    struct iperf2_dgram d = { .seq = seq, .tv_sec = 2, .tv_usec = 0 };
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
+    ip_addr_t srv;
+    assert_non_null(p);
+    memset(p->payload, 0, 1470);
+    assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
+    app_ip_set(&srv, HOST_IP);
+    uc_recv(NULL, uc.pcb, p, &srv, port);      /* frees p */
+}
+
+static void test_reverse_client_asks_until_data_then_counts_to_the_fin(void **state)
+{
+    struct iperf_udp_client_cfg cfg = arp_cfg;
+    struct iperf2_client_hdr h;
+    (void)state;
+    cfg.reverse = true;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    assert_int_equal(uc.state, UC_REQ);
+    run_ms(25);
+    assert_int_equal(stub_nsent, 3);            /* at 0, 10 and 20 ms */
+    const struct stub_sent *s = stub_last();
+    assert_int_equal(sent_seq(s), 1);
+    assert_true(iperf2_client_hdr_decode(s->data + IPERF2_UDP_HDR_LEN, s->len - IPERF2_UDP_HDR_LEN, &h) > 0);
+    assert_true((h.flags & IPERF2_HDR_VERSION2) && (h.upper_flags & IPERF2_UPPER_REVERSE));
+    deliver_to_client(1, 6000);                 /* another socket: ignored */
+    assert_int_equal(uc.state, UC_REQ);
+    for (int64_t k = 1; k <= 10; k++)
+        if (k != 4)                             /* one lost */
+            deliver_to_client(k, 5001);
+    assert_int_equal(uc.state, UC_RECV);
+    run_ms(50);
+    assert_int_equal(stub_nsent, 3);            /* no more requests */
+    deliver_to_client(-11, 5001);
+    assert_false(iperf_udp_client_busy());
+    assert_int_equal(stub_nsent, 3);            /* no FIN-ack (no-udp-fin) */
+    assert_int_equal(uc.rx.st.received, 9);
+    assert_int_equal(udpstats_lost(&uc.rx.st), 1);
+    assert_true(uc.rx_fin);
+    assert_non_null(strstr(stub_last_line, "1/10 lost"));
+}
+
+/* A server that never answers: UDP_REQ_TRIES requests, then a result
+ * with nothing received. */
+static void test_reverse_client_gives_up_after_its_tries(void **state)
+{
+    struct iperf_udp_client_cfg cfg = arp_cfg;
+    (void)state;
+    cfg.reverse = true;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    run_ms(UDP_REQ_TRIES * UDP_REQ_RETRY_MS + 5);
+    assert_false(iperf_udp_client_busy());
+    assert_int_equal(stub_nsent, UDP_REQ_TRIES);
+    assert_false(uc.rx_fin);
+    assert_int_equal(uc.rx.st.received, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -319,6 +459,16 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_client_without_arp_reply_sends_after_the_wait,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_client_with_resolved_next_hop_starts_at_once,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reverse_request_server_sends_from_its_own_socket,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reverse_sender_ends_with_three_fins_no_report,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reverse_flag_without_version2_is_a_plain_test,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reverse_client_asks_until_data_then_counts_to_the_fin,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reverse_client_gives_up_after_its_tries,
                                         setup, teardown),
     };
     return cmocka_run_group_tests_name("iperf_udp", tests, NULL, NULL);

@@ -177,15 +177,17 @@ static void json_add(char *out, size_t cap, const char *key, double v,
  * virtual time it was written at ("t_us") and, on a result, the fields
  * of the runner's host-iperf results (emu/runner/iperf.c) that it has:
  * throughput_bps as the receiving side measured it, the board's view of
- * the direction (tx_bps: the board sent, the peer was the server; rx_bps:
- * the peer sent), udp_lost_pct and udp_jitter_ms.
+ * the direction (tx_bps: the board sent, to the peer's server or -R
+ * client; rx_bps: the peer sent, as a client or a -R test's server),
+ * udp_lost_pct and udp_jitter_ms.  A UDP sender's figures are the board's
+ * report, absent without one (a -R test has none: no-udp-fin).
  */
 static void put_json(const char *json)
 {
     char out[GLOUT_LINE_MAX + 256];
     size_t n = strlen(json);
     const char *rx = json;
-    bool server, udp;
+    bool server, udp, peer_sends;
     double bps;
 
     if (n < 2 || json[n - 1] != '}' || n >= GLOUT_LINE_MAX) {
@@ -197,13 +199,15 @@ static void put_json(const char *json)
     if (strstr(json, "\"type\":\"result\"")) {
         server = strstr(json, "\"role\":\"server\"") != NULL;
         udp = strstr(json, "\"proto\":\"udp\"") != NULL;
-        if (!server && udp) {
-            /* a UDP client: the board's report, when it came */
+        /* the client sends, or with -R ("reverse") the server does */
+        peer_sends = server == (strstr(json, "\"reverse\":true") != NULL);
+        if (peer_sends && udp) {
+            /* a UDP sender: the board's report, when it came */
             rx = strstr(json, "\"server\":{");
         }
         bps = rx ? json_num(rx, "bps") : -1;
         json_add(out, sizeof(out), "throughput_bps", bps, 0);
-        json_add(out, sizeof(out), server ? "tx_bps" : "rx_bps", bps, 0);
+        json_add(out, sizeof(out), peer_sends ? "rx_bps" : "tx_bps", bps, 0);
         if (udp && rx) {
             json_add(out, sizeof(out), "udp_lost_pct",
                      json_num(rx, "loss_pct"), 3);

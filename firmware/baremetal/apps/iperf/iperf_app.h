@@ -25,6 +25,7 @@ void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 
 /* UDP (iperf_udp.c) */
+struct udp_pcb;
 struct iperf_udp_result {
     uint32_t len;               /* datagram payload size */
     uint64_t tx_datagrams;
@@ -51,6 +52,9 @@ struct iperf_udp_client_cfg {
     const char *test;           /* "iperf" or "sweep": result line's "test" */
     bool quiet;                 /* no result line (the caller reports) */
     bool dual;                  /* -d: the server sends back at once to our UDP server on @port */
+    bool reverse;               /* -R (2.1): ask the server to send to us; count what arrives */
+    struct udp_pcb *via;        /* the server's side of a -R test: send from this (the
+                                 * server's) socket; result role server, "reverse" */
     void (*done)(const struct iperf_udp_result *r, void *arg);
     void *arg;
 };

@@ -37,7 +37,7 @@ static int cmd_iperf(int argc, char **argv)
                 .host = a.host, .port = a.port, .time_ms = a.time_s * 1000u,
                 .amount_bytes = a.amount_bytes,
                 .rate_bps = a.rate_bps, .len = a.len, .interval_s = a.interval_s,
-                .test = "iperf", .dual = a.dual,
+                .test = "iperf", .dual = a.dual, .reverse = a.reverse,
             };
             err = iperf_udp_client_start(&c);
         } else {

@@ -331,9 +331,11 @@ static bool sess_header(struct tcp_sess *s, struct pbuf *p)
             s->back_amount = amount;
         }
     }
-    if (rc > 0 && (h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & IPERF2_UPPER_FULLDUPLEX)) {
+    /* iperf 2.1.8's Listener.cpp reads these two upper flags only in a
+     * HEADER_VERSION2 header */
+    if (rc > 0 && (h.flags & IPERF2_HDR_VERSION2) && (h.upper_flags & IPERF2_UPPER_FULLDUPLEX)) {
         app_error("iperf", "full-duplex (--full-duplex) not supported; receiving only", 0);
-    } else if (rc > 0 && (h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & IPERF2_UPPER_REVERSE)) {
+    } else if (rc > 0 && (h.flags & IPERF2_HDR_VERSION2) && (h.upper_flags & IPERF2_UPPER_REVERSE)) {
         /* 2.1 -R: the client reads, we send on this connection */
         uint32_t time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
         uint64_t amount = h.amount >= 0 ? (uint64_t)h.amount : 0;
@@ -794,8 +796,8 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
         if (hdr == CLI_HDR_DUAL)    /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
             h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
-        if (hdr == CLI_HDR_REVERSE) /* -R: the 2.1 extended header's reverse flag */
-            h.upper_flags |= IPERF2_UPPER_REVERSE;
+        if (hdr == CLI_HDR_REVERSE) /* -R: the 2.1 reverse flag, read only with VERSION2 (Listener.cpp) */
+            h.flags |= IPERF2_HDR_VERSION2, h.upper_flags |= IPERF2_UPPER_REVERSE;
         if (amount)
             h.amount = (int32_t)(amount & 0x7FFFFFFF);   /* Settings.cpp: byte mode */
         cli.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, cli.hdr, sizeof(cli.hdr));

@@ -34,12 +34,24 @@
  * its own test is done).  The back test is an ordinary client run: its
  * result line and the host's report arrive as with `iperf -c -u`.
  *
- * Known limitations: IPv4 only; 2.1's -R and --full-duplex for UDP
- * (upper flags REVERSE/FULLDUPLEX: the server would send from its own
- * port 5001 to the client's connected socket) are refused with an error
- * line and the test runs as a normal receive test; one client engine, so
- * a dual/tradeoff back test cannot start while `iperf -c -u` or a sweep
- * runs (error line); the server's transit-time extension
+ * Reverse (-R, iperf 2.1: the extended header's upper flag REVERSE): the
+ * client sends its header in a first datagram, again every
+ * UDP_REQ_RETRY_MS until data arrives (Client.cpp StartSynch), and counts
+ * what the server sends to its socket until the server's FIN.  The
+ * server sends with the client engine from its own socket (port 5001) to
+ * the client's, at the header's rate, length and time; what the client
+ * sends meanwhile (copies of its request) the server drops.  iperf 2.1.8 reads
+ * the reverse flag only in a HEADER_VERSION2 header, and runs both ends
+ * with no-udp-fin (Listener.cpp apply_client_settings_udp): no FIN-ack,
+ * so the server sends UDP_NOFIN_TRIES FINs and waits for nothing.  Result
+ * lines: the client's is a receiver's (role client, "reverse"), the
+ * server's a sender's (role server, "reverse", "server":null).
+ *
+ * Known limitations: IPv4 only; --full-duplex (upper flag FULLDUPLEX) is
+ * refused with an error line and the test runs as a normal receive test;
+ * one client engine, so a dual/tradeoff back test or a -R request cannot
+ * start while `iperf -c -u` or a sweep runs (error line); a -R client
+ * prints no interval lines; the server's transit-time extension
  * (SERVER_HEADER_EXTEND) is not sent.
  */
 #include <errno.h>
@@ -58,12 +70,119 @@
 
 #define UDP_FIN_RETRY_MS 10
 #define UDP_FIN_TRIES    200
+#define UDP_NOFIN_TRIES  3       /* -R sender: FINs sent, no report awaited */
 #define UDP_IDLE_MS      10000   /* server: a test with no datagram for this long ends */
 #define UDP_TX_BURST     256     /* datagrams per poll at most (QEMU polls can be ~15 ms apart) */
 #define UDP_BACK_DELAY_MS 300    /* -r: start the back test this long after the forward FIN */
 #define UDP_LATE_MS      2000    /* server: data from the last test's socket this soon after its end is late, not a new test */
 #define UDP_ARP_WAIT_MS  3000    /* client: send anyway when the next hop is still unresolved after this */
 #define UDP_ARP_RETRY_MS 250     /* client: an ARP request this often while waiting */
+#define UDP_REQ_RETRY_MS 10      /* -R client: the request again this often until data arrives */
+#define UDP_REQ_TRIES    100     /* ... this many times (Client.cpp StartSynch: 100 tries, < 20 ms apart) */
+
+/* ------------------------------------------------------------ receiving */
+
+/* One receiving end's count of a test: the server's, or a -R client's
+ * (iperf 2.1's reverse test, where the client receives). */
+struct udp_rx {
+    ip_addr_t peer;
+    uint16_t peer_port;
+    bool seq64;                  /* the sender's ids are 64-bit (its first datagram's flags) */
+    struct udpstats st;
+    uint64_t start_us;
+    uint64_t last_us;
+};
+
+static void rx_begin(struct udp_rx *rx, const ip_addr_t *addr, uint16_t port, bool seq64)
+{
+    memset(&rx->st, 0, sizeof(rx->st));
+    udpstats_init(&rx->st);
+    ip_addr_copy(rx->peer, *addr);
+    rx->peer_port = port;
+    rx->seq64 = seq64;
+    rx->start_us = rx->last_us = app_now_us();
+}
+
+/* The receiver's result line: role "server", or "client" with "reverse"
+ * for a -R client; @foreign, @malformed_idle and @late_idle are the
+ * server's counts of datagrams outside the test (0 for a client). */
+static void rx_emit(const struct udp_rx *rx, const char *role, bool reverse, bool fin,
+                    uint64_t foreign, uint64_t malformed_idle, uint64_t late_idle)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], lp[24], jit[24];
+    struct glout g;
+    uint64_t dur = rx->last_us - rx->start_us;
+
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "test", "iperf");
+    glout_str(&g, "proto", "udp");
+    glout_str(&g, "role", role);
+    glout_str(&g, "peer", app_peer_str(ps, &rx->peer, rx->peer_port));
+    app_put_rate(&g, rx->st.bytes, dur);
+    glout_u64(&g, "datagrams", udpstats_expected(&rx->st));
+    glout_u64(&g, "received", rx->st.received);
+    glout_u64(&g, "lost", udpstats_lost(&rx->st));
+    glout_dbl(&g, "loss_pct", udpstats_loss_pct(&rx->st), 3);
+    glout_u64(&g, "out_of_order", rx->st.out_of_order);
+    glout_dbl(&g, "jitter_us", rx->st.jitter_us, 1);
+    glout_u64(&g, "malformed", rx->st.malformed);
+    glout_u64(&g, "foreign", foreign);
+    glout_u64(&g, "malformed_outside_test", malformed_idle);
+    glout_u64(&g, "late_outside_test", late_idle);
+    glout_bool(&g, "fin", fin);
+    if (reverse)
+        glout_bool(&g, "reverse", true);
+    glout_emit(&g);
+    glout_textf("iperf udp %s%s %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
+                role, reverse ? " (reverse)" : "", ps,
+                glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(rx->st.bytes, dur) / 1e6, 2),
+                (unsigned long)udpstats_lost(&rx->st), (unsigned long)udpstats_expected(&rx->st),
+                glout_fmt_fixed(lp, sizeof(lp), udpstats_loss_pct(&rx->st), 3),
+                glout_fmt_fixed(jit, sizeof(jit), rx->st.jitter_us, 1),
+                (unsigned long)rx->st.out_of_order);
+}
+
+/* The report a receiver returns in its FIN-ack (iperf 2's server_hdr). */
+static void rx_report(const struct udp_rx *rx, struct iperf2_server_report *r)
+{
+    uint64_t dur = rx->last_us - rx->start_us;
+
+    memset(r, 0, sizeof(*r));
+    r->flags = IPERF2_HDR_VERSION1 | IPERF2_HDR_SEQNO64B;
+    r->total_bytes = rx->st.bytes;
+    r->stop_sec = (uint32_t)(dur / 1000000u);
+    r->stop_usec = (uint32_t)(dur % 1000000u);
+    r->lost = udpstats_lost(&rx->st);
+    r->out_of_order = rx->st.out_of_order;
+    r->datagrams = udpstats_expected(&rx->st);
+    r->jitter_sec = (uint32_t)(rx->st.jitter_us / 1e6);
+    r->jitter_usec = (uint32_t)(rx->st.jitter_us - (double)r->jitter_sec * 1e6);
+}
+
+static void send_fin_ack(struct udp_pcb *pcb, const struct iperf2_server_report *rep,
+                         const ip_addr_t *to, uint16_t port)
+{
+    struct iperf2_dgram d = { 0 };   /* iperf leaves the ack's datagram header zero */
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, IPERF2_FIN_ACK_LEN, PBUF_RAM);
+    if (!p)
+        return;                      /* the sender's next FIN retries */
+    iperf2_fin_ack_encode(&d, rep, p->payload, p->len);
+    udp_sendto(pcb, p, to, port);
+    pbuf_free(p);
+}
+
+/* Listener.cpp: a datagram's own flags word (after the 16-byte datagram
+ * header) says whether its ids are 64-bit; a datagram too short to carry
+ * one is a 32-bit client's. */
+static bool dgram_seq64(const uint8_t *head, uint16_t n)
+{
+    uint32_t flags;
+
+    if (n < IPERF2_UDP_HDR_LEN + 4)
+        return false;
+    flags = (uint32_t)head[16] << 24 | (uint32_t)head[17] << 16 | (uint32_t)head[18] << 8 | head[19];
+    return (flags & IPERF2_HDR_SEQNO64B) != 0;
+}
 
 /* ---------------------------------------------------------------- server */
 
@@ -72,12 +191,7 @@ static struct {
     uint32_t interval_s;
     uint32_t next_report_ms;
     bool active;
-    ip_addr_t peer;
-    uint16_t peer_port;
-    bool seq64;
-    struct udpstats st;
-    uint64_t start_us;
-    uint64_t last_us;
+    struct udp_rx rx;
     uint32_t last_ms;
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
@@ -95,59 +209,26 @@ static struct {
     uint16_t last_port;
     uint32_t last_end_ms;
     struct iperf2_server_report last;
+    /* the socket of the last -R client: its late request resends (sent
+     * every few ms until data arrives) must not start a second test */
+    bool have_rev;
+    ip_addr_t rev_peer;
+    uint16_t rev_port;
+    uint32_t rev_last_ms;
 } us;
 
 static void srv_emit(bool fin)
 {
-    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], lp[24], jit[24];
-    struct glout g;
-    uint64_t dur = us.last_us - us.start_us;
-
-    glout_begin(&g, buf, sizeof(buf), "result");
-    glout_str(&g, "test", "iperf");
-    glout_str(&g, "proto", "udp");
-    glout_str(&g, "role", "server");
-    glout_str(&g, "peer", app_peer_str(ps, &us.peer, us.peer_port));
-    app_put_rate(&g, us.st.bytes, dur);
-    glout_u64(&g, "datagrams", udpstats_expected(&us.st));
-    glout_u64(&g, "received", us.st.received);
-    glout_u64(&g, "lost", udpstats_lost(&us.st));
-    glout_dbl(&g, "loss_pct", udpstats_loss_pct(&us.st), 3);
-    glout_u64(&g, "out_of_order", us.st.out_of_order);
-    glout_dbl(&g, "jitter_us", us.st.jitter_us, 1);
-    glout_u64(&g, "malformed", us.st.malformed);
-    glout_u64(&g, "foreign", us.foreign);
-    glout_u64(&g, "malformed_outside_test", us.malformed_idle);
-    glout_u64(&g, "late_outside_test", us.late_idle);
-    glout_bool(&g, "fin", fin);
-    glout_emit(&g);
-    glout_textf("iperf udp server %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
-                ps, glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(us.st.bytes, dur) / 1e6, 2),
-                (unsigned long)udpstats_lost(&us.st), (unsigned long)udpstats_expected(&us.st),
-                glout_fmt_fixed(lp, sizeof(lp), udpstats_loss_pct(&us.st), 3),
-                glout_fmt_fixed(jit, sizeof(jit), us.st.jitter_us, 1),
-                (unsigned long)us.st.out_of_order);
+    rx_emit(&us.rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle);
 }
 
 /* End the current test: report, and keep the FIN-ack contents. */
 static void srv_finish(bool fin)
 {
-    uint64_t dur = us.last_us - us.start_us;
-    struct iperf2_server_report *r = &us.last;
-
     srv_emit(fin);
-    memset(r, 0, sizeof(*r));
-    r->flags = IPERF2_HDR_VERSION1 | IPERF2_HDR_SEQNO64B;
-    r->total_bytes = us.st.bytes;
-    r->stop_sec = (uint32_t)(dur / 1000000u);
-    r->stop_usec = (uint32_t)(dur % 1000000u);
-    r->lost = udpstats_lost(&us.st);
-    r->out_of_order = us.st.out_of_order;
-    r->datagrams = udpstats_expected(&us.st);
-    r->jitter_sec = (uint32_t)(us.st.jitter_us / 1e6);
-    r->jitter_usec = (uint32_t)(us.st.jitter_us - (double)r->jitter_sec * 1e6);
-    ip_addr_copy(us.last_peer, us.peer);
-    us.last_port = us.peer_port;
+    rx_report(&us.rx, &us.last);
+    ip_addr_copy(us.last_peer, us.rx.peer);
+    us.last_port = us.rx.peer_port;
     us.have_last = true;
     us.last_end_ms = app_now_ms();
     us.active = false;
@@ -164,7 +245,7 @@ static void back_start(void)
     if (err != ERR_OK)
         app_error("iperf", "udp dual/tradeoff back test cannot start", err);
     else
-        glout_textf("iperf udp: back test to %s:%u, %lu-byte datagrams", ipaddr_ntoa(&us.peer),
+        glout_textf("iperf udp: back test to %s:%u, %lu-byte datagrams", ipaddr_ntoa(&us.rx.peer),
                     us.back.port, (unsigned long)us.back.len);
 }
 
@@ -179,14 +260,14 @@ static void srv_header(const uint8_t *head, uint16_t n)
     rc = iperf2_client_hdr_decode(head + IPERF2_UDP_HDR_LEN, n - IPERF2_UDP_HDR_LEN, &h);
     if (rc <= 0)
         return;                     /* no header (or one too short to use): a plain test */
-    if ((h.flags & IPERF2_HDR_EXTEND) && (h.upper_flags & (IPERF2_UPPER_REVERSE | IPERF2_UPPER_FULLDUPLEX))) {
-        app_error("iperf", "udp -R / --full-duplex not supported; receiving only", -EINVAL);
+    if ((h.flags & IPERF2_HDR_VERSION2) && (h.upper_flags & IPERF2_UPPER_FULLDUPLEX)) {
+        app_error("iperf", "udp --full-duplex not supported; receiving only", -EINVAL);
         return;
     }
     if ((h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
         struct iperf_udp_client_cfg *b = &us.back;
         memset(b, 0, sizeof(*b));
-        b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(&us.peer)));
+        b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(&us.rx.peer)));
         b->port = (uint16_t)h.port;
         /* amount < 0: time in 10 ms units; else bytes (Settings.cpp);
          * the peer's time is held to the shell's own limit */
@@ -206,46 +287,64 @@ static void srv_header(const uint8_t *head, uint16_t n)
     }
 }
 
-static void srv_send_fin_ack(const ip_addr_t *to, uint16_t port)
+/* 2.1's -R (the extended header's reverse flag, without full duplex): the
+ * client asks us to send to its socket from ours, for its time or amount,
+ * at its rate and length (iperf 2.1.8 runs a "server reverse" client on the
+ * listener's connected socket).  The client engine sends through us.pcb;
+ * the client's FIN-ack comes back to us.pcb and srv_recv() hands it over.
+ * The client resends its request every few ms until data arrives
+ * (Client.cpp StartSynch), so later copies are dropped (us.rev_*).
+ * Returns true when @head was such a request: handled, not a test. */
+static bool srv_reverse(const ip_addr_t *src, uint16_t port, const uint8_t *head, uint16_t n)
 {
-    struct iperf2_dgram d = { 0 };   /* iperf leaves the ack's datagram header zero */
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, IPERF2_FIN_ACK_LEN, PBUF_RAM);
-    if (!p)
-        return;                      /* the client's next FIN retries */
-    iperf2_fin_ack_encode(&d, &us.last, p->payload, p->len);
-    udp_sendto(us.pcb, p, to, port);
-    pbuf_free(p);
-}
+    struct iperf2_client_hdr h;
+    struct iperf_udp_client_cfg c;
+    err_t err;
 
-/* Listener.cpp: a datagram's own flags word (after the 16-byte datagram
- * header) says whether its ids are 64-bit; a datagram too short to carry
- * one is a 32-bit client's. */
-static bool dgram_seq64(const uint8_t *head, uint16_t n)
-{
-    uint32_t flags;
-
-    if (n < IPERF2_UDP_HDR_LEN + 4)
+    if (n <= IPERF2_UDP_HDR_LEN ||
+        iperf2_client_hdr_decode(head + IPERF2_UDP_HDR_LEN, n - IPERF2_UDP_HDR_LEN, &h) <= 0)
         return false;
-    flags = (uint32_t)head[16] << 24 | (uint32_t)head[17] << 16 | (uint32_t)head[18] << 8 | head[19];
-    return (flags & IPERF2_HDR_SEQNO64B) != 0;
+    /* Listener.cpp reads the upper flags' REVERSE only in a VERSION2 header */
+    if (!(h.flags & IPERF2_HDR_VERSION2) || (h.upper_flags & IPERF2_UPPER_FULLDUPLEX) ||
+        !(h.upper_flags & IPERF2_UPPER_REVERSE))
+        return false;
+    us.have_rev = true;
+    ip_addr_copy(us.rev_peer, *src);
+    us.rev_port = port;
+    us.rev_last_ms = app_now_ms();
+    memset(&c, 0, sizeof(c));
+    c.host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(src)));
+    c.port = port;
+    /* amount < 0: time in 10 ms units; else bytes (Settings.cpp), the
+     * time held to the shell's own limit, as for a dual test */
+    c.time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
+    c.amount_bytes = h.amount > 0 ? (uint64_t)h.amount : 0;
+    c.rate_bps = h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE;
+    c.len = h.buf_len < IPERF_MIN_UDP_LEN ? IPERF_DEFAULT_UDP_LEN
+          : h.buf_len > IPERF_MAX_UDP_LEN ? IPERF_MAX_UDP_LEN : (uint32_t)h.buf_len;
+    c.interval_s = us.interval_s;
+    c.test = "iperf";
+    c.via = us.pcb;
+    err = c.time_ms || c.amount_bytes ? iperf_udp_client_start(&c) : ERR_VAL;
+    if (err != ERR_OK)
+        app_error("iperf", "udp reverse (-R) test cannot start", err);
+    else
+        glout_textf("iperf udp server: reverse test, sending to %s:%u", ipaddr_ntoa(src), port);
+    return true;
 }
 
 static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head, uint16_t n)
 {
-    memset(&us.st, 0, sizeof(us.st));
-    udpstats_init(&us.st);
+    /* Listener.cpp: the first datagram's flags word decides the id width */
+    rx_begin(&us.rx, addr, port, dgram_seq64(head, n));
     us.active = true;
-    ip_addr_copy(us.peer, *addr);
-    us.peer_port = port;
-    us.start_us = us.last_us = us.ivl_start_us = app_now_us();
+    us.ivl_start_us = us.rx.start_us;
     us.last_ms = app_now_ms();
     us.ivl_bytes = 0;
     us.foreign = 0;
     us.next_report_ms = us.last_ms + us.interval_s * 1000u;   /* intervals start with the test */
-    /* Listener.cpp: the first datagram's flags word decides the id width */
-    us.seq64 = dgram_seq64(head, n);
     glout_textf("iperf udp server: test from %s:%u (seq%s)", ipaddr_ntoa(addr), port,
-                us.seq64 ? "64" : "32");
+                us.rx.seq64 ? "64" : "32");
 }
 
 static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
@@ -262,7 +361,16 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     (void)pcb;
     ip_addr_copy(src, *addr);         /* addr points into p */
     n = pbuf_copy_partial(p, head, sizeof(head), 0);
-    from_peer = us.active && ip_addr_cmp(&src, &us.peer) && port == us.peer_port;
+    if (us.have_rev && ip_addr_cmp(&src, &us.rev_peer) && port == us.rev_port) {
+        /* the -R client's socket: its request resends are no new test
+         * while they keep coming */
+        bool recent = (int32_t)(app_now_ms() - us.rev_last_ms) < UDP_LATE_MS;
+        us.rev_last_ms = app_now_ms();
+        if (recent)
+            goto out;
+        us.have_rev = false;
+    }
+    from_peer = us.active && ip_addr_cmp(&src, &us.rx.peer) && port == us.rx.peer_port;
 
     if (us.active && !from_peer) {
         /* a different client: take over only if the current test went silent */
@@ -276,20 +384,20 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
      * the datagram itself, before the FIN check: a 32-bit client's FIN
      * retries, arriving after its test ended, read as 64-bit would be a
      * large positive id and start a bogus test with a negative one. */
-    if (iperf2_dgram_decode(head, n, from_peer ? us.seq64 : dgram_seq64(head, n), &d) != 0) {
+    if (iperf2_dgram_decode(head, n, from_peer ? us.rx.seq64 : dgram_seq64(head, n), &d) != 0) {
         if (from_peer)
-            udpstats_malformed(&us.st);
+            udpstats_malformed(&us.rx.st);
         else
             us.malformed_idle++;
         goto out;
     }
     if (d.seq < 0) {                  /* FIN */
         if (from_peer) {
-            us.last_us = now_us;
+            us.rx.last_us = now_us;
             srv_finish(true);
         }
         if (us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port)
-            srv_send_fin_ack(&src, port);
+            send_fin_ack(us.pcb, &us.last, &src, port);
         goto out;
     }
     /* A data datagram from the socket of the test that just ended: a link
@@ -302,14 +410,16 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
         us.late_idle++;
         goto out;
     }
+    if (!us.active && srv_reverse(&src, port, head, n))
+        goto out;
     if (!us.active) {
         srv_start(&src, port, head, n);   /* same id width as decoded above */
         srv_header(head, n);
     }
-    udpstats_rx(&us.st, (uint64_t)d.seq, p->tot_len,
+    udpstats_rx(&us.rx.st, (uint64_t)d.seq, p->tot_len,
                 (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
     us.ivl_bytes += p->tot_len;
-    us.last_us = now_us;
+    us.rx.last_us = now_us;
     us.last_ms = app_now_ms();
 out:
     pbuf_free(p);
@@ -342,9 +452,13 @@ err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s)
 /* Client states.  UC_IDLE -> UC_ARP on start, -> UC_SENDING once the next
  * hop is resolved (at once when it already is); UC_SENDING -> UC_FIN when
  * the test time is over (or -> UC_IDLE on stop); UC_FIN -> UC_IDLE when the
- * FIN-ack arrives or after UDP_FIN_TRIES unanswered FINs.  Every exit to
- * UC_IDLE goes through uc_done(): result line, pcb removed, done callback. */
-enum uc_state { UC_IDLE, UC_ARP, UC_SENDING, UC_FIN };
+ * FIN-ack arrives or after UDP_FIN_TRIES unanswered FINs.  A -R client
+ * goes UC_ARP -> UC_REQ (its request resent every UDP_REQ_RETRY_MS) ->
+ * UC_RECV at the server's first datagram -> UC_IDLE at its FIN (or after
+ * UDP_REQ_TRIES requests, or UDP_IDLE_MS of silence).  Every exit to
+ * UC_IDLE goes through uc_done(): result line, pcb removed (or, for a -R
+ * client, kept a while to answer repeated FINs: ul), done callback. */
+enum uc_state { UC_IDLE, UC_ARP, UC_SENDING, UC_FIN, UC_REQ, UC_RECV };
 
 static struct {
     enum uc_state state;
@@ -365,6 +479,13 @@ static struct {
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
     struct iperf_udp_result res;
+    bool borrowed;               /* pcb is cfg.via, the server's: not ours to remove */
+    /* -R: what arrives from the server */
+    struct udp_rx rx;
+    bool rx_fin;                 /* the server's FIN ended the test */
+    uint32_t req_tries;
+    uint32_t next_req_ms;
+    uint32_t rx_last_ms;
 } uc;
 
 void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *cfg,
@@ -379,7 +500,8 @@ void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *
     glout_begin(&g, buf, sizeof(buf), "result");
     glout_str(&g, "test", test);
     glout_str(&g, "proto", "udp");
-    glout_str(&g, "role", "client");
+    /* the server's side of a -R test sends: role server, "reverse" */
+    glout_str(&g, "role", cfg->via ? "server" : "client");
     glout_str(&g, "peer", app_peer_str(ps, &ip, cfg->port));
     glout_u64(&g, "len", r->len);
     glout_u64(&g, "offered_bps", cfg->rate_bps);
@@ -402,6 +524,8 @@ void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *
     } else {
         glout_null(&g, "server");
     }
+    if (cfg->via)
+        glout_bool(&g, "reverse", true);
     glout_emit(&g);
     glout_textf("%s udp client -> %s: len %lu, sent %lu datagrams, %s Mb/s", test, ps,
                 (unsigned long)r->len, (unsigned long)r->tx_datagrams,
@@ -422,15 +546,60 @@ static void uc_done(void)
     struct iperf_udp_result r = uc.res;
     struct iperf_udp_client_cfg cfg = uc.cfg;
 
-    if (uc.pcb) {
+    if (uc.pcb && !uc.borrowed)
         udp_remove(uc.pcb);
-        uc.pcb = NULL;
-    }
+    uc.pcb = NULL;
+    uc.borrowed = false;
     uc.state = UC_IDLE;
-    if (!cfg.quiet)
+    if (cfg.reverse) {
+        if (!uc.rx.st.received)
+            app_error("iperf", "udp -R: no data from the server", -ETIMEDOUT);
+        rx_emit(&uc.rx, "client", true, uc.rx_fin, 0, 0, 0);
+    } else if (!cfg.quiet) {
         iperf_udp_emit_result(cfg.test ? cfg.test : "iperf", &cfg, &r);
+    }
     if (cfg.done)
         cfg.done(&r, cfg.arg);      /* may start the next test */
+}
+
+/* -R: a datagram on our socket from the server: its data, then its FIN.
+ * No FIN-ack: iperf 2.1.8 runs both ends of a reverse UDP test with
+ * no-udp-fin (Listener.cpp, Client.cpp), so its server sends one FIN and
+ * waits for nothing. */
+static void uc_rx(struct pbuf *p, const ip_addr_t *addr, uint16_t port)
+{
+    uint8_t head[IPERF2_UDP_HDR_LEN];
+    struct iperf2_dgram d;
+    uint16_t n = pbuf_copy_partial(p, head, sizeof(head), 0);
+    uint64_t now_us = app_now_us();
+    uint32_t len = p->tot_len;
+
+    pbuf_free(p);
+    if (!ip_addr_cmp(addr, &uc.ip) || port != uc.cfg.port)
+        return;                     /* not the server's socket */
+    if (uc.state != UC_REQ && uc.state != UC_RECV)
+        return;
+    /* our header said 64-bit ids (SEQNO64B), so the sender writes them */
+    if (iperf2_dgram_decode(head, n, true, &d) != 0) {
+        if (uc.state == UC_RECV)
+            udpstats_malformed(&uc.rx.st);
+        return;
+    }
+    if (d.seq < 0) {
+        if (uc.state != UC_RECV)
+            return;                 /* a FIN before any data: keep asking */
+        uc.rx.last_us = now_us;
+        uc.rx_fin = true;
+        uc_done();
+        return;
+    }
+    if (uc.state == UC_REQ) {
+        rx_begin(&uc.rx, addr, port, true);
+        uc.state = UC_RECV;
+    }
+    udpstats_rx(&uc.rx.st, (uint64_t)d.seq, len, (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
+    uc.rx.last_us = now_us;
+    uc.rx_last_ms = app_now_ms();
 }
 
 static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
@@ -442,8 +611,10 @@ static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
 
     (void)arg;
     (void)pcb;
-    (void)addr;
-    (void)port;
+    if (uc.cfg.reverse) {
+        uc_rx(p, addr, port);
+        return;
+    }
     n = pbuf_copy_partial(p, buf, sizeof(buf), 0);
     pbuf_free(p);
     if (uc.state != UC_FIN || iperf2_fin_ack_decode(buf, n, &r) != 0)
@@ -458,13 +629,13 @@ static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     uc_done();
 }
 
-/* One datagram with sequence number seq (negative for a FIN). */
-static err_t uc_send(int64_t seq)
+/* One datagram with sequence number seq (negative for a FIN), of
+ * @len bytes, the client header truncated to fit. */
+static err_t uc_send_len(int64_t seq, uint32_t len)
 {
     struct iperf2_dgram d;
     struct pbuf *p;
     uint64_t now = app_now_us();
-    uint32_t len = uc.cfg.len;
     uint32_t h;
     uint8_t *pl;
     err_t err;
@@ -492,9 +663,30 @@ static err_t uc_send(int64_t seq)
     return err;
 }
 
+static err_t uc_send(int64_t seq)
+{
+    return uc_send_len(seq, uc.cfg.len);
+}
+
+/* -R: (re)send the request, the first datagram with our header (iperf
+ * numbers it 1 and does not count it). */
+static void uc_request(uint32_t now_ms)
+{
+    /* the whole header, however short -l is (Client.cpp SendFirstPayload) */
+    uint32_t len = IPERF2_UDP_HDR_LEN + uc.hdr_len;
+    uc_send_len(1, uc.cfg.len > len ? uc.cfg.len : len);
+    uc.req_tries++;
+    uc.next_req_ms = now_ms + UDP_REQ_RETRY_MS;
+}
+
 /* The next hop is resolved (or the wait is over): the test starts now. */
 static void uc_begin(void)
 {
+    if (uc.cfg.reverse) {
+        uc.state = UC_REQ;
+        uc_request(app_now_ms());
+        return;
+    }
     uc.start_ms = app_now_ms();
     uc.start_us = uc.ivl_start_us = app_now_us();
     uc.next_report_ms = uc.start_ms + uc.cfg.interval_s * 1000u;
@@ -518,6 +710,17 @@ static void uc_poll(uint32_t now_ms)
         } else {
             return;
         }
+    }
+    if (uc.state == UC_REQ && (int32_t)(now_ms - uc.next_req_ms) >= 0) {
+        if (uc.req_tries >= UDP_REQ_TRIES)
+            uc_done();              /* the server never answered */
+        else
+            uc_request(now_ms);
+        return;
+    }
+    if (uc.state == UC_RECV && (int32_t)(now_ms - uc.rx_last_ms) >= UDP_IDLE_MS) {
+        uc_done();                  /* the server went silent without a FIN */
+        return;
     }
     if (uc.state == UC_SENDING) {
         bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
@@ -561,7 +764,9 @@ static void uc_poll(uint32_t now_ms)
         }
     }
     if (uc.state == UC_FIN && (int32_t)(now_ms - uc.next_fin_ms) >= 0) {
-        if (uc.fin_tries >= UDP_FIN_TRIES) {
+        /* the server's side of a -R test waits for no report (iperf
+         * 2.1.8 sets no-udp-fin there); a few FINs ride out a lost one */
+        if (uc.fin_tries >= (uc.borrowed ? UDP_NOFIN_TRIES : UDP_FIN_TRIES)) {
             uc_done();              /* no report: server_report stays false */
             return;
         }
@@ -598,19 +803,35 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
     if (cfg->dual)                  /* a version 1 header, "run now" (iperf 2 Settings.cpp) */
         h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    if (cfg->reverse) {             /* -R: the 2.1 reverse flag, read only with VERSION2 */
+        h.flags |= IPERF2_HDR_VERSION2;
+        h.upper_flags |= IPERF2_UPPER_REVERSE;
+    }
     uc.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, uc.hdr, sizeof(uc.hdr));
     uc.res.len = cfg->len;
 
-    uc.pcb = udp_new_ip_type(IPADDR_TYPE_V4);
-    if (!uc.pcb)
-        return ERR_MEM;
-    err = udp_bind(uc.pcb, IP4_ADDR_ANY, 0);    /* ephemeral port per test */
-    if (err != ERR_OK) {
-        udp_remove(uc.pcb);
-        uc.pcb = NULL;
-        return err;
+    if (cfg->via) {
+        /* the server's side of a -R test: send from the server's socket
+         * (its receive callback hands the client's FIN-ack over), and
+         * no client header in the data */
+        uc.pcb = cfg->via;
+        uc.borrowed = true;
+        uc.hdr_len = 0;
+    } else {
+        uc.pcb = udp_new_ip_type(IPADDR_TYPE_V4);
+        if (!uc.pcb)
+            return ERR_MEM;
+        err = udp_bind(uc.pcb, IP4_ADDR_ANY, 0);    /* ephemeral port per test */
+        if (err != ERR_OK) {
+            udp_remove(uc.pcb);
+            uc.pcb = NULL;
+            return err;
+        }
+        udp_recv(uc.pcb, uc_recv, NULL);
     }
-    udp_recv(uc.pcb, uc_recv, NULL);
+    /* -R: the count starts at the server's first datagram; until then the
+     * result names the server we asked */
+    rx_begin(&uc.rx, &uc.ip, cfg->port, true);
     uc.arp_since_ms = app_now_ms();
     uc.next_arp_ms = uc.arp_since_ms + UDP_ARP_RETRY_MS;
     if (app_nexthop_ready(&uc.ip, true))
@@ -631,9 +852,12 @@ void iperf_udp_stop(void)
 {
     us.back_armed = false;           /* a pending -r back test is dropped too */
     us.back_pending = false;
+    if (uc.borrowed)
+        iperf_udp_client_stop();     /* a -R sender uses the server's socket */
+    us.have_rev = false;
     if (us.pcb) {
         if (us.active) {
-            us.last_us = app_now_us();
+            us.rx.last_us = app_now_us();
             srv_finish(false);
         }
         udp_remove(us.pcb);
@@ -673,10 +897,10 @@ void iperf_udp_poll(uint32_t now_ms)
         glout_str(&g, "test", "iperf");
         glout_str(&g, "proto", "udp");
         glout_str(&g, "role", "server");
-        glout_str(&g, "peer", app_peer_str(ps, &us.peer, us.peer_port));
+        glout_str(&g, "peer", app_peer_str(ps, &us.rx.peer, us.rx.peer_port));
         app_put_rate(&g, us.ivl_bytes, now_us - us.ivl_start_us);
-        glout_u64(&g, "lost", udpstats_lost(&us.st));
-        glout_u64(&g, "datagrams", udpstats_expected(&us.st));
+        glout_u64(&g, "lost", udpstats_lost(&us.rx.st));
+        glout_u64(&g, "datagrams", udpstats_expected(&us.rx.st));
         glout_emit(&g);
         us.ivl_bytes = 0;
         us.ivl_start_us = now_us;
