@@ -47,19 +47,21 @@ struct iperf_args {
     uint32_t parallel;      /* client -P: TCP streams, 1..IPERF_MAX_PARALLEL (1 without -P) */
     uint32_t window_bytes;  /* client -w: TCP send buffer per stream (SO_SNDBUF), 0 = the stack's */
     bool dual;              /* client -d: the server sends back at once, to our listener on -p */
+    bool tradeoff;          /* client -r: the server sends back after our test, to our listener on -p */
     bool reverse;           /* client -R (2.1): the server sends to us (TCP or UDP), we count */
     const char *err;        /* on -EINVAL, what was wrong when known (names the flag), else NULL */
 };
 
 /*   iperf -s [-u] [-p PORT] [-i SEC]
- *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -R]
+ *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -r | -R]
  *   iperf stop
  * -b needs -u; -P (1..8) is TCP only and applies -t / -n to every stream,
  * as iperf 2's -P does.  -w (TCP client, IPERF_MIN_WINDOW..IPERF_MAX_WINDOW
  * bytes) caps each stream's queued and unacknowledged bytes, as iperf 2's
  * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (one
  * stream, TCP or UDP) asks the server to send back to our server on -p at
- * once (iperf 2's dual test; the TCP or UDP server engine listens).  -R (one
+ * once (iperf 2's dual test; the TCP or UDP server engine listens); -r the
+ * same after the client's test is over (iperf 2's tradeoff test).  -R (one
  * stream, iperf 2.1's reverse) asks the server to send on the client's
  * connection (UDP: to the client's socket, at -b with -l datagrams) for
  * -t / -n; the client counts what arrives.

@@ -193,6 +193,8 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
             have_w = true;
         } else if (strcmp(o, "-d") == 0) {
             a->dual = true;
+        } else if (strcmp(o, "-r") == 0) {
+            a->tradeoff = true;
         } else if (strcmp(o, "-R") == 0) {
             a->reverse = true;
         } else {
@@ -211,6 +213,14 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
     }
     if (server && a->dual) {
         a->err = "-d is a client option (the server connects back when a client asks)";
+        return -EINVAL;
+    }
+    if (server && a->tradeoff) {
+        a->err = "-r is a client option (the server connects back when a client asks)";
+        return -EINVAL;
+    }
+    if (a->tradeoff && (a->parallel > 1 || a->dual || a->reverse)) {
+        a->err = "-r takes one stream here (no -P, -d or -R with -r)";
         return -EINVAL;
     }
     if (server && a->reverse) {

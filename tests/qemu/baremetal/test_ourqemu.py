@@ -28,7 +28,8 @@ One QEMU boot (about 45 s in all), checks in order:
      each equal to what the host client sent; the firmware's `iperf -c
      -P 4` reaches the host's server as four streams, each what the
      firmware wrote; the firmware's `iperf -c -R` counts every byte the
-     host's server sent;
+     host's server sent; its `-r` (TCP, UDP) is followed by the host's
+     test back to the firmware's server;
   3. UDP board -> host at 20 Mb/s (1470 B, 3 s) to `iperf -s -u -w 4M`:
      the firmware's copy of the server report equals what the host server
      printed; 0 lost; 14..21 Mb/s: the pacer (lib/pace.c) drops credit
@@ -445,6 +446,62 @@ def test_tcp_reverse_firmware_client_counts_what_the_host_sent(tcp_rev_tx):
     res, host = tcp_rev_tx
     assert res and res.get("reverse") is True and res["aborted"] is False, res
     assert len(host) == 1 and res["bytes"] == list(host.values())[0] > 100000, (res, host)
+
+
+@pytest.fixture(scope="module")
+def tcp_tradeoff_tx(b, ns, link):
+    """The firmware's `iperf -c H -r` (iperf 2's tradeoff test) to the
+    host's `iperf -s -y C` on 5001: the host connects back to the
+    firmware's server on 5001 when the firmware's test is over.  (the
+    firmware's client line, its server's line, the host's per-stream
+    bytes)."""
+    srv = iperf.Iperf(["-s", "-p", "5001", "-y", "C"], net=ns)
+    time.sleep(0.3)
+    b.con.send("iperf -c %s -p 5001 -r -t 2" % H)
+    cl = result(b, 30, "client", "tcp")
+    sv = result(b, 30, "server", "tcp")
+    time.sleep(1.0)
+    srv.kill()
+    host = csv_streams(srv.wait(5))
+    print("  firmware sent %r, received %r; host %r" % (cl and cl["bytes"], sv and sv["bytes"], host))
+    return cl, sv, host
+
+
+def test_tcp_tradeoff_firmware_client_then_the_host_sends_back(tcp_tradeoff_tx):
+    cl, sv, host = tcp_tradeoff_tx
+    assert cl and not cl["aborted"] and sv and not sv["aborted"], (cl, sv)
+    assert sv["bytes"] > 100000, sv
+    # the host's two rows: what it received, what it sent back
+    assert sorted(host.values()) == sorted([cl["bytes"], sv["bytes"]]), (cl, sv, host)
+
+
+@pytest.fixture(scope="module")
+def udp_tradeoff_tx(b, ns, udp_server):
+    """The firmware's `iperf -c H -u -r -b 10M -t 2` to the host's
+    `iperf -s -u` on 5001: (the firmware's client line, its server's line
+    of the host's back test, the host's UDP reports)."""
+    srv = iperf.Iperf(["-s", "-u", "-p", "5001"], net=ns)
+    time.sleep(0.3)
+    with backpressure(b):
+        b.con.send("iperf -c %s -u -p 5001 -r -b 10M -t 2" % H)
+        cl = result(b, 30, "client")
+        sv = result(b, 30, "server")
+    time.sleep(0.5)
+    srv.kill()
+    reps = iperf.udp_reports(srv.wait(5))
+    print("  firmware sent %r; received %r; host %r" % (cl and cl.get("server"), sv, reps))
+    return cl, sv, reps
+
+
+def test_udp_tradeoff_firmware_client_then_the_host_sends_back(udp_tradeoff_tx):
+    cl, sv, reps = udp_tradeoff_tx
+    assert cl and cl.get("server") and sv and sv["fin"] is True, (cl, sv)
+    assert sv["received"] >= 1000 and sv["lost"] <= 0.01 * sv["datagrams"], sv
+    # the host printed its receive report and, for its back test, the
+    # firmware's FIN-ack report
+    got = sorted((r[1], r[2]) for r in reps)
+    want = sorted([(cl["server"]["lost"], cl["server"]["datagrams"]), (sv["lost"], sv["datagrams"])])
+    assert got == want, (got, want)
 
 
 # ---- 3. UDP board -> host, 4. 1 % loss

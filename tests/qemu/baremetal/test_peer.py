@@ -54,7 +54,9 @@ P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "6000:ping -c 5 -i 100 -s 56 10.0.2.15\n"
               "7000:latency -c 10.0.2.15 -p 7 -n 10 -i 0 -l 64\n"
               "7500:iperf -c 10.0.2.15 -t 1 -R\n"
-              "9000:iperf -c 10.0.2.15 -u -R -b 200M -t 1\n")
+              "9000:iperf -c 10.0.2.15 -u -R -b 200M -t 1\n"
+              "11000:iperf -c 10.0.2.15 -u -r -b 100M -t 1\n"
+              "14000:iperf -c 10.0.2.15 -r -t 1\n")
 
 
 def peer_qemu():
@@ -96,9 +98,9 @@ def read_jsonl(path):
 
 def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
     """One boot with the peer (results and script in @rundir), nothing
-    typed by the test.  Returns (the firmware's @fw_count result lines of role
-    @fw_role, the peer's results file text, the firmware's phy and link
-    lines)."""
+    typed by the test.  Returns (the firmware's first @fw_count result
+    lines whose role is in @fw_role, the peer's results file text, the
+    firmware's phy and link lines)."""
     if not os.path.exists(fw):
         pytest.fail("no firmware at %s (make -C firmware/baremetal)" % fw, pytrace=False)
     os.makedirs(rundir, exist_ok=True)
@@ -110,7 +112,7 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
                mips=MIPS) as b:
         boot = [b.con.expect_json(t, 30) for t in ("phy", "link")]
         for _ in range(fw_count):
-            r = b.con.expect_json("result", 180, lambda j: j.get("role") == fw_role)
+            r = b.con.expect_json("result", 180, lambda j: j.get("role") in fw_role)
             assert r, "no firmware %s result line" % fw_role
             fw_results.append(r)
         # the peer writes its own result a few virtual ms later
@@ -125,7 +127,7 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
 @pytest.fixture(scope="module")
 def board_to_peer_runs(qemu, fw, tmp_path_factory):
     """The board -> peer run, twice."""
-    return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, "client",
+    return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, ("client",),
                 peer_results=3, fw_count=3)
             for _ in range(2)]
 
@@ -137,8 +139,9 @@ def board_to_peer(board_to_peer_runs):
 
 @pytest.fixture(scope="module")
 def peer_to_board(qemu, fw, tmp_path_factory):
-    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, "server", peer_results=6,
-               fw_count=4)[:2]
+    # the firmware's servers' lines, and its clients' of the -r back tests
+    return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, ("server", "client"),
+               peer_results=10, fw_count=8)[:2]
 
 
 def results(text, proto, role, reverse=False):
@@ -190,7 +193,7 @@ def test_peer_tcp_server_rate_at_most_line_rate(board_to_peer):
 def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
     fw, text = peer_to_board
     r = results(text, "udp", "client")
-    assert len(r) == 1, text
+    assert len(r) == 2, text                    # this test's, the -r test's
     r, s = r[0], fw[0]
     assert s["proto"] == "udp", s
     assert r["server"]["bytes"] == s["bytes"] and r["server"]["lost"] == s["lost"], (r, s)
@@ -203,7 +206,7 @@ def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
 def test_peer_tcp_client_bytes_match_firmware_server(peer_to_board):
     fw, text = peer_to_board
     r = results(text, "tcp", "client")
-    assert len(r) == 1, text
+    assert len(r) == 2, text                    # this test's, the -r test's
     r, s = r[0], fw[1]
     assert s["proto"] == "tcp" and r["aborted"] is False, (r, s)
     assert abs(r["bytes"] - s["bytes"]) <= TCP_MSS, (r, s)
@@ -297,6 +300,39 @@ def test_firmware_udp_reverse_client_counts_what_the_peers_server_sent(board_to_
     # the peer sent: the board's view is rx, which without a report the
     # peer's line cannot give
     assert "rx_bps" not in s[0] and "tx_bps" not in s[0] and "throughput_bps" not in s[0], s[0]
+
+
+def test_peer_udp_tradeoff_the_firmware_sends_back_after_the_test(peer_to_board):
+    """The peer's `iperf -c -u -r -b 100M -t 1` (iperf 2's tradeoff test,
+    a version 1 header without "run now"): the firmware's server receives
+    the peer's test, then its client sends the same test back to the
+    peer's listener on 5001, once the first one is over."""
+    fw, text = peer_to_board
+    fwd = results(text, "udp", "client")[1]
+    srv = results(text, "udp", "server")
+    assert len(srv) == 1 and fw[4]["role"] == "server" and fw[5]["role"] == "client", (srv, fw[4:6])
+    back, srv = fw[5], srv[0]
+    assert fwd["server"]["bytes"] == fw[4]["bytes"] and fw[4]["lost"] == 0, (fwd, fw[4])
+    assert back["peer"] == "10.0.2.2:5001" and back["offered_bps"] == 100000000, back
+    assert back["server"]["bytes"] == srv["bytes"] and srv["lost"] == 0 and srv["fin"] is True, (back, srv)
+    # after the forward test: the back test's first datagram came after
+    # the peer's client had its report
+    assert srv["t_us"] - srv["duration_us"] > fwd["t_us"], (fwd, srv)
+
+
+def test_peer_tcp_tradeoff_the_firmware_connects_back_after_the_test(peer_to_board):
+    """The peer's `iperf -c -r -t 1`: the firmware's server connects back
+    to the peer's listener when the peer's test is over and sends for the
+    peer's 1 s."""
+    fw, text = peer_to_board
+    fwd = results(text, "tcp", "client")[1]
+    srv = results(text, "tcp", "server")
+    assert len(srv) == 1 and fw[6]["role"] == "server" and fw[7]["role"] == "client", (srv, fw[6:8])
+    back, srv = fw[7], srv[0]
+    assert abs(fwd["bytes"] - fw[6]["bytes"]) <= TCP_MSS and fwd["aborted"] is False, (fwd, fw[6])
+    assert back["peer"] == "10.0.2.2:5001" and back["aborted"] is False, back
+    assert abs(back["bytes"] - srv["bytes"]) <= TCP_MSS and srv["bytes"] > 1e6, (back, srv)
+    assert srv["t_us"] - srv["duration_us"] > fwd["t_us"] - 1000, (fwd, srv)
 
 
 def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):

@@ -317,6 +317,30 @@ static void test_iperf_reverse_is_a_one_stream_client_option(void **state)
     assert_non_null(strstr(a.err, "-R"));
 }
 
+/* -r: iperf 2's tradeoff test, one TCP or UDP stream; the server, -P,
+ * -d and -R are refused naming -r. */
+static void test_iperf_tradeoff_is_a_one_stream_client_option(void **state)
+{
+    struct iperf_args a;
+    (void)state;
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-r"), 0);
+    assert_true(a.tradeoff && !a.dual && !a.reverse);
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-r", "-b", "50M"), 0);
+    assert_true(a.tradeoff && a.udp);
+    static const char *const extra[][2] = { { "-P", "2" }, { "-d", NULL }, { "-R", NULL } };
+    for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
+        char *o = (char *)extra[k][0], *v = (char *)extra[k][1];
+        int rc = v ? CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-r", o, v)
+                   : CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-r", o);
+        assert_int_equal(rc, -EINVAL);
+        assert_non_null(a.err);
+        assert_non_null(strstr(a.err, "-r"));
+    }
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-r"), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, "-r"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -332,6 +356,7 @@ int main(void)
         cmocka_unit_test(test_iperf_window_parses_on_tcp_client_only),
         cmocka_unit_test(test_iperf_dual_is_a_one_stream_tcp_client_option),
         cmocka_unit_test(test_iperf_reverse_is_a_one_stream_client_option),
+        cmocka_unit_test(test_iperf_tradeoff_is_a_one_stream_client_option),
         cmocka_unit_test(test_echo_args_default_port_7_and_bad_options),
         cmocka_unit_test(test_latency_args_defaults_and_bad_options),
         cmocka_unit_test(test_sweep_args_defaults_and_bad_options),

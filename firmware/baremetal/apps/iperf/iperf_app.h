@@ -16,11 +16,12 @@ err_t iperf_tcp_server_start(uint16_t port, uint32_t interval_s);
  * -w, each stream's cap on queued + unacknowledged bytes (0: TCP_SND_BUF).
  * dual: -d, one stream; the TCP server listens on @port for the server's
  * connection back (ERR_USE when it already listens on another port).
+ * tradeoff: -r, the same, the server connecting back after our test.
  * reverse: -R, one stream; the server sends on it and the result line
  * (role client, "reverse":true) counts the bytes that arrived. */
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes, bool dual, bool reverse);
+                             uint32_t window_bytes, bool dual, bool tradeoff, bool reverse);
 void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 
@@ -52,6 +53,7 @@ struct iperf_udp_client_cfg {
     const char *test;           /* "iperf" or "sweep": result line's "test" */
     bool quiet;                 /* no result line (the caller reports) */
     bool dual;                  /* -d: the server sends back at once to our UDP server on @port */
+    bool tradeoff;              /* -r: ... after our test (its FIN) */
     bool reverse;               /* -R (2.1): ask the server to send to us; count what arrives */
     struct udp_pcb *via;        /* the server's side of a -R test: send from this (the
                                  * server's) socket; result role server, "reverse" */

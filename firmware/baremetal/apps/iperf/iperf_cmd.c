@@ -37,12 +37,12 @@ static int cmd_iperf(int argc, char **argv)
                 .host = a.host, .port = a.port, .time_ms = a.time_s * 1000u,
                 .amount_bytes = a.amount_bytes,
                 .rate_bps = a.rate_bps, .len = a.len, .interval_s = a.interval_s,
-                .test = "iperf", .dual = a.dual, .reverse = a.reverse,
+                .test = "iperf", .dual = a.dual, .tradeoff = a.tradeoff, .reverse = a.reverse,
             };
             err = iperf_udp_client_start(&c);
         } else {
             err = iperf_tcp_client_start(a.host, a.port, a.time_s, a.amount_bytes, a.interval_s,
-                                         a.parallel, a.window_bytes, a.dual, a.reverse);
+                                         a.parallel, a.window_bytes, a.dual, a.tradeoff, a.reverse);
         }
         if (err != ERR_OK)
             app_error("iperf", a.udp ? "udp client start failed" : "tcp client start failed", err);
@@ -62,7 +62,7 @@ static void iperf_poll(uint32_t now_ms)
 static const struct shell_cmd iperf_cmd = {
     .name = "iperf",
     .usage = "iperf -s [-u] [-p PORT] [-i SEC] | iperf -c A.B.C.D [-u] [-p PORT] "
-             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -R] | iperf stop",
+             "[-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -r | -R] | iperf stop",
     .fn = cmd_iperf,
 };
 

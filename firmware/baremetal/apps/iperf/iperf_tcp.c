@@ -24,7 +24,8 @@
  * "reverse":true.
  *
  * The client asks for both: -d sends a version 1 header with RUN_NOW and
- * starts the TCP server on its port for the connection back; -R sets the
+ * starts the TCP server on its port for the connection back (-r: the same
+ * without RUN_NOW, so the server connects back when our test is over); -R sets the
  * reverse flag, sends the header only and counts what arrives until the
  * server closes (result role "client" with "reverse":true).
  *
@@ -215,7 +216,7 @@ static void emit_result(const char *role, const ip_addr_t *peer, uint16_t port,
 /* What a client stream sends first: nothing (the server's connection
  * back, iperf 2's compat mode), or the iperf 2 header of a plain, a dual
  * (-d) or a reverse (-R) test. */
-enum cli_hdr { CLI_HDR_NONE, CLI_HDR_PLAIN, CLI_HDR_DUAL, CLI_HDR_REVERSE };
+enum cli_hdr { CLI_HDR_NONE, CLI_HDR_PLAIN, CLI_HDR_DUAL, CLI_HDR_TRADEOFF, CLI_HDR_REVERSE };
 
 static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
                        uint64_t amount, uint32_t interval_s, enum cli_hdr hdr, unsigned streams,
@@ -796,6 +797,8 @@ static err_t cli_start(const ip_addr_t *ip, uint16_t port, uint32_t time_ms,
         h.num_threads = (int32_t)streams;       /* every stream's header says -P */
         if (hdr == CLI_HDR_DUAL)    /* -d: a version 1 header, "run now" (iperf 2 Settings.cpp) */
             h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+        if (hdr == CLI_HDR_TRADEOFF) /* -r: a version 1 header, the server's test after ours */
+            h.flags |= IPERF2_HDR_VERSION1;
         if (hdr == CLI_HDR_REVERSE) /* -R: the 2.1 reverse flag, read only with VERSION2 (Listener.cpp) */
             h.flags |= IPERF2_HDR_VERSION2, h.upper_flags |= IPERF2_UPPER_REVERSE;
         if (amount)
@@ -862,14 +865,14 @@ static err_t cli_step_adopted(void)
 
 err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
                              uint64_t amount_bytes, uint32_t interval_s, uint32_t streams,
-                             uint32_t window_bytes, bool dual, bool reverse)
+                             uint32_t window_bytes, bool dual, bool tradeoff, bool reverse)
 {
     ip_addr_t ip;
     err_t err;
 
-    if ((dual || reverse) && (streams != 1 || (dual && reverse)))
-        return ERR_VAL;                 /* one stream, one of -d / -R */
-    if (dual) {
+    if ((dual || tradeoff || reverse) && (streams != 1 || dual + tradeoff + reverse > 1))
+        return ERR_VAL;                 /* one stream, one of -d / -r / -R */
+    if (dual || tradeoff) {
         /* the server connects back to the port in our header: the TCP
          * server is that listener (kept running after the test, as any
          * `iperf -s`; already listening is fine) */
@@ -881,7 +884,8 @@ err_t iperf_tcp_client_start(uint32_t host, uint16_t port, uint32_t time_s,
     }
     app_ip_set(&ip, host);
     return cli_start(&ip, port, time_s * 1000u, amount_bytes, interval_s,
-                     dual ? CLI_HDR_DUAL : reverse ? CLI_HDR_REVERSE : CLI_HDR_PLAIN, streams, window_bytes);
+                     dual ? CLI_HDR_DUAL : tradeoff ? CLI_HDR_TRADEOFF : reverse ? CLI_HDR_REVERSE
+                     : CLI_HDR_PLAIN, streams, window_bytes);
 }
 
 /* ---------------------------------------------------------------- common */

@@ -787,9 +787,11 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         return ERR_ALREADY;
     if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > IPERF_MAX_UDP_LEN || cfg->rate_bps == 0)
         return ERR_VAL;
-    if (cfg->dual) {
-        /* -d: our UDP server on the header's port takes the server's back
-         * test (kept running after, as any `iperf -s -u`) */
+    if ((cfg->dual || cfg->tradeoff) && (cfg->dual + cfg->tradeoff + cfg->reverse > 1 || cfg->via))
+        return ERR_VAL;
+    if (cfg->dual || cfg->tradeoff) {
+        /* -d, -r: our UDP server on the header's port takes the server's
+         * back test (kept running after, as any `iperf -s -u`) */
         err = iperf_udp_server_start(cfg->port, cfg->interval_s);
         if (err != ERR_OK && err != ERR_ALREADY)
             return err;
@@ -803,6 +805,8 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
     if (cfg->dual)                  /* a version 1 header, "run now" (iperf 2 Settings.cpp) */
         h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    if (cfg->tradeoff)              /* -r: a version 1 header, the server's test after ours */
+        h.flags |= IPERF2_HDR_VERSION1;
     if (cfg->reverse) {             /* -R: the 2.1 reverse flag, read only with VERSION2 */
         h.flags |= IPERF2_HDR_VERSION2;
         h.upper_flags |= IPERF2_UPPER_REVERSE;
