@@ -1845,7 +1845,7 @@ static int sim_supported(const struct run *r)
     v = &r->s.v[SK_TRAFFIC_PARALLEL];
     if (v->u > SIM_MAX_PARALLEL) {
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu: the in-emulator peer and the "
-                        "firmware run 1..%d streams (iperf -P)\n", r->o.scenario, v->line,
+                        "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
                 (unsigned long long)v->u, SIM_MAX_PARALLEL);
         return -EINVAL;
     }
@@ -1860,6 +1860,12 @@ static int sim_supported(const struct run *r)
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
                         "the firmware's and the peer's iperf (their UDP client paces by -b)\n", r->o.scenario,
                 r->s.v[SK_TRAFFIC_WINDOW].line);
+        return -EINVAL;
+    }
+    if (v->u > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu with protocol = udp: -P is TCP "
+                        "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario, v->line,
+                (unsigned long long)v->u);
         return -EINVAL;
     }
     for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {

@@ -55,7 +55,7 @@ struct iperf_args {
 /*   iperf -s [-u] [-p PORT] [-i SEC]
  *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -r | -R]
  *   iperf stop
- * -b needs -u; -P (1..8, TCP or UDP) applies -t / -n (and UDP's -b) to every stream,
+ * -b needs -u; -P (1..8) is TCP only and applies -t / -n to every stream,
  * as iperf 2's -P does.  -w (TCP client, IPERF_MIN_WINDOW..IPERF_MAX_WINDOW
  * bytes) caps each stream's queued and unacknowledged bytes, as iperf 2's
  * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (one

@@ -121,9 +121,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             break;
         }
         case 3:
-            if (uc.st[0].pcb) {
+            if (uc.pcb) {
                 struct pbuf *p = datagram(&f);
-                uc_recv(NULL, uc.st[0].pcb, p, &a, 5001);
+                uc_recv(NULL, uc.pcb, p, &a, 5001);
             }
             break;
         default:

@@ -7,14 +7,11 @@
  * UDP_FIN_RETRY_MS until the server answers with a FIN-ack carrying its
  * report (server_hdr), at most UDP_FIN_TRIES times (iperf 2.1.8: 10 ms, 2 s).
  *
- * Server: one test at a time, of up to UDP_MAX_SESS sockets (iperf runs
- * one thread per client socket; ours takes the sockets that start within
- * IPERF_GRP_JOIN_US of the first one, an iperf 2 -P client's streams, as
- * one test and sums them in one result line; datagrams from other sockets
- * are "foreign" until that test ends, or takes over once it has been
- * silent for a second).  Every FIN from a stream just finished is answered
- * with that stream's report, so a lost FIN-ack is recovered by the
- * client's retries.
+ * Server: one test at a time (iperf runs one listener thread per client;
+ * ours serves the first peer and counts datagrams from others as "foreign"
+ * until that test ends or has been silent for UDP_IDLE_MS).  Every FIN from
+ * the peer of the test just finished is answered with the same report, so
+ * a lost FIN-ack is recovered by the client's retries.
  *
  * Client: `-t SEC` or `-n BYTES` (stops once that much payload is sent,
  * whole datagrams).  It first waits, at most UDP_ARP_WAIT_MS, until the
@@ -26,9 +23,7 @@
  * per poll so received traffic is still serviced.  A datagram the driver
  * refuses (ERR_MEM) is not numbered: it is retried at the next poll and
  * counted in tx_errors, so driver back-pressure shows as a lower rate, not
- * as loss at the server.  -P N: N sockets, each a test at the full rate
- * with its own header, FIN and FIN-ack (iperf 2's threads), sending
- * round robin; the result line is their sum.
+ * as loss at the server.
  *
  * Dual (-d) and tradeoff (-r) tests (client header HEADER_VERSION1 in the
  * first datagram, as iperf 2.1.8 sends them): the server starts the UDP
@@ -70,7 +65,6 @@
 #include "iperf_app.h"
 #include "../common/appnet.h"
 #include "iperf2.h"
-#include "iperfgrp.h"
 #include "pace.h"
 #include "udpstats.h"
 
@@ -113,8 +107,7 @@ static void rx_begin(struct udp_rx *rx, const ip_addr_t *addr, uint16_t port, bo
  * for a -R client; @foreign, @malformed_idle and @late_idle are the
  * server's counts of datagrams outside the test (0 for a client). */
 static void rx_emit(const struct udp_rx *rx, const char *role, bool reverse, bool fin,
-                    uint64_t foreign, uint64_t malformed_idle, uint64_t late_idle,
-                    unsigned streams, const uint64_t *sbytes)
+                    uint64_t foreign, uint64_t malformed_idle, uint64_t late_idle)
 {
     char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], lp[24], jit[24];
     struct glout g;
@@ -139,16 +132,9 @@ static void rx_emit(const struct udp_rx *rx, const char *role, bool reverse, boo
     glout_bool(&g, "fin", fin);
     if (reverse)
         glout_bool(&g, "reverse", true);
-    if (streams > 1) {          /* -P: the sum, and each stream's bytes */
-        glout_u64(&g, "streams", streams);
-        glout_arr_begin(&g, "stream_bytes");
-        for (unsigned k = 0; k < streams; k++)
-            glout_u64(&g, NULL, sbytes[k]);
-        glout_arr_end(&g);
-    }
     glout_emit(&g);
-    glout_textf("iperf udp %s%s %s: %s%s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
-                role, reverse ? " (reverse)" : "", ps, streams > 1 ? "[SUM] " : "",
+    glout_textf("iperf udp %s%s %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
+                role, reverse ? " (reverse)" : "", ps,
                 glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(rx->st.bytes, dur) / 1e6, 2),
                 (unsigned long)udpstats_lost(&rx->st), (unsigned long)udpstats_expected(&rx->st),
                 glout_fmt_fixed(lp, sizeof(lp), udpstats_loss_pct(&rx->st), 3),
@@ -200,43 +186,13 @@ static bool dgram_seq64(const uint8_t *head, uint16_t n)
 
 /* ---------------------------------------------------------------- server */
 
-/* One client socket's test (a -P client's stream), and once it has ended
- * its report, sent again on repeated FINs until the slot is reused. */
-struct udp_sess {
-    bool active;
-    bool have_last;              /* ended: @last is its FIN-ack */
-    uint8_t gidx;                /* its entry in us.grp */
-    struct udp_rx rx;
-    uint32_t last_ms;            /* its last datagram */
-    uint32_t end_ms;
-    struct iperf2_server_report last;
-};
-
-#define UDP_MAX_SESS IPERF_MAX_PARALLEL
-#if IPERF_UDP_MAX_STREAMS != IPERF_MAX_PARALLEL
-#error "iperf_app.h: IPERF_UDP_MAX_STREAMS must be IPERF_MAX_PARALLEL (appargs.h)"
-#endif
-#if IPERF_GRP_MAX < UDP_MAX_SESS
-#error "iperfgrp.h: IPERF_GRP_MAX must cover UDP_MAX_SESS streams"
-#endif
-
-/* The server: the sockets that start within IPERF_GRP_JOIN_US of the
- * first one (an iperf 2 -P client's streams) are one test, reported in
- * one line when the last of them ends: the sum over the span from the
- * first one's first datagram to the latest last one (iperf 2's [SUM]),
- * with each stream's bytes.  Each stream gets its own FIN-ack. */
 static struct {
     struct udp_pcb *pcb;
     uint32_t interval_s;
     uint32_t next_report_ms;
-    struct udp_sess s[UDP_MAX_SESS];
-    unsigned nactive;
-    struct iperf_grp grp;        /* iperfgrp.h: join, leave, per-stream bytes */
-    ip_addr_t grp_peer;          /* the first stream's, for the line */
-    uint16_t grp_peer_port;
-    struct udpstats grp_st;      /* the ended streams' sum (udp_sum) */
-    uint64_t grp_end_us;         /* the latest last datagram (or FIN) */
-    bool grp_fin;                /* every stream ended with its FIN */
+    bool active;
+    struct udp_rx rx;
+    uint32_t last_ms;
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
     uint64_t foreign;
@@ -247,6 +203,12 @@ static struct {
     struct iperf_udp_client_cfg back;
     bool back_armed;             /* -r: FIN seen, start at back_at_ms */
     uint32_t back_at_ms;
+    /* the report of the last finished test, re-sent on repeated FINs */
+    bool have_last;
+    ip_addr_t last_peer;
+    uint16_t last_port;
+    uint32_t last_end_ms;
+    struct iperf2_server_report last;
     /* the socket of the last -R client: its late request resends (sent
      * every few ms until data arrives) must not start a second test */
     bool have_rev;
@@ -255,69 +217,26 @@ static struct {
     uint32_t rev_last_ms;
 } us;
 
-/* Add one stream's count to a sum: totals add, jitter is the worst
- * stream's (iperf 2's [SUM] line prints no jitter of its own). */
-static void udp_sum(struct udpstats *sum, const struct udpstats *st)
+static void srv_emit(bool fin)
 {
-    sum->max_seq += st->max_seq;
-    sum->received += st->received;
-    sum->bytes += st->bytes;
-    sum->gaps += st->gaps;
-    sum->out_of_order += st->out_of_order;
-    sum->malformed += st->malformed;
-    if (st->jitter_us > sum->jitter_us)
-        sum->jitter_us = st->jitter_us;
+    rx_emit(&us.rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle);
 }
 
-/* The running test's count so far: the ended streams' and the active. */
-static void grp_stats(struct udpstats *out)
+/* End the current test: report, and keep the FIN-ack contents. */
+static void srv_finish(bool fin)
 {
-    *out = us.grp_st;
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++)
-        if (us.s[k].active)
-            udp_sum(out, &us.s[k].rx.st);
-}
-
-/* Stream @ss ends (@fin: with the client's FIN): its FIN-ack is kept;
- * the last one of the test prints the result line. */
-static void sess_finish(struct udp_sess *ss, bool fin)
-{
-    uint64_t sb[IPERF_GRP_MAX], sum, span;
-    unsigned n;
-
-    rx_report(&ss->rx, &ss->last);
-    ss->active = false;
-    ss->have_last = true;
-    ss->end_ms = app_now_ms();
-    us.nactive--;
-    udp_sum(&us.grp_st, &ss->rx.st);
-    if (ss->rx.last_us > us.grp_end_us)
-        us.grp_end_us = ss->rx.last_us;
-    us.grp_fin &= fin;
-    if (!iperf_grp_leave(&us.grp, ss->gidx, true, ss->rx.st.bytes, !fin, ss->rx.last_us))
-        return;
-    n = iperf_grp_sum(&us.grp, sb, &sum, &span);
-    if (n <= 1) {
-        rx_emit(&ss->rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle, 1, NULL);
-    } else {
-        struct udp_rx all = { .st = us.grp_st, .start_us = us.grp.start_us, .last_us = us.grp_end_us };
-        ip_addr_copy(all.peer, us.grp_peer);
-        all.peer_port = us.grp_peer_port;
-        rx_emit(&all, "server", false, us.grp_fin, us.foreign, us.malformed_idle, us.late_idle, n, sb);
-    }
-    if (us.back_pending && us.grp_fin) {
+    srv_emit(fin);
+    rx_report(&us.rx, &us.last);
+    ip_addr_copy(us.last_peer, us.rx.peer);
+    us.last_port = us.rx.peer_port;
+    us.have_last = true;
+    us.last_end_ms = app_now_ms();
+    us.active = false;
+    if (us.back_pending && fin) {
         us.back_armed = true;
         us.back_at_ms = app_now_ms() + UDP_BACK_DELAY_MS;
     }
     us.back_pending = false;
-}
-
-/* End every running stream (a stop, or a new client after silence). */
-static void srv_finish_all(void)
-{
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++)
-        if (us.s[k].active)
-            sess_finish(&us.s[k], false);
 }
 
 static void back_start(void)
@@ -326,12 +245,12 @@ static void back_start(void)
     if (err != ERR_OK)
         app_error("iperf", "udp dual/tradeoff back test cannot start", err);
     else
-        glout_textf("iperf udp: back test to %s:%u, %lu-byte datagrams", ipaddr_ntoa(&us.grp_peer),
+        glout_textf("iperf udp: back test to %s:%u, %lu-byte datagrams", ipaddr_ntoa(&us.rx.peer),
                     us.back.port, (unsigned long)us.back.len);
 }
 
 /* The first datagram's client header: dual/tradeoff requests (see top). */
-static void srv_header(const ip_addr_t *src, const uint8_t *head, uint16_t n)
+static void srv_header(const uint8_t *head, uint16_t n)
 {
     struct iperf2_client_hdr h;
     int rc;
@@ -348,7 +267,7 @@ static void srv_header(const ip_addr_t *src, const uint8_t *head, uint16_t n)
     if ((h.flags & IPERF2_HDR_VERSION1) && !(h.flags & IPERF2_HDR_VERSION2)) {
         struct iperf_udp_client_cfg *b = &us.back;
         memset(b, 0, sizeof(*b));
-        b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(src)));
+        b->host = lwip_ntohl(ip4_addr_get_u32(ip_2_ip4(&us.rx.peer)));
         b->port = (uint16_t)h.port;
         /* amount < 0: time in 10 ms units; else bytes (Settings.cpp);
          * the peer's time is held to the shell's own limit */
@@ -414,70 +333,18 @@ static bool srv_reverse(const ip_addr_t *src, uint16_t port, const uint8_t *head
     return true;
 }
 
-/* The slot of @addr:@port's stream, running or ended, or NULL. */
-static struct udp_sess *sess_find(const ip_addr_t *addr, uint16_t port)
+static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head, uint16_t n)
 {
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++) {
-        struct udp_sess *ss = &us.s[k];
-        if ((ss->active || ss->have_last) && ip_addr_cmp(addr, &ss->rx.peer) && port == ss->rx.peer_port)
-            return ss;
-    }
-    return NULL;
-}
-
-/* A free slot: never used, else the stream that ended longest ago. */
-static struct udp_sess *sess_free(void)
-{
-    struct udp_sess *best = NULL;
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++) {
-        struct udp_sess *ss = &us.s[k];
-        if (ss->active)
-            continue;
-        if (!ss->have_last)
-            return ss;
-        if (!best || (int32_t)(ss->end_ms - best->end_ms) < 0)
-            best = ss;
-    }
-    return best;
-}
-
-static struct udp_sess *srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head, uint16_t n)
-{
-    struct udp_sess *ss = sess_free();
-    bool first;
-
-    if (!ss)
-        return NULL;
-    memset(ss, 0, sizeof(*ss));
     /* Listener.cpp: the first datagram's flags word decides the id width */
-    rx_begin(&ss->rx, addr, port, dgram_seq64(head, n));
-    ss->active = true;
-    ss->last_ms = app_now_ms();
-    us.nactive++;
-    ss->gidx = (uint8_t)iperf_grp_join(&us.grp, ss->rx.start_us, &first);
-    if (first) {
-        ip_addr_copy(us.grp_peer, *addr);
-        us.grp_peer_port = port;
-        memset(&us.grp_st, 0, sizeof(us.grp_st));
-        us.grp_end_us = ss->rx.start_us;
-        us.grp_fin = true;
-        us.ivl_start_us = ss->rx.start_us;
-        us.ivl_bytes = 0;
-        us.foreign = 0;
-        us.next_report_ms = ss->last_ms + us.interval_s * 1000u;   /* intervals start with the test */
-    }
+    rx_begin(&us.rx, addr, port, dgram_seq64(head, n));
+    us.active = true;
+    us.ivl_start_us = us.rx.start_us;
+    us.last_ms = app_now_ms();
+    us.ivl_bytes = 0;
+    us.foreign = 0;
+    us.next_report_ms = us.last_ms + us.interval_s * 1000u;   /* intervals start with the test */
     glout_textf("iperf udp server: test from %s:%u (seq%s)", ipaddr_ntoa(addr), port,
-                ss->rx.seq64 ? "64" : "32");
-    return ss;
-}
-
-/* Whether the running test has been silent for a second (every stream). */
-static bool srv_silent(void)
-{
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++)
-        if (us.s[k].active && (int32_t)(app_now_ms() - us.s[k].last_ms) < 1000)
-            return false;
-    return true;
+                us.rx.seq64 ? "64" : "32");
 }
 
 static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
@@ -485,10 +352,9 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
 {
     uint8_t head[IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     struct iperf2_dgram d;
-    struct udp_sess *ss;
     uint16_t n;
     uint64_t now_us = app_now_us();
-    bool live;
+    bool from_peer;
     ip_addr_t src;
 
     (void)arg;
@@ -504,61 +370,57 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
             goto out;
         us.have_rev = false;
     }
-    ss = sess_find(&src, port);
-    live = ss && ss->active;
-    /* The id width of a datagram from outside a running stream comes from
+    from_peer = us.active && ip_addr_cmp(&src, &us.rx.peer) && port == us.rx.peer_port;
+
+    if (us.active && !from_peer) {
+        /* a different client: take over only if the current test went silent */
+        if ((int32_t)(app_now_ms() - us.last_ms) < 1000) {
+            us.foreign++;
+            goto out;
+        }
+        srv_finish(false);
+    }
+    /* The id width of a datagram from outside the running test comes from
      * the datagram itself, before the FIN check: a 32-bit client's FIN
      * retries, arriving after its test ended, read as 64-bit would be a
      * large positive id and start a bogus test with a negative one. */
-    if (iperf2_dgram_decode(head, n, live ? ss->rx.seq64 : dgram_seq64(head, n), &d) != 0) {
-        if (live)
-            udpstats_malformed(&ss->rx.st);
+    if (iperf2_dgram_decode(head, n, from_peer ? us.rx.seq64 : dgram_seq64(head, n), &d) != 0) {
+        if (from_peer)
+            udpstats_malformed(&us.rx.st);
         else
             us.malformed_idle++;
         goto out;
     }
     if (d.seq < 0) {                  /* FIN */
-        if (live) {
-            ss->rx.last_us = now_us;
-            sess_finish(ss, true);
+        if (from_peer) {
+            us.rx.last_us = now_us;
+            srv_finish(true);
         }
-        if (ss)
-            send_fin_ack(us.pcb, &ss->last, &src, port);
+        if (us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port)
+            send_fin_ack(us.pcb, &us.last, &src, port);
         goto out;
     }
-    /* A data datagram from the socket of a stream that just ended: a link
+    /* A data datagram from the socket of the test that just ended: a link
      * that reorders (netem-style jitter) delivers some after the FIN.  It
      * belongs to that test, whose report is sent; it must not start a new
      * one (a new iperf 2 client test comes from a new socket, so another
      * source port).  Counted, like malformed datagrams outside a test. */
-    if (ss && !live && (int32_t)(app_now_ms() - ss->end_ms) < UDP_LATE_MS) {
+    if (!us.active && us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port &&
+        (int32_t)(app_now_ms() - us.last_end_ms) < UDP_LATE_MS) {
         us.late_idle++;
         goto out;
     }
-    if (!live) {
-        /* a new socket: another stream of the running test (-P) when it
-         * comes within IPERF_GRP_JOIN_US of the first and a slot is free;
-         * else a different client, which takes over only if the running
-         * test went silent */
-        if (us.nactive && (!iperf_grp_joins(&us.grp, now_us) || !sess_free())) {
-            if (!srv_silent()) {
-                us.foreign++;
-                goto out;
-            }
-            srv_finish_all();
-        }
-        if (!us.nactive && srv_reverse(&src, port, head, n))
-            goto out;
-        ss = srv_start(&src, port, head, n);   /* same id width as decoded above */
-        if (!ss)
-            goto out;
-        srv_header(&src, head, n);
+    if (!us.active && srv_reverse(&src, port, head, n))
+        goto out;
+    if (!us.active) {
+        srv_start(&src, port, head, n);   /* same id width as decoded above */
+        srv_header(head, n);
     }
-    udpstats_rx(&ss->rx.st, (uint64_t)d.seq, p->tot_len,
+    udpstats_rx(&us.rx.st, (uint64_t)d.seq, p->tot_len,
                 (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
     us.ivl_bytes += p->tot_len;
-    ss->rx.last_us = now_us;
-    ss->last_ms = app_now_ms();
+    us.rx.last_us = now_us;
+    us.last_ms = app_now_ms();
 out:
     pbuf_free(p);
 }
@@ -598,37 +460,26 @@ err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s)
  * client, kept a while to answer repeated FINs: ul), done callback. */
 enum uc_state { UC_IDLE, UC_ARP, UC_SENDING, UC_FIN, UC_REQ, UC_RECV };
 
-/* One stream of the client (-P N: N sockets, each its own test to the
- * server, as iperf 2's client threads; -R and the server's side of -R:
- * one). */
-struct uc_stream {
-    struct udp_pcb *pcb;
-    struct pace pace;            /* each stream at -b, as iperf 2's -b per thread */
-    int64_t seq;                 /* last sequence number sent */
-    uint32_t fin_tries;
-    uint32_t next_fin_ms;
-    bool done;                   /* UC_FIN: its FIN-ack came, or its tries are over */
-    bool blocked;                /* this poll: the driver refused a datagram */
-    struct iperf_udp_result res; /* this stream's */
-};
-
 static struct {
     enum uc_state state;
+    struct udp_pcb *pcb;
     struct iperf_udp_client_cfg cfg;
     ip_addr_t ip;
-    struct uc_stream st[IPERF_MAX_PARALLEL];
-    unsigned n;                  /* streams */
+    struct pace pace;
+    int64_t seq;                 /* last sequence number sent */
     uint32_t start_ms;
     uint64_t start_us;
     uint32_t arp_since_ms;       /* UC_ARP: when the wait began */
     uint32_t next_arp_ms;        /* UC_ARP: the next ARP request */
+    uint32_t fin_tries;
+    uint32_t next_fin_ms;
     uint32_t next_report_ms;
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
-    struct iperf_udp_result res; /* the streams' sum, at the end (uc_done) */
-    bool borrowed;               /* st[0].pcb is cfg.via, the server's: not ours to remove */
+    struct iperf_udp_result res;
+    bool borrowed;               /* pcb is cfg.via, the server's: not ours to remove */
     /* -R: what arrives from the server */
     struct udp_rx rx;
     bool rx_fin;                 /* the server's FIN ended the test */
@@ -675,13 +526,6 @@ void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *
     }
     if (cfg->via)
         glout_bool(&g, "reverse", true);
-    if (r->streams > 1) {       /* -P: the sum, and what each stream sent */
-        glout_u64(&g, "streams", r->streams);
-        glout_arr_begin(&g, "stream_bytes");
-        for (unsigned k = 0; k < r->streams; k++)
-            glout_u64(&g, NULL, r->stream_bytes[k]);
-        glout_arr_end(&g);
-    }
     glout_emit(&g);
     glout_textf("%s udp client -> %s: len %lu, sent %lu datagrams, %s Mb/s", test, ps,
                 (unsigned long)r->len, (unsigned long)r->tx_datagrams,
@@ -697,51 +541,20 @@ void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *
         glout_textf("%s udp client: no server report (FIN not acknowledged)", test);
 }
 
-/* The streams' sum: totals add; times and jitter are the longest and the
- * worst; a report only when every stream had one. */
-static void uc_sum(struct iperf_udp_result *r)
-{
-    *r = uc.st[0].res;
-    r->streams = uc.n;
-    r->stream_bytes[0] = uc.st[0].res.tx_bytes;
-    for (unsigned k = 1; k < uc.n; k++) {
-        const struct iperf_udp_result *x = &uc.st[k].res;
-        r->stream_bytes[k] = x->tx_bytes;
-        r->tx_datagrams += x->tx_datagrams;
-        r->tx_bytes += x->tx_bytes;
-        r->tx_errors += x->tx_errors;
-        if (x->duration_us > r->duration_us)
-            r->duration_us = x->duration_us;
-        r->server_report &= x->server_report;
-        r->rx_bytes += x->rx_bytes;
-        r->rx_datagrams += x->rx_datagrams;
-        r->lost += x->lost;
-        r->out_of_order += x->out_of_order;
-        if (x->rx_duration_us > r->rx_duration_us)
-            r->rx_duration_us = x->rx_duration_us;
-        if (x->jitter_us > r->jitter_us)
-            r->jitter_us = x->jitter_us;
-    }
-}
-
 static void uc_done(void)
 {
-    struct iperf_udp_result r;
+    struct iperf_udp_result r = uc.res;
     struct iperf_udp_client_cfg cfg = uc.cfg;
 
-    uc_sum(&r);
-    uc.res = r;
-    for (unsigned k = 0; k < uc.n; k++) {
-        if (uc.st[k].pcb && !uc.borrowed)
-            udp_remove(uc.st[k].pcb);
-        uc.st[k].pcb = NULL;
-    }
+    if (uc.pcb && !uc.borrowed)
+        udp_remove(uc.pcb);
+    uc.pcb = NULL;
     uc.borrowed = false;
     uc.state = UC_IDLE;
     if (cfg.reverse) {
         if (!uc.rx.st.received)
             app_error("iperf", "udp -R: no data from the server", -ETIMEDOUT);
-        rx_emit(&uc.rx, "client", true, uc.rx_fin, 0, 0, 0, 1, NULL);
+        rx_emit(&uc.rx, "client", true, uc.rx_fin, 0, 0, 0);
     } else if (!cfg.quiet) {
         iperf_udp_emit_result(cfg.test ? cfg.test : "iperf", &cfg, &r);
     }
@@ -789,25 +602,14 @@ static void uc_rx(struct pbuf *p, const ip_addr_t *addr, uint16_t port)
     uc.rx_last_ms = app_now_ms();
 }
 
-/* Whether every stream is done with its FIN (UC_FIN). */
-static bool uc_all_done(void)
-{
-    for (unsigned k = 0; k < uc.n; k++)
-        if (!uc.st[k].done)
-            return false;
-    return true;
-}
-
-/* A datagram on stream @arg's socket: the server's FIN-ack (its report),
- * or for a -R client the server's data. */
 static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
                     const ip_addr_t *addr, u16_t port)
 {
-    struct uc_stream *st = arg ? arg : &uc.st[0];
     uint8_t buf[IPERF2_FIN_ACK_LEN];
     struct iperf2_server_report r;
     uint16_t n;
 
+    (void)arg;
     (void)pcb;
     if (uc.cfg.reverse) {
         uc_rx(p, addr, port);
@@ -815,23 +617,21 @@ static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     }
     n = pbuf_copy_partial(p, buf, sizeof(buf), 0);
     pbuf_free(p);
-    if (uc.state != UC_FIN || st->done || iperf2_fin_ack_decode(buf, n, &r) != 0)
+    if (uc.state != UC_FIN || iperf2_fin_ack_decode(buf, n, &r) != 0)
         return;                     /* stale or malformed: keep waiting */
-    st->res.server_report = true;
-    st->res.rx_bytes = r.total_bytes;
-    st->res.rx_datagrams = r.datagrams;
-    st->res.lost = r.lost;
-    st->res.out_of_order = r.out_of_order;
-    st->res.rx_duration_us = (uint64_t)r.stop_sec * 1000000u + r.stop_usec;
-    st->res.jitter_us = (uint64_t)r.jitter_sec * 1000000u + r.jitter_usec;
-    st->done = true;
-    if (uc_all_done())
-        uc_done();
+    uc.res.server_report = true;
+    uc.res.rx_bytes = r.total_bytes;
+    uc.res.rx_datagrams = r.datagrams;
+    uc.res.lost = r.lost;
+    uc.res.out_of_order = r.out_of_order;
+    uc.res.rx_duration_us = (uint64_t)r.stop_sec * 1000000u + r.stop_usec;
+    uc.res.jitter_us = (uint64_t)r.jitter_sec * 1000000u + r.jitter_usec;
+    uc_done();
 }
 
 /* One datagram with sequence number seq (negative for a FIN), of
  * @len bytes, the client header truncated to fit. */
-static err_t uc_send_len(struct uc_stream *st, int64_t seq, uint32_t len)
+static err_t uc_send_len(int64_t seq, uint32_t len)
 {
     struct iperf2_dgram d;
     struct pbuf *p;
@@ -858,14 +658,14 @@ static err_t uc_send_len(struct uc_stream *st, int64_t seq, uint32_t len)
      * app_pattern and sent up to 704 bytes of .bss) */
     if (len > IPERF2_UDP_HDR_LEN + h)
         app_pattern_fill(pl + IPERF2_UDP_HDR_LEN + h, len - IPERF2_UDP_HDR_LEN - h);
-    err = udp_sendto(st->pcb, p, &uc.ip, uc.cfg.port);
+    err = udp_sendto(uc.pcb, p, &uc.ip, uc.cfg.port);
     pbuf_free(p);
     return err;
 }
 
-static err_t uc_send(struct uc_stream *st, int64_t seq)
+static err_t uc_send(int64_t seq)
 {
-    return uc_send_len(st, seq, uc.cfg.len);
+    return uc_send_len(seq, uc.cfg.len);
 }
 
 /* -R: (re)send the request, the first datagram with our header (iperf
@@ -874,7 +674,7 @@ static void uc_request(uint32_t now_ms)
 {
     /* the whole header, however short -l is (Client.cpp SendFirstPayload) */
     uint32_t len = IPERF2_UDP_HDR_LEN + uc.hdr_len;
-    uc_send_len(&uc.st[0], 1, uc.cfg.len > len ? uc.cfg.len : len);
+    uc_send_len(1, uc.cfg.len > len ? uc.cfg.len : len);
     uc.req_tries++;
     uc.next_req_ms = now_ms + UDP_REQ_RETRY_MS;
 }
@@ -890,8 +690,7 @@ static void uc_begin(void)
     uc.start_ms = app_now_ms();
     uc.start_us = uc.ivl_start_us = app_now_us();
     uc.next_report_ms = uc.start_ms + uc.cfg.interval_s * 1000u;
-    for (unsigned k = 0; k < uc.n; k++)
-        pace_init(&uc.st[k].pace, uc.cfg.rate_bps, uc.cfg.len, 0, uc.start_ms);
+    pace_init(&uc.pace, uc.cfg.rate_bps, uc.cfg.len, 0, uc.start_ms);
     uc.state = UC_SENDING;
 }
 
@@ -924,51 +723,27 @@ static void uc_poll(uint32_t now_ms)
         return;
     }
     if (uc.state == UC_SENDING) {
-        /* time mode: all streams end together; -n: each after its bytes,
-         * as each iperf 2 client thread does */
-        bool timeup = !uc.cfg.amount_bytes && (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
-        bool over = timeup;
-        if (uc.cfg.amount_bytes) {
-            over = true;
-            for (unsigned k = 0; k < uc.n; k++)
-                over &= uc.st[k].res.tx_bytes >= uc.cfg.amount_bytes;
-        }
+        bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
+                                        : (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
         if (over) {
-            uint64_t dur = app_now_us() - uc.start_us;
-            for (unsigned k = 0; k < uc.n; k++) {
-                uc.st[k].res.duration_us = dur;
-                uc.st[k].fin_tries = 0;
-                uc.st[k].next_fin_ms = now_ms;
-            }
+            uc.res.duration_us = app_now_us() - uc.start_us;
             uc.state = UC_FIN;
+            uc.fin_tries = 0;
+            uc.next_fin_ms = now_ms;
         } else {
-            /* round robin over the streams, at most UDP_TX_BURST in all;
-             * a stream the driver refuses waits for the next poll */
-            unsigned sent = 0;
-            bool any = true;
-            for (unsigned k = 0; k < uc.n; k++) {
-                pace_refill(&uc.st[k].pace, now_ms);
-                uc.st[k].blocked = false;
-            }
-            while (any && sent < UDP_TX_BURST) {
-                any = false;
-                for (unsigned k = 0; k < uc.n && sent < UDP_TX_BURST; k++) {
-                    struct uc_stream *st = &uc.st[k];
-                    if (st->blocked || (uc.cfg.amount_bytes && st->res.tx_bytes >= uc.cfg.amount_bytes) ||
-                        !pace_take(&st->pace, uc.cfg.len))
-                        continue;
-                    any = true;
-                    sent++;
-                    if (uc_send(st, st->seq + 1) != ERR_OK) {
-                        st->res.tx_errors++;
-                        st->blocked = true; /* back-pressure: retry next poll */
-                        continue;
-                    }
-                    st->seq++;
-                    st->res.tx_datagrams++;
-                    st->res.tx_bytes += uc.cfg.len;
-                    uc.ivl_bytes += uc.cfg.len;
+            pace_refill(&uc.pace, now_ms);
+            for (int i = 0; i < UDP_TX_BURST && !(uc.cfg.amount_bytes &&
+                            uc.res.tx_bytes >= uc.cfg.amount_bytes) &&
+                            pace_take(&uc.pace, uc.cfg.len); i++) {
+                err_t err = uc_send(uc.seq + 1);
+                if (err != ERR_OK) {
+                    uc.res.tx_errors++;
+                    break;          /* back-pressure: retry next poll */
                 }
+                uc.seq++;
+                uc.res.tx_datagrams++;
+                uc.res.tx_bytes += uc.cfg.len;
+                uc.ivl_bytes += uc.cfg.len;
             }
             if (uc.cfg.interval_s && (int32_t)(now_ms - uc.next_report_ms) >= 0) {
                 char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
@@ -988,25 +763,18 @@ static void uc_poll(uint32_t now_ms)
             return;
         }
     }
-    if (uc.state == UC_FIN) {
-        for (unsigned k = 0; k < uc.n; k++) {
-            struct uc_stream *st = &uc.st[k];
-            if (st->done || (int32_t)(now_ms - st->next_fin_ms) < 0)
-                continue;
-            /* the server's side of a -R test waits for no report (iperf
-             * 2.1.8 sets no-udp-fin there); a few FINs ride out a lost one */
-            if (st->fin_tries >= (uc.borrowed ? UDP_NOFIN_TRIES : UDP_FIN_TRIES)) {
-                st->done = true;    /* no report: server_report stays false */
-                continue;
-            }
-            /* Client.cpp: every FIN retry carries the next (negated) id */
-            st->seq++;
-            uc_send(st, -st->seq);
-            st->fin_tries++;
-            st->next_fin_ms = now_ms + UDP_FIN_RETRY_MS;
+    if (uc.state == UC_FIN && (int32_t)(now_ms - uc.next_fin_ms) >= 0) {
+        /* the server's side of a -R test waits for no report (iperf
+         * 2.1.8 sets no-udp-fin there); a few FINs ride out a lost one */
+        if (uc.fin_tries >= (uc.borrowed ? UDP_NOFIN_TRIES : UDP_FIN_TRIES)) {
+            uc_done();              /* no report: server_report stays false */
+            return;
         }
-        if (uc_all_done())
-            uc_done();
+        /* Client.cpp: every FIN retry carries the next (negated) id */
+        uc.seq++;
+        uc_send(-uc.seq);
+        uc.fin_tries++;
+        uc.next_fin_ms = now_ms + UDP_FIN_RETRY_MS;
     }
 }
 
@@ -1021,9 +789,6 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         return ERR_VAL;
     if ((cfg->dual || cfg->tradeoff) && (cfg->dual + cfg->tradeoff + cfg->reverse > 1 || cfg->via))
         return ERR_VAL;
-    if (cfg->streams > IPERF_MAX_PARALLEL ||
-        (cfg->streams > 1 && (cfg->dual || cfg->tradeoff || cfg->reverse || cfg->via)))
-        return ERR_VAL;             /* -P N: 1..8, one stream with -d, -r, -R */
     if (cfg->dual || cfg->tradeoff) {
         /* -d, -r: our UDP server on the header's port takes the server's
          * back test (kept running after, as any `iperf -s -u`) */
@@ -1034,10 +799,8 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
     app_pattern_init();
     memset(&uc, 0, sizeof(uc));
     uc.cfg = *cfg;
-    uc.n = cfg->streams ? cfg->streams : 1;
     app_ip_set(&uc.ip, cfg->host);
     iperf2_client_hdr_init(&h, true, cfg->port, cfg->len, cfg->time_ms, cfg->rate_bps);
-    h.num_threads = (int32_t)uc.n;  /* every stream's header says -P */
     if (cfg->amount_bytes)          /* -n: iperf sends the byte count, positive */
         h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
     if (cfg->dual)                  /* a version 1 header, "run now" (iperf 2 Settings.cpp) */
@@ -1049,36 +812,26 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         h.upper_flags |= IPERF2_UPPER_REVERSE;
     }
     uc.hdr_len = (uint16_t)iperf2_client_hdr_encode(&h, uc.hdr, sizeof(uc.hdr));
-    for (unsigned k = 0; k < uc.n; k++)
-        uc.st[k].res.len = cfg->len;
     uc.res.len = cfg->len;
 
     if (cfg->via) {
-        /* the server's side of a -R test: send from the server's socket,
-         * and no client header in the data */
-        uc.st[0].pcb = cfg->via;
+        /* the server's side of a -R test: send from the server's socket
+         * (its receive callback hands the client's FIN-ack over), and
+         * no client header in the data */
+        uc.pcb = cfg->via;
         uc.borrowed = true;
         uc.hdr_len = 0;
     } else {
-        err = ERR_OK;
-        for (unsigned k = 0; k < uc.n && err == ERR_OK; k++) {
-            struct uc_stream *st = &uc.st[k];
-            st->pcb = udp_new_ip_type(IPADDR_TYPE_V4);
-            if (!st->pcb) {
-                err = ERR_MEM;
-                break;
-            }
-            err = udp_bind(st->pcb, IP4_ADDR_ANY, 0);   /* ephemeral port per stream */
-            udp_recv(st->pcb, uc_recv, st);
-        }
+        uc.pcb = udp_new_ip_type(IPADDR_TYPE_V4);
+        if (!uc.pcb)
+            return ERR_MEM;
+        err = udp_bind(uc.pcb, IP4_ADDR_ANY, 0);    /* ephemeral port per test */
         if (err != ERR_OK) {
-            for (unsigned k = 0; k < uc.n; k++) {
-                if (uc.st[k].pcb)
-                    udp_remove(uc.st[k].pcb);
-                uc.st[k].pcb = NULL;
-            }
+            udp_remove(uc.pcb);
+            uc.pcb = NULL;
             return err;
         }
+        udp_recv(uc.pcb, uc_recv, NULL);
     }
     /* -R: the count starts at the server's first datagram; until then the
      * result names the server we asked */
@@ -1107,10 +860,10 @@ void iperf_udp_stop(void)
         iperf_udp_client_stop();     /* a -R sender uses the server's socket */
     us.have_rev = false;
     if (us.pcb) {
-        for (unsigned k = 0; k < UDP_MAX_SESS; k++)
-            if (us.s[k].active)
-                us.s[k].rx.last_us = app_now_us();
-        srv_finish_all();
+        if (us.active) {
+            us.rx.last_us = app_now_us();
+            srv_finish(false);
+        }
         udp_remove(us.pcb);
         us.pcb = NULL;
     }
@@ -1122,8 +875,7 @@ void iperf_udp_client_stop(void)
     if (uc.state != UC_IDLE) {
         uc.cfg.done = NULL;          /* a stopped sweep does not continue */
         if (uc.state == UC_SENDING)
-            for (unsigned k = 0; k < uc.n; k++)
-                uc.st[k].res.duration_us = app_now_us() - uc.start_us;
+            uc.res.duration_us = app_now_us() - uc.start_us;
         uc_done();
     }
 }
@@ -1135,27 +887,24 @@ void iperf_udp_poll(uint32_t now_ms)
         back_start();
     }
     uc_poll(now_ms);
-    if (!us.pcb || !us.nactive)
+    if (!us.pcb || !us.active)
         return;
-    for (unsigned k = 0; k < UDP_MAX_SESS; k++)
-        if (us.s[k].active && (int32_t)(now_ms - us.s[k].last_ms) >= UDP_IDLE_MS)
-            sess_finish(&us.s[k], false);   /* the client vanished without a FIN */
-    if (!us.nactive)
+    if ((int32_t)(now_ms - us.last_ms) >= UDP_IDLE_MS) {
+        srv_finish(false);          /* the client vanished without a FIN */
         return;
+    }
     if (us.interval_s && (int32_t)(now_ms - us.next_report_ms) >= 0) {
         char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
         struct glout g;
-        struct udpstats st;
         uint64_t now_us = app_now_us();
-        grp_stats(&st);
         glout_begin(&g, buf, sizeof(buf), "progress");
         glout_str(&g, "test", "iperf");
         glout_str(&g, "proto", "udp");
         glout_str(&g, "role", "server");
-        glout_str(&g, "peer", app_peer_str(ps, &us.grp_peer, us.grp_peer_port));
+        glout_str(&g, "peer", app_peer_str(ps, &us.rx.peer, us.rx.peer_port));
         app_put_rate(&g, us.ivl_bytes, now_us - us.ivl_start_us);
-        glout_u64(&g, "lost", udpstats_lost(&st));
-        glout_u64(&g, "datagrams", udpstats_expected(&st));
+        glout_u64(&g, "lost", udpstats_lost(&us.rx.st));
+        glout_u64(&g, "datagrams", udpstats_expected(&us.rx.st));
         glout_emit(&g);
         us.ivl_bytes = 0;
         us.ivl_start_us = now_us;
