@@ -124,7 +124,8 @@ struct gl_phy_params {
     struct gl_phy_partner partner;
     enum gl_cable cable;
     /* The PHY's top speed: 1000, or 100 for a 10/100 PHY (no 1000BASE-T,
-     * as the LAN8742A of seed 004's NUCLEO-H743ZI2): BMSR bit 8 (extended
+     * as the LAN8742A of the NUCLEO-H743ZI2 in docs/SOURCES.md, "a 100 Mb/s
+     * MCU board"): BMSR bit 8 (extended
      * status, 22.2.4.2.16) reads 0, registers 9, 10 and 15 read 0 and
      * 1000BASE-T is never advertised or resolved. */
     unsigned max_speed_mbps;

@@ -250,9 +250,10 @@ struct gl_wire_params {
 /* How many frames a wrong RGMII clock delay corrupts at 1000 Mb/s.  A
  * missing ~2 ns delay puts the sampling edge on the data transitions
  * (RGMII v2.0 section 3.3, TskewR 1.0-2.6 ns at the receiver), so the
- * outcome depends on the board's margins; 2 % reproduces what seed 001
- * section 5.6 reports (the link works, TCP falls to ~400 Mb/s with
- * sporadic loss; docs/SOURCES.md). */
+ * outcome depends on the board's margins; 2 % reproduces the field report
+ * summarised in docs/SOURCES.md ("a Zynq gigabit port that does not
+ * fill", section 5.6: the link works, TCP falls to ~400 Mb/s with sporadic
+ * loss). */
 #define GL_WIRE_RGMII_SKEW_PCT 2.0
 
 /* Fill @p with an ideal wire: no delay, no loss, queue 1000 frames
