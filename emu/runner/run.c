@@ -1827,7 +1827,6 @@ static int sim_supported(const struct run *r)
 {
     static const struct { enum scn_key k; const char *why; } no[] = {
         { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
-        { SK_TRAFFIC_SWEEP, "sweep (one test per run so far)" },
     };
     const struct scn_val *v;
 
@@ -1836,36 +1835,41 @@ static int sim_supported(const struct run *r)
                 r->o.scenario);
         return -EINVAL;
     }
-    if (r->s.npsweep) {
-        v = &r->s.v[SK_TRAFFIC_PARALLEL_SWEEP];
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel_sweep is not supported by the "
-                        "in-emulator peer (one test per run so far; use parallel = N)\n", r->o.scenario, v->line);
+    if ((r->s.nsweep || r->s.npsweep) && r->s.nevents) {
+        /* a sweep is several tests; the timeline's times are one test's */
+        v = &r->s.v[r->s.nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_PARALLEL_SWEEP];
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s with a [timeline]: the timeline's times "
+                        "count from the start of one test (run the sweep without it)\n", r->o.scenario, v->line,
+                r->s.nsweep ? "sweep" : "parallel_sweep");
         return -EINVAL;
     }
-    v = &r->s.v[SK_TRAFFIC_PARALLEL];
-    if (v->u > SIM_MAX_PARALLEL) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu: the in-emulator peer and the "
-                        "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
-                (unsigned long long)v->u, SIM_MAX_PARALLEL);
-        return -EINVAL;
-    }
-    if (r->s.v[SK_TRAFFIC_BIDIR].b && r->s.v[SK_TRAFFIC_PARALLEL].u > 1) {
-        /* (bidir with reverse is the scenario's own error) */
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
-                        "with one stream (no parallel > 1 with it)\n",
-                r->o.scenario, r->s.v[SK_TRAFFIC_BIDIR].line);
-        return -EINVAL;
+    for (unsigned k = 0; k < (r->s.npsweep ? r->s.npsweep : 1); k++) {
+        unsigned long long p = r->s.npsweep ? r->s.psweep[k] : r->s.v[SK_TRAFFIC_PARALLEL].u;
+        v = &r->s.v[r->s.npsweep ? SK_TRAFFIC_PARALLEL_SWEEP : SK_TRAFFIC_PARALLEL];
+        if (p > SIM_MAX_PARALLEL) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s = %llu: the in-emulator peer and the "
+                            "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
+                    r->s.npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
+            return -EINVAL;
+        }
+        if (p > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s = %llu with protocol = udp: -P is TCP "
+                            "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario,
+                    v->line, r->s.npsweep ? "parallel_sweep" : "parallel", p);
+            return -EINVAL;
+        }
+        if (p > 1 && r->s.v[SK_TRAFFIC_BIDIR].b) {
+            /* (bidir with reverse is the scenario's own error) */
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
+                            "with one stream (no %s > 1 with it)\n", r->o.scenario,
+                    r->s.v[SK_TRAFFIC_BIDIR].line, r->s.npsweep ? "parallel_sweep" : "parallel");
+            return -EINVAL;
+        }
     }
     if (r->s.v[SK_TRAFFIC_WINDOW].set && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
                         "the firmware's and the peer's iperf (their UDP client paces by -b)\n", r->o.scenario,
                 r->s.v[SK_TRAFFIC_WINDOW].line);
-        return -EINVAL;
-    }
-    if (v->u > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] parallel = %llu with protocol = udp: -P is TCP "
-                        "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario, v->line,
-                (unsigned long long)v->u);
         return -EINVAL;
     }
     for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
@@ -1875,11 +1879,6 @@ static int sim_supported(const struct run *r)
                             "peer\n", r->o.scenario, v->line, no[k].why);
             return -EINVAL;
         }
-    }
-    if (r->s.nsweep) {
-        fprintf(stderr, "gemlab run: --net sim: %s: [traffic] sweep is not supported by the in-emulator peer "
-                        "(one test per run so far)\n", r->o.scenario);
-        return -EINVAL;
     }
     v = &r->s.v[SK_TRAFFIC_TOOL];
     if (v->set && v->e == 1) {
@@ -1891,13 +1890,17 @@ static int sim_supported(const struct run *r)
 }
 
 /* The peer's last iperf `result` line of @role in its results file (a new
- * object, NULL when none yet). */
-static cJSON *sim_peer_result(const struct run *r, const char *role)
+ * object), NULL when there are no more than @skip such lines (a sweep's
+ * earlier tests wrote those).  *@count, when given, gets their number. */
+static cJSON *sim_peer_result(const struct run *r, const char *role, int skip, int *count)
 {
     size_t len;
     char *text = runner_read_file(r->peer_results, 16 << 20, &len), *line, *save = NULL;
     cJSON *found = NULL;
+    int n = 0;
 
+    if (count)
+        *count = 0;
     if (!text)
         return NULL;
     for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -1910,11 +1913,18 @@ static cJSON *sim_peer_result(const struct run *r, const char *role)
             !strcmp(ro->valuestring, role)) {
             cJSON_Delete(found);
             found = j;
+            n++;
         } else {
             cJSON_Delete(j);
         }
     }
     free(text);
+    if (count)
+        *count = n;
+    if (n <= skip) {
+        cJSON_Delete(found);
+        found = NULL;
+    }
     return found;
 }
 
@@ -1964,7 +1974,11 @@ static int sim_timeline(struct run *r, bool board_tx, uint64_t *t, const char **
     return rc;
 }
 
-static int sim_traffic(struct run *r, cJSON **result)
+/* One test against the peer: the scenario's, or test @idx (from 1) of a
+ * sweep with -l @length (0: the scenario's).  The peer's server, when the
+ * board sends, is started by the first test only; it stays listening, as
+ * the board's does. */
+static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
     bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b;
@@ -1973,7 +1987,7 @@ static int sim_traffic(struct run *r, cJSON **result)
     char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
     const cJSON *fw;
     cJSON *peer = NULL, *peer_rx = NULL, *res, *m;
-    int n = 0, rc, skip = rs_count_msgs(&r->in, "result");
+    int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), peer_skip, rx_skip;
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
     uint64_t t = 0;
     long long wait_ms;
@@ -1985,7 +1999,9 @@ static int sim_traffic(struct run *r, cJSON **result)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u -b %.0f", r->s.v[SK_TRAFFIC_BANDWIDTH].d);
     else if (udp)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -u");
-    if (r->s.v[SK_TRAFFIC_LENGTH].set)
+    if (length)
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", length);
+    else if (r->s.v[SK_TRAFFIC_LENGTH].set)
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
     if (streams > 1)        /* the client opens the streams; the server sums them */
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
@@ -1999,6 +2015,9 @@ static int sim_traffic(struct run *r, cJSON **result)
      * resolved as lost (0.032 % of a 3 s test at -b 950M, 0.051 % at 1000M;
      * with it, 0); see docs/VIRTUAL_TIME.md */
     rc = vt_sync(r);
+    /* the peer's lines of earlier tests (a sweep) are not this one's */
+    cJSON_Delete(sim_peer_result(r, board_tx ? "server" : "client", 0, &peer_skip));
+    cJSON_Delete(sim_peer_result(r, "server", 0, &rx_skip));
     if (!rc)
         rc = sim_peer_start(r, "ping -c 1 " SIM_BOARD_IP);
     if (!rc)
@@ -2008,7 +2027,7 @@ static int sim_traffic(struct run *r, cJSON **result)
     if (!rc && board_tx) {
         snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s", udp ? " -u" : "");
         snprintf(fw_cmd, sizeof(fw_cmd), "iperf -c %s -t %llu -i 1%s", SIM_PEER_IP, t_s, opt);
-        rc = sim_peer_start(r, peer_cmd);
+        rc = idx > 1 ? 0 : sim_peer_start(r, peer_cmd);
         if (!rc)
             rc = con_send(r, fw_cmd);
     } else if (!rc) {
@@ -2045,8 +2064,8 @@ static int sim_traffic(struct run *r, cJSON **result)
         if (!rc) {
             cJSON_Delete(peer);
             cJSON_Delete(peer_rx);
-            peer = sim_peer_result(r, board_tx ? "server" : "client");
-            peer_rx = bidir ? sim_peer_result(r, "server") : NULL;
+            peer = sim_peer_result(r, board_tx ? "server" : "client", peer_skip, NULL);
+            peer_rx = bidir ? sim_peer_result(r, "server", rx_skip, NULL) : NULL;
             if (peer && (!bidir || (peer_rx && pair_result(&r->in, skip, "server"))))
                 break;
         }
@@ -2452,9 +2471,9 @@ int run_cmd_run(int argc, char **argv)
         !r.netns[0] && (!r.vt || r.sim) && board_link_up(&r.in, NULL) && measure_rtt(&r))
         goto out;
     path = runner_traffic_path(r.sim, r.vt, board_link_up(&r.in, NULL));
-    if (path == RUNNER_TRAFFIC_SIM) {
+    if (path == RUNNER_TRAFFIC_SIM && !r.s.nsweep && !r.s.npsweep) {
         cJSON *res = NULL;
-        if (sim_traffic(&r, &res))
+        if (sim_traffic(&r, 0, 0, &res))
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);
     } else if (path == RUNNER_TRAFFIC_VT_IDLE) {
@@ -2482,7 +2501,8 @@ int run_cmd_run(int argc, char **argv)
         r.sweep = cJSON_AddArrayToObject(r.results, "sweep");
         for (unsigned k = 0; k < r.s.nsweep; k++) {
             cJSON *res = NULL, *e;
-            if (run_traffic_settled(&r, r.s.sweep[k], (int)k + 1, &res))
+            if (path == RUNNER_TRAFFIC_SIM ? sim_traffic(&r, r.s.sweep[k], (int)k + 1, &res)
+                                           : run_traffic_settled(&r, r.s.sweep[k], (int)k + 1, &res))
                 goto out;
             e = cJSON_CreateObject();
             cJSON_AddNumberToObject(e, "length_bytes", (double)r.s.sweep[k]);
@@ -2501,7 +2521,8 @@ int run_cmd_run(int argc, char **argv)
         for (unsigned k = 0; k < r.s.npsweep; k++) {
             cJSON *res = NULL, *e;
             r.s.v[SK_TRAFFIC_PARALLEL].u = r.s.psweep[k];
-            if (run_traffic_settled(&r, 0, (int)k + 1, &res))
+            if (path == RUNNER_TRAFFIC_SIM ? sim_traffic(&r, 0, (int)k + 1, &res)
+                                           : run_traffic_settled(&r, 0, (int)k + 1, &res))
                 goto out;
             e = cJSON_CreateObject();
             cJSON_AddNumberToObject(e, "parallel", r.s.psweep[k]);

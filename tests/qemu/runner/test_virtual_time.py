@@ -294,6 +294,36 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
         assert json.load(f)["findings"] == [], "a clean link named a fault"
 
 
+def test_parallel_sweep_runs_one_test_per_count(tmp_path, vt_qemu, fw):
+    """A sweep against the peer: one test per count in one run, the board
+    sending (its client `-P 1`, then `-P 2`) to the peer's one server.
+    Each entry must be its own test's figure: the runner takes the peer's
+    result line newer than the previous test's."""
+    sc = tmp_path / "ps.ini"
+    sc.write_text("[scenario]\nname = ps\n[board]\nclock = virtual\n"
+                  "[traffic]\nreverse = yes\nparallel_sweep = 1, 2\nduration = 1s\n")
+    out = str(tmp_path / "run")
+    r = gemlab_run(vt_qemu, fw, out, scenario=str(sc))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    with open(os.path.join(out, "peer.jsonl")) as f:
+        lines = [json.loads(x) for x in f if '"type":"result"' in x and '"test":"iperf"' in x]
+    srv = [x for x in lines if x["role"] == "server"]
+    assert [x.get("streams", 1) for x in srv] == [1, 2], srv
+    ps = res["parallel_sweep"]
+    assert [e["parallel"] for e in ps] == [1, 2], ps
+    lo, hi = ceiling_bps(1460, 1538, 1)
+    for e, line in zip(ps, srv):
+        assert lo * 0.999 <= e["throughput_bps"] <= hi, (e, lo, hi)
+        assert e["throughput_bps"] == pytest.approx(line["bps"], rel=1e-6), (e, line)
+    ip = res["iperf"]           # the last test's
+    assert ip["method"]["streams"] == 2 and ip["peer_result"]["streams"] == 2, ip
+    assert "-P 2" in ip["board_command"], ip
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        assert json.load(f)["findings"] == [], "a clean link named a fault"
+
+
 def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     # the peer runs in virtual time only
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "a"), scenario=TCP_1G, extra=["--net", "sim", "--clock", "real"])
@@ -302,9 +332,14 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
     # what the peer cannot do yet, named with file:line
     sc = tmp_path / "p4.ini"
-    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel_sweep = 1,4\n")
+    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel_sweep = 1,9\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "c"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] parallel_sweep" % sc in r.stderr, r.stderr
+    assert r.returncode == 2 and "%s:6: [traffic] parallel_sweep = 9" % sc in r.stderr, r.stderr
+    # a sweep is several tests: a timeline's times are one test's
+    sc.write_text("[scenario]\nname = st\n[board]\nclock = virtual\n[timeline]\nat = 1s restart-aneg\n"
+                  "[traffic]\nprotocol = udp\nsweep = 64, 1472\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "st"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:9: [traffic] sweep with a [timeline]" % sc in r.stderr, r.stderr
     # -P N: 1..8 TCP streams (the firmware's iperf), not UDP
     sc.write_text("[scenario]\nname = p9\n[board]\nclock = virtual\n[traffic]\nparallel = 9\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "c9"), scenario=str(sc))
