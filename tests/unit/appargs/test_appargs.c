@@ -289,6 +289,25 @@ static void test_iperf_dual_is_a_one_stream_tcp_client_option(void **state)
     assert_non_null(strstr(a.err, "-d"));
 }
 
+/* @opt on a client with each of @extra (an option and its value or NULL),
+ * and on the server, is refused naming @opt. */
+static void assert_one_stream_option_refuses(const char *opt, const char *const extra[][2], size_t n)
+{
+    struct iperf_args a;
+
+    for (size_t k = 0; k < n; k++) {
+        char *o = (char *)extra[k][0], *v = (char *)extra[k][1];
+        int rc = v ? CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", (char *)opt, o, v)
+                   : CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", (char *)opt, o);
+        assert_int_equal(rc, -EINVAL);
+        assert_non_null(a.err);
+        assert_non_null(strstr(a.err, opt));
+    }
+    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", (char *)opt), -EINVAL);
+    assert_non_null(a.err);
+    assert_non_null(strstr(a.err, opt));
+}
+
 /* -R: iperf 2.1's reverse test, one TCP or UDP stream from the client;
  * the server, -P, -d and -w are refused naming -R. */
 static void test_iperf_reverse_is_a_one_stream_client_option(void **state)
@@ -304,17 +323,7 @@ static void test_iperf_reverse_is_a_one_stream_client_option(void **state)
     assert_true(a.reverse && a.udp);
     assert_int_equal(a.rate_bps, 200000000u);
     static const char *const extra[][2] = { { "-P", "2" }, { "-d", NULL }, { "-w", "64K" } };
-    for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
-        char *o = (char *)extra[k][0], *v = (char *)extra[k][1];
-        int rc = v ? CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-R", o, v)
-                   : CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-R", o);
-        assert_int_equal(rc, -EINVAL);
-        assert_non_null(a.err);
-        assert_non_null(strstr(a.err, "-R"));
-    }
-    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-R"), -EINVAL);
-    assert_non_null(a.err);
-    assert_non_null(strstr(a.err, "-R"));
+    assert_one_stream_option_refuses("-R", extra, sizeof(extra) / sizeof(extra[0]));
 }
 
 /* -r: iperf 2's tradeoff test, one TCP or UDP stream; the server, -P,
@@ -328,17 +337,7 @@ static void test_iperf_tradeoff_is_a_one_stream_client_option(void **state)
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-u", "-r", "-b", "50M"), 0);
     assert_true(a.tradeoff && a.udp);
     static const char *const extra[][2] = { { "-P", "2" }, { "-d", NULL }, { "-R", NULL } };
-    for (size_t k = 0; k < sizeof(extra) / sizeof(extra[0]); k++) {
-        char *o = (char *)extra[k][0], *v = (char *)extra[k][1];
-        int rc = v ? CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-r", o, v)
-                   : CALL(iperf_args_parse, &a, "iperf", "-c", "10.0.2.2", "-r", o);
-        assert_int_equal(rc, -EINVAL);
-        assert_non_null(a.err);
-        assert_non_null(strstr(a.err, "-r"));
-    }
-    assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "-s", "-r"), -EINVAL);
-    assert_non_null(a.err);
-    assert_non_null(strstr(a.err, "-r"));
+    assert_one_stream_option_refuses("-r", extra, sizeof(extra) / sizeof(extra[0]));
 }
 
 int main(void)

@@ -144,25 +144,34 @@ static void test_peer_dual_header_with_huge_buf_len_sends_only_pattern(void **st
  * units; -(int64)amount * 10 was truncated to 32 bits, so INT32_MIN gave
  * 0 ms (the back test was refused as having no length) and other large
  * times wrapped to a few ms.  The time is now clamped to IPERF_MAX_TIME_S. */
+/* A client's first datagram, @len bytes, carrying header @h, from
+ * 10.0.2.2:@from_port to the server's socket (which frees it). */
+static void deliver_hdr(const struct iperf2_client_hdr *h, size_t len, u16_t from_port)
+{
+    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
+    uint8_t dg[1470] = { 0 };
+    ip_addr_t peer;
+
+    assert_true(len >= IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN && len <= sizeof(dg));
+    assert_int_equal(iperf2_dgram_encode(&d, dg, len), 0);
+    assert_int_equal(iperf2_client_hdr_encode(h, dg + IPERF2_UDP_HDR_LEN, len - IPERF2_UDP_HDR_LEN),
+                     IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)len, PBUF_RAM);
+    assert_non_null(p);
+    memcpy(p->payload, dg, len);
+    IP_ADDR4(&peer, 10, 0, 2, 2);
+    srv_recv(NULL, us.pcb, p, &peer, from_port);
+}
+
 static void start_back_test_with_amount(int32_t amount)
 {
     struct iperf2_client_hdr h;
-    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
-    uint8_t dg[IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
-    ip_addr_t peer;
 
     assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
     iperf2_client_hdr_init(&h, true, 5010, 1470, 1000, 1000000);
     h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
     h.amount = amount;
-    assert_int_equal(iperf2_dgram_encode(&d, dg, sizeof(dg)), 0);
-    assert_int_equal(iperf2_client_hdr_encode(&h, dg + IPERF2_UDP_HDR_LEN, sizeof(dg) - IPERF2_UDP_HDR_LEN),
-                     IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)sizeof(dg), PBUF_RAM);
-    assert_non_null(p);
-    memcpy(p->payload, dg, sizeof(dg));
-    IP_ADDR4(&peer, 10, 0, 2, 2);
-    srv_recv(NULL, us.pcb, p, &peer, 40000);
+    deliver_hdr(&h, IPERF2_UDP_HDR_LEN + IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN, 40000);
 }
 
 static void test_peer_time_int32_min_is_clamped_not_zero(void **state)
@@ -309,21 +318,11 @@ static void test_client_with_resolved_next_hop_starts_at_once(void **state)
 static void deliver_request(uint32_t flags, uint16_t upper, u16_t from_port)
 {
     struct iperf2_client_hdr h;
-    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
-    uint8_t dg[1470] = { 0 };
-    ip_addr_t peer;
 
     iperf2_client_hdr_init(&h, true, 5001, 1470, 1000, 10000000);
     h.flags |= flags;
     h.upper_flags |= upper;
-    assert_int_equal(iperf2_dgram_encode(&d, dg, sizeof(dg)), 0);
-    assert_int_equal(iperf2_client_hdr_encode(&h, dg + IPERF2_UDP_HDR_LEN, sizeof(dg) - IPERF2_UDP_HDR_LEN),
-                     IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN);
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, (u16_t)sizeof(dg), PBUF_RAM);
-    assert_non_null(p);
-    memcpy(p->payload, dg, sizeof(dg));
-    IP_ADDR4(&peer, 10, 0, 2, 2);
-    srv_recv(NULL, us.pcb, p, &peer, from_port);      /* frees p */
+    deliver_hdr(&h, 1470, from_port);
 }
 
 static int64_t sent_seq(const struct stub_sent *s)
