@@ -21,6 +21,7 @@
     X(MAC_IRQ_SINGLE_CPU,             MAC)            \
     X(MAC_TX_RX_ASYMMETRY,            MAC)            \
     X(MAC_TX_RING_FULL,               MAC)            \
+    X(MAC_TX_CPU_LIMIT,               MAC)            \
     X(MAC_PPS_LIMIT,                  MAC)            \
     X(PROTO_WINDOW_LIMITED,           PROTOCOL)       \
     X(PROTO_RETRANSMITS,              PROTOCOL)       \

@@ -619,6 +619,50 @@ static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* The board's UDP client sends (the tool's direction) below what it
+ * offered and below the line, and its TX ring was not what held it back:
+ * the driver's count (bare-metal `stats` tx_ring_full; unknown: the
+ * client's refused datagrams) is known and under 10 per second of the
+ * test.  The MAC took every frame it was given and the wire had room, so
+ * the client produced too few: its CPU (per-datagram cost through the
+ * stack and driver, and the main loop that runs it) is the limit.  An
+ * unknown count says nothing (the ring could be the limit); TCP offers
+ * no rate to fall short of. */
+static bool r_tx_cpu_limit(const struct dg_in *in, struct dg_finding *f)
+{
+    double sent = !isnan(in->sent_bps) ? in->sent_bps : in->bps, ceil, pps;
+    double events = !isnan(in->tx_ring_full) ? in->tx_ring_full : in->sender_tx_errors;
+    bool timed = !isnan(in->duration_s) && in->duration_s > 0;
+    double per_s = timed ? events / in->duration_s : events;
+
+    if (in->reverse != 1 || !in->udp || isnan(in->speed_mbps) || in->speed_mbps <= 0 || isnan(sent) ||
+        sent <= 0 || isnan(in->offered_bps) || isnan(events) || per_s >= TH_TX_RING_PER_S)
+        return false;
+    ceil = send_ceiling(in);
+    if (sent >= ceil * (1 - TH_TX_BELOW) || sent >= in->offered_bps * (1 - TH_TX_BELOW))
+        return false;
+    ev(f, "sent_bps", sent);
+    ev(f, "offered_bps", in->offered_bps);
+    ev(f, "ceiling_bps", ceil);
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "length_bytes", in->length_bytes);
+    ev(f, "tx_ring_full", in->tx_ring_full);
+    ev(f, "sender_tx_errors", in->sender_tx_errors);
+    ev(f, "duration_s", in->duration_s);
+    if (isnan(in->length_bytes) || in->length_bytes < 1) {
+        say(f, "board sent %.2f Mb/s of %.2f offered, %.1f%% under the %.2f Mb/s ceiling, its TX ring full %.0f "
+            "times: the sender's CPU is the limit", sent / 1e6, in->offered_bps / 1e6, 100.0 * (1 - sent / ceil),
+            ceil / 1e6, events);
+        return true;
+    }
+    pps = sent / (in->length_bytes * 8);
+    ev(f, "sent_pps", pps);
+    say(f, "board sent %.2f Mb/s (%.0f datagrams/s of %.0f B) of %.2f offered, %.1f%% under the %.2f Mb/s "
+        "ceiling, its TX ring full %.0f times: the sender's CPU is the limit", sent / 1e6, pps, in->length_bytes,
+        in->offered_bps / 1e6, 100.0 * (1 - sent / ceil), ceil / 1e6, events);
+    return true;
+}
+
 static bool r_pps(const struct dg_in *in, struct dg_finding *f)
 {
     int lo = 0, hi = 0;
@@ -933,6 +977,13 @@ static const struct dg_rule rules[] = {
       "more TX descriptors (bare-metal: build with GEM_TXBD=256; Linux: ethtool -G eth0 tx N), and refill the "
       "ring from the TX-complete interrupt rather than a periodic poll",
       "docs/SOURCES.md 000 §3.1; 001 §3.2, §5.3" },
+    { DG_MAC_TX_CPU_LIMIT, r_tx_cpu_limit,
+      "the board's sender cannot produce what it offers: the MAC took every frame and the wire had room, so the "
+      "CPU's per-datagram cost (stack, driver, the loop that runs the client) bounds the rate",
+      "larger datagrams (-l 1470) for a link test; for the small-packet rate: fewer instructions per packet "
+      "(zero-copy pbufs, checksum offload, sending more per main-loop pass), a faster CPU clock; judge it in "
+      "datagrams/s",
+      "docs/SOURCES.md 003 §2.3, §4.1" },
     { DG_MAC_PPS_LIMIT, r_pps,
       "small packets are bound by per-packet cost (interrupts, descriptors, stack), not by the wire",
       "more BDs, interrupt coalescing, zero-copy pbufs; judge small-packet results in packets/s",

@@ -56,6 +56,13 @@ struct rcase {
 #define TXRING(ip, full, extra) "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":" full "}}}," \
                                 "\"iperf\":{" ip TXR_METHOD(extra) "}}"
 
+/* The board sends 256-byte UDP for 1 s over 1000 Mb/s at -b 1000M (--net
+ * sim): TXCPU(iperf members, firmware_stats drv members, method members). */
+#define TXC_METHOD(extra) "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":1" extra "}"
+#define TXCPU(ip, drv, extra) "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{" drv "}}}," \
+                              "\"iperf\":{" ip TXC_METHOD(extra) "}}"
+#define TXC_256 ",\"length_bytes\":256,\"offered_bps\":1000e6"
+
 static const struct rcase cases[] = {
     /* physical */
     { "{\"link\":{\"up\":false}}", DG_PHY_NO_LINK, true },
@@ -168,6 +175,41 @@ static const struct rcase cases[] = {
       "\"throughput_bps\":949287547,\"method\":{\"protocol\":\"tcp\",\"reverse\":true,\"duration_s\":3}}}",
       DG_MAC_TX_RING_FULL, false },
     { CLEAN, DG_MAC_TX_RING_FULL, false },
+    /* the board's UDP client at 256 B (vt_baremetal_udp_tx_small): 261.91
+     * Mb/s sent of 1000 offered, the wire's 795.03 not reached, the ring
+     * never full: its CPU */
+    { TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":0", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
+    /* ... the driver's count unknown, the client refused nothing */
+    { TXCPU("\"sent_bps\":261910000,\"sender_tx_errors\":0,", "", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
+    /* ... the client's -l unknown: judged against 1472/1538 */
+    { TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":0", ",\"offered_bps\":1000e6"), DG_MAC_TX_CPU_LIMIT,
+      true },
+    /* a few ring-full events (5 in 1 s) are no bound: still the CPU */
+    { TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":5", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
+    /* the ring full 1999 times: MAC_TX_RING_FULL's case, not this one */
+    { TXCPU("\"sent_bps\":916779000,", "\"tx_ring_full\":1999", ",\"length_bytes\":1470,\"offered_bps\":1000e6"),
+      DG_MAC_TX_CPU_LIMIT, false },
+    { TXRING("\"sent_bps\":916779000,", "1999", ",\"offered_bps\":1000e6"), DG_MAC_TX_CPU_LIMIT, false },
+    /* neither count known: the ring may be the limit, no claim */
+    { TXCPU("\"sent_bps\":261910000,", "", TXC_256), DG_MAC_TX_CPU_LIMIT, false },
+    /* paced: sent what it offered (the control at -b 100M) */
+    { TXCPU("\"sent_bps\":99998000,", "\"tx_ring_full\":0", ",\"length_bytes\":256,\"offered_bps\":100e6"),
+      DG_MAC_TX_CPU_LIMIT, false },
+    /* at the line: 1472 B at 957.08 of 2000 offered, the wire is the bound */
+    { TXCPU("\"sent_bps\":957077000,", "\"tx_ring_full\":0", ",\"length_bytes\":1472,\"offered_bps\":2000e6"),
+      DG_MAC_TX_CPU_LIMIT, false },
+    /* the offered rate unknown: no shortfall to name */
+    { TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":0", ",\"length_bytes\":256"), DG_MAC_TX_CPU_LIMIT,
+      false },
+    /* the board receives: the peer's client is the sender */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":261910000,"
+      "\"method\":{\"protocol\":\"udp\",\"reverse\":false,\"duration_s\":1" TXC_256 "}}}", DG_MAC_TX_CPU_LIMIT,
+      false },
+    /* TCP offers no rate */
+    { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":261910000,"
+      "\"method\":{\"protocol\":\"tcp\",\"reverse\":true,\"duration_s\":1,\"offered_bps\":1000e6}}}",
+      DG_MAC_TX_CPU_LIMIT, false },
+    { CLEAN, DG_MAC_TX_CPU_LIMIT, false },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":148e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
       DG_MAC_PPS_LIMIT, true },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":600e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
@@ -352,6 +394,34 @@ static void test_ceilings_match_facts(void **state)
 
 /* MAC_TX_RING_FULL's line carries the figures an engineer acts on: what
  * was sent, the ceiling, the offered rate, the ring-full count, the BDs. */
+/* MAC_TX_CPU_LIMIT's line: sent against offered, the datagram rate, the
+ * wire's ceiling at that length, and the ring count that rules it out. */
+static void test_tx_cpu_limit_names_the_numbers(void **state)
+{
+    cJSON *root = cJSON_Parse(TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":0", TXC_256));
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *f = NULL;
+    (void)state;
+
+    assert_non_null(root);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    for (int i = 0; i < rep.n; i++)
+        if (rep.f[i].code == DG_MAC_TX_CPU_LIMIT)
+            f = &rep.f[i];
+    assert_non_null(f);
+    assert_string_equal(f->summary, "board sent 261.91 Mb/s (127886 datagrams/s of 256 B) of 1000.00 offered, "
+                                    "67.1% under the 795.03 Mb/s ceiling, its TX ring full 0 times: the sender's "
+                                    "CPU is the limit");
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "ceiling_bps")->valuedouble, 1000e6 * 256 / 322, 1e-3);
+    assert_float_equal(cJSON_GetObjectItem(f->evidence, "sent_pps")->valuedouble, 261910000.0 / 2048, 1e-6);
+    assert_int_equal(dg_code_layer(f->code), DG_LAYER_MAC);
+    assert_int_equal(dg_code_lookup("MAC_TX_CPU_LIMIT"), DG_MAC_TX_CPU_LIMIT);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 static void test_tx_ring_full_names_the_numbers(void **state)
 {
     cJSON *root = cJSON_Parse(TXRING("\"sent_bps\":916779000,\"sender_tx_errors\":1999,", "1999",
@@ -891,7 +961,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 14];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 15];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -904,6 +974,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mistyped_members_are_unknown_not_crashes);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
