@@ -1821,6 +1821,11 @@ static int pair_traffic(struct run *r, cJSON **result)
  * the host's iperf. */
 /* iperf -P in the firmware's iperf code (IPERF_MAX_PARALLEL, appargs.h) */
 #define SIM_MAX_PARALLEL 8
+/* its UDP -l: the datagram header and flags word .. a 9000-byte MTU less
+ * IP and UDP (IPERF_MIN_UDP_LEN, IPERF_MAX_UDP_LEN, appargs.h); larger
+ * than 1472 is sent in IP fragments */
+#define SIM_MIN_UDP_LEN 20
+#define SIM_MAX_UDP_LEN 8972
 
 /* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
 static int sim_supported(const struct run *r)
@@ -1863,6 +1868,16 @@ static int sim_supported(const struct run *r)
             fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
                             "with one stream (no %s > 1 with it)\n", r->o.scenario,
                     r->s.v[SK_TRAFFIC_BIDIR].line, r->s.npsweep ? "parallel_sweep" : "parallel");
+            return -EINVAL;
+        }
+    }
+    for (unsigned k = 0; r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 && k < (r->s.nsweep ? r->s.nsweep : 1); k++) {
+        unsigned long long l = r->s.nsweep ? r->s.sweep[k] : r->s.v[SK_TRAFFIC_LENGTH].u;
+        v = &r->s.v[r->s.nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_LENGTH];
+        if ((r->s.nsweep || v->set) && (l < SIM_MIN_UDP_LEN || l > SIM_MAX_UDP_LEN)) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s %llu: the firmware's and the peer's UDP "
+                            "-l takes %d..%d bytes\n", r->o.scenario, v->line, r->s.nsweep ? "sweep length" : "length =",
+                    l, SIM_MIN_UDP_LEN, SIM_MAX_UDP_LEN);
             return -EINVAL;
         }
     }

@@ -340,6 +340,15 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
                   "[traffic]\nprotocol = udp\nsweep = 64, 1472\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "st"), scenario=str(sc))
     assert r.returncode == 2 and "%s:9: [traffic] sweep with a [timeline]" % sc in r.stderr, r.stderr
+    # UDP -l: 20..8972 bytes in the firmware's and the peer's iperf
+    sc.write_text("[scenario]\nname = l16\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\n"
+                  "sweep = 16, 1472\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "l16"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] sweep length 16" % sc in r.stderr and "20..8972" in r.stderr, \
+        r.stderr
+    sc.write_text("[scenario]\nname = l9k\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nlength = 9000\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "l9k"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] length = 9000" % sc in r.stderr, r.stderr
     # -P N: 1..8 TCP streams (the firmware's iperf), not UDP
     sc.write_text("[scenario]\nname = p9\n[board]\nclock = virtual\n[traffic]\nparallel = 9\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "c9"), scenario=str(sc))
