@@ -1320,6 +1320,34 @@ static int test_rx_100m_frames_arrive_at_line_rate(void)
     return 0;
 }
 
+/*
+ * docs/SECURITY.md Q9: a TX buffer the guest placed in the linear QSPI
+ * window (0xFC000000, UG585 table 4-1) 3 bytes before the end of a 1 KiB
+ * line.  gem_transmit()'s DMA read reaches xilinx_spips's lqspi_read(),
+ * whose 4-byte access there never fitted its 1 KiB cache: it reloaded
+ * the same line forever and QEMU hung (generic-fuzz, CI 2026-12-02).
+ * Patch 0044 reads such an access a byte at a time: the frame goes out.
+ */
+static int test_tx_buffer_at_qspi_cache_line_end_does_not_hang(void)
+{
+    const uint32_t d[4] = { 0xFC0003FDu, TXD_W1_LAST | 100u, 0, TXD_W1_USED | TXD_W1_WRAP };
+    struct qt q;
+    uint64_t sent;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    qt_memwrite(&q, TXD_BASE, d, sizeof(d));
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    sent = qom_u64(&q, "stat-tx-frames");
+    CHECK(tx_desc_used(&q, 0), "descriptor not back: the DMA read did not return");
+    qt_stop(&q);
+    CHECK_EQ(sent, 1);
+    return 0;
+}
+
 static int test_tx_latency_delays_delivery_to_partner(void)
 {
     const uint64_t lat = 2 * NS_PER_MS;
@@ -2673,6 +2701,7 @@ static const struct test tests[] = {
     T(test_rx_runt_from_netdev_dropped_and_counted),
     T(test_link_change_events_throttled),
     T(test_rx_dma_into_own_registers_is_blocked),
+    T(test_tx_buffer_at_qspi_cache_line_end_does_not_hang),
     T(test_loopback_dma_quine_paced_without_cpu),
     T(test_rx_backpressure_toggled_in_flight_drops_counted),
     T(test_rx_flush_keeps_in_flight_cap),

@@ -89,10 +89,23 @@ mkdir -p "$art" "$work"
 
 echo "fuzz-qemu: $mode ${secs}s, $bin"
 echo "fuzz-qemu: log $log, artifacts $art/"
+# smoke: a fixed seed, so `make test` runs the same inputs every time
+# (FUZZ_SEED overrides; 0 = libFuzzer picks one).  With a random seed a
+# smoke run found docs/SECURITY.md Q9 (a hang in stock xilinx_spips reached
+# through GEM TX DMA, fixed by patch 0044) in CI at e5e07ca, where earlier
+# runs had not: a finding belongs to `make fuzz-qemu`, which keeps
+# exploring with random seeds, and its regression test to tests/device;
+# `make test` must not pass or fail by lot.  4241907218 ran 51 405 inputs
+# clean in the CI smoke at afc2b75.
+case ${FUZZ_SEED:-0} in *[!0-9]*) echo "fuzz-qemu: FUZZ_SEED must be a number, not '$FUZZ_SEED'" >&2; exit 2 ;; esac
+seed=${FUZZ_SEED:-0}
+[ "$mode" = smoke ] && [ -z "${FUZZ_SEED:-}" ] && seed=4241907218
+seedopt=""
+[ "$seed" != 0 ] && seedopt="-seed=$seed"
 t0=$(date +%s)
 # -timeout: libFuzzer's per-input limit in the parent (the child has its own
 # 100 ms per command, QEMU_FUZZ_TIMEOUT); generous, the host is shared.
-"$bin" --fuzz-target=generic-fuzz -max_total_time="$secs" -timeout=120 \
+"$bin" --fuzz-target=generic-fuzz -max_total_time="$secs" -timeout=120 ${seedopt:+"$seedopt"} \
     -rss_limit_mb=4096 -detect_leaks=0 -print_final_stats=1 \
     -dict="$here/fuzz.dict" -artifact_prefix="$art/" "$work" "$seeds" \
     >"$log" 2>&1 &
