@@ -258,7 +258,7 @@ def main():
     cold = recorded_cold()
     result["build"]["cold_kernel_recorded"] = cold[0] if cold else None
     result["build"]["cold_kernel_reference"] = (
-        "not rebuilt by this benchmark; docs/FACTS.md: a cold make -j2 zImage dtbs "
+        "not rebuilt by this benchmark; firmware/linux/README.md: a cold make -j2 zImage dtbs "
         "takes 15 min on an idle 2-core host")
     for f in ("zImage", "initramfs.cpio.gz", "image.ub"):
         if not os.path.isfile(os.path.join(out, f)):
@@ -365,7 +365,7 @@ def main():
         print("%-40s %10.2f %10.2f %10.2f" % ("warm make -C firmware/linux (s)", w["min"], w["median"], w["max"]))
     if b.get("cold_kernel_recorded"):
         c = b["cold_kernel_recorded"]
-        print("cold kernel build: recorded %d s (%s, %s), not re-measured; docs/FACTS.md: 15 min idle"
+        print("cold kernel build: recorded %d s (%s, %s), not re-measured; firmware/linux/README.md: about 15 min idle"
               % (c["seconds"], c["when"], c["record"]))
     for name, m in boot.items():
         print("%-40s %10.2f %10.2f %10.2f" % ("boot to iperf3-ready, %s (s)" % name, m["min"], m["median"], m["max"]))

@@ -1,7 +1,7 @@
 /* test_phy_fsm.c - PHY link state machine (drivers/phy/phy.c) against a
  * register-file PHY behind mocked MDIO (--wrap=mdio_begin/mdio_end, with an
  * optional bus latency in polls).
- * Profiles: stock QEMU 7.2's contradictory 88E1111 (docs/FACTS.md) and a
+ * Profiles: stock QEMU 7.2's contradictory 88E1111 (QEMU 7.2 hw/net/cadence_gem.c gem_phy_reset) and a
  * well-behaved 88E1116R.  Time is an argument; nothing sleeps. */
 #include <errno.h>
 #include <setjmp.h>
@@ -127,7 +127,7 @@ int __wrap_mdio_end(uint16_t *val)
     return 0;
 }
 
-/* Stock QEMU 7.2 register file (docs/FACTS.md). */
+/* Stock QEMU 7.2 register file (QEMU 7.2 hw/net/cadence_gem.c gem_phy_reset). */
 static void fake_stock_qemu(void)
 {
     memset(&f, 0, sizeof f);
