@@ -585,16 +585,26 @@ static double send_ceiling(const struct dg_in *in)
  * firmware's client refills it from its 1 ms main-loop poll
  * (docs/BENCHMARKS.md "1G tables in virtual time").  A few events over a
  * test are a sender that fell behind once, not a ring that bounds it. */
+/* The board sends at a known speed and rate: true, with its own rate
+ * (the client's, else the goodput), the TX-ring-full count (the driver's,
+ * else the client's refused datagrams; NAN unknown) and that count per
+ * second of the test (all of it when the duration is unknown). */
+static bool board_sends(const struct dg_in *in, double *sent, double *events, double *per_s)
+{
+    bool timed = !isnan(in->duration_s) && in->duration_s > 0;
+
+    *sent = !isnan(in->sent_bps) ? in->sent_bps : in->bps;
+    *events = !isnan(in->tx_ring_full) ? in->tx_ring_full : in->sender_tx_errors;
+    *per_s = timed ? *events / in->duration_s : *events;
+    return in->reverse == 1 && !isnan(in->speed_mbps) && in->speed_mbps > 0 && !isnan(*sent) && *sent > 0;
+}
+
 static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
 {
-    double sent = !isnan(in->sent_bps) ? in->sent_bps : in->bps, ceil;
-    double events = !isnan(in->tx_ring_full) ? in->tx_ring_full : in->sender_tx_errors;
-    bool timed = !isnan(in->duration_s) && in->duration_s > 0;
-    double per_s = timed ? events / in->duration_s : events;
+    double sent, events, per_s, ceil;
     char offered[48] = "", bds[32] = "";
 
-    if (in->reverse != 1 || isnan(in->speed_mbps) || in->speed_mbps <= 0 || isnan(sent) || sent <= 0 ||
-        isnan(events) || per_s < TH_TX_RING_PER_S)
+    if (!board_sends(in, &sent, &events, &per_s) || isnan(events) || per_s < TH_TX_RING_PER_S)
         return false;
     ceil = send_ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) ||
@@ -630,13 +640,10 @@ static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
  * no rate to fall short of. */
 static bool r_tx_cpu_limit(const struct dg_in *in, struct dg_finding *f)
 {
-    double sent = !isnan(in->sent_bps) ? in->sent_bps : in->bps, ceil, pps;
-    double events = !isnan(in->tx_ring_full) ? in->tx_ring_full : in->sender_tx_errors;
-    bool timed = !isnan(in->duration_s) && in->duration_s > 0;
-    double per_s = timed ? events / in->duration_s : events;
+    double sent, events, per_s, ceil, pps;
 
-    if (in->reverse != 1 || !in->udp || isnan(in->speed_mbps) || in->speed_mbps <= 0 || isnan(sent) ||
-        sent <= 0 || isnan(in->offered_bps) || isnan(events) || per_s >= TH_TX_RING_PER_S)
+    if (!board_sends(in, &sent, &events, &per_s) || !in->udp || isnan(in->offered_bps) || isnan(events) ||
+        per_s >= TH_TX_RING_PER_S)
         return false;
     ceil = send_ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) || sent >= in->offered_bps * (1 - TH_TX_BELOW))
