@@ -1853,14 +1853,8 @@ static int sim_supported(const struct run *r)
         v = &r->s.v[r->s.npsweep ? SK_TRAFFIC_PARALLEL_SWEEP : SK_TRAFFIC_PARALLEL];
         if (p > SIM_MAX_PARALLEL) {
             fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s = %llu: the in-emulator peer and the "
-                            "firmware run 1..%d TCP streams (iperf -P)\n", r->o.scenario, v->line,
+                            "firmware run 1..%d streams (iperf -P)\n", r->o.scenario, v->line,
                     r->s.npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
-            return -EINVAL;
-        }
-        if (p > 1 && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s = %llu with protocol = udp: -P is TCP "
-                            "only in the firmware's and the peer's iperf (no UDP -P yet)\n", r->o.scenario,
-                    v->line, r->s.npsweep ? "parallel_sweep" : "parallel", p);
             return -EINVAL;
         }
         if (p > 1 && r->s.v[SK_TRAFFIC_BIDIR].b) {

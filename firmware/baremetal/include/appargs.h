@@ -30,7 +30,7 @@ enum iperf_action { IPERF_SERVER, IPERF_CLIENT, IPERF_STOP };
 #define IPERF_MIN_UDP_LEN         20           /* datagram header + flags word */
 #define IPERF_MAX_UDP_LEN         8972         /* 9000-byte jumbo MTU - IP - UDP */
 #define IPERF_MAX_TIME_S          86400
-#define IPERF_MAX_PARALLEL        8            /* -P: concurrent TCP streams (docs/PEER.md limits) */
+#define IPERF_MAX_PARALLEL        8            /* -P: concurrent streams, TCP or UDP (docs/PEER.md limits) */
 #define IPERF_MIN_WINDOW          2048u        /* -w: the bounds of [traffic] window (emu/runner/scenario.c) */
 #define IPERF_MAX_WINDOW          (16u << 20)
 
@@ -44,7 +44,7 @@ struct iperf_args {
     uint64_t rate_bps;      /* client UDP -b */
     uint32_t len;           /* UDP datagram payload / TCP write size */
     uint32_t interval_s;    /* -i: progress report period, 0 = none */
-    uint32_t parallel;      /* client -P: TCP streams, 1..IPERF_MAX_PARALLEL (1 without -P) */
+    uint32_t parallel;      /* client -P: streams, 1..IPERF_MAX_PARALLEL (1 without -P) */
     uint32_t window_bytes;  /* client -w: TCP send buffer per stream (SO_SNDBUF), 0 = the stack's */
     bool dual;              /* client -d: the server sends back at once, to our listener on -p */
     bool tradeoff;          /* client -r: the server sends back after our test, to our listener on -p */
@@ -55,7 +55,7 @@ struct iperf_args {
 /*   iperf -s [-u] [-p PORT] [-i SEC]
  *   iperf -c HOST [-u] [-p PORT] [-t SEC | -n BYTES] [-b RATE] [-l LEN] [-i SEC] [-P N] [-w SIZE] [-d | -r | -R]
  *   iperf stop
- * -b needs -u; -P (1..8) is TCP only and applies -t / -n to every stream,
+ * -b needs -u; -P (1..8, TCP or UDP) applies -t / -n (and UDP's -b) to every stream,
  * as iperf 2's -P does.  -w (TCP client, IPERF_MIN_WINDOW..IPERF_MAX_WINDOW
  * bytes) caps each stream's queued and unacknowledged bytes, as iperf 2's
  * -w sizes SO_SNDBUF; lwIP's TCP_SND_BUF stays the upper bound.  -d (one

@@ -239,10 +239,6 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         a->err = "-w is TCP only here (the UDP client paces by -b)";
         return -EINVAL;
     }
-    if (a->udp && a->parallel > 1) {
-        a->err = "-P N > 1 is TCP only (no UDP -P yet)";
-        return -EINVAL;
-    }
     if (server && (have_t || have_n || have_b || have_l))
         return -EINVAL;                 /* client-only options */
     if (have_t && have_n)

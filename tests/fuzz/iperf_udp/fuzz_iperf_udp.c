@@ -7,10 +7,13 @@
  *
  * Input: up to 24 operations, each [op][args...]:
  *   0, 1  a datagram (u16 length, then its bytes) to the server from
- *         peer A (10.0.2.2:40000) or peer B (10.0.2.3:u16 port)
+ *         peer A (10.0.2.2, port 40000 + u8 % 4: a -P client's sockets)
+ *         or peer B (10.0.2.3:u16 port)
  *   2     start the client (u16 length, u16 rate in kb/s - at most
- *         ~65 Mb/s keeps a poll's burst small -, u16 ms, bool -n mode)
- *   3     a datagram (u16 length, bytes) to the client's socket
+ *         ~65 Mb/s keeps a poll's burst small -, u16 ms, bool -n mode,
+ *         u8 % 10 streams: -P, 0 and 9 included)
+ *   3     a datagram (u16 length, bytes) to one of the client's sockets
+ *         (u8 picks it: with -P each is a stream of its own)
  *   4     advance the clock by a u16 of ms and run the poll hook
  * Checked on every datagram the firmware sends (docs/SECURITY.md F1 found
  * the sender reading past its pattern buffer): the server's are FIN-acks
@@ -18,7 +21,8 @@
  * with the client engine; the client's are 16..8972 bytes
  * and, after the 16-byte datagram header and the client header, the
  * "0123456789" pattern to the last byte.  The client never runs with a
- * length it refused.
+ * length or a stream count it refused, and the server's -P bookkeeping
+ * stays in its bounds (running streams <= slots used <= UDP_MAX_XS).
  */
 #include "lwip_stub.h"
 #include "iperf_udp.c"      /* static srv_recv(), uc_recv(), state */
@@ -91,8 +95,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     for (int step = 0; step < 24 && !fz_empty(&f); step++) {
         switch (fz_u8(&f) % 5u) {
         case 0: {
+            u16_t port = (u16_t)(40000u + fz_u8(&f) % 4u);
             struct pbuf *p = datagram(&f);
-            srv_recv(NULL, us.pcb, p, &a, 40000);
+            srv_recv(NULL, us.pcb, p, &a, port);
             break;
         }
         case 1: {
@@ -112,25 +117,38 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                 cfg.amount_bytes = cfg.time_ms;
                 cfg.time_ms = 0;
             }
+            cfg.streams = fz_u8(&f) % 10u;
             bool busy = iperf_udp_client_busy();
             err_t err = iperf_udp_client_start(&cfg);
-            bool bad = cfg.len < IPERF2_UDP_HDR_LEN || cfg.len > IPERF_MAX_UDP_LEN || cfg.rate_bps == 0;
+            bool bad = cfg.len < IPERF2_UDP_HDR_LEN || cfg.len > IPERF_MAX_UDP_LEN || cfg.rate_bps == 0 ||
+                       cfg.streams > IPERF_MAX_PARALLEL;
             if (err == ERR_OK && (busy || bad))
-                fz_fail("client started (busy %d) with len %u rate %u", busy, (unsigned)cfg.len,
-                        (unsigned)cfg.rate_bps);
+                fz_fail("client started (busy %d) with len %u rate %u -P %u", busy, (unsigned)cfg.len,
+                        (unsigned)cfg.rate_bps, cfg.streams);
+            if (err == ERR_OK && cfg.streams > 1 && (ucg.n != cfg.streams || !iperf_udp_client_busy()))
+                fz_fail("client -P %u started %u streams", cfg.streams, ucg.n);
+            if (err != ERR_OK && !busy && iperf_udp_client_busy())
+                fz_fail("client refused (err %d) but busy", (int)err);
             break;
         }
-        case 3:
-            if (uc.pcb) {
+        case 3: {
+            /* one of the client's sockets: udp_recv's argument says
+             * which stream (lwip_stub.c keeps it) */
+            struct stub_udp_pcb *sp = &stub_pcbs[fz_u8(&f) % STUB_PCBS];
+            if (sp->used && sp->recv == uc_recv) {
                 struct pbuf *p = datagram(&f);
-                uc_recv(NULL, uc.pcb, p, &a, 5001);
+                sp->recv(sp->arg, (struct udp_pcb *)sp, p, &a, 5001);
             }
             break;
+        }
         default:
             stub_now_us += 1000u * (1u + fz_u16(&f) % 5000u);
             iperf_udp_poll((uint32_t)(stub_now_us / 1000u));
             break;
         }
+        if (us.xs_open > us.nxs || us.nxs > UDP_MAX_XS || ucg.n > IPERF_MAX_PARALLEL || ucg.n == 1)
+            fz_fail("-P bookkeeping: server %u open of %u slots, client group of %u",
+                    us.xs_open, us.nxs, ucg.n);
     }
     iperf_udp_stop();
     stub_send_hook = NULL;

@@ -81,7 +81,7 @@ static int cmd_iperf(int argc, char **argv)
         (a.udp && (a.len < IPERF_MIN_UDP_LEN || a.len > IPERF_MAX_UDP_LEN ||
                    a.rate_bps == 0)) ||     /* UDP -n is allowed (ea21236) */
         (!a.udp && a.rate_bps != 0) || a.interval_s > 3600 ||
-        a.parallel < 1 || a.parallel > IPERF_MAX_PARALLEL || (a.udp && a.parallel != 1) ||
+        a.parallel < 1 || a.parallel > IPERF_MAX_PARALLEL ||
         /* -d, -r and -R: one stream, one of them */
         ((a.dual || a.tradeoff || a.reverse) && (a.parallel != 1 || a.dual + a.tradeoff + a.reverse > 1))) {
         fz_fail("iperf args out of range: port %u time %u len %u rate %llu -P %u",

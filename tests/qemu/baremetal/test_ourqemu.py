@@ -29,7 +29,8 @@ One QEMU boot (about 45 s in all), checks in order:
      -P 4` reaches the host's server as four streams, each what the
      firmware wrote; the firmware's `iperf -c -R` counts every byte the
      host's server sent; its `-r` (TCP, UDP) is followed by the host's
-     test back to the firmware's server;
+     test back to the firmware's server; UDP -P 2 both ways: one summed
+     line of two streams, each acked with its own report;
   3. UDP board -> host at 20 Mb/s (1470 B, 3 s) to `iperf -s -u -w 4M`:
      the firmware's copy of the server report equals what the host server
      printed; 0 lost; 14..21 Mb/s: the pacer (lib/pace.c) drops credit
@@ -502,6 +503,61 @@ def test_udp_tradeoff_firmware_client_then_the_host_sends_back(udp_tradeoff_tx):
     got = sorted((r[1], r[2]) for r in reps)
     want = sorted([(cl["server"]["lost"], cl["server"]["datagrams"]), (sv["lost"], sv["datagrams"])])
     assert got == want, (got, want)
+
+
+@pytest.fixture(scope="module")
+def udp_p2_rx(b, ns, udp_server):
+    """The host's `iperf -c -u -P 2 -b 5M -t 2` against the firmware's
+    `iperf -s -u`: (the firmware's summed line, the host client's
+    per-stream server reports (mbps, lost, total))."""
+    with backpressure(b):
+        out = iperf.Iperf(["-u", "-c", B, "-P", "2", "-b", "5M", "-t", "2"], net=ns).wait(25)
+        fw = result(b, 10, "server")
+    reps = iperf.udp_reports(out)
+    print("  firmware %r; host reports %r" % (fw and (fw.get("streams"), fw.get("stream_bytes"), fw["lost"],
+                                                     fw["datagrams"]), reps))
+    assert fw, "no firmware result; host output %r" % out
+    return fw, reps
+
+
+def test_udp_p2_host_client_one_summed_line_two_reports(udp_p2_rx):
+    """iperf 2.1.8's two sockets are one test of two streams; each got
+    its own FIN-ack, and the two reports add up to the firmware's sum."""
+    fw, reps = udp_p2_rx
+    assert fw["streams"] == 2 and len(fw["stream_bytes"]) == 2 and fw["fin"] is True, fw
+    per_stream = [r for r in reps if r[2] < fw["datagrams"]]
+    assert len(per_stream) == 2, reps
+    assert sum(r[1] for r in per_stream) == fw["lost"] and sum(r[2] for r in per_stream) == fw["datagrams"], \
+        (fw, reps)
+    assert fw["datagrams"] >= 1000 and fw["lost"] <= 0.01 * fw["datagrams"], fw
+
+
+@pytest.fixture(scope="module")
+def udp_p2_tx(b, ns, link):
+    """The firmware's `iperf -c H -u -P 2 -b 5M -t 2` to the host's
+    `iperf -s -u`: (the firmware's line, the host server's reports)."""
+    srv = iperf.Iperf(["-s", "-u", "-p", "5007"], net=ns)
+    time.sleep(0.3)
+    with backpressure(b):
+        b.con.send("iperf -c %s -u -p 5007 -P 2 -b 5M -t 2" % H)
+        r = result(b, 30, "client")
+    time.sleep(0.3)
+    srv.kill()
+    reps = iperf.udp_reports(srv.wait(5))
+    print("  firmware %r; host %r" % (r and (r.get("stream_bytes"), r.get("server")), reps))
+    assert r, "no firmware result line"
+    return r, reps
+
+
+def test_udp_p2_firmware_client_two_streams_reach_the_host(udp_p2_tx):
+    """Two sockets, each a test at 5 Mb/s with its own FIN-ack: the
+    firmware's "server" object is the sum of the host's two reports."""
+    r, reps = udp_p2_tx
+    assert r["streams"] == 2 and r["server"], r
+    per_stream = [x for x in reps if x[2] < r["server"]["datagrams"]]
+    assert len(per_stream) == 2, reps
+    assert (sum(x[1] for x in per_stream), sum(x[2] for x in per_stream)) == \
+        (r["server"]["lost"], r["server"]["datagrams"]), (r, reps)
 
 
 # ---- 3. UDP board -> host, 4. 1 % loss

@@ -44,7 +44,8 @@ TCP_WIRE = TCP_MSS + 20 + 20 + 14 + 4 + 8 + 12     # 1538
 B2P_SCRIPT = ("0:iperf -s -u\n0:iperf -s\n"
               "3000:console con0 iperf -c 10.0.2.2 -u -b 1000M -t 1\n"
               "4500:console con0 iperf -c 10.0.2.2 -t 1\n"
-              "6000:console con0 iperf -c 10.0.2.2 -u -R -b 200M -t 1\n")
+              "6000:console con0 iperf -c 10.0.2.2 -u -R -b 200M -t 1\n"
+              "7500:console con0 iperf -c 10.0.2.2 -u -P 2 -b 100M -t 1\n")
 REV_RATE = 200e6            # the -u -R tests' -b
 # The firmware's servers start at 1000 ms, the peer's clients later.
 P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
@@ -56,7 +57,8 @@ P2B_SCRIPT = ("1000:console con0 iperf -s -u\n1001:console con0 iperf -s\n"
               "7500:iperf -c 10.0.2.15 -t 1 -R\n"
               "9000:iperf -c 10.0.2.15 -u -R -b 200M -t 1\n"
               "11000:iperf -c 10.0.2.15 -u -r -b 100M -t 1\n"
-              "14000:iperf -c 10.0.2.15 -r -t 1\n")
+              "14000:iperf -c 10.0.2.15 -r -t 1\n"
+              "17000:iperf -c 10.0.2.15 -u -P 4 -b 200M -t 1\n")
 
 
 def peer_qemu():
@@ -128,7 +130,7 @@ def run(qemu, fw, rundir, script, fw_role, peer_results=2, fw_count=2):
 def board_to_peer_runs(qemu, fw, tmp_path_factory):
     """The board -> peer run, twice."""
     return [run(qemu, fw, str(tmp_path_factory.mktemp("peer-b2p")), B2P_SCRIPT, ("client",),
-                peer_results=3, fw_count=3)
+                peer_results=4, fw_count=4)
             for _ in range(2)]
 
 
@@ -141,7 +143,7 @@ def board_to_peer(board_to_peer_runs):
 def peer_to_board(qemu, fw, tmp_path_factory):
     # the firmware's servers' lines, and its clients' of the -r back tests
     return run(qemu, fw, str(tmp_path_factory.mktemp("peer-p2b")), P2B_SCRIPT, ("server", "client"),
-               peer_results=10, fw_count=8)[:2]
+               peer_results=11, fw_count=9)[:2]
 
 
 def results(text, proto, role, reverse=False):
@@ -160,7 +162,7 @@ def line_rate_bytes(duration_us, payload, wire):
 def test_peer_udp_server_counts_what_the_firmware_sent(board_to_peer):
     fw, text = board_to_peer
     r = results(text, "udp", "server")
-    assert len(r) == 1, text
+    assert len(r) == 2, text                    # this test's, the -P test's
     r, c = r[0], fw[0]
     assert r["src"] == "peer" and r["fin"] is True
     assert abs(r["bytes"] - c["bytes"]) <= UDP_LEN, (r, c)
@@ -193,7 +195,7 @@ def test_peer_tcp_server_rate_at_most_line_rate(board_to_peer):
 def test_peer_udp_client_report_matches_firmware_server(peer_to_board):
     fw, text = peer_to_board
     r = results(text, "udp", "client")
-    assert len(r) == 2, text                    # this test's, the -r test's
+    assert len(r) == 3, text                    # this test's, the -r test's, the -P test's
     r, s = r[0], fw[0]
     assert s["proto"] == "udp", s
     assert r["server"]["bytes"] == s["bytes"] and r["server"]["lost"] == s["lost"], (r, s)
@@ -312,6 +314,7 @@ def test_peer_udp_tradeoff_the_firmware_sends_back_after_the_test(peer_to_board)
     srv = results(text, "udp", "server")
     assert len(srv) == 1 and fw[4]["role"] == "server" and fw[5]["role"] == "client", (srv, fw[4:6])
     back, srv = fw[5], srv[0]
+    assert "streams" not in back and "streams" not in srv, (back, srv)
     assert fwd["server"]["bytes"] == fw[4]["bytes"] and fw[4]["lost"] == 0, (fwd, fw[4])
     assert back["peer"] == "10.0.2.2:5001" and back["offered_bps"] == 100000000, back
     assert back["server"]["bytes"] == srv["bytes"] and srv["lost"] == 0 and srv["fin"] is True, (back, srv)
@@ -333,6 +336,38 @@ def test_peer_tcp_tradeoff_the_firmware_connects_back_after_the_test(peer_to_boa
     assert back["peer"] == "10.0.2.2:5001" and back["aborted"] is False, back
     assert abs(back["bytes"] - srv["bytes"]) <= TCP_MSS and srv["bytes"] > 1e6, (back, srv)
     assert srv["t_us"] - srv["duration_us"] > fwd["t_us"] - 1000, (fwd, srv)
+
+
+def check_udp_parallel(cl, sv, n, rate):
+    """A -u -P @n test at @rate per stream for 1 s: the client's line
+    (@cl) and the server's (@sv) carry @n streams; the server summed every
+    datagram of each, none lost, and each stream's FIN-ack report adds up
+    to the server's sum."""
+    assert cl["streams"] == n and sv["streams"] == n, (cl, sv)
+    assert sv["fin"] is True and sv["lost"] == 0 and sv["received"] == cl["tx_datagrams"], (cl, sv)
+    assert sorted(sv["stream_bytes"]) == sorted(cl["stream_bytes"]), (cl, sv)
+    assert sum(cl["stream_bytes"]) == cl["bytes"] and sum(sv["stream_bytes"]) == sv["bytes"], (cl, sv)
+    assert cl["server"]["bytes"] == sv["bytes"] and cl["server"]["lost"] == 0, (cl, sv)
+    # each stream paced at -b (iperf 2's -b is per thread)
+    per = rate / 8 / UDP_LEN
+    assert all(abs(b / UDP_LEN - per) <= per / 100 for b in cl["stream_bytes"]), cl
+    assert abs(sv["bps"] - n * rate) <= n * rate / 100, sv
+
+
+def test_peer_udp_p4_firmware_server_sums_the_four_streams(peer_to_board):
+    """The peer's `iperf -c -u -P 4 -b 200M`: four sockets, 800 Mb/s in
+    all, one summed line from the firmware's server."""
+    fw, text = peer_to_board
+    cl = [j for j in results(text, "udp", "client") if j.get("streams")]
+    assert len(cl) == 1 and fw[8]["role"] == "server", (cl, fw[8])
+    check_udp_parallel(cl[0], fw[8], 4, 200e6)
+
+
+def test_firmware_udp_p2_peer_server_sums_the_two_streams(board_to_peer):
+    fw, text = board_to_peer
+    sv = [j for j in results(text, "udp", "server") if j.get("streams")]
+    assert len(sv) == 1 and fw[3]["role"] == "client", (sv, fw[3])
+    check_udp_parallel(fw[3], sv[0], 2, 100e6)
 
 
 def test_peer_results_of_two_runs_byte_identical(board_to_peer_runs):

@@ -20,7 +20,7 @@ BAD = [
     ("iperf", "iperf -c 1.2.3"), ("iperf", "iperf -s -t 5"), ("iperf", "iperf -x"),
     ("iperf", "iperf -c 10.0.2.2 -u -l 10"), ("iperf", "iperf -c 10.0.2.2 -b 5M"),
     ("iperf", "iperf -c 10.0.2.2 -u -n 1M -t 3"), ("iperf", "iperf -c 10.0.2.2 -t"),
-    ("iperf", "iperf -c 10.0.2.2 -P 9"), ("iperf", "iperf -c 10.0.2.2 -u -P 2"),
+    ("iperf", "iperf -c 10.0.2.2 -P 9"), ("iperf", "iperf -c 10.0.2.2 -u -P 2 -R"),
     ("iperf", "iperf -c 10.0.2.2 -r -d"),
     ("echo", "echo -p 0"), ("echo", "echo -p notaport"),
     ("latency", "latency"), ("latency", "latency -c 10.0.2.2 -n 0"),

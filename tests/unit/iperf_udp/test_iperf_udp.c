@@ -441,6 +441,211 @@ static void test_reverse_client_gives_up_after_its_tries(void **state)
     assert_int_equal(uc.rx.st.received, 0);
 }
 
+/* ---- -P N: N sockets, each its own test; the server sums the ones that
+ * start within IPERF_GRP_JOIN_US into one line and acks each. */
+
+/* -P 3: what each socket sent (p3_hook) */
+static struct udp_pcb *p3_pcbs[3];
+static unsigned p3_per[3], p3_bad;
+
+static void p3_hook(struct udp_pcb *pcb, const struct pbuf *p)
+{
+    struct iperf2_client_hdr h;
+    unsigned k = 0;
+
+    while (k < 3 && p3_pcbs[k] != pcb)
+        k++;
+    if (k == 3 || p->len <= IPERF2_UDP_HDR_LEN ||
+        iperf2_client_hdr_decode((const uint8_t *)p->payload + IPERF2_UDP_HDR_LEN,
+                                 p->len - IPERF2_UDP_HDR_LEN, &h) <= 0 || h.num_threads != 3)
+        p3_bad++;                           /* every datagram's header says -P 3 */
+    else
+        p3_per[k]++;
+}
+
+static void test_client_p3_three_sockets_each_header_says_3(void **state)
+{
+    struct iperf_udp_client_cfg cfg = arp_cfg;
+    unsigned *per = p3_per;
+    (void)state;
+    cfg.streams = 3;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    p3_pcbs[0] = uc.pcb;
+    p3_pcbs[1] = ucg.s[0].pcb;
+    p3_pcbs[2] = ucg.s[1].pcb;
+    assert_true(p3_pcbs[0] && p3_pcbs[1] && p3_pcbs[2]);
+    assert_true(p3_pcbs[0] != p3_pcbs[1] && p3_pcbs[1] != p3_pcbs[2] && p3_pcbs[0] != p3_pcbs[2]);
+    memset(p3_per, 0, sizeof(p3_per));
+    p3_bad = 0;
+    stub_send_hook = p3_hook;
+    run_ms(20);
+    stub_send_hook = NULL;
+    assert_int_equal(p3_bad, 0);
+    /* each stream paced at -b (10 Mb/s of 1470-byte datagrams: 17 in 20 ms), its own socket */
+    assert_true(per[0] > 0 && per[0] == per[1] && per[1] == per[2]);
+    assert_int_equal(ucg.s[0].res.tx_datagrams, per[1]);
+    assert_int_equal(ucg.s[1].res.tx_datagrams, per[2]);
+    assert_int_equal(uc.res.tx_datagrams, per[0]);
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_ALREADY);
+    iperf_udp_client_stop();
+    assert_false(iperf_udp_client_busy());
+    cfg.streams = 2;
+    cfg.reverse = true;                     /* -R is one stream */
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_VAL);
+    cfg.reverse = false;
+    cfg.streams = 9;                        /* appargs.h: 1..IPERF_MAX_PARALLEL */
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_VAL);
+    assert_false(iperf_udp_client_busy());
+}
+
+/* The FIN-ack for socket @pcb, reporting @bytes in @dgrams datagrams, one lost. */
+static void fin_ack_to(struct udp_pcb *pcb, uint64_t bytes, uint32_t dgrams, uint32_t jitter_usec)
+{
+    struct iperf2_server_report r = { .flags = IPERF2_HDR_VERSION1, .total_bytes = bytes,
+                                      .stop_sec = 0, .stop_usec = 20000, .datagrams = dgrams,
+                                      .lost = 1, .jitter_usec = jitter_usec };
+    struct iperf2_dgram d = { .seq = -2 };
+    struct stub_udp_pcb *sp = (struct stub_udp_pcb *)pcb;
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, IPERF2_FIN_ACK_LEN, PBUF_RAM);
+    ip_addr_t from;
+
+    assert_non_null(p);
+    assert_int_equal(iperf2_fin_ack_encode(&d, &r, p->payload, p->len), IPERF2_FIN_ACK_LEN);
+    IP_ADDR4(&from, 10, 0, 2, 2);
+    sp->recv(sp->arg, pcb, p, &from, 5001);     /* frees p */
+}
+
+/* Each stream ends with its own FIN-ack; the group's callback comes once,
+ * after the last, with the sum, and each stream's bytes. */
+static void test_client_p3_sum_after_the_last_fin_ack(void **state)
+{
+    struct iperf_udp_client_cfg cfg = arp_cfg;
+    struct udp_pcb *pcbs[3];
+    (void)state;
+    cfg.streams = 3;
+    cfg.time_ms = 20;
+    cfg.done = on_done;
+    done_calls = 0;
+    assert_int_equal(iperf_udp_client_start(&cfg), ERR_OK);
+    pcbs[0] = uc.pcb;
+    pcbs[1] = ucg.s[0].pcb;
+    pcbs[2] = ucg.s[1].pcb;
+    run_ms(25);                                 /* sent, now in UC_FIN */
+    assert_int_equal(uc.state, UC_FIN);
+    assert_int_equal(ucg.s[1].state, UC_FIN);
+    fin_ack_to(pcbs[2], 3000, 3, 7);            /* in any order */
+    fin_ack_to(pcbs[0], 1000, 1, 5);
+    assert_int_equal(done_calls, 0);
+    assert_true(iperf_udp_client_busy());
+    fin_ack_to(pcbs[1], 2000, 2, 6);
+    assert_int_equal(done_calls, 1);
+    assert_false(iperf_udp_client_busy());
+    assert_int_equal(done_res.streams, 3);
+    assert_true(done_res.server_report);
+    assert_true(done_res.rx_bytes == 6000 && done_res.rx_datagrams == 6 && done_res.lost == 3);
+    assert_true(done_res.jitter_us == 7);       /* the worst stream's */
+    assert_true(done_res.tx_bytes == done_res.stream_bytes[0] + done_res.stream_bytes[1] +
+                                     done_res.stream_bytes[2]);
+    assert_true(done_res.stream_bytes[0] > 0 && done_res.stream_bytes[0] == done_res.stream_bytes[2]);
+    run_ms(50);                                 /* no FIN retries after the end */
+    assert_int_equal(done_calls, 1);
+}
+
+/* One data datagram (or FIN, seq < 0) from 10.0.2.2:@port to the server. */
+static void deliver_to_server(int64_t seq, u16_t port)
+{
+    struct iperf2_dgram d = { .seq = seq, .tv_sec = 1, .tv_usec = 0 };
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
+    ip_addr_t peer;
+    assert_non_null(p);
+    memset(p->payload, 0, 1470);
+    assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
+    IP_ADDR4(&peer, 10, 0, 2, 2);
+    srv_recv(NULL, us.pcb, p, &peer, port);
+}
+
+/* The running test's streams not yet ended. */
+static unsigned srv_open(void)
+{
+    return us.active + us.xs_open;
+}
+
+static void test_server_sums_three_streams_acks_each(void **state)
+{
+    struct iperf2_server_report r;
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    for (int64_t k = 1; k <= 10; k++)
+        for (u16_t port = 40001; port <= 40003; port++)
+            if (!(port == 40002 && k == 5))     /* one lost on stream 2 */
+                deliver_to_server(k, port);
+    assert_int_equal(srv_open(), 3);
+    assert_int_equal(us.foreign, 0);
+    deliver_to_server(-11, 40001);
+    deliver_to_server(-11, 40002);
+    assert_int_equal(srv_open(), 1);
+    assert_int_equal(stub_nsent, 2);        /* a FIN-ack each */
+    assert_int_equal(iperf2_fin_ack_decode(stub_sent[1].data, stub_sent[1].len, &r), 0);
+    assert_int_equal(stub_sent[1].port, 40002);
+    assert_true(r.lost == 1 && r.datagrams == 10 && r.total_bytes == 9 * 1470);
+    /* the first stream's data after its FIN, while the third still
+     * runs: late, not a new test */
+    deliver_to_server(12, 40001);
+    assert_int_equal(us.late_idle, 1);
+    assert_int_equal(srv_open(), 1);
+    assert_null(strstr(stub_last_line, "[SUM]"));
+    deliver_to_server(-11, 40003);
+    assert_int_equal(srv_open(), 0);
+    /* the sum line's text twin: 29 of 30 datagrams, one lost */
+    assert_non_null(strstr(stub_last_line, "[SUM]"));
+    assert_non_null(strstr(stub_last_line, "1/30 lost"));
+    /* a repeated FIN gets the same stream's report again */
+    deliver_to_server(-12, 40002);
+    assert_int_equal(stub_nsent, 4);
+    assert_int_equal(stub_sent[3].port, 40002);
+    assert_int_equal(iperf2_fin_ack_decode(stub_sent[3].data, stub_sent[3].len, &r), 0);
+    assert_true(r.lost == 1 && r.total_bytes == 9 * 1470);
+}
+
+/* A socket that starts more than IPERF_GRP_JOIN_US after the running
+ * test's first one, while that one is still sending: another client,
+ * counted as foreign, not summed in. */
+static void test_server_late_socket_is_foreign_not_a_stream(void **state)
+{
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    deliver_to_server(1, 40001);
+    for (int k = 0; k < 15; k++) {          /* 1.5 s, the first one still sending */
+        stub_now_us += 100000;
+        deliver_to_server(2 + k, 40001);
+    }
+    deliver_to_server(1, 40009);
+    assert_int_equal(srv_open(), 1);
+    assert_int_equal(us.nxs, 0);
+    assert_int_equal(us.foreign, 1);
+}
+
+/* A socket of another host, even at once: another client, not a stream
+ * (a -P client's streams come from one host). */
+static void test_server_other_host_is_foreign_not_a_stream(void **state)
+{
+    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
+    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
+    ip_addr_t other;
+    (void)state;
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    deliver_to_server(1, 40001);
+    assert_non_null(p);
+    memset(p->payload, 0, 1470);
+    assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
+    IP_ADDR4(&other, 10, 0, 2, 3);
+    srv_recv(NULL, us.pcb, p, &other, 40001);
+    assert_int_equal(srv_open(), 1);
+    assert_int_equal(us.nxs, 0);
+    assert_int_equal(us.foreign, 1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -468,6 +673,13 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_reverse_client_asks_until_data_then_counts_to_the_fin,
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_reverse_client_gives_up_after_its_tries,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_p3_sum_after_the_last_fin_ack, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_client_p3_three_sockets_each_header_says_3,
+                                        setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_sums_three_streams_acks_each, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_other_host_is_foreign_not_a_stream, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_server_late_socket_is_foreign_not_a_stream,
                                         setup, teardown),
     };
     return cmocka_run_group_tests_name("iperf_udp", tests, NULL, NULL);

@@ -26,6 +26,7 @@ void iperf_tcp_stop(void);
 void iperf_tcp_poll(uint32_t now_ms);
 
 /* UDP (iperf_udp.c) */
+#define IPERF_UDP_MAX_STREAMS 8     /* -P; iperf_udp.c checks it against IPERF_MAX_PARALLEL */
 struct udp_pcb;
 struct iperf_udp_result {
     uint32_t len;               /* datagram payload size */
@@ -41,6 +42,10 @@ struct iperf_udp_result {
     uint64_t out_of_order;
     uint64_t rx_duration_us;
     uint64_t jitter_us;         /* the report's 32-bit seconds + microseconds */
+    /* -P N: the streams (the fields above are their sum; times and
+     * jitter the longest and the worst) and what each one sent */
+    unsigned streams;
+    uint64_t stream_bytes[IPERF_UDP_MAX_STREAMS];
 };
 struct iperf_udp_client_cfg {
     uint32_t host;
@@ -55,6 +60,7 @@ struct iperf_udp_client_cfg {
     bool dual;                  /* -d: the server sends back at once to our UDP server on @port */
     bool tradeoff;              /* -r: ... after our test (its FIN) */
     bool reverse;               /* -R (2.1): ask the server to send to us; count what arrives */
+    unsigned streams;           /* -P: 1..IPERF_MAX_PARALLEL sockets, each a test at rate_bps (0: 1) */
     struct udp_pcb *via;        /* the server's side of a -R test: send from this (the
                                  * server's) socket; result role server, "reverse" */
     void (*done)(const struct iperf_udp_result *r, void *arg);

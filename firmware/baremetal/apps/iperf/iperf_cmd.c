@@ -38,6 +38,7 @@ static int cmd_iperf(int argc, char **argv)
                 .amount_bytes = a.amount_bytes,
                 .rate_bps = a.rate_bps, .len = a.len, .interval_s = a.interval_s,
                 .test = "iperf", .dual = a.dual, .tradeoff = a.tradeoff, .reverse = a.reverse,
+                .streams = a.parallel,
             };
             err = iperf_udp_client_start(&c);
         } else {

@@ -11,7 +11,13 @@
  * ours serves the first peer and counts datagrams from others as "foreign"
  * until that test ends or has been silent for UDP_IDLE_MS).  Every FIN from
  * the peer of the test just finished is answered with the same report, so
- * a lost FIN-ack is recovered by the client's retries.
+ * a lost FIN-ack is recovered by the client's retries.  An iperf 2 -P
+ * client's streams are sockets of one host that start together: up to
+ * UDP_MAX_XS more sockets from the test's host within IPERF_GRP_JOIN_US
+ * of its first datagram join it (us.xs), each with its own count and
+ * FIN-ack, and the test's line is their sum once the last one ends.  The
+ * first socket keeps the one-stream path (us.rx), so a -P 1 test costs
+ * the board no more instructions per datagram than before.
  *
  * Client: `-t SEC` or `-n BYTES` (stops once that much payload is sent,
  * whole datagrams).  It first waits, at most UDP_ARP_WAIT_MS, until the
@@ -23,7 +29,12 @@
  * per poll so received traffic is still serviced.  A datagram the driver
  * refuses (ERR_MEM) is not numbered: it is retried at the next poll and
  * counted in tx_errors, so driver back-pressure shows as a lower rate, not
- * as loss at the server.
+ * as loss at the server.  -P N: N sockets, each an iperf 2 test of its
+ * own at -b (iperf 2's threads: -b is per thread) with its own header
+ * (numThreads = N), FIN and FIN-ack.  Stream 0 runs in `uc`, the
+ * one-stream client, unchanged; the others wait in ucg.s[] and are swapped
+ * into `uc` for their turn (ucg_swap), the first turn rotating each poll.
+ * The result line is their sum, once the last one is done.
  *
  * Dual (-d) and tradeoff (-r) tests (client header HEADER_VERSION1 in the
  * first datagram, as iperf 2.1.8 sends them): the server starts the UDP
@@ -50,9 +61,9 @@
  * Known limitations: IPv4 only; --full-duplex (upper flag FULLDUPLEX) is
  * refused with an error line and the test runs as a normal receive test;
  * one client engine, so a dual/tradeoff back test or a -R request cannot
- * start while `iperf -c -u` or a sweep runs (error line); a -R client
- * prints no interval lines; the server's transit-time extension
- * (SERVER_HEADER_EXTEND) is not sent.
+ * start while `iperf -c -u` or a sweep runs (error line); -P is one
+ * stream with -d, -r and -R; a -R client prints no interval lines; the
+ * server's transit-time extension (SERVER_HEADER_EXTEND) is not sent.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -65,6 +76,7 @@
 #include "iperf_app.h"
 #include "../common/appnet.h"
 #include "iperf2.h"
+#include "iperfgrp.h"
 #include "pace.h"
 #include "udpstats.h"
 
@@ -107,7 +119,8 @@ static void rx_begin(struct udp_rx *rx, const ip_addr_t *addr, uint16_t port, bo
  * for a -R client; @foreign, @malformed_idle and @late_idle are the
  * server's counts of datagrams outside the test (0 for a client). */
 static void rx_emit(const struct udp_rx *rx, const char *role, bool reverse, bool fin,
-                    uint64_t foreign, uint64_t malformed_idle, uint64_t late_idle)
+                    uint64_t foreign, uint64_t malformed_idle, uint64_t late_idle,
+                    unsigned streams, const uint64_t *sbytes)
 {
     char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR], mb[24], lp[24], jit[24];
     struct glout g;
@@ -132,9 +145,16 @@ static void rx_emit(const struct udp_rx *rx, const char *role, bool reverse, boo
     glout_bool(&g, "fin", fin);
     if (reverse)
         glout_bool(&g, "reverse", true);
+    if (streams > 1) {          /* -P: the sum, and each stream's bytes */
+        glout_u64(&g, "streams", streams);
+        glout_arr_begin(&g, "stream_bytes");
+        for (unsigned k = 0; k < streams; k++)
+            glout_u64(&g, NULL, sbytes[k]);
+        glout_arr_end(&g);
+    }
     glout_emit(&g);
-    glout_textf("iperf udp %s%s %s: %s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
-                role, reverse ? " (reverse)" : "", ps,
+    glout_textf("iperf udp %s%s %s: %s%s Mb/s, %lu/%lu lost (%s%%), jitter %s us, %lu out-of-order",
+                role, reverse ? " (reverse)" : "", ps, streams > 1 ? "[SUM] " : "",
                 glout_fmt_fixed(mb, sizeof(mb), (double)app_bps(rx->st.bytes, dur) / 1e6, 2),
                 (unsigned long)udpstats_lost(&rx->st), (unsigned long)udpstats_expected(&rx->st),
                 glout_fmt_fixed(lp, sizeof(lp), udpstats_loss_pct(&rx->st), 3),
@@ -186,6 +206,23 @@ static bool dgram_seq64(const uint8_t *head, uint16_t n)
 
 /* ---------------------------------------------------------------- server */
 
+/* A -P client's further stream (socket) in the running test; once ended,
+ * its report, sent again on its repeated FINs. */
+struct udp_xs {
+    bool active;
+    bool have_last;              /* ended: @last is its FIN-ack */
+    bool fin;                    /* it ended with its FIN */
+    struct udp_rx rx;
+    uint32_t last_ms;            /* its last datagram */
+    uint32_t end_ms;
+    struct iperf2_server_report last;
+};
+
+#define UDP_MAX_XS (IPERF_MAX_PARALLEL - 1)
+#if IPERF_UDP_MAX_STREAMS != IPERF_MAX_PARALLEL || IPERF_GRP_MAX < IPERF_MAX_PARALLEL
+#error "iperf_app.h, iperfgrp.h: room for IPERF_MAX_PARALLEL (appargs.h) streams"
+#endif
+
 static struct {
     struct udp_pcb *pcb;
     uint32_t interval_s;
@@ -215,28 +252,181 @@ static struct {
     ip_addr_t rev_peer;
     uint16_t rev_port;
     uint32_t rev_last_ms;
+    /* -P: the test's further streams (its first one is rx above) */
+    unsigned nxs;                /* slots used in this test (active or ended) */
+    unsigned xs_open;            /* ... of which still running */
+    bool first_fin;              /* the first stream ended with its FIN */
+    struct udp_xs xs[UDP_MAX_XS];
 } us;
 
-static void srv_emit(bool fin)
+/* Add one stream's count to a sum: totals add, jitter is the worst
+ * stream's (iperf 2's [SUM] line prints no jitter of its own). */
+static void udp_sum(struct udpstats *sum, const struct udpstats *st)
 {
-    rx_emit(&us.rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle);
+    sum->max_seq += st->max_seq;
+    sum->received += st->received;
+    sum->bytes += st->bytes;
+    sum->gaps += st->gaps;
+    sum->out_of_order += st->out_of_order;
+    sum->malformed += st->malformed;
+    if (st->jitter_us > sum->jitter_us)
+        sum->jitter_us = st->jitter_us;
 }
 
-/* End the current test: report, and keep the FIN-ack contents. */
+/* The test's last stream has ended: its line (the sum over the span from
+ * the first stream's first datagram to the latest last one, iperf 2's
+ * [SUM], when there were more), and a pending -r back test. */
+static void srv_end(void)
+{
+    bool fin = us.first_fin;
+
+    if (us.nxs == 0) {
+        rx_emit(&us.rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle, 1, NULL);
+    } else {
+        struct udp_rx all = us.rx;
+        uint64_t sb[IPERF_MAX_PARALLEL];
+
+        sb[0] = us.rx.st.bytes;
+        for (unsigned k = 0; k < us.nxs; k++) {
+            const struct udp_xs *x = &us.xs[k];
+            udp_sum(&all.st, &x->rx.st);
+            if (x->rx.last_us > all.last_us)
+                all.last_us = x->rx.last_us;
+            fin &= x->fin;
+            sb[k + 1] = x->rx.st.bytes;
+        }
+        rx_emit(&all, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle, us.nxs + 1, sb);
+    }
+    if (us.back_pending && fin) {
+        us.back_armed = true;
+        us.back_at_ms = app_now_ms() + UDP_BACK_DELAY_MS;
+    }
+    us.back_pending = false;
+}
+
+/* The first stream ends: keep its FIN-ack contents; the line waits for
+ * the test's other streams (-P). */
 static void srv_finish(bool fin)
 {
-    srv_emit(fin);
     rx_report(&us.rx, &us.last);
     ip_addr_copy(us.last_peer, us.rx.peer);
     us.last_port = us.rx.peer_port;
     us.have_last = true;
     us.last_end_ms = app_now_ms();
     us.active = false;
-    if (us.back_pending && fin) {
-        us.back_armed = true;
-        us.back_at_ms = app_now_ms() + UDP_BACK_DELAY_MS;
+    us.first_fin = fin;
+    if (!us.xs_open)
+        srv_end();
+}
+
+/* A further stream ends; the last of the test prints the line. */
+static void xs_finish(struct udp_xs *x, bool fin)
+{
+    rx_report(&x->rx, &x->last);
+    x->active = false;
+    x->have_last = true;
+    x->fin = fin;
+    x->end_ms = app_now_ms();
+    us.xs_open--;
+    if (!us.active && !us.xs_open)
+        srv_end();
+}
+
+/* End every stream of the running test: at their last datagram (a new
+ * client after silence), or now (@stop). */
+static void srv_finish_all(bool stop)
+{
+    for (unsigned k = 0; k < us.nxs; k++)
+        if (us.xs[k].active) {
+            if (stop)
+                us.xs[k].rx.last_us = app_now_us();
+            xs_finish(&us.xs[k], false);
+        }
+    if (us.active) {
+        if (stop)
+            us.rx.last_us = app_now_us();
+        srv_finish(false);
     }
-    us.back_pending = false;
+}
+
+/* A datagram from a further stream's socket, running or ended (its FIN
+ * retries, data the link reordered past its FIN).  Returns false when
+ * @src:@port is none of them. */
+static bool xs_recv(const ip_addr_t *src, uint16_t port, const uint8_t *head, uint16_t n,
+                    uint32_t len, uint64_t now_us)
+{
+    struct iperf2_dgram d;
+    struct udp_xs *x = NULL;
+
+    for (unsigned k = 0; k < us.nxs && !x; k++)
+        if (ip_addr_cmp(src, &us.xs[k].rx.peer) && port == us.xs[k].rx.peer_port)
+            x = &us.xs[k];
+    if (!x)
+        return false;
+    if (iperf2_dgram_decode(head, n, x->rx.seq64, &d) != 0) {
+        if (x->active)
+            udpstats_malformed(&x->rx.st);
+        else
+            us.malformed_idle++;
+        return true;
+    }
+    if (d.seq < 0) {
+        if (x->active) {
+            x->rx.last_us = now_us;
+            xs_finish(x, true);
+        }
+        send_fin_ack(us.pcb, &x->last, src, port);
+        return true;
+    }
+    if (!x->active) {
+        us.late_idle++;             /* reordered past its FIN: not a new test */
+        return true;
+    }
+    udpstats_rx(&x->rx.st, (uint64_t)d.seq, len, (uint64_t)d.tv_sec * 1000000u + d.tv_usec, now_us);
+    us.ivl_bytes += len;
+    x->rx.last_us = now_us;
+    x->last_ms = app_now_ms();
+    return true;
+}
+
+/* A new socket while the first stream runs: another stream of the same
+ * -P client when it comes from the test's host within IPERF_GRP_JOIN_US
+ * of the test's first datagram and a slot is free (iperf 2's -P threads
+ * start back to back); else false. */
+static bool xs_join(const ip_addr_t *src, uint16_t port, const uint8_t *head, uint16_t n,
+                    uint32_t len, uint64_t now_us)
+{
+    struct udp_xs *x;
+
+    if (us.nxs >= UDP_MAX_XS || !ip_addr_cmp(src, &us.rx.peer) ||
+        now_us - us.rx.start_us > IPERF_GRP_JOIN_US)
+        return false;
+    x = &us.xs[us.nxs++];
+    memset(x, 0, sizeof(*x));
+    rx_begin(&x->rx, src, port, dgram_seq64(head, n));
+    x->active = true;
+    x->last_ms = app_now_ms();
+    us.xs_open++;
+    glout_textf("iperf udp server: stream %u of the test from %s:%u", us.nxs + 1, ipaddr_ntoa(src), port);
+    return xs_recv(src, port, head, n, len, now_us);
+}
+
+/* A socket outside the running test: counted as foreign while any of
+ * the test's streams was heard from within the last second; else the
+ * test ends here and the socket may start the next one (returns false). */
+static bool srv_foreign(void)
+{
+    uint32_t now = app_now_ms();
+    bool live = us.active && (int32_t)(now - us.last_ms) < 1000;
+
+    for (unsigned k = 0; k < us.nxs && !live; k++)
+        live = us.xs[k].active && (int32_t)(now - us.xs[k].last_ms) < 1000;
+    if (live) {
+        us.foreign++;
+        return true;
+    }
+    srv_finish_all(false);
+    return false;
 }
 
 static void back_start(void)
@@ -338,6 +528,7 @@ static void srv_start(const ip_addr_t *addr, uint16_t port, const uint8_t *head,
     /* Listener.cpp: the first datagram's flags word decides the id width */
     rx_begin(&us.rx, addr, port, dgram_seq64(head, n));
     us.active = true;
+    us.nxs = us.xs_open = 0;
     us.ivl_start_us = us.rx.start_us;
     us.last_ms = app_now_ms();
     us.ivl_bytes = 0;
@@ -372,13 +563,16 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     }
     from_peer = us.active && ip_addr_cmp(&src, &us.rx.peer) && port == us.rx.peer_port;
 
-    if (us.active && !from_peer) {
-        /* a different client: take over only if the current test went silent */
-        if ((int32_t)(app_now_ms() - us.last_ms) < 1000) {
-            us.foreign++;
+    if (!from_peer && us.nxs && xs_recv(&src, port, head, n, p->tot_len, now_us))
+        goto out;                     /* -P: one of the test's further streams */
+    if (!from_peer && (us.active ||
+        (us.xs_open && !(us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port)))) {
+        /* a different socket: a -P client's next stream, or another
+         * client, which takes over only if the running test went silent */
+        if (us.active && xs_join(&src, port, head, n, p->tot_len, now_us))
             goto out;
-        }
-        srv_finish(false);
+        if (srv_foreign())
+            goto out;
     }
     /* The id width of a datagram from outside the running test comes from
      * the datagram itself, before the FIN check: a 32-bit client's FIN
@@ -406,7 +600,7 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
      * one (a new iperf 2 client test comes from a new socket, so another
      * source port).  Counted, like malformed datagrams outside a test. */
     if (!us.active && us.have_last && ip_addr_cmp(&src, &us.last_peer) && port == us.last_port &&
-        (int32_t)(app_now_ms() - us.last_end_ms) < UDP_LATE_MS) {
+        (us.xs_open || (int32_t)(app_now_ms() - us.last_end_ms) < UDP_LATE_MS)) {
         us.late_idle++;
         goto out;
     }
@@ -460,7 +654,8 @@ err_t iperf_udp_server_start(uint16_t port, uint32_t interval_s)
  * client, kept a while to answer repeated FINs: ul), done callback. */
 enum uc_state { UC_IDLE, UC_ARP, UC_SENDING, UC_FIN, UC_REQ, UC_RECV };
 
-static struct {
+/* One client stream: the whole one-stream client. */
+struct udp_client {
     enum uc_state state;
     struct udp_pcb *pcb;
     struct iperf_udp_client_cfg cfg;
@@ -486,7 +681,32 @@ static struct {
     uint32_t req_tries;
     uint32_t next_req_ms;
     uint32_t rx_last_ms;
-} uc;
+};
+
+/* The stream being run: the only one, or -P's stream 0, or another one
+ * swapped in for its turn. */
+static struct udp_client uc;
+
+/* -P N > 1: the group.  Streams 1..n-1 wait in s[k - 1] while stream 0
+ * is in uc; the streams' own cfg is quiet, without interval lines or
+ * done callback, and the group's line and callback use cfg. */
+static struct {
+    unsigned n;                  /* streams; 0: no group, uc runs alone */
+    unsigned first;              /* the stream that polls first this time */
+    struct iperf_udp_client_cfg cfg;
+    uint32_t next_report_ms;
+    uint64_t ivl_start_us;
+    struct udp_client s[IPERF_MAX_PARALLEL - 1];
+} ucg;
+
+/* Exchange uc with stream @k (k >= 1): call again to put both back. */
+static void ucg_swap(unsigned k)
+{
+    struct udp_client t = uc;
+
+    uc = ucg.s[k - 1];
+    ucg.s[k - 1] = t;
+}
 
 void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *cfg,
                            const struct iperf_udp_result *r)
@@ -526,6 +746,13 @@ void iperf_udp_emit_result(const char *test, const struct iperf_udp_client_cfg *
     }
     if (cfg->via)
         glout_bool(&g, "reverse", true);
+    if (r->streams > 1) {       /* -P: the sum, and what each stream sent */
+        glout_u64(&g, "streams", r->streams);
+        glout_arr_begin(&g, "stream_bytes");
+        for (unsigned k = 0; k < r->streams; k++)
+            glout_u64(&g, NULL, r->stream_bytes[k]);
+        glout_arr_end(&g);
+    }
     glout_emit(&g);
     glout_textf("%s udp client -> %s: len %lu, sent %lu datagrams, %s Mb/s", test, ps,
                 (unsigned long)r->len, (unsigned long)r->tx_datagrams,
@@ -554,7 +781,7 @@ static void uc_done(void)
     if (cfg.reverse) {
         if (!uc.rx.st.received)
             app_error("iperf", "udp -R: no data from the server", -ETIMEDOUT);
-        rx_emit(&uc.rx, "client", true, uc.rx_fin, 0, 0, 0);
+        rx_emit(&uc.rx, "client", true, uc.rx_fin, 0, 0, 0, 1, NULL);
     } else if (!cfg.quiet) {
         iperf_udp_emit_result(cfg.test ? cfg.test : "iperf", &cfg, &r);
     }
@@ -602,15 +829,13 @@ static void uc_rx(struct pbuf *p, const ip_addr_t *addr, uint16_t port)
     uc.rx_last_ms = app_now_ms();
 }
 
-static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
-                    const ip_addr_t *addr, u16_t port)
+/* A datagram on the running stream's socket: -R data, or its FIN-ack. */
+static void uc_recv_one(struct pbuf *p, const ip_addr_t *addr, u16_t port)
 {
     uint8_t buf[IPERF2_FIN_ACK_LEN];
     struct iperf2_server_report r;
     uint16_t n;
 
-    (void)arg;
-    (void)pcb;
     if (uc.cfg.reverse) {
         uc_rx(p, addr, port);
         return;
@@ -627,6 +852,24 @@ static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     uc.res.rx_duration_us = (uint64_t)r.stop_sec * 1000000u + r.stop_usec;
     uc.res.jitter_us = (uint64_t)r.jitter_sec * 1000000u + r.jitter_usec;
     uc_done();
+}
+
+static void ucg_check(void);
+
+/* @arg: the stream's index in a -P group (NULL: stream 0, or alone) */
+static void uc_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
+                    const ip_addr_t *addr, u16_t port)
+{
+    unsigned k = (unsigned)(uintptr_t)arg;
+
+    (void)pcb;
+    if (k)
+        ucg_swap(k);
+    uc_recv_one(p, addr, port);
+    if (k)
+        ucg_swap(k);
+    if (ucg.n)
+        ucg_check();
 }
 
 /* One datagram with sequence number seq (negative for a FIN), of
@@ -778,29 +1021,19 @@ static void uc_poll(uint32_t now_ms)
     }
 }
 
-err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
+/* Start the stream in uc, the group's stream @k (0: alone, or the first):
+ * its socket, header and first state. */
+static err_t uc_start(const struct iperf_udp_client_cfg *cfg, unsigned k)
 {
     struct iperf2_client_hdr h;
     err_t err;
 
-    if (uc.state != UC_IDLE)
-        return ERR_ALREADY;
-    if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > IPERF_MAX_UDP_LEN || cfg->rate_bps == 0)
-        return ERR_VAL;
-    if ((cfg->dual || cfg->tradeoff) && (cfg->dual + cfg->tradeoff + cfg->reverse > 1 || cfg->via))
-        return ERR_VAL;
-    if (cfg->dual || cfg->tradeoff) {
-        /* -d, -r: our UDP server on the header's port takes the server's
-         * back test (kept running after, as any `iperf -s -u`) */
-        err = iperf_udp_server_start(cfg->port, cfg->interval_s);
-        if (err != ERR_OK && err != ERR_ALREADY)
-            return err;
-    }
-    app_pattern_init();
     memset(&uc, 0, sizeof(uc));
     uc.cfg = *cfg;
     app_ip_set(&uc.ip, cfg->host);
     iperf2_client_hdr_init(&h, true, cfg->port, cfg->len, cfg->time_ms, cfg->rate_bps);
+    if (cfg->streams > 1)           /* -P: every stream's header says how many */
+        h.num_threads = (int32_t)cfg->streams;
     if (cfg->amount_bytes)          /* -n: iperf sends the byte count, positive */
         h.amount = cfg->amount_bytes > INT32_MAX ? INT32_MAX : (int32_t)cfg->amount_bytes;
     if (cfg->dual)                  /* a version 1 header, "run now" (iperf 2 Settings.cpp) */
@@ -825,13 +1058,13 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
         uc.pcb = udp_new_ip_type(IPADDR_TYPE_V4);
         if (!uc.pcb)
             return ERR_MEM;
-        err = udp_bind(uc.pcb, IP4_ADDR_ANY, 0);    /* ephemeral port per test */
+        err = udp_bind(uc.pcb, IP4_ADDR_ANY, 0);    /* ephemeral port per test (stream) */
         if (err != ERR_OK) {
             udp_remove(uc.pcb);
             uc.pcb = NULL;
             return err;
         }
-        udp_recv(uc.pcb, uc_recv, NULL);
+        udp_recv(uc.pcb, uc_recv, (void *)(uintptr_t)k);
     }
     /* -R: the count starts at the server's first datagram; until then the
      * result names the server we asked */
@@ -845,9 +1078,166 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
     return ERR_OK;
 }
 
+/* Stop the stream in uc: its line (unless quiet), no callback. */
+static void uc_stop(void)
+{
+    if (uc.state != UC_IDLE) {
+        uc.cfg.done = NULL;          /* a stopped sweep does not continue */
+        if (uc.state == UC_SENDING)
+            uc.res.duration_us = app_now_us() - uc.start_us;
+        uc_done();
+    }
+}
+
+/* The streams' sum: totals add; times and jitter are the longest and the
+ * worst; a server report only when every stream had one. */
+static void ucg_sum(struct iperf_udp_result *r)
+{
+    *r = uc.res;
+    r->streams = ucg.n;
+    r->stream_bytes[0] = uc.res.tx_bytes;
+    for (unsigned k = 1; k < ucg.n; k++) {
+        const struct iperf_udp_result *x = &ucg.s[k - 1].res;
+        r->stream_bytes[k] = x->tx_bytes;
+        r->tx_datagrams += x->tx_datagrams;
+        r->tx_bytes += x->tx_bytes;
+        r->tx_errors += x->tx_errors;
+        if (x->duration_us > r->duration_us)
+            r->duration_us = x->duration_us;
+        r->server_report &= x->server_report;
+        r->rx_bytes += x->rx_bytes;
+        r->rx_datagrams += x->rx_datagrams;
+        r->lost += x->lost;
+        r->out_of_order += x->out_of_order;
+        if (x->rx_duration_us > r->rx_duration_us)
+            r->rx_duration_us = x->rx_duration_us;
+        if (x->jitter_us > r->jitter_us)
+            r->jitter_us = x->jitter_us;
+    }
+}
+
+/* The group ends when its last stream is done: the sum's line and the
+ * caller's callback (uc is stream 0 here: never called swapped). */
+static void ucg_check(void)
+{
+    struct iperf_udp_result r;
+    struct iperf_udp_client_cfg cfg = ucg.cfg;
+
+    if (uc.state != UC_IDLE)
+        return;
+    for (unsigned k = 1; k < ucg.n; k++)
+        if (ucg.s[k - 1].state != UC_IDLE)
+            return;
+    ucg_sum(&r);
+    ucg.n = 0;
+    if (!cfg.quiet)
+        iperf_udp_emit_result(cfg.test ? cfg.test : "iperf", &cfg, &r);
+    if (cfg.done)
+        cfg.done(&r, cfg.arg);      /* may start the next test */
+}
+
+/* One poll of every stream, the first turn rotating; the sum's interval
+ * lines. */
+static void ucg_poll(uint32_t now_ms)
+{
+    unsigned n = ucg.n;
+
+    for (unsigned i = 0; i < n; i++) {
+        unsigned k = (ucg.first + i) % n;
+        if (k)
+            ucg_swap(k);
+        uc_poll(now_ms);
+        if (k)
+            ucg_swap(k);
+    }
+    ucg.first = (ucg.first + 1) % n;
+    if (ucg.cfg.interval_s && (int32_t)(now_ms - ucg.next_report_ms) >= 0) {
+        char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
+        struct glout g;
+        ip_addr_t ip;
+        uint64_t now_us = app_now_us(), bytes = uc.ivl_bytes;
+
+        uc.ivl_bytes = 0;
+        for (unsigned k = 1; k < n; k++) {
+            bytes += ucg.s[k - 1].ivl_bytes;
+            ucg.s[k - 1].ivl_bytes = 0;
+        }
+        app_ip_set(&ip, ucg.cfg.host);
+        glout_begin(&g, buf, sizeof(buf), "progress");
+        glout_str(&g, "test", ucg.cfg.test ? ucg.cfg.test : "iperf");
+        glout_str(&g, "proto", "udp");
+        glout_str(&g, "role", "client");
+        glout_str(&g, "peer", app_peer_str(ps, &ip, ucg.cfg.port));
+        glout_u64(&g, "streams", n);
+        app_put_rate(&g, bytes, now_us - ucg.ivl_start_us);
+        glout_emit(&g);
+        ucg.ivl_start_us = now_us;
+        ucg.next_report_ms += ucg.cfg.interval_s * 1000u;
+    }
+    ucg_check();
+}
+
+err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
+{
+    struct iperf_udp_client_cfg one;
+    unsigned n = cfg->streams ? cfg->streams : 1;
+    err_t err = ERR_OK;
+
+    if (iperf_udp_client_busy())
+        return ERR_ALREADY;
+    if (cfg->len < IPERF2_UDP_HDR_LEN || cfg->len > IPERF_MAX_UDP_LEN || cfg->rate_bps == 0)
+        return ERR_VAL;
+    if ((cfg->dual || cfg->tradeoff) && (cfg->dual + cfg->tradeoff + cfg->reverse > 1 || cfg->via))
+        return ERR_VAL;
+    if (n > IPERF_MAX_PARALLEL || (n > 1 && (cfg->dual || cfg->tradeoff || cfg->reverse || cfg->via)))
+        return ERR_VAL;             /* -P N: 1..8, one stream with -d, -r, -R */
+    if (cfg->dual || cfg->tradeoff) {
+        /* -d, -r: our UDP server on the header's port takes the server's
+         * back test (kept running after, as any `iperf -s -u`) */
+        err = iperf_udp_server_start(cfg->port, cfg->interval_s);
+        if (err != ERR_OK && err != ERR_ALREADY)
+            return err;
+    }
+    app_pattern_init();
+    if (n == 1)
+        return uc_start(cfg, 0);
+    /* -P N: streams N-1 .. 1 into their slots, stream 0 last, into uc */
+    one = *cfg;
+    one.quiet = true;
+    one.interval_s = 0;
+    one.done = NULL;
+    one.arg = NULL;
+    ucg.cfg = *cfg;
+    ucg.n = n;
+    ucg.first = 0;
+    for (unsigned k = n - 1; k >= 1 && err == ERR_OK; k--) {
+        ucg_swap(k);
+        err = uc_start(&one, k);
+        ucg_swap(k);
+    }
+    if (err == ERR_OK)
+        err = uc_start(&one, 0);
+    else
+        memset(&uc, 0, sizeof(uc));
+    if (err != ERR_OK) {             /* undo: the started streams, quietly */
+        ucg.cfg.quiet = true;
+        ucg.cfg.done = NULL;
+        for (unsigned k = 1; k < n; k++) {
+            ucg_swap(k);
+            uc_stop();
+            ucg_swap(k);
+        }
+        ucg_check();
+        return err;
+    }
+    ucg.ivl_start_us = app_now_us();
+    ucg.next_report_ms = app_now_ms() + cfg->interval_s * 1000u;
+    return ERR_OK;
+}
+
 bool iperf_udp_client_busy(void)
 {
-    return uc.state != UC_IDLE;
+    return uc.state != UC_IDLE || ucg.n;
 }
 
 /* ---------------------------------------------------------------- common */
@@ -860,10 +1250,7 @@ void iperf_udp_stop(void)
         iperf_udp_client_stop();     /* a -R sender uses the server's socket */
     us.have_rev = false;
     if (us.pcb) {
-        if (us.active) {
-            us.rx.last_us = app_now_us();
-            srv_finish(false);
-        }
+        srv_finish_all(true);
         udp_remove(us.pcb);
         us.pcb = NULL;
     }
@@ -872,12 +1259,17 @@ void iperf_udp_stop(void)
 
 void iperf_udp_client_stop(void)
 {
-    if (uc.state != UC_IDLE) {
-        uc.cfg.done = NULL;          /* a stopped sweep does not continue */
-        if (uc.state == UC_SENDING)
-            uc.res.duration_us = app_now_us() - uc.start_us;
-        uc_done();
+    if (ucg.n) {
+        ucg.cfg.done = NULL;         /* a stopped sweep does not continue */
+        for (unsigned k = 1; k < ucg.n; k++) {
+            ucg_swap(k);
+            uc_stop();
+            ucg_swap(k);
+        }
     }
+    uc_stop();
+    if (ucg.n)
+        ucg_check();
 }
 
 void iperf_udp_poll(uint32_t now_ms)
@@ -886,7 +1278,13 @@ void iperf_udp_poll(uint32_t now_ms)
         us.back_armed = false;
         back_start();
     }
-    uc_poll(now_ms);
+    if (ucg.n)
+        ucg_poll(now_ms);
+    else
+        uc_poll(now_ms);
+    for (unsigned k = 0; us.xs_open && k < us.nxs; k++)
+        if (us.xs[k].active && (int32_t)(now_ms - us.xs[k].last_ms) >= UDP_IDLE_MS)
+            xs_finish(&us.xs[k], false);    /* a -P stream vanished without a FIN */
     if (!us.pcb || !us.active)
         return;
     if ((int32_t)(now_ms - us.last_ms) >= UDP_IDLE_MS) {
