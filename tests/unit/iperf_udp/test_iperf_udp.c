@@ -382,15 +382,23 @@ static void test_reverse_flag_without_version2_is_a_plain_test(void **state)
     assert_false(iperf_udp_client_busy());
 }
 
-/* A datagram from the server's socket (@port) to the -R client. */
-static void deliver_to_client(int64_t seq, u16_t port)
+/* A 1470-byte iperf 2 datagram numbered @seq (a FIN when negative),
+ * sent at @tv_sec, the rest zero. */
+static struct pbuf *data_dgram(int64_t seq, uint32_t tv_sec)
 {
-    struct iperf2_dgram d = { .seq = seq, .tv_sec = 2, .tv_usec = 0 };
+    struct iperf2_dgram d = { .seq = seq, .tv_sec = tv_sec, .tv_usec = 0 };
     struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
-    ip_addr_t srv;
     assert_non_null(p);
     memset(p->payload, 0, 1470);
     assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
+    return p;
+}
+
+/* A datagram from the server's socket (@port) to the -R client. */
+static void deliver_to_client(int64_t seq, u16_t port)
+{
+    struct pbuf *p = data_dgram(seq, 2);
+    ip_addr_t srv;
     app_ip_set(&srv, HOST_IP);
     uc_recv(NULL, uc.pcb, p, &srv, port);      /* frees p */
 }
@@ -555,12 +563,8 @@ static void test_client_p3_sum_after_the_last_fin_ack(void **state)
 /* One data datagram (or FIN, seq < 0) from 10.0.2.2:@port to the server. */
 static void deliver_to_server(int64_t seq, u16_t port)
 {
-    struct iperf2_dgram d = { .seq = seq, .tv_sec = 1, .tv_usec = 0 };
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
+    struct pbuf *p = data_dgram(seq, 1);
     ip_addr_t peer;
-    assert_non_null(p);
-    memset(p->payload, 0, 1470);
-    assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
     IP_ADDR4(&peer, 10, 0, 2, 2);
     srv_recv(NULL, us.pcb, p, &peer, port);
 }
@@ -630,17 +634,12 @@ static void test_server_late_socket_is_foreign_not_a_stream(void **state)
  * (a -P client's streams come from one host). */
 static void test_server_other_host_is_foreign_not_a_stream(void **state)
 {
-    struct iperf2_dgram d = { .seq = 1, .tv_sec = 1, .tv_usec = 0 };
-    struct pbuf *p = pbuf_alloc(PBUF_TRANSPORT, 1470, PBUF_RAM);
     ip_addr_t other;
     (void)state;
     assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
     deliver_to_server(1, 40001);
-    assert_non_null(p);
-    memset(p->payload, 0, 1470);
-    assert_int_equal(iperf2_dgram_encode(&d, p->payload, 1470), 0);
     IP_ADDR4(&other, 10, 0, 2, 3);
-    srv_recv(NULL, us.pcb, p, &other, 40001);
+    srv_recv(NULL, us.pcb, data_dgram(1, 1), &other, 40001);
     assert_int_equal(srv_open(), 1);
     assert_int_equal(us.nxs, 0);
     assert_int_equal(us.foreign, 1);
