@@ -240,6 +240,15 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     cJSON *out = cJSON_CreateObject(), *ivs = cJSON_CreateArray();
     char *copy = strdup(csv ? csv : ""), *save = NULL, *line;
     double final_sum = NAN, final_streams = 0, jitter = NAN, lost = NAN;
+    /* the streams' bytes and longest duration (bytes x 8 / rate), for a
+     * sum without a [SUM] line */
+    double st_bytes = 0, st_dur = 0;
+    bool st_span = true;
+    /* UDP -P: a 2.1.8 server prints no [SUM] line, only each stream's
+     * report; the test's loss is their lost over their total datagrams */
+    double st_lost = 0, st_total = 0, st_jitter = NAN, st_pct = NAN, st_jit1 = NAN;
+    int st_n = 0;
+    cJSON *sbytes = cJSON_CreateArray();
     int nfinal = 0, niv = 0, ids[64], nids = 0;
 
     for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
@@ -260,16 +269,39 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
                 ids[nids++] = id;
         }
         if (a == 0.0 && b >= duration_s - 1.0 && b - a > 1.5) {
+            double bytes = strtod(f[7], NULL);
             if (id == -1)
                 final_sum = bps;
             else {
                 final_streams += bps;
                 nfinal++;
+                if (isfinite(bytes) && bytes >= 0)
+                    cJSON_AddItemToArray(sbytes, cJSON_CreateNumber(bytes));
+                /* a rate that fits its interval (labels are 0.1 s) */
+                if (isfinite(bytes) && bytes > 0 && bps > 0 && fabs(bytes * 8.0 / bps - (b - a)) <= 0.05 * (b - a)) {
+                    st_bytes += bytes;
+                    if (bytes * 8.0 / bps > st_dur)
+                        st_dur = bytes * 8.0 / bps;
+                } else {
+                    st_span = false;
+                }
             }
-            /* UDP: only a server report (total datagrams > 0) knows loss */
+            /* UDP: only a server report (total datagrams > 0) knows loss;
+             * fields 9-12: jitter ms, lost, total, lost % */
             if (udp && n >= 14 && strtod(f[11], NULL) > 0) {
-                jitter = strtod(f[9], NULL);
-                lost = strtod(f[12], NULL);
+                double jit = strtod(f[9], NULL), nlost = strtod(f[10], NULL), total = strtod(f[11], NULL);
+                if (id == -1) {
+                    jitter = jit;
+                    lost = strtod(f[12], NULL);
+                } else if (isfinite(nlost) && nlost >= 0 && isfinite(total)) {
+                    st_n++;
+                    st_pct = strtod(f[12], NULL);
+                    st_jit1 = jit;
+                    st_lost += nlost;
+                    st_total += total;
+                    if (isfinite(jit) && !(jit <= st_jitter))   /* the worst stream's */
+                        st_jitter = jit;
+                }
             }
             continue;
         }
@@ -295,8 +327,22 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     for (int k = 0; k < niv; k++)
         if (isfinite(iv_bps[k]))
             cJSON_AddItemToArray(ivs, cJSON_CreateNumber(iv_bps[k]));
-    if (isnan(final_sum) && nfinal && isfinite(final_streams))
+    /* No [SUM] line (2.1.8 prints none with -y C for a client's -P or a
+     * server's streams): the sum is iperf 2's, every stream's bytes over
+     * the test's span, here the longest stream's.  The streams' rates
+     * added up overstate it by their start offsets: two streams of one
+     * 3 s test at a 949.28 Mb/s line added up to 949.32. */
+    if (isnan(final_sum) && nfinal > 1 && st_span && isfinite(st_bytes * 8.0 / st_dur) && st_dur > 0)
+        final_sum = st_bytes * 8.0 / st_dur;
+    else if (isnan(final_sum) && nfinal && isfinite(final_streams))
         final_sum = final_streams;
+    if (isnan(lost) && st_n == 1) {             /* one stream: its own report, as printed */
+        lost = st_pct;
+        jitter = st_jit1;
+    } else if (isnan(lost) && st_total > 0 && isfinite(st_total)) {
+        lost = 100.0 * st_lost / st_total;
+        jitter = st_jitter;
+    }
     cJSON_AddBoolToObject(out, "ok", !isnan(final_sum));
     if (isnan(final_sum)) {
         char msg[256];
@@ -312,6 +358,10 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
         add_num(out, "udp_lost_pct", lost);
     }
     cJSON_AddItemToObject(out, "intervals_bps", ivs);
+    if (nfinal > 1)     /* -P: each stream's bytes (field 7) over the test */
+        cJSON_AddItemToObject(out, "stream_bytes", sbytes);
+    else
+        cJSON_Delete(sbytes);
     {
         /* iperf 2 -y C names each stream by its id (field 6, -1 the sum):
          * the streams it ran; the protocol is the one it was run with
@@ -373,6 +423,58 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
     free(rx);
     free(tx);
     free(copy);
+    return res;
+}
+
+cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s)
+{
+    const cJSON *out = cJSON_GetObjectItemCaseSensitive(run, "output");
+    const cJSON *ex = cJSON_GetObjectItemCaseSensitive(run, "exit");
+    cJSON *res, *p, *sb;
+    char *text;
+    size_t n = 0;
+
+    if (!run)
+        return NULL;
+    /* the runner keeps console strings cleaned (inst.c clean_json_string,
+     * docs/SECURITY.md R7): the output's newlines came as "^J" */
+    text = strdup(cJSON_IsString(out) ? out->valuestring : "");
+    if (!text)
+        return NULL;
+    for (const char *q = text; *q; q++) {
+        if (q[0] == '^' && (q[1] == 'J' || q[1] == 'M')) {
+            if (q[1] == 'J')
+                text[n++] = '\n';
+            q++;
+        } else {
+            text[n++] = *q;
+        }
+    }
+    text[n] = '\0';
+    p = iperf2_parse(text, text, udp, duration_s);
+    free(text);
+    res = cJSON_CreateObject();
+    cJSON_AddStringToObject(res, "type", "result");
+    cJSON_AddStringToObject(res, "test", "iperf");
+    cJSON_AddStringToObject(res, "role", role);
+    cJSON_AddStringToObject(res, "src", "agent: iperf 2 -y C");
+    if (cJSON_IsNumber(ex))
+        cJSON_AddNumberToObject(res, "exit", ex->valuedouble);
+    if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ok"))) {
+        double jit = rs_jnumber(p, "udp_jitter_ms");
+        rs_add_num_or_null(res, "bps", rs_jnumber(p, "throughput_bps"));
+        if (udp) {
+            rs_add_num_or_null(res, "loss_pct", rs_jnumber(p, "udp_lost_pct"));
+            rs_add_num_or_null(res, "jitter_us", isnan(jit) ? NAN : jit * 1000.0);
+        }
+    } else {
+        const cJSON *e = cJSON_GetObjectItemCaseSensitive(p, "error");
+        cJSON_AddStringToObject(res, "error", cJSON_IsString(e) ? e->valuestring : "iperf printed no summary");
+    }
+    sb = cJSON_DetachItemFromObjectCaseSensitive(p, "stream_bytes");
+    if (sb)
+        cJSON_AddItemToObject(res, "stream_bytes", sb);
+    cJSON_Delete(p);
     return res;
 }
 

@@ -22,7 +22,10 @@ void iperf_client_argv(const struct scenario *s, const char *host, int port, uns
 /* Parse iperf3 -J output into a new "iperf" object (caller frees). */
 cJSON *iperf3_parse(const char *text);
 /* Parse iperf 2 -y C output (+ stderr text for the error) likewise.
- * @udp and @duration_s help pick the final summary lines. */
+ * @udp and @duration_s help pick the final summary lines.  With -P the
+ * sum is the [SUM] line's, or the streams' when there is none (a UDP
+ * server's), "stream_bytes" each stream's bytes, and a UDP server's loss
+ * the streams' lost over their total datagrams (jitter: the worst). */
 cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s);
 /* iperf 2 dual test (-d, host listening on @lport): lines whose
  * destination port is @lport are the board's stream (board TX), the rest
@@ -30,6 +33,13 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
  * @csv may end without a newline (a killed or truncated iperf). */
 cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double duration_s, int lport);
 
+/* The Linux agent's answer to `run iperf ... -y C` (@run: its result
+ * message, firmware/linux/agent/agent.c cmd_run), as the firmware's iperf
+ * result message of @role ("client" or "server") that iperf_sim_result()
+ * reads: bps, loss_pct, jitter_us and stream_bytes from iperf2_parse() of
+ * its output; without a summary, no bps and "error" the tool's first
+ * line.  A new object, NULL without @run. */
+cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s);
 /* results.json's "iperf" for a test against the in-emulator peer (run.c
  * sim_traffic, docs/VIRTUAL_TIME.md): @peer is the peer's iperf result
  * line (docs/PEER.md "Results"), @fw the firmware's result message, either

@@ -103,7 +103,9 @@ static void test_iperf2_tcp_P2_sums_streams_and_intervals(void **state)
     cJSON *o = iperf2_parse(t, "", 0, 2.0), *iv;
     (void)state;
     assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
-    assert_true(fabs(num(o, "throughput_bps") - (1883416229.0 + 1782081340.0)) < 1);
+    /* no [SUM] line: both streams' bytes over the longer one's
+     * 478806076 x 8 / 1883416229 s (not the rates added up) */
+    assert_true(fabs(num(o, "throughput_bps") - (478806076.0 + 448921660.0) * 1883416229.0 / 478806076.0) < 1);
     iv = cJSON_GetObjectItem(o, "intervals_bps");
     assert_int_equal(cJSON_GetArraySize(iv), 2);
     assert_true(fabs(cJSON_GetArrayItem(iv, 0)->valuedouble - (2187330016.0 + 1954546144.0)) < 1);
@@ -130,6 +132,95 @@ static void test_iperf2_udp_server_report_gives_loss(void **state)
     assert_true(fabs(num(o, "udp_lost_pct") - 1.412) < 1e-9);
     assert_true(fabs(num(o, "udp_jitter_ms") - 0.350) < 1e-9);
     cJSON_Delete(o);
+}
+
+/* iperf 2.1.8 `-s -u -y C -i 1` against `-c -u -P 2 -b 10M -t 2` on
+ * loopback: two stream reports and no [SUM] line.  The test's loss is the
+ * streams' lost over their total datagrams, 1 / (1787 + 1787), not the
+ * last stream's 0.056 %; the jitter is the worst stream's. */
+static void test_iperf2_udp_server_P2_sums_the_streams_loss(void **state)
+{
+    char *t = fixture("iperf2_udp_server_P2.csv");
+    cJSON *o = iperf2_parse(t, "", 1, 2.0), *sb;
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(fabs(num(o, "throughput_bps") - (2628360.0 + 2625420.0) * 10503603.0 / 2628360.0) < 1);
+    assert_true(fabs(num(o, "udp_lost_pct") - 100.0 / 3574.0) < 1e-9);
+    assert_true(fabs(num(o, "udp_jitter_ms") - 0.003) < 1e-12);
+    sb = cJSON_GetObjectItem(o, "stream_bytes");
+    assert_int_equal(cJSON_GetArraySize(sb), 2);
+    assert_true(cJSON_GetArrayItem(sb, 0)->valuedouble == 2628360.0);
+    assert_true(cJSON_GetArrayItem(sb, 1)->valuedouble == 2625420.0);
+    cJSON_Delete(o);
+    free(t);
+}
+
+/* The same from the Linux image's iperf 2.1.8 (armhf) against the peer's
+ * -P 2 client: its CSV prints lost and total (intmax_t) with %d, so on
+ * armhf total reads 0 and the fields after it are garbage.  The rate is
+ * right (PRIdMAX); the loss is unknown, never 0 %. */
+static void test_iperf2_udp_server_armhf_misprint_leaves_loss_unknown(void **state)
+{
+    char *t = fixture("iperf2_udp_server_P2_armhf.csv");
+    cJSON *o = iperf2_parse(t, "", 1, 3.0);
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(o, "ok")));
+    assert_true(fabs(num(o, "throughput_bps") - (112465290.0 + 112388850.0) * 300021548.0 / 112465290.0) < 1);
+    assert_true(isnan(num(o, "udp_lost_pct")));
+    assert_true(isnan(num(o, "udp_jitter_ms")));
+    cJSON_Delete(o);
+    free(t);
+}
+
+/* The agent's `run` answer as the runner keeps it: console strings are
+ * cleaned, so the output's newlines are "^J" (inst.c). */
+static cJSON *agent_run_msg(const char *csv, int exit_status)
+{
+    cJSON *m = cJSON_CreateObject();
+    char *out = calloc(1, 2 * strlen(csv) + 1), *o = out;
+
+    for (const char *p = csv; *p; p++) {
+        if (*p == '\n') {
+            *o++ = '^';
+            *o++ = 'J';
+        } else {
+            *o++ = *p;
+        }
+    }
+    cJSON_AddStringToObject(m, "type", "result");
+    cJSON_AddStringToObject(m, "cmd", "run");
+    cJSON_AddStringToObject(m, "output", out);
+    cJSON_AddNumberToObject(m, "exit", exit_status);
+    free(out);
+    return m;
+}
+
+static void test_agent_result_reads_the_run_output(void **state)
+{
+    char *t = fixture("iperf2_udp_server_P2.csv");
+    cJSON *m = agent_run_msg(t, 0), *r = iperf2_agent_result(m, "server", true, 2.0);
+    (void)state;
+    assert_string_equal(cJSON_GetObjectItem(r, "role")->valuestring, "server");
+    assert_string_equal(cJSON_GetObjectItem(r, "test")->valuestring, "iperf");
+    assert_true(fabs(num(r, "bps") - (2628360.0 + 2625420.0) * 10503603.0 / 2628360.0) < 1);
+    assert_true(fabs(num(r, "loss_pct") - 100.0 / 3574.0) < 1e-9);
+    assert_true(fabs(num(r, "jitter_us") - 3.0) < 1e-9);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "stream_bytes")), 2);
+    assert_null(cJSON_GetObjectItem(r, "error"));
+    cJSON_Delete(r);
+    cJSON_Delete(m);
+    /* the same output without its "^J": one line, no summary */
+    m = cJSON_CreateObject();
+    cJSON_AddStringToObject(m, "output", "connect failed: Connection refused^Jmore^J");
+    cJSON_AddNumberToObject(m, "exit", 1);
+    r = iperf2_agent_result(m, "client", false, 2.0);
+    assert_true(isnan(num(r, "bps")));
+    assert_string_equal(cJSON_GetObjectItem(r, "error")->valuestring, "connect failed: Connection refused");
+    assert_true(num(r, "exit") == 1);
+    cJSON_Delete(r);
+    cJSON_Delete(m);
+    assert_null(iperf2_agent_result(NULL, "server", false, 2.0));
+    free(t);
 }
 
 /* found by tests/fuzz/runner_iperf: infinities must not reach results.json */
@@ -472,6 +563,9 @@ int main(void)
         cmocka_unit_test(test_iperf2_tcp_P2_sums_streams_and_intervals),
         cmocka_unit_test(test_iperf2_udp_client_without_server_report_has_no_loss),
         cmocka_unit_test(test_iperf2_udp_server_report_gives_loss),
+        cmocka_unit_test(test_iperf2_udp_server_P2_sums_the_streams_loss),
+        cmocka_unit_test(test_iperf2_udp_server_armhf_misprint_leaves_loss_unknown),
+        cmocka_unit_test(test_agent_result_reads_the_run_output),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
         cmocka_unit_test(test_iperf2_stream_id_beyond_int_is_no_sum_line),
         cmocka_unit_test(test_iperf2_dual_splits_by_listen_port_and_sums),
