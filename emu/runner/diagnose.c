@@ -1236,8 +1236,9 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     }
     {
         /* traffic skipped for want of a link (run.c): expected only when
-         * the scenario expects link = down.  A virtual-time run has no
-         * traffic peer yet (iperf.virtual_idle): not a failure. */
+         * the scenario expects link = down.  A virtual-time run with
+         * --net idle has no traffic peer (iperf.virtual_idle): not a
+         * failure. */
         const cJSON *sk = jget(root, "iperf.skipped"), *el = jget(e, "link");
         if (cJSON_IsString(sk) && !cJSON_IsTrue(jget(root, "iperf.virtual_idle"))) {
             n++;

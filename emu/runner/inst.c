@@ -479,6 +479,10 @@ static void handle_line(struct inst *i, char *line)
      * terminal, results.json and (through qemu-test.sh) JUnit XML (docs/SECURITY.md R7) */
     clen = runner_clean_text(i->clean, sizeof(i->clean), line, len, false);
     tail_push(i, i->clean, clen);
+    /* kernel/panic.c panic(): the guest will print nothing more of use */
+    mark = strstr(i->clean, "Kernel panic - not syncing");
+    if (mark && !i->panic[0])
+        snprintf(i->panic, sizeof(i->panic), "%s", mark);
     mark = strstr(i->clean, "@gemlab ");
     if (mark && may_be_consumed(mark + 8)) {
         cJSON *o = cJSON_Parse(mark + 8);
@@ -535,6 +539,8 @@ int inst_wait(struct inst *i, int timeout_ms, bool (*done)(struct inst *i, void 
             return 0;
         if (inst_stop_signal)
             return -EINTR;
+        if (i->panic[0])
+            return -ENOTRECOVERABLE;
         if (inst_exited(i))
             return -ECHILD;
         if (i->watchdog_ms && now >= i->watchdog_ms)

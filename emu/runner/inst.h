@@ -11,7 +11,8 @@
  * Errors: 0 or a negative errno; messages go to stderr prefixed "gemlab:".
  * Special results of inst_wait(): -ECHILD QEMU exited, -EINTR a signal
  * asked us to stop, -ETIME the watchdog fired, -ETIMEDOUT the wait's own
- * timeout passed.
+ * timeout passed, -ENOTRECOVERABLE the guest kernel panicked (its line
+ * is in .panic).
  */
 #ifndef GEMLAB_RUNNER_INST_H
 #define GEMLAB_RUNNER_INST_H
@@ -61,6 +62,7 @@ struct inst {
     char line[INST_LINE_MAX];
     size_t line_len;
     char clean[3 * INST_LINE_MAX + 1];  /* the line after runner_clean_text() */
+    char panic[160];           /* the guest kernel's panic line, once printed (inst_wait) */
     cJSON *msgs;               /* @gemlab objects of INST_MSG_TYPES, in order, up to the byte cap */
     size_t msgs_bytes;         /* their estimated memory */
     unsigned long msgs_not_kept; /* messages past the cap (counted, last of each type kept) */

@@ -606,6 +606,13 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                     cJSON *o = cJSON_AddObjectToObject(r->results, "cpu");
                     cJSON_AddStringToObject(o, "source", r->cpu_baseline ? "Linux agent /proc/stat over the test"
                                                                          : "Linux agent /proc/stat since boot");
+                    /* the span it covers: from the stats before the
+                     * traffic to this one, which comes when the board's
+                     * tool has answered (a Linux server under --net sim
+                     * runs [traffic] duration + 3 s: its share is
+                     * diluted by that tail) */
+                    if (r->cpu_baseline && !isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(stats, "t_ms")))
+                        cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(stats, "t_ms") - r->cpu_t0_ms) / 1000.0);
                     busy = cJSON_AddArrayToObject(o, "busy_pct");
                 }
                 cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));

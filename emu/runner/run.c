@@ -563,6 +563,10 @@ static int wait_failed(struct run *r, int rc, const char *phase)
         snprintf(r->reason, sizeof(r->reason), "timed out during %s", phase);
         r->exit_code = RUN_EXIT_FAIL;
         break;
+    case -ENOTRECOVERABLE:      /* inst_wait: the guest kernel panicked */
+        snprintf(r->reason, sizeof(r->reason), "the guest kernel panicked during %s: %.160s", phase, r->in.panic);
+        r->exit_code = RUN_EXIT_FAIL;
+        break;
     default:
         snprintf(r->reason, sizeof(r->reason), "%s failed: %s", phase, strerror(-rc));
         r->exit_code = RUN_EXIT_FAIL;
@@ -1664,26 +1668,33 @@ static int pair_start_peer(struct run *r)
     return 0;
 }
 
-/* The last "result" of @role after the first @skip results of @in. */
-static const cJSON *pair_result(const struct inst *in, int skip, const char *role)
+/* The last "result" whose @key is @val after the first @skip results of
+ * @in: the firmware's of a role ("role"), or the Linux agent's `run`
+ * answer ("cmd":"run", firmware/linux/agent/agent.c cmd_run). */
+static const cJSON *result_where(const struct inst *in, int skip, const char *key, const char *val)
 {
-    const cJSON *m, *found = NULL;
+    const cJSON *m, *v, *found = NULL;
     int n = 0;
 
     cJSON_ArrayForEach(m, in->msgs) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
-        const cJSON *ro = cJSON_GetObjectItemCaseSensitive(m, "role");
         if (!cJSON_IsString(t) || strcmp(t->valuestring, "result"))
             continue;
-        if (n++ >= skip && cJSON_IsString(ro) && !strcmp(ro->valuestring, role))
+        v = cJSON_GetObjectItemCaseSensitive(m, key);
+        if (n++ >= skip && cJSON_IsString(v) && !strcmp(v->valuestring, val))
             found = m;
     }
     /* past the history's cap (inst.h) only the newest result is kept */
     m = inst_last_msg(in, "result");
-    if (inst_count_msgs(in, "result") > skip && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(m, "role")) &&
-        !strcmp(cJSON_GetObjectItemCaseSensitive(m, "role")->valuestring, role))
+    v = cJSON_GetObjectItemCaseSensitive(m, key);
+    if (inst_count_msgs(in, "result") > skip && cJSON_IsString(v) && !strcmp(v->valuestring, val))
         found = m;
     return found;
+}
+
+static const cJSON *pair_result(const struct inst *in, int skip, const char *role)
+{
+    return result_where(in, skip, "role", role);
 }
 
 /* The firmware's iperf client on one board against the firmware's server on
@@ -1826,6 +1837,13 @@ static int pair_traffic(struct run *r, cJSON **result)
  * than 1472 is sent in IP fragments */
 #define SIM_MIN_UDP_LEN 20
 #define SIM_MAX_UDP_LEN 8972
+/* Linux: the board's iperf 2 server runs per test, in the foreground
+ * (its output is the agent's answer), for [traffic] duration plus this;
+ * the peer's client starts SIM_LX_SRV_LEAD_NS after it (virtual time:
+ * the server's socket is listening by then) */
+#define SIM_LX_SRV_EXTRA_S 3
+#define SIM_LX_SRV_LEAD_NS 500000000ull
+#define SIM_LX_MIN_DURATION_NS 2000000000ull
 
 /* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
 static int sim_supported(const struct run *r)
@@ -1894,6 +1912,32 @@ static int sim_supported(const struct run *r)
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] tool = iperf3: the in-emulator peer speaks "
                         "iperf 2\n", r->o.scenario, v->line);
         return -EINVAL;
+    }
+    if (r->s.v[SK_BOARD_FIRMWARE].e == 1) {
+        /* the Linux image runs its iperf 2.1.8 through the agent's `run`
+         * (firmware/linux/agent/agent.c), one command at a time */
+        v = &r->s.v[SK_TRAFFIC_BOARD_TOOL];
+        if (strcmp(scn_board_tool(&r->s), "iperf2")) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] board_tool = %s: the in-emulator peer "
+                            "speaks iperf 2 (the Linux image's iperf 2.1.8 runs against it)\n", r->o.scenario,
+                    v->line, scn_board_tool(&r->s));
+            return -EINVAL;
+        }
+        v = &r->s.v[SK_TRAFFIC_BIDIR];
+        if (v->b) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir with [board] firmware = linux: not "
+                            "supported against the in-emulator peer yet (its iperf 2 runs one way at a time)\n",
+                    r->o.scenario, v->line);
+            return -EINVAL;
+        }
+        v = &r->s.v[SK_TRAFFIC_DURATION];
+        if (v->u < SIM_LX_MIN_DURATION_NS) {
+            /* iperf 2's summary line is 0.0-T; under 2 s it cannot be
+             * told from an interval line (iperf.c iperf2_parse) */
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] duration: the Linux image's iperf 2 "
+                            "against the peer needs at least 2s\n", r->o.scenario, v->line ? v->line : 0);
+            return -EINVAL;
+        }
     }
     return 0;
 }
@@ -1983,6 +2027,29 @@ static int sim_timeline(struct run *r, bool board_tx, uint64_t *t, const char **
     return rc;
 }
 
+/* The Linux board's UDP server: iperf 2.1.8 prints its -y C lost and total
+ * datagrams with %d from intmax_t (src/Locale.c
+ * reportCSV_bw_jitter_loss_format), which on armhf (64-bit varargs in two
+ * registers or slots, AAPCS) shifts every later field: total reads 0.  Its
+ * bytes and rate (PRIdMAX) are right.  The loss and jitter are then the
+ * server's own report to the client (iperf 2's "Server Report" in the
+ * FIN-ack), which the peer's client line carries as "server"
+ * (docs/PEER.md "Results"): the same counters, sent in binary. */
+static void sim_lx_server_report(cJSON *res, const cJSON *peer)
+{
+    const cJSON *sr = cJSON_GetObjectItemCaseSensitive(peer, "server");
+    double lost = rs_jnumber(sr, "lost"), total = rs_jnumber(sr, "datagrams"), jit = rs_jnumber(sr, "jitter_us");
+
+    if (!isnan(rs_jnumber(res, "udp_lost_pct")) || isnan(lost) || isnan(total) || total <= 0)
+        return;
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "udp_lost_pct");
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "udp_jitter_ms");
+    rs_add_num_or_null(res, "udp_lost_pct", 100.0 * lost / total);
+    rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
+    cJSON_AddStringToObject(res, "udp_loss_from", "the board's iperf 2 Server Report to the peer's client "
+                                                  "(its -y C misprints the counters on armhf)");
+}
+
 /* One test against the peer: the scenario's, or test @idx (from 1) of a
  * sweep with -l @length (0: the scenario's).  The peer's server, when the
  * board sends, is started by the first test only; it stays listening, as
@@ -1990,7 +2057,8 @@ static int sim_timeline(struct run *r, bool board_tx, uint64_t *t, const char **
 static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
-    bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b;
+    bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b, lx = r->s.v[SK_BOARD_FIRMWARE].e == 1;
+    cJSON *lx_fw = NULL;
     unsigned long long t_s = (r->s.v[SK_TRAFFIC_DURATION].u + 999999999ull) / 1000000000ull;
     const char *want[2] = { "result", NULL };
     char opt[96] = "", peer_cmd[192], fw_cmd[192] = "", pat[64];
@@ -2034,14 +2102,28 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (!rc)
         rc = vt_sync(r);   /* the VM is held: the start is at a defined virtual time */
     if (!rc && board_tx) {
+        /* Linux: the agent runs iperf 2.1.8 and answers with its CSV
+         * output when it exits (`run`, firmware/linux/agent/agent.c) */
         snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s", udp ? " -u" : "");
-        snprintf(fw_cmd, sizeof(fw_cmd), "iperf -c %s -t %llu -i 1%s", SIM_PEER_IP, t_s, opt);
+        snprintf(fw_cmd, sizeof(fw_cmd), "%siperf -c %s -t %llu -i 1%s%s", lx ? "run " : "", SIM_PEER_IP, t_s,
+                 lx ? " -y C" : "", opt);
         rc = idx > 1 ? 0 : sim_peer_start(r, peer_cmd);
         if (!rc)
             rc = con_send(r, fw_cmd);
     } else if (!rc) {
+        if (lx) {
+            /* the board's server for this test only, in the foreground:
+             * it exits after -t and the agent answers with what it
+             * printed.  The peer's client starts once it listens. */
+            snprintf(fw_cmd, sizeof(fw_cmd), "run iperf -s%s -i 1 -y C -t %llu", udp ? " -u" : "",
+                     t_s + SIM_LX_SRV_EXTRA_S);
+            rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
+            if (!rc)
+                rc = vt_sync(r);
+        }
         snprintf(peer_cmd, sizeof(peer_cmd), "iperf -c %s -t %llu%s", SIM_BOARD_IP, t_s, opt);
-        rc = sim_peer_start(r, peer_cmd);
+        if (!rc)
+            rc = sim_peer_start(r, peer_cmd);
     }
     if (rc)
         return wait_failed(r, rc, "peer start");
@@ -2055,7 +2137,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     rc = sim_timeline(r, board_tx, &t, want);
     if (rc)
         return wait_failed(r, rc, "timeline during traffic");
-    wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull);
+    wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull) +
+              (lx && !board_tx ? SIM_LX_SRV_EXTRA_S * 1000 : 0);
     rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), wait_ms > 1 ? (int)wait_ms : 1, msg_after, want);
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
@@ -2086,8 +2169,20 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             return wait_failed(r, rc, "peer result");
         }
     }
-    fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
+    if (lx) {
+        /* the agent's answer, as the firmware's result line; without a
+         * summary the board reported nothing (its error is kept below) */
+        lx_fw = iperf2_agent_result(result_where(&r->in, skip, "cmd", "run"), board_tx ? "client" : "server", udp,
+                                    (double)t_s);
+        fw = lx_fw && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(lx_fw, "bps")) ? lx_fw : NULL;
+    } else {
+        fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
+    }
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
+    if (lx && udp && !board_tx && fw)
+        sim_lx_server_report(res, peer);
+    if (lx_fw && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(lx_fw, "error")))
+        cJSON_AddStringToObject(res, "board_error", cJSON_GetObjectItemCaseSensitive(lx_fw, "error")->valuestring);
     if (bidir)
         iperf_sim_dual(res, peer_rx, pair_result(&r->in, skip, "client"));
     cJSON_Delete(peer_rx);
@@ -2099,7 +2194,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     }
     m = cJSON_AddObjectToObject(res, "method");
     cJSON_AddStringToObject(m, "tool", "iperf2");
-    cJSON_AddStringToObject(m, "version", "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
+    cJSON_AddStringToObject(m, "version", lx ? "gemlab-peer (lwIP 2.1.3) and the board's iperf 2.1.8 (Linux)"
+                                             : "gemlab-peer (lwIP 2.1.3) and the firmware's lwiperf");
     cJSON_AddStringToObject(m, "protocol", udp ? "udp" : "tcp");
     /* which end the tools say sends: the board's client, or the peer's
      * (the window rules take the board's receive window when it receives) */
@@ -2116,6 +2212,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         cJSON_AddStringToObject(res, "board_command", fw_cmd);
     if (peer)
         cJSON_AddItemToObject(res, "peer_result", peer);
+    if (lx_fw)
+        cJSON_AddItemToObject(res, "board_result", lx_fw);
     *result = res;
     return 0;
 }
@@ -2261,9 +2359,10 @@ int run_cmd_run(int argc, char **argv)
                 r.o.net ? "--net" : "[board] peer = baremetal");
         return RUN_EXIT_INPUT;
     }
-    /* virtual time implies --net sim; the peer drives the bare-metal
-     * firmware's iperf 2 (the Linux image's iperf3 not yet: it stays idle) */
-    r.sim = r.vt && r.s.v[SK_BOARD_FIRMWARE].e == 0 && !(r.o.net && !strcmp(r.o.net, "idle"));
+    /* virtual time implies --net sim: the peer drives the bare-metal
+     * firmware's iperf 2 or the Linux image's iperf 2.1.8 (--net idle:
+     * no traffic, the link stays idle) */
+    r.sim = r.vt && !(r.o.net && !strcmp(r.o.net, "idle"));
     if (r.vt)
         r.o.net = NULL;     /* the network is r.sim's peer, or the idle hub */
     if (r.sim && sim_supported(&r))
@@ -2456,7 +2555,7 @@ int run_cmd_run(int argc, char **argv)
             con_send(&r, masks[r.s.v[SK_BOARD_IRQ_AFFINITY].e]);
         /* init already runs `iperf3 -s -D` (firmware/linux/initramfs/init);
          * an iperf 2 board side has to be started */
-        if (strcmp(scn_board_tool(&r.s), "iperf2") == 0)
+        if (strcmp(scn_board_tool(&r.s), "iperf2") == 0 && !r.sim)     /* sim: one per test */
             con_send(&r, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "run iperf -s -u -D" : "run iperf -s -D");
     } else if (strcmp(scn_board_tool(&r.s), "iperf2") == 0) {
         rc = send_wait(&r, r.s.v[SK_TRAFFIC_PROTOCOL].e == 1 ? "iperf -s -u -i 1" : "iperf -s -i 1", "status",
@@ -2475,6 +2574,7 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         }
         r.cpu_baseline = rc == 0;
+        r.cpu_t0_ms = rc == 0 ? rs_jnumber(inst_last_msg(&r.in, "stats"), "t_ms") : NAN;
     }
     if (r.s.v[SK_BOARD_FIRMWARE].e == 0 && r.s.v[SK_TRAFFIC_PROTOCOL].e == 0 && !r.pair_sock[0] &&
         !r.netns[0] && (!r.vt || r.sim) && board_link_up(&r.in, NULL) && measure_rtt(&r))
@@ -2486,12 +2586,12 @@ int run_cmd_run(int argc, char **argv)
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);
     } else if (path == RUNNER_TRAFFIC_VT_IDLE) {
-        /* Linux in virtual time: no traffic peer for its iperf3 yet:
-         * [traffic] duration of virtual time on the idle link, with the
-         * timeline applied at its virtual times */
+        /* --net idle in virtual time: no traffic peer: [traffic]
+         * duration of virtual time on the idle link, with the timeline
+         * applied at its virtual times */
         cJSON *res = cJSON_CreateObject();
-        cJSON_AddStringToObject(res, "skipped", "virtual time: the in-emulator peer (--net sim) does not drive "
-                                "the Linux image yet; the link stayed idle for [traffic] duration of virtual time");
+        cJSON_AddStringToObject(res, "skipped", "virtual time with --net idle: no traffic; the link stayed idle "
+                                "for [traffic] duration of virtual time");
         cJSON_AddBoolToObject(res, "virtual_idle", true);
         cJSON_AddItemToObject(r.results, "iperf", res);
         if (vt_idle_phase(&r, "idle"))

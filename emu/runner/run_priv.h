@@ -55,6 +55,7 @@ struct run {
      * commanded, not flaps (run.c wait_relink) */
     int relink_lo, relink_hi;
     bool cpu_baseline;        /* Linux: a `stats` answered just before the traffic */
+    double cpu_t0_ms;         /* its t_ms (the agent's clock), NAN unknown */
     /* virtual time (docs/VIRTUAL_TIME.md): every console input through the
      * gate, at a defined virtual time */
     bool vt;

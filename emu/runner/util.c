@@ -532,7 +532,7 @@ char *runner_read_file(const char *path, size_t max, size_t *len)
 
 enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up)
 {
-    /* the idle Linux phase keeps the timeline's virtual times, link or not */
+    /* the idle phase (--net idle) keeps the timeline's virtual times, link or not */
     if (vt && !sim)
         return RUNNER_TRAFFIC_VT_IDLE;
     if (!link_up)

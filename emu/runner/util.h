@@ -110,8 +110,8 @@ size_t runner_clean_text(char *out, size_t cap, const char *in, size_t n, bool k
 /* Which traffic a run does once the board is up (run.c), from the net mode
  * and the board's link state:
  *   RUNNER_TRAFFIC_SIM      --net sim: the in-emulator peer (docs/PEER.md)
- *   RUNNER_TRAFFIC_VT_IDLE  virtual time without the peer (Linux, --net
- *                           idle): [traffic] duration of idle virtual time
+ *   RUNNER_TRAFFIC_VT_IDLE  virtual time without the peer (--net idle):
+ *                           [traffic] duration of idle virtual time
  *   RUNNER_TRAFFIC_NO_LINK  the board has no link: traffic is skipped and
  *                           said so, in either clock (no cable, a 2-pair
  *                           cable without downshift); `link = down` decides
