@@ -595,8 +595,10 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         {
             /* per-CPU load over the test: the agent's idle share since its
              * previous `stats` (/proc/stat), which run.c asks for just
-             * before the traffic */
-            const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(stats, "cpu"), *c;
+             * before the traffic; under --net sim the Linux board's stats
+             * at the traffic's end (run.c sim_traffic) */
+            const cJSON *cs = r->cpu_stats ? r->cpu_stats : stats;
+            const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cs, "cpu"), *c;
             cJSON *busy = NULL;
             cJSON_ArrayForEach(c, cpu) {
                 double idle = rs_jnumber(c, "idle_pct");
@@ -606,13 +608,10 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                     cJSON *o = cJSON_AddObjectToObject(r->results, "cpu");
                     cJSON_AddStringToObject(o, "source", r->cpu_baseline ? "Linux agent /proc/stat over the test"
                                                                          : "Linux agent /proc/stat since boot");
-                    /* the span it covers: from the stats before the
-                     * traffic to this one, which comes when the board's
-                     * tool has answered (a Linux server under --net sim
-                     * runs [traffic] duration + 3 s: its share is
-                     * diluted by that tail) */
-                    if (r->cpu_baseline && !isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(stats, "t_ms")))
-                        cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(stats, "t_ms") - r->cpu_t0_ms) / 1000.0);
+                    /* the span it covers, from the stats before the
+                     * traffic to this one */
+                    if (r->cpu_baseline && !isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(cs, "t_ms")))
+                        cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(cs, "t_ms") - r->cpu_t0_ms) / 1000.0);
                     busy = cJSON_AddArrayToObject(o, "busy_pct");
                 }
                 cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));

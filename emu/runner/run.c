@@ -2050,6 +2050,77 @@ static void sim_lx_server_report(cJSON *res, const cJSON *peer)
                                                   "(its -y C misprints the counters on armhf)");
 }
 
+/* The peer's result line of the test (its server's when the board sends,
+ * its client's when it receives), newer than the first @peer_skip; with
+ * @bidir also its server's line (newer than @rx_skip) and the board's
+ * server result after @skip.  Up to 10 s of virtual time in 50 ms steps:
+ * with loss on the wire the client's FIN can wait for lwIP's
+ * retransmission timer (RTO backoff).  The peer's file is read only
+ * while the gate holds the VM: con_wait() returns when the firmware's
+ * line is in, with the VM still running on to the hold, so a read then
+ * found the peer's line or not as the host scheduled it, and the run took
+ * one 50 ms step more or less.  0 with *@peer (and *@peer_rx) owned by
+ * the caller, NULL when they did not come, or wait_failed()'s error. */
+static int sim_peer_wait(struct run *r, bool board_tx, bool bidir, int peer_skip, int rx_skip, int skip,
+                         cJSON **peer, cJSON **peer_rx)
+{
+    int rc = 0;
+
+    for (int k = 0; k < 200; k++) {
+        rc = vt_sync(r);
+        if (!rc) {
+            cJSON_Delete(*peer);
+            cJSON_Delete(*peer_rx);
+            *peer = sim_peer_result(r, board_tx ? "server" : "client", peer_skip, NULL);
+            *peer_rx = bidir ? sim_peer_result(r, "server", rx_skip, NULL) : NULL;
+            if (*peer && (!bidir || (*peer_rx && pair_result(&r->in, skip, "server"))))
+                break;
+        }
+        if (!rc)
+            rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
+        if (rc) {
+            cJSON_Delete(*peer);
+            cJSON_Delete(*peer_rx);
+            *peer = *peer_rx = NULL;
+            return wait_failed(r, rc, "peer result");
+        }
+    }
+    return 0;
+}
+
+/* The Linux agent's `stats` at a test's start (@begin: its CPU figure
+ * counts from here) or at the traffic's end (kept for results.json
+ * "cpu", once per test).  The agent answers while a `run -b` server still
+ * listens, so the figure covers the traffic, not the server's tail.  A
+ * stats that does not come leaves the figure to the run's last one. */
+static int sim_lx_stats(struct run *r, bool begin)
+{
+    const cJSON *st;
+    int rc;
+
+    if (!begin && r->cpu_stats_done)
+        return 0;
+    rc = ask_stats(r);
+    if (rc && rc != -ETIMEDOUT)
+        return rc;
+    st = rc ? NULL : inst_last_msg(&r->in, "stats");
+    if (begin) {
+        r->cpu_baseline = st != NULL;
+        r->cpu_t0_ms = st ? rs_jnumber(st, "t_ms") : NAN;
+        cJSON_Delete(r->cpu_stats);
+        r->cpu_stats = NULL;
+        r->cpu_stats_done = false;
+    } else {
+        cJSON_Delete(r->cpu_stats);
+        r->cpu_stats = st ? cJSON_Duplicate(st, true) : NULL;
+        r->cpu_stats_done = true;
+    }
+    if (!st)
+        fprintf(stderr, "gemlab: warning: the agent did not answer `stats` at the test's %s\n",
+                begin ? "start" : "end");
+    return 0;
+}
+
 /* One test against the peer: the scenario's, or test @idx (from 1) of a
  * sweep with -l @length (0: the scenario's).  The peer's server, when the
  * board sends, is started by the first test only; it stays listening, as
@@ -2108,6 +2179,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         snprintf(fw_cmd, sizeof(fw_cmd), "%siperf -c %s -t %llu -i 1%s%s", lx ? "run " : "", SIM_PEER_IP, t_s,
                  lx ? " -y C" : "", opt);
         rc = idx > 1 ? 0 : sim_peer_start(r, peer_cmd);
+        if (!rc && lx)      /* the CPU figure counts from here */
+            rc = sim_lx_stats(r, true);
         if (!rc)
             rc = con_send(r, fw_cmd);
     } else if (!rc) {
@@ -2115,9 +2188,11 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             /* the board's server for this test only, in the foreground:
              * it exits after -t and the agent answers with what it
              * printed.  The peer's client starts once it listens. */
-            snprintf(fw_cmd, sizeof(fw_cmd), "run iperf -s%s -i 1 -y C -t %llu", udp ? " -u" : "",
+            snprintf(fw_cmd, sizeof(fw_cmd), "run -b iperf -s%s -i 1 -y C -t %llu", udp ? " -u" : "",
                      t_s + SIM_LX_SRV_EXTRA_S);
             rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
+            if (!rc)    /* the CPU figure counts from the peer's start */
+                rc = sim_lx_stats(r, true);
             if (!rc)
                 rc = vt_sync(r);
         }
@@ -2137,37 +2212,40 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     rc = sim_timeline(r, board_tx, &t, want);
     if (rc)
         return wait_failed(r, rc, "timeline during traffic");
+    if (lx && !board_tx) {
+        /* the peer's client ends the traffic: the agent's stats then,
+         * while the board's server still listens in the background */
+        rc = vt_sync(r);
+        if (!rc && t < t_s * 1000000000ull) {
+            rc = vt_queue_at(r, NULL, "", 0, t_s * 1000000000ull - t);
+            t = t_s * 1000000000ull;
+        }
+        if (rc)
+            return wait_failed(r, rc, "traffic");
+        rc = sim_peer_wait(r, false, false, peer_skip, rx_skip, skip, &peer, &peer_rx);
+        if (rc)
+            return rc;
+        rc = sim_lx_stats(r, false);
+        if (rc) {
+            cJSON_Delete(peer);
+            return wait_failed(r, rc, "stats");
+        }
+    }
     wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull) +
               (lx && !board_tx ? SIM_LX_SRV_EXTRA_S * 1000 : 0);
     rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), wait_ms > 1 ? (int)wait_ms : 1, msg_after, want);
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
-    /* up to 10 s of virtual time: with loss on the wire the client's FIN
-     * can wait for lwIP's retransmission timer (RTO backoff).  The peer's
-     * file is read only while the gate holds the VM: con_wait() returns
-     * when the firmware's line is in, with the VM still running on to the
-     * hold, so a read then found the peer's line or not as the host
-     * scheduled it, and the run took one 50 ms step more or less. */
-    /* -d: also the board's server line (its connect-back's client line
-     * may come first) and the peer's server line, what it received */
-    for (int k = 0; k < 200; k++) {
-        rc = vt_sync(r);
-        if (!rc) {
-            cJSON_Delete(peer);
-            cJSON_Delete(peer_rx);
-            peer = sim_peer_result(r, board_tx ? "server" : "client", peer_skip, NULL);
-            peer_rx = bidir ? sim_peer_result(r, "server", rx_skip, NULL) : NULL;
-            if (peer && (!bidir || (peer_rx && pair_result(&r->in, skip, "server"))))
-                break;
-        }
-        if (!rc)
-            rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
-        if (rc) {
-            cJSON_Delete(peer);
-            cJSON_Delete(peer_rx);
-            return wait_failed(r, rc, "peer result");
-        }
+    /* the peer's lines: up to 10 s of virtual time (sim_peer_wait); a
+     * Linux server's answer has come before them (above) */
+    rc = sim_peer_wait(r, board_tx, bidir, peer_skip, rx_skip, skip, &peer, &peer_rx);
+    if (rc)
+        return rc;
+    if (lx && (rc = sim_lx_stats(r, false)) != 0) {    /* once: no-op after the receiver's */
+        cJSON_Delete(peer);
+        cJSON_Delete(peer_rx);
+        return wait_failed(r, rc, "stats");
     }
     if (lx) {
         /* the agent's answer, as the firmware's result line; without a
@@ -2697,6 +2775,7 @@ out:
     cleanup(&r);
     rs_finish(&r);
     cJSON_Delete(r.results);
+    cJSON_Delete(r.cpu_stats);
     inst_msgs_free(&r.in);
     inst_msgs_free(&r.peer);
     return r.exit_code;

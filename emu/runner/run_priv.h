@@ -56,6 +56,8 @@ struct run {
     int relink_lo, relink_hi;
     bool cpu_baseline;        /* Linux: a `stats` answered just before the traffic */
     double cpu_t0_ms;         /* its t_ms (the agent's clock), NAN unknown */
+    cJSON *cpu_stats;         /* Linux under --net sim: the `stats` at the traffic's end (owned) */
+    bool cpu_stats_done;      /* and this test's has been asked for */
     /* virtual time (docs/VIRTUAL_TIME.md): every console input through the
      * gate, at a defined virtual time */
     bool vt;

@@ -13,7 +13,8 @@
  * Usage: gemlab-agent [IFACE]   (default eth0)
  *
  * Known limitations: commands run one at a time (a `run` blocks the console
- * until the tool exits); carrier changes are polled every 500 ms.
+ * until the tool exits; `run -b` runs one tool in the background and
+ * answers when it exits); carrier changes are polled every 500 ms.
  */
 #include "agent_cmd.h"
 #include "agent_net.h"
@@ -400,7 +401,7 @@ static void cmd_help(void)
     char buf[GLOUT_LINE_MAX];
     struct glout g;
     static const char *const usage[] = {
-        "help", "stats", "link", "run iperf3|iperf ARGS...",
+        "help", "stats", "link", "run [-b] iperf3|iperf ARGS...",
         "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
         "advertise HEXMASK", "ring [RX TX]", "downshift off|on [1-8]",
     };
@@ -414,63 +415,48 @@ static void cmd_help(void)
     glout_emit(&g);
 }
 
-/* `run TOOL ARGS...`: the tool's argv is a->argv + 1. */
-static void cmd_run(struct agent_argv *a)
+/* The answer to a `run`: the tool's exit, time and output (JSON output of
+ * iperf3 -J spliced in as "json"); frees r->out. */
+static void emit_run_result(const char *tool, int argc, char *const *args, bool want_json,
+                            struct agent_run_result *r, bool background)
 {
-    struct agent_run_result r;
-    const char *path;
-    bool want_json;
     size_t js = 0, je = 0, cap;
     bool have_json = false;
     char *buf;
     struct glout g;
-    int rc;
 
-    if (a->argc < 2) {
-        emit_error("run", "usage: run iperf3|iperf ARGS...", -EINVAL);
-        return;
-    }
-    path = agent_tool_path(a->argv[1]);
-    if (path == NULL) {
-        emit_error("run", "tool not allowed (iperf3, iperf)", -EPERM);
-        return;
-    }
-    want_json = agent_args_want_json(a->argc - 2, a->argv + 2);
-    rc = agent_run(path, a->argv + 1, &r);
-    if (rc != 0) {
-        emit_error("run", "fork failed", rc);
-        return;
-    }
     if (want_json)
-        have_json = agent_json_object_flatten(r.out, &js, &je);
+        have_json = agent_json_object_flatten(r->out, &js, &je);
     /* Worst case every output byte is escaped as \u00XX (6 bytes). */
-    cap = 6 * r.len + 4096;
+    cap = 6 * r->len + 4096;
     buf = malloc(cap);
     if (buf == NULL) {
         emit_error("run", "out of memory", -ENOMEM);
-        free(r.out);
+        free(r->out);
         return;
     }
     glout_begin(&g, buf, cap, "result");
     glout_str(&g, "cmd", "run");
-    glout_str(&g, "tool", a->argv[1]);
+    glout_str(&g, "tool", tool);
     glout_arr_begin(&g, "argv");
-    for (int i = 2; i < a->argc; i++)
-        glout_str(&g, NULL, a->argv[i]);
+    for (int i = 0; i < argc; i++)
+        glout_str(&g, NULL, args[i]);
     glout_arr_end(&g);
-    glout_int(&g, "exit", r.exit_status);
-    glout_dbl(&g, "elapsed_s", r.elapsed_s, 3);
-    glout_u64(&g, "output_dropped", r.dropped);
+    if (background)
+        glout_bool(&g, "background", true);
+    glout_int(&g, "exit", r->exit_status);
+    glout_dbl(&g, "elapsed_s", r->elapsed_s, 3);
+    glout_u64(&g, "output_dropped", r->dropped);
     if (have_json) {
         /* Text around the JSON object (stderr warnings) stays visible. */
-        char saved = r.out[js];
+        char saved = r->out[js];
 
-        r.out[js] = '\0';
-        glout_str(&g, "output", r.out);
-        r.out[js] = saved;
-        glout_str(&g, "output_after", r.out + je);
+        r->out[js] = '\0';
+        glout_str(&g, "output", r->out);
+        r->out[js] = saved;
+        glout_str(&g, "output_after", r->out + je);
     } else {
-        glout_str(&g, "output", r.out);
+        glout_str(&g, "output", r->out);
         if (want_json)
             glout_null(&g, "json");
     }
@@ -488,7 +474,7 @@ static void cmd_run(struct agent_argv *a)
         } else {
             memcpy(line, buf, len - 1);
             memcpy(line + len - 1, ",\"json\":", 8);
-            memcpy(line + len + 7, r.out + js, jlen);
+            memcpy(line + len + 7, r->out + js, jlen);
             memcpy(line + len + 7 + jlen, "}", 2);
             glout_putline(line);
             free(line);
@@ -497,7 +483,105 @@ static void cmd_run(struct agent_argv *a)
         glout_putline(buf);
     }
     free(buf);
-    free(r.out);
+    free(r->out);
+    r->out = NULL;
+}
+
+/* `run -b TOOL ARGS...`: one tool at a time in the background.  The agent
+ * keeps serving commands (a `stats` at the end of the traffic, while an
+ * iperf server is still listening) and answers with the same result line,
+ * "background":true, when the tool exits. */
+static struct {
+    struct agent_job j;
+    char *tool;
+    int argc;
+    char *argv[AGENT_MAX_ARGS + 1];
+    bool want_json;
+} bg;
+
+static void bg_free(void)
+{
+    for (int i = 0; i < bg.argc; i++)
+        free(bg.argv[i]);
+    free(bg.tool);
+    bg.tool = NULL;
+    bg.argc = 0;
+}
+
+/* The background tool's pipe is at end of file: reap it and answer. */
+static void bg_done(void)
+{
+    agent_job_finish(&bg.j);
+    emit_run_result(bg.tool ? bg.tool : "?", bg.argc, bg.argv, bg.want_json, &bg.j.r, true);
+    bg_free();
+}
+
+static int bg_start(const char *path, int argc, char *const *argv, bool want_json)
+{
+    char buf[GLOUT_LINE_MAX];
+    struct glout g;
+    int rc;
+
+    bg.tool = strdup(argv[0]);
+    for (bg.argc = 0; bg.tool && bg.argc < argc - 1; bg.argc++)
+        if ((bg.argv[bg.argc] = strdup(argv[bg.argc + 1])) == NULL)
+            break;
+    if (bg.tool == NULL || bg.argc < argc - 1) {
+        bg_free();
+        return -ENOMEM;
+    }
+    bg.want_json = want_json;
+    rc = agent_job_start(&bg.j, path, argv);
+    if (rc != 0) {
+        bg_free();
+        return rc;
+    }
+    glout_begin(&g, buf, sizeof(buf), "status");
+    glout_str(&g, "cmd", "run");
+    glout_str(&g, "tool", bg.tool);
+    glout_bool(&g, "background", true);
+    glout_int(&g, "pid", bg.j.pid);
+    glout_emit(&g);
+    return 0;
+}
+
+/* `run [-b] TOOL ARGS...`: the tool's argv starts after the command (and
+ * -b). */
+static void cmd_run(struct agent_argv *a)
+{
+    struct agent_run_result r;
+    bool background = a->argc >= 2 && strcmp(a->argv[1], "-b") == 0;
+    int t = background ? 2 : 1;
+    const char *path;
+    bool want_json;
+    int rc;
+
+    if (a->argc < t + 1) {
+        emit_error("run", "usage: run [-b] iperf3|iperf ARGS...", -EINVAL);
+        return;
+    }
+    path = agent_tool_path(a->argv[t]);
+    if (path == NULL) {
+        emit_error("run", "tool not allowed (iperf3, iperf)", -EPERM);
+        return;
+    }
+    want_json = agent_args_want_json(a->argc - t - 1, a->argv + t + 1);
+    if (background) {
+        if (bg.j.pid != 0) {
+            emit_error("run", "a background run is still going (one at a time)", -EBUSY);
+            return;
+        }
+        rc = bg_start(path, a->argc - t, a->argv + t, want_json);
+        if (rc != 0)
+            emit_error("run", "fork failed", rc);
+        return;
+    }
+    rc = agent_run(path, a->argv + t, &r);
+    if (rc != 0) {
+        emit_error("run", "fork failed", rc);
+        return;
+    }
+    emit_run_result(a->argv[t], a->argc - t - 1, a->argv + t + 1, want_json, &r, false);
 }
 
 /* `advertise HEXMASK`: our PHY advertisement, as a user sets it with
@@ -842,19 +926,28 @@ int main(int argc, char **argv)
     up = emit_link("start");
 
     for (;;) {
-        struct pollfd pfd = { .fd = STDIN_FILENO, .events = POLLIN };
-        int rc = poll(&pfd, 1, POLL_MS);
+        struct pollfd pfd[2] = { { .fd = STDIN_FILENO, .events = POLLIN }, { .fd = bg.j.fd, .events = POLLIN } };
+        int rc = poll(pfd, bg.j.pid != 0 ? 2 : 1, POLL_MS);
         ssize_t n;
 
         if (rc < 0 && errno != EINTR)
             return 1;
         if (carrier_up() != up)
             up = emit_link("change");
-        if (rc <= 0)
+        if (rc > 0 && bg.j.pid != 0 && pfd[1].revents != 0 && agent_job_pump(&bg.j, 0) != 0)
+            bg_done();
+        if (rc <= 0 || pfd[0].revents == 0)
             continue;
         n = read(STDIN_FILENO, line + len, sizeof(line) - 1 - len);
-        if (n == 0)
-            return 0; /* console closed */
+        if (n == 0) {
+            /* console closed: a background tool still answers first */
+            if (bg.j.pid != 0) {
+                while (agent_job_pump(&bg.j, 1) == 0)
+                    ;
+                bg_done();
+            }
+            return 0;
+        }
         if (n < 0)
             continue;
         len += (size_t)n;

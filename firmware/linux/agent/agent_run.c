@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -17,21 +18,24 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-int agent_run(const char *path, char *const argv[], struct agent_run_result *r)
+int agent_job_start(struct agent_job *j, const char *path, char *const argv[])
 {
-    int pfd[2], status;
-    size_t cap = 8192;
-    double t0 = now_s();
+    int pfd[2];
     pid_t pid;
 
-    memset(r, 0, sizeof(*r));
-    r->out = malloc(cap);
-    if (r->out == NULL)
+    memset(j, 0, sizeof(*j));
+    j->fd = -1;
+    j->t0 = now_s();
+    j->cap = 8192;
+    j->r.out = malloc(j->cap);
+    if (j->r.out == NULL)
         return -ENOMEM;
     if (pipe(pfd) != 0) {
-        free(r->out);
-        r->out = NULL;
-        return -errno;
+        int e = errno;
+
+        free(j->r.out);
+        j->r.out = NULL;
+        return -e;
     }
     pid = fork();
     if (pid < 0) {
@@ -39,8 +43,8 @@ int agent_run(const char *path, char *const argv[], struct agent_run_result *r)
 
         close(pfd[0]);
         close(pfd[1]);
-        free(r->out);
-        r->out = NULL;
+        free(j->r.out);
+        j->r.out = NULL;
         return -e;
     }
     if (pid == 0) {
@@ -56,42 +60,82 @@ int agent_run(const char *path, char *const argv[], struct agent_run_result *r)
         _exit(127);
     }
     close(pfd[1]);
+    j->pid = (int)pid;
+    j->fd = pfd[0];
+    return 0;
+}
+
+int agent_job_pump(struct agent_job *j, int block)
+{
     for (;;) {
         char chunk[4096];
-        ssize_t n = read(pfd[0], chunk, sizeof(chunk));
+        ssize_t n;
 
+        if (!block) {
+            struct pollfd p = { .fd = j->fd, .events = POLLIN };
+
+            if (poll(&p, 1, 0) <= 0)
+                return 0;
+        }
+        n = read(j->fd, chunk, sizeof(chunk));
         if (n < 0 && errno == EINTR)
             continue;
-        if (n <= 0)
-            break;
+        if (n < 0)
+            return -errno;
+        if (n == 0)
+            return 1;
         for (ssize_t i = 0; i < n; i++) {
-            if (r->len >= AGENT_RUN_OUT_MAX) {
-                r->dropped += (size_t)(n - i);
+            if (j->r.len >= AGENT_RUN_OUT_MAX) {
+                j->r.dropped += (size_t)(n - i);
                 break;
             }
-            if (r->len + 1 >= cap) {
-                char *bigger = realloc(r->out, cap * 2);
+            if (j->r.len + 1 >= j->cap) {
+                char *bigger = realloc(j->r.out, j->cap * 2);
 
                 if (bigger == NULL) {
-                    r->dropped += (size_t)(n - i);
+                    j->r.dropped += (size_t)(n - i);
                     break;
                 }
-                r->out = bigger;
-                cap *= 2;
+                j->r.out = bigger;
+                j->cap *= 2;
             }
-            r->out[r->len++] = chunk[i];
+            j->r.out[j->r.len++] = chunk[i];
         }
     }
-    close(pfd[0]);
-    r->out[r->len] = '\0';
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+}
+
+void agent_job_finish(struct agent_job *j)
+{
+    int status = 0;
+
+    if (j->fd >= 0)
+        close(j->fd);
+    j->fd = -1;
+    j->r.out[j->r.len] = '\0';
+    while (waitpid((pid_t)j->pid, &status, 0) < 0 && errno == EINTR)
         ;
     if (WIFEXITED(status))
-        r->exit_status = WEXITSTATUS(status);
+        j->r.exit_status = WEXITSTATUS(status);
     else if (WIFSIGNALED(status))
-        r->exit_status = 128 + WTERMSIG(status);
+        j->r.exit_status = 128 + WTERMSIG(status);
     else
-        r->exit_status = -1;
-    r->elapsed_s = now_s() - t0;
+        j->r.exit_status = -1;
+    j->r.elapsed_s = now_s() - j->t0;
+    j->pid = 0;
+}
+
+int agent_run(const char *path, char *const argv[], struct agent_run_result *r)
+{
+    struct agent_job j;
+    int rc = agent_job_start(&j, path, argv);
+
+    if (rc != 0) {
+        memset(r, 0, sizeof(*r));
+        return rc;
+    }
+    while (agent_job_pump(&j, 1) == 0)
+        ;
+    agent_job_finish(&j);
+    *r = j.r;
     return 0;
 }

@@ -19,4 +19,25 @@ struct agent_run_result {
  * or a negative errno when the child could not be started. */
 int agent_run(const char *path, char *const argv[], struct agent_run_result *r);
 
+/* The same in steps, for a tool that runs while the agent serves other
+ * commands (`run -b`): start it, read its pipe as it has data, reap it
+ * after end of file.  pid 0: no job. */
+struct agent_job {
+    int pid;
+    int fd;
+    size_t cap;
+    double t0;
+    struct agent_run_result r;
+};
+
+/* Returns 0 with @j running, or a negative errno (@j then has no job). */
+int agent_job_start(struct agent_job *j, const char *path, char *const argv[]);
+/* Read what the pipe holds (waiting for data when @block): 1 at end of
+ * file, 0 when more may come, or a negative errno. */
+int agent_job_pump(struct agent_job *j, int block);
+/* After end of file: close the pipe, wait for the child, fill
+ * j->r.exit_status and elapsed_s; j->pid becomes 0 (j->r.out is the
+ * caller's to free). */
+void agent_job_finish(struct agent_job *j);
+
 #endif /* GEMLAB_AGENT_RUN_H */

@@ -80,12 +80,50 @@ static void test_nul_inside_a_command_is_not_run_truncated(void **state)
     assert_non_null(strstr(o, "\"reason\":\"request\""));
 }
 
+/* `run -b`: the tool runs in the background while the agent answers the
+ * next command; its result line, "background":true, comes when it exits
+ * (here at the latest when the console closes).  /usr/bin/iperf is on the
+ * host (scripts/deps/baremetal.list); `iperf -v` prints its version on
+ * stderr and exits 1. */
+static void test_background_run_answers_when_the_tool_exits(void **state)
+{
+    static const char in[] = "run -b iperf -v\nhelp\n";
+    const char *o, *st, *res;
+    (void)state;
+    o = run_agent(in, sizeof(in) - 1);
+    st = strstr(o, "\"type\":\"status\",\"cmd\":\"run\",\"tool\":\"iperf\",\"background\":true,\"pid\":");
+    res = strstr(o, "\"type\":\"result\",\"cmd\":\"run\",\"tool\":\"iperf\",\"argv\":[\"-v\"],"
+                    "\"background\":true,\"exit\":1,");
+    assert_non_null(st);
+    assert_non_null(res);
+    assert_true(st < res);
+    assert_true(has_help_result(o));
+    assert_non_null(strstr(res, "iperf version 2."));
+}
+
+/* one background tool at a time; a tool not on the list is refused */
+static void test_second_background_run_is_refused(void **state)
+{
+    static const char in[] = "run -b iperf -v\nrun -b iperf -v\nrun -b sh -c id\nrun -b\n";
+    const char *o;
+    (void)state;
+    o = run_agent(in, sizeof(in) - 1);
+    assert_non_null(strstr(o, "a background run is still going"));
+    assert_non_null(strstr(o, "tool not allowed"));
+    assert_non_null(strstr(o, "usage: run [-b]"));
+    /* the first one still answers, once */
+    assert_non_null(strstr(o, "\"background\":true,\"exit\":1,"));
+    assert_null(strstr(strstr(o, "\"background\":true,\"exit\":1,") + 1, "\"background\":true,\"exit\""));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_plain_help_is_answered),
         cmocka_unit_test(test_nul_line_is_refused_and_next_command_runs),
         cmocka_unit_test(test_nul_inside_a_command_is_not_run_truncated),
+        cmocka_unit_test(test_background_run_answers_when_the_tool_exits),
+        cmocka_unit_test(test_second_background_run_is_refused),
     };
     return cmocka_run_group_tests_name("agent_loop", tests, NULL, NULL);
 }
