@@ -42,6 +42,8 @@
 #define TH_CORE_SPREAD_PCT  30.0   /* ... and this many points above the idlest */
 #define TH_TX_BELOW         0.01   /* the board's sending rate > 1 % below the ceiling (and the offered rate) */
 #define TH_TX_RING_PER_S    10.0   /* TX ring full (or client refusals) per second of the test */
+#define TH_CPU_SATURATED    95.0   /* a core this busy over the test has no time left */
+#define TH_CPU_BELOW        0.02   /* the goodput > 2 % below the ceiling (and a UDP offer) */
 
 /* ---- JSON access: missing or mistyped gives unknown --------------------- */
 
@@ -185,6 +187,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             in->cpu_busy[in->ncpu_busy++] = e->valuedouble;
         }
     }
+    in->cpu_window_s = jnum(root, "cpu.window_s");
     a = jget(root, "irq.gem_per_cpu");
     in->nirq = 0;
     if (cJSON_IsArray(a)) {
@@ -794,6 +797,48 @@ static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* The board's CPU bounds the goodput: the agent's per-CPU load over a
+ * window that covers the test (cpu.window_s >= the test's duration) has a
+ * core at least TH_CPU_SATURATED busy, and the goodput is more than
+ * TH_CPU_BELOW under the link's ceiling (and under a UDP client's -b).
+ * A saturated core has no time left for more packets: the stack's
+ * per-packet work (softirq, TCP/IP, copies) on it is the limit, whichever
+ * way the traffic goes.  Only saturation is read: below it the tick
+ * sampling of /proc/stat can miss bursty work (docs/VIRTUAL_TIME.md).
+ * No per-CPU figures (the bare-metal firmware): nothing is said. */
+static bool r_cpu_limit(const struct dg_in *in, struct dg_finding *f)
+{
+    double ceil = ceiling(in), hi = -1;
+    int top = -1;
+
+    if (in->ncpu_busy < 1 || isnan(in->bps) || isnan(in->speed_mbps) || isnan(in->cpu_window_s) ||
+        isnan(in->duration_s) || in->cpu_window_s < in->duration_s)
+        return false;
+    for (int i = 0; i < in->ncpu_busy; i++)
+        if (in->cpu_busy[i] > hi) {
+            hi = in->cpu_busy[i];
+            top = i;
+        }
+    if (hi < TH_CPU_SATURATED || in->bps >= ceil * (1 - TH_CPU_BELOW) ||
+        (in->udp && !isnan(in->offered_bps) && in->bps >= in->offered_bps * (1 - TH_CPU_BELOW)))
+        return false;
+    ev(f, "throughput_bps", in->bps);
+    ev(f, "ceiling_bps", ceil);
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "busiest_cpu", top);
+    ev(f, "busiest_cpu_pct", hi);
+    ev(f, "cpus", in->ncpu_busy);
+    ev(f, "cpu_window_s", in->cpu_window_s);
+    ev(f, "duration_s", in->duration_s);
+    if (in->ncpu_busy == 1)
+        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling, with the board's one core %.1f%% busy over %.2f s: "
+            "the CPU is the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6, hi, in->cpu_window_s);
+    else
+        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling, with CPU%d %.1f%% busy over %.2f s: that core is "
+            "the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6, top, hi, in->cpu_window_s);
+    return true;
+}
+
 /* Errors a tool prints when the other end speaks another protocol:
  * iperf3's "received an unknown control message" and "bad magic"
  * (iperf_error.c), iperf 2's "no ACK"/"did not receive ack" for a UDP
@@ -1011,6 +1056,13 @@ static const struct dg_rule rules[] = {
       "delivery time varies: queueing, interrupt latency, or path jitter",
       "run iperf3 -u -b 200M -t 300 and track the jitter spread; reduce interrupt latency and background load",
       "docs/SOURCES.md 000 §4.2" },
+    { DG_PROTO_CPU_LIMIT, r_cpu_limit,
+      "a core of the board's CPU was saturated for the whole test: the stack's per-packet work on it (interrupt, "
+      "softirq, TCP/IP, copies to and from the socket) bounds the goodput, not the link",
+      "spread the work over both A9s (-P 4, and the GEM IRQ on another core than the iperf thread: smp_affinity), "
+      "the CPU at its top clock (cpufreq governor performance), fewer packets per byte (-l, GRO, checksum "
+      "offload); judge a single stream against 350-450 Mb/s on a 667 MHz A9",
+      "docs/SOURCES.md 001 §1.1, §2.1, §4.5" },
     { DG_METHOD_SINGLE_STREAM, r_single_stream,
       "a single TCP connection is processed on one Cortex-A9; the other core idles",
       "measure with -P 4 (4 streams reach 850-930 Mb/s on Zynq); 8 adds nothing",

@@ -67,6 +67,7 @@ struct dg_in {
     int nirq;
     double cpu_busy[DG_MAX_CPUS];         /* per CPU, % busy during the test */
     int ncpu_busy;
+    double cpu_window_s;                  /* cpu.window_s: the span the busy figures cover */
     /* traffic results */
     int iperf_ok;
     char iperf_error[256];

@@ -63,6 +63,12 @@ struct rcase {
                               "\"iperf\":{" ip TXC_METHOD(extra) "}}"
 #define TXC_256 ",\"length_bytes\":256,\"offered_bps\":1000e6"
 
+/* The Linux agent's per-CPU load over a window (--net sim, docs/VIRTUAL_TIME.md):
+ * CPUL(busy_pct list, window_s, throughput_bps, method members). */
+#define CPUL(busy, win, bps, extra) "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"cpu\":{\"busy_pct\":[" busy \
+                                    "],\"window_s\":" win "},\"iperf\":{\"throughput_bps\":" bps \
+                                    ",\"method\":{\"duration_s\":3" extra "}}}"
+
 static const struct rcase cases[] = {
     /* physical */
     { "{\"link\":{\"up\":false}}", DG_PHY_NO_LINK, true },
@@ -264,6 +270,22 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
       "\"iperf\":{\"throughput_bps\":935e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, false },
     { CLEAN, DG_METHOD_SINGLE_STREAM, false },
+    /* the board's one core saturated over the test, the goodput 6.4 % under
+     * the 949.28 Mb/s ceiling (the Linux image sending TCP -P 2 at 500 MIPS) */
+    { CPUL("99.4", "3.159", "888.57e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, true },
+    /* one of two cores saturated, the other not: that core is the limit */
+    { CPUL("100,84.5", "3.002", "700e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, true },
+    /* saturated, but at the ceiling: the link is the limit */
+    { CPUL("99.7", "3.002", "949.11e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, false },
+    /* busy, not saturated (tick sampling can miss bursty work below it) */
+    { CPUL("90", "3.1", "800e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, false },
+    /* the figure covers less than the test: it says nothing about the rest */
+    { CPUL("99.4", "2.0", "800e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, false },
+    /* UDP that got what it offered: the offer is the limit */
+    { CPUL("99", "3.05", "500e6", ",\"protocol\":\"udp\",\"offered_bps\":500e6"), DG_PROTO_CPU_LIMIT, false },
+    { CPUL("99", "3.05", "488e6", ",\"protocol\":\"udp\",\"offered_bps\":1000e6"), DG_PROTO_CPU_LIMIT, true },
+    /* no per-CPU figures (bare-metal) */
+    { CLEAN, DG_PROTO_CPU_LIMIT, false },
     /* host banner iperf3, the board's console shows an iperf 2 server, the test failed */
     { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf2\"}},\"iperf\":{\"ok\":false,\"error\":\"iperf3 printed nothing\","
       "\"method\":{\"tool\":\"iperf3\",\"version\":\"iperf 3.12 (cJSON 1.7.15)\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
