@@ -48,6 +48,16 @@ HOST_LDFLAGS := $(SANFLAGS)
 MODELS_INC := $(TOP)/models/include
 LIBMODELS := $(HOSTO)/models/libgemlab-models.a
 
+# The runner library, libgemlab: every emu/runner/*.c but the CLI's own
+# main.c and cmd_*.c (option parsing and exit codes).  The CLI, the unit
+# tests and the fuzzers link it (emu/runner/Makefile builds it here;
+# tests/fuzz builds its own instrumented copy from the same list).
+LIBGEMLAB_INC := $(TOP)/emu/runner
+LIBGEMLAB_SRCS := $(sort $(filter-out $(TOP)/emu/runner/main.c $(wildcard $(TOP)/emu/runner/cmd_*.c), \
+                                      $(wildcard $(TOP)/emu/runner/*.c)))
+LIBGEMLAB := $(HOSTO)/runner/libgemlab.a
+LIBGEMLAB_LDLIBS := -lcjson -linih -lm
+
 # Python suites: Debian's pytest (python3-pytest, scripts/deps/base.list)
 # on Debian's python3, never whatever python3 comes first in PATH.
 # $(call pytest_suite,NAME) runs with the closing line

@@ -1,4 +1,2 @@
-scenario_SRCS := emu/runner/scenario.c emu/runner/units.c emu/runner/codes.c emu/runner/model_glue.c
-scenario_CFLAGS := -I$(TOP)/emu/runner
-scenario_LDLIBS := -lcjson -linih
+scenario_LIBGEMLAB := 1
 scenario_ARGS := -max_len=4096

@@ -1,3 +1,1 @@
-runner_capture_SRCS := emu/runner/capture.c
-runner_capture_CFLAGS := -I$(TOP)/emu/runner
-runner_capture_LDLIBS := -lcjson
+runner_capture_LIBGEMLAB := 1

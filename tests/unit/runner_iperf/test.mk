@@ -1,3 +1,2 @@
-runner_iperf_SRCS := emu/runner/util.c emu/runner/iperf.c emu/runner/qemu.c emu/runner/scenario.c emu/runner/units.c emu/runner/codes.c emu/runner/model_glue.c
-runner_iperf_CFLAGS := -I$(TOP)/emu/runner -DFIXTURES=\"$(TOP)/tests/unit/runner_iperf/fixtures\"
-runner_iperf_LDLIBS := -lcjson -linih
+runner_iperf_LIBGEMLAB := 1
+runner_iperf_CFLAGS := -DFIXTURES=\"$(TOP)/tests/unit/runner_iperf/fixtures\"
