@@ -400,7 +400,7 @@ cJSON *bl_cmp_json(const struct bl_cmp *c, const char *name, const char *path)
     return j;
 }
 
-static bool name_ok(const char *name)
+bool bl_name_ok(const char *name)
 {
     if (!*name || strlen(name) > 100 || name[0] == '.')
         return false;
@@ -570,7 +570,7 @@ void bl_default_name(const cJSON *results, char *out, size_t len)
 {
     const cJSON *n = runner_json_path(results, "scenario.name");
 
-    snprintf(out, len, "%s", cJSON_IsString(n) && name_ok(n->valuestring) ? n->valuestring : "default");
+    snprintf(out, len, "%s", cJSON_IsString(n) && bl_name_ok(n->valuestring) ? n->valuestring : "default");
 }
 
 int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out)
@@ -636,179 +636,124 @@ int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJS
     return 0;
 }
 
-static void usage(FILE *out)
+/* The run's results, the baseline's name (o->name, else the scenario's,
+ * in @auto_name) and its path: 0 or a negative errno (message on @err). */
+static int open_run(const struct bl_opts *o, cJSON **res, const char **name, char *auto_name, size_t nlen,
+                    char *path, size_t plen, FILE *err)
 {
-    fputs("usage: gemlab baseline save RUN_DIR [--name N] [--dir D] [--tolerance PCT] [--mad-k K] [--replace]\n"
-          "       gemlab baseline compare RUN_DIR [--name N] [--dir D] [--json]\n"
-          "  baselines live in D/<board>/<firmware>/<name>.json (D: $GEMLAB_BASELINE_DIR, else the\n"
-          "  repository's baselines/; name: the run's scenario, which `gemlab run` and `gemlab diagnose`\n"
-          "  then compare against automatically).  save appends the run (same conditions only;\n"
-          "  --replace starts over).\n"
-          "  compare exit: 0 within tolerance (or better), 1 regression, 2 bad input,\n"
-          "  4 conditions differ (not compared)\n",
-          out);
-}
+    int rc;
 
-static int parse_pos_double(const char *flag, const char *s, double *out)
-{
-    char *end;
-    double v;
-
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0) || v > 1000) {
-        fprintf(stderr, "gemlab baseline: %s wants a number 0..1000, got '%s'\n", flag, s);
-        return -EINVAL;
+    if ((rc = load_results(o->run_dir, res, err)))
+        return rc;
+    *name = o->name;
+    if (!*name) {
+        bl_default_name(*res, auto_name, nlen);
+        *name = auto_name;
     }
-    *out = v;
-    return 0;
+    if ((rc = bl_path(*res, o->dir, *name, path, plen))) {
+        fprintf(err, "gemlab baseline: path too long\n");
+        cJSON_Delete(*res);
+        *res = NULL;
+    }
+    return rc;
 }
 
-int bl_cmd(int argc, char **argv)
+int bl_save(const struct bl_opts *o, FILE *out, FILE *err)
 {
-    const char *sub, *run_dir = NULL, *name = NULL, *dir = NULL;
-    char auto_name[128];
-    double min_pct = NAN, mad_k = NAN;
-    bool replace = false, json = false;
-    char path[PATH_MAX];
+    const char *name;
+    char auto_name[128], path[PATH_MAX];
     cJSON *res = NULL, *bl = NULL;
-    int rc = 2, lock_fd = -1;
+    int rc, lock_fd = -1;
+    bool exists;
 
-    if (argc < 1) {
-        usage(stderr);
-        return 2;
-    }
-    sub = argv[0];
-    if (!strcmp(sub, "-h") || !strcmp(sub, "--help")) {
-        usage(stdout);
-        return 0;
-    }
-    if (strcmp(sub, "save") && strcmp(sub, "compare")) {
-        fprintf(stderr, "gemlab baseline: unknown subcommand '%s' (save, compare)\n", sub);
-        return 2;
-    }
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i];
-        bool has_val = i + 1 < argc;
-        if (!strcmp(a, "--name") || !strcmp(a, "--dir") || !strcmp(a, "--tolerance") || !strcmp(a, "--mad-k")) {
-            if (!has_val) {
-                fprintf(stderr, "gemlab baseline: %s needs a value\n", a);
-                return 2;
-            }
-            const char *v = argv[++i];
-            if (!strcmp(a, "--name")) {
-                if (!name_ok(v)) {
-                    fprintf(stderr, "gemlab baseline: --name '%s': use letters, digits, - _ . + (no leading dot)\n", v);
-                    return 2;
-                }
-                name = v;
-            } else if (!strcmp(a, "--dir"))
-                dir = v;
-            else if (!strcmp(a, "--tolerance")) {
-                if (parse_pos_double(a, v, &min_pct))
-                    return 2;
-            } else if (parse_pos_double(a, v, &mad_k))
-                return 2;
-        } else if (!strcmp(a, "--replace"))
-            replace = true;
-        else if (!strcmp(a, "--json"))
-            json = true;
-        else if (a[0] != '-' && !run_dir)
-            run_dir = a;
-        else {
-            fprintf(stderr, "gemlab baseline %s: unexpected argument '%s'\n", sub, a);
-            return 2;
-        }
-    }
-    if (!run_dir) {
-        fprintf(stderr, "gemlab baseline %s: no RUN_DIR given\n", sub);
-        return 2;
-    }
-    if (load_results(run_dir, &res, stderr))
-        return 2;
-    if (!name) {
-        bl_default_name(res, auto_name, sizeof(auto_name));
-        name = auto_name;
-    }
-    if (bl_path(res, dir, name, path, sizeof(path))) {
-        fprintf(stderr, "gemlab baseline: path too long\n");
+    if ((rc = open_run(o, &res, &name, auto_name, sizeof(auto_name), path, sizeof(path), err)))
+        return rc;
+    rc = -EINVAL;
+    if (runner_run_incomplete(o->run_dir, err))
+        goto out;
+    if ((lock_fd = lock_baseline(path, err)) < 0) {
+        rc = lock_fd;
         goto out;
     }
-
-    if (!strcmp(sub, "save")) {
-        bool exists;
-        int arc;
-
-        if (runner_run_incomplete(run_dir, stderr))
+    exists = access(path, F_OK) == 0;
+    if (exists && !o->replace) {
+        if ((rc = load_baseline(path, &bl, err)))
             goto out;
-        if ((lock_fd = lock_baseline(path, stderr)) < 0)
-            goto out;
-        exists = access(path, F_OK) == 0;
-        if (exists && !replace) {
-            if (load_baseline(path, &bl, stderr))
-                goto out;
-            if (!isnan(min_pct) || !isnan(mad_k)) {
-                cJSON *t = cJSON_GetObjectItemCaseSensitive(bl, "tolerance");
-                if (!cJSON_IsObject(t)) {
-                    cJSON_DeleteItemFromObjectCaseSensitive(bl, "tolerance");
-                    t = cJSON_AddObjectToObject(bl, "tolerance");
-                }
-                if (!isnan(min_pct)) {
-                    cJSON_DeleteItemFromObjectCaseSensitive(t, "min_pct");
-                    cJSON_AddNumberToObject(t, "min_pct", min_pct);
-                }
-                if (!isnan(mad_k)) {
-                    cJSON_DeleteItemFromObjectCaseSensitive(t, "mad_k");
-                    cJSON_AddNumberToObject(t, "mad_k", mad_k);
-                }
+        if (!isnan(o->min_pct) || !isnan(o->mad_k)) {
+            cJSON *t = cJSON_GetObjectItemCaseSensitive(bl, "tolerance");
+            if (!cJSON_IsObject(t)) {
+                cJSON_DeleteItemFromObjectCaseSensitive(bl, "tolerance");
+                t = cJSON_AddObjectToObject(bl, "tolerance");
             }
-        } else
-            bl = bl_new(res, name, isnan(min_pct) ? BL_DEFAULT_MIN_PCT : min_pct,
-                        isnan(mad_k) ? BL_DEFAULT_MAD_K : mad_k);
-        if (strcmp(runner_json_path(res, "verdict.result") && cJSON_IsString(runner_json_path(res, "verdict.result"))
-                       ? runner_json_path(res, "verdict.result")->valuestring : "", "PASS"))
-            fprintf(stderr, "gemlab baseline: warning: %s did not PASS; saving it anyway\n", run_dir);
-        arc = bl_append(bl, res, run_dir, stderr);
-        if (arc == -EXDEV) {
-            fprintf(stderr, "%s: not saved (use --replace to start a new baseline, or another --name)\n", path);
-            rc = BL_EXIT_CONDITIONS;
-            goto out;
+            if (!isnan(o->min_pct)) {
+                cJSON_DeleteItemFromObjectCaseSensitive(t, "min_pct");
+                cJSON_AddNumberToObject(t, "min_pct", o->min_pct);
+            }
+            if (!isnan(o->mad_k)) {
+                cJSON_DeleteItemFromObjectCaseSensitive(t, "mad_k");
+                cJSON_AddNumberToObject(t, "mad_k", o->mad_k);
+            }
         }
-        if (arc || write_json(path, bl, stderr))
-            goto out;
-        printf("%s: %d run(s), median %.2f Mb/s, MAD %.2f Mb/s, tolerance %.1f%%\n", path,
-               count_at(bl, "stats.n"), jnum_at(bl, "stats.median_bps") / 1e6,
-               jnum_at(bl, "stats.mad_bps") / 1e6, jnum_at(bl, "stats.tolerance_pct"));
-        rc = 0;
-    } else {
-        struct bl_cmp c;
-        cJSON *cj;
-        char out[PATH_MAX + 32];
-
-        if (access(path, F_OK)) {
-            fprintf(stderr, "%s: no such baseline (gemlab baseline save %s --name %s)\n", path, run_dir, name);
-            goto out;
-        }
-        if (load_baseline(path, &bl, stderr))
-            goto out;
-        bl_compare(bl, res, &c);
-        cj = bl_cmp_json(&c, name, path);
-        snprintf(out, sizeof(out), "%s/baseline-compare.json", run_dir);
-        write_json(out, cj, stderr);
-        if (json) {
-            char *t = cJSON_Print(cj);
-            puts(t ? t : "{}");
-            free(t);
-        } else
-            print_cmp(stdout, &c, path);
-        rc = c.verdict == BL_REGRESSION ? 1 : c.verdict == BL_CONDITIONS_DIFFER ? BL_EXIT_CONDITIONS
-             : c.verdict == BL_NO_DATA ? 2 : 0;
-        cJSON_Delete(cj);
-        bl_cmp_free(&c);
+    } else
+        bl = bl_new(res, name, isnan(o->min_pct) ? BL_DEFAULT_MIN_PCT : o->min_pct,
+                    isnan(o->mad_k) ? BL_DEFAULT_MAD_K : o->mad_k);
+    if (strcmp(runner_json_path(res, "verdict.result") && cJSON_IsString(runner_json_path(res, "verdict.result"))
+                   ? runner_json_path(res, "verdict.result")->valuestring : "", "PASS"))
+        fprintf(err, "gemlab baseline: warning: %s did not PASS; saving it anyway\n", o->run_dir);
+    rc = bl_append(bl, res, o->run_dir, err);
+    if (rc == -EXDEV) {
+        fprintf(err, "%s: not saved (use --replace to start a new baseline, or another --name)\n", path);
+        goto out;
     }
+    if (rc)
+        goto out;
+    if (write_json(path, bl, err)) {
+        rc = -EIO;
+        goto out;
+    }
+    fprintf(out, "%s: %d run(s), median %.2f Mb/s, MAD %.2f Mb/s, tolerance %.1f%%\n", path,
+            count_at(bl, "stats.n"), jnum_at(bl, "stats.median_bps") / 1e6,
+            jnum_at(bl, "stats.mad_bps") / 1e6, jnum_at(bl, "stats.tolerance_pct"));
 out:
     if (lock_fd >= 0)
         close(lock_fd);     /* after the rename: the next saver reads N+1 */
+    cJSON_Delete(bl);
+    cJSON_Delete(res);
+    return rc;
+}
+
+int bl_compare_run(const struct bl_opts *o, FILE *out, FILE *err)
+{
+    const char *name;
+    char auto_name[128], path[PATH_MAX], cpath[PATH_MAX + 32];
+    cJSON *res = NULL, *bl = NULL, *cj;
+    struct bl_cmp c;
+    int rc;
+
+    if ((rc = open_run(o, &res, &name, auto_name, sizeof(auto_name), path, sizeof(path), err)))
+        return rc;
+    if (access(path, F_OK)) {
+        fprintf(err, "%s: no such baseline (gemlab baseline save %s --name %s)\n", path, o->run_dir, name);
+        rc = -ENOENT;
+        goto out;
+    }
+    if ((rc = load_baseline(path, &bl, err)))
+        goto out;
+    bl_compare(bl, res, &c);
+    cj = bl_cmp_json(&c, name, path);
+    snprintf(cpath, sizeof(cpath), "%s/baseline-compare.json", o->run_dir);
+    write_json(cpath, cj, err);
+    if (o->json) {
+        char *t = cJSON_Print(cj);
+        fputs(t ? t : "{}", out);
+        fputc('\n', out);
+        free(t);
+    } else
+        print_cmp(out, &c, path);
+    rc = (int)c.verdict;
+    cJSON_Delete(cj);
+    bl_cmp_free(&c);
+out:
     cJSON_Delete(bl);
     cJSON_Delete(res);
     return rc;

@@ -18,6 +18,7 @@
 #ifndef GEMLAB_RUNNER_BASELINE_H
 #define GEMLAB_RUNNER_BASELINE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -96,7 +97,26 @@ int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **
 /* The same for RUN_DIR/results.json (errors reading it on @err). */
 int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out, FILE *err);
 
-/* `gemlab baseline save|compare ...` */
-int bl_cmd(int argc, char **argv);
+/* A baseline name: letters, digits, - _ . + (no leading dot), 1..100. */
+bool bl_name_ok(const char *name);
+
+/* `gemlab baseline save|compare RUN_DIR` (options: cmd_baseline.c) */
+struct bl_opts {
+    const char *run_dir;
+    const char *name;       /* NULL: the run's scenario (bl_default_name) */
+    const char *dir;        /* NULL: as bl_path */
+    double min_pct, mad_k;  /* save: tolerance; NAN: the stored one, else BL_DEFAULT_* */
+    bool replace;           /* save: start the baseline over */
+    bool json;              /* compare: print the comparison as JSON */
+};
+/* Append RUN_DIR's run to its baseline (created when there is none) and
+ * print the new statistics on @out.  0; -EXDEV when the run's conditions
+ * differ from the baseline's (not saved); another negative errno on bad
+ * input (messages on @err). */
+int bl_save(const struct bl_opts *o, FILE *out, FILE *err);
+/* Compare RUN_DIR's run against its baseline, write
+ * RUN_DIR/baseline-compare.json and print the comparison on @out.  The
+ * verdict (enum bl_verdict), or a negative errno (message on @err). */
+int bl_compare_run(const struct bl_opts *o, FILE *out, FILE *err);
 
 #endif

@@ -498,7 +498,7 @@ double cp_recall(const struct cp_score *sc, enum dg_code c)
     return d ? 100.0 * sc->tp[c] / d : NAN;
 }
 
-/* ---- the command ---------------------------------------------------------- */
+/* ---- the campaign ------------------------------------------------------- */
 
 struct outcome {
     struct cp_sample s;
@@ -837,178 +837,33 @@ static int run_sample(const char *self, const char *sdir, const struct outcome *
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
-static int parse_u(const char *flag, const char *v, unsigned long long max, unsigned long long *out)
+int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
 {
-    char *end;
-    errno = 0;
-    *out = strtoull(v, &end, 10);
-    if (!*v || *end || errno || *out > max || v[0] == '-') {
-        fprintf(stderr, "gemlab campaign: %s: '%s' is not a whole number in 0..%llu\n", flag, v, max);
-        return -EINVAL;
-    }
-    return 0;
-}
-
-static void usage(FILE *f)
-{
-    fputs("usage: gemlab campaign [--runs N] [--seed S] [--faults LIST] [--pairs]\n"
-          "                       [--firmware baremetal|linux|all] [--duration SEC] [--out DIR]\n"
-          "                       [--only K] [--dry-run] [--min-recall PCT] [--min-precision PCT]\n"
-          "                       [--qemu PATH] [--timeout SEC] [--clock real|virtual]\n"
-          "  Draws N scenarios from the fault space (LIST: comma-separated names below; default all\n"
-          "  that run on the firmware), runs each with `gemlab run`, diagnoses its results.json blind\n"
-          "  (without `scenario` and `truth`) and scores the codes against the injected faults.\n"
-          "  Sample K depends only on (S, K): --only K reruns one miss.  Writes DIR/campaign.json,\n"
-          "  campaign.md, campaign.html and DIR/sample-K/{scenario.ini,run/,run.log}\n"
-          "  (DIR default build/campaign).  --dry-run writes the scenarios only.\n"
-          "  --clock virtual: bare-metal samples in virtual time against the in-emulator peer\n"
-          "  (default --duration 2), only the faults it can run (docs/CAMPAIGN.md).\n"
-          "  exit: 0 done and every bar met, 1 a run errored, a clean sample named a physical,\n"
-          "  MAC or protocol code, or a --min-* bar was missed, 2 bad input\n"
-          "  faults:",
-          f);
-    for (int i = 0; i < NFAULTS; i++)
-        fprintf(f, "%s %s", i % 4 ? "," : (i ? ",\n   " : ""), faults[i].name);
-    fputc('\n', f);
-}
-
-int cp_cmd(int argc, char **argv)
-{
-    struct cp_opts o = { .seed = 1, .runs = 20, .fw_mask = CP_FW_BAREMETAL, .duration_s = 6 };
-    const char *out = "build/campaign", *qemu = NULL;
-    unsigned long long v;
-    long only = -1;
-    unsigned timeout_s = 0;
-    double min_recall = NAN, min_precision = NAN;
-    bool dry = false, duration_set = false;
-    char self[PATH_MAX], cmdline[1024];
+    const struct cp_opts *o = &co->o;
+    const char *dir = co->out;
+    char self[PATH_MAX];
     struct outcome *x;
     struct cp_score sc;
     struct sigaction sa;
-    size_t cl = 0;
     ssize_t sl;
     int rc = RUN_EXIT_PASS, e0 = 0;
     unsigned n = 0, first, last;
 
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
-        bool takes = strcmp(a, "--pairs") && strcmp(a, "--dry-run") && strcmp(a, "-h") && strcmp(a, "--help");
-        if (takes && !val) {
-            fprintf(stderr, "gemlab campaign: %s needs a value\n", a);
-            return RUN_EXIT_INPUT;
-        }
-        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-            usage(stdout);
-            return RUN_EXIT_PASS;
-        } else if (!strcmp(a, "--pairs")) {
-            o.pairs = true;
-        } else if (!strcmp(a, "--dry-run")) {
-            dry = true;
-        } else if (!strcmp(a, "--runs")) {
-            if (parse_u(a, val, 100000, &v) || v == 0) {
-                if (v == 0)
-                    fprintf(stderr, "gemlab campaign: --runs: at least 1\n");
-                return RUN_EXIT_INPUT;
-            }
-            o.runs = (unsigned)v;
-        } else if (!strcmp(a, "--seed")) {
-            if (parse_u(a, val, UINT64_MAX, &v))
-                return RUN_EXIT_INPUT;
-            o.seed = v;
-        } else if (!strcmp(a, "--only")) {
-            if (parse_u(a, val, 100000, &v))
-                return RUN_EXIT_INPUT;
-            only = (long)v;
-        } else if (!strcmp(a, "--duration")) {
-            if (parse_u(a, val, 600, &v) || v < 2) {
-                fprintf(stderr, "gemlab campaign: --duration: 2..600 seconds\n");
-                return RUN_EXIT_INPUT;
-            }
-            o.duration_s = (unsigned)v;
-            duration_set = true;
-        } else if (!strcmp(a, "--clock")) {
-            if (strcmp(val, "virtual") && strcmp(val, "real")) {
-                fprintf(stderr, "gemlab campaign: --clock: '%s' is not real or virtual\n", val);
-                return RUN_EXIT_INPUT;
-            }
-            o.vt = !strcmp(val, "virtual");
-        } else if (!strcmp(a, "--timeout")) {
-            if (parse_u(a, val, 86400, &v) || v == 0) {
-                fprintf(stderr, "gemlab campaign: --timeout: 1..86400 seconds\n");
-                return RUN_EXIT_INPUT;
-            }
-            timeout_s = (unsigned)v;
-        } else if (!strcmp(a, "--min-recall") || !strcmp(a, "--min-precision")) {
-            if (parse_u(a, val, 100, &v))
-                return RUN_EXIT_INPUT;
-            *(!strcmp(a, "--min-recall") ? &min_recall : &min_precision) = (double)v;
-        } else if (!strcmp(a, "--firmware")) {
-            if (!strcmp(val, "baremetal"))
-                o.fw_mask = CP_FW_BAREMETAL;
-            else if (!strcmp(val, "linux"))
-                o.fw_mask = CP_FW_LINUX;
-            else if (!strcmp(val, "all"))
-                o.fw_mask = CP_FW_BAREMETAL | CP_FW_LINUX;
-            else {
-                fprintf(stderr, "gemlab campaign: --firmware: '%s' is not baremetal, linux or all\n", val);
-                return RUN_EXIT_INPUT;
-            }
-        } else if (!strcmp(a, "--faults")) {
-            char buf[512], *save = NULL, *t;
-            snprintf(buf, sizeof(buf), "%s", val);
-            for (t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-                int fi = cp_fault_lookup(t);
-                if (fi < 0) {
-                    fprintf(stderr, "gemlab campaign: --faults: unknown fault '%s' (see gemlab campaign --help)\n", t);
-                    return RUN_EXIT_INPUT;
-                }
-                o.fault_mask |= BIT(fi);
-            }
-            if (!o.fault_mask) {
-                fprintf(stderr, "gemlab campaign: --faults: empty list\n");
-                return RUN_EXIT_INPUT;
-            }
-        } else if (!strcmp(a, "--out")) {
-            out = val;
-        } else if (!strcmp(a, "--qemu")) {
-            qemu = val;
-        } else {
-            fprintf(stderr, "gemlab campaign: unexpected argument '%s'\n", a);
-            usage(stderr);
-            return RUN_EXIT_INPUT;
-        }
-        if (takes)
-            i++;
-    }
-    if (o.vt && (o.fw_mask & CP_FW_LINUX)) {
-        fprintf(stderr, "gemlab campaign: --clock virtual: bare metal only (the Linux image runs no traffic in "
-                        "virtual time yet: docs/VIRTUAL_TIME.md)\n");
-        return RUN_EXIT_INPUT;
-    }
-    if (o.vt && !duration_set)
-        o.duration_s = 2;   /* exact figures: a few virtual seconds are enough */
-    if (only >= (long)o.runs) {
-        fprintf(stderr, "gemlab campaign: --only %ld: the campaign has samples 0..%u\n", only, o.runs - 1);
-        return RUN_EXIT_INPUT;
-    }
     sl = readlink("/proc/self/exe", self, sizeof(self) - 1);
     if (sl <= 0) {
-        fprintf(stderr, "gemlab campaign: /proc/self/exe: %s\n", strerror(errno));
+        fprintf(err, "gemlab campaign: /proc/self/exe: %s\n", strerror(errno));
         return RUN_EXIT_MISSING;
     }
     self[sl] = '\0';
-    cl += (size_t)snprintf(cmdline, sizeof(cmdline), "gemlab campaign");
-    for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
-        cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);
-    if ((e0 = runner_mkdir_p(out, 0700))) {
-        fprintf(stderr, "gemlab campaign: --out %s: %s\n", out, strerror(-e0));
+    if ((e0 = runner_mkdir_p(dir, 0700))) {
+        fprintf(err, "gemlab campaign: --out %s: %s\n", dir, strerror(-e0));
         return RUN_EXIT_INPUT;
     }
-    first = only >= 0 ? (unsigned)only : 0;
-    last = only >= 0 ? (unsigned)only + 1 : o.runs;
+    first = co->only >= 0 ? (unsigned)co->only : 0;
+    last = co->only >= 0 ? (unsigned)co->only + 1 : o->runs;
     x = calloc(last - first, sizeof(*x));
     if (!x) {
-        fprintf(stderr, "gemlab campaign: out of memory\n");
+        fprintf(err, "gemlab campaign: out of memory\n");
         return RUN_EXIT_FAIL;
     }
     memset(&sc, 0, sizeof(sc));
@@ -1022,28 +877,28 @@ int cp_cmd(int argc, char **argv)
         char sdir[PATH_MAX], path[PATH_MAX + 32];
         cJSON *res = NULL;
 
-        if (cp_sample_draw(&o, i, &e->s, stderr)) {
+        if (cp_sample_draw(o, i, &e->s, err)) {
             rc = RUN_EXIT_INPUT;
             break;
         }
         e->bps = NAN;
-        snprintf(sdir, sizeof(sdir), "%s/sample-%03u", out, i);
+        snprintf(sdir, sizeof(sdir), "%s/sample-%03u", dir, i);
         snprintf(path, sizeof(path), "%s/scenario.ini", sdir);
         if ((e0 = runner_mkdir_p(sdir, 0700)) || runner_write_text(path, e->s.scenario)) {
-            fprintf(stderr, "gemlab campaign: %s: %s\n", sdir, e0 ? strerror(-e0) : "cannot write scenario.ini");
+            fprintf(err, "gemlab campaign: %s: %s\n", sdir, e0 ? strerror(-e0) : "cannot write scenario.ini");
             rc = RUN_EXIT_FAIL;
             break;
         }
         n++;
-        if (dry)
+        if (co->dry)
             continue;
-        printf("campaign: sample %u/%u: ", i + 1, o.runs);
-        fault_names(stdout, &e->s);
-        printf(" (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
-        fflush(stdout);
-        e->rc = run_sample(self, sdir, e, qemu, timeout_s);
+        fprintf(out, "campaign: sample %u/%u: ", i + 1, o->runs);
+        fault_names(out, &e->s);
+        fprintf(out, " (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
+        fflush(out);
+        e->rc = run_sample(self, sdir, e, co->qemu, co->timeout_s);
         snprintf(path, sizeof(path), "%s/run/results.json", sdir);
-        if (access(path, F_OK) == 0 && dg_load_json(path, &res, stderr) == 0) {
+        if (access(path, F_OK) == 0 && dg_load_json(path, &res, err) == 0) {
             const cJSON *vr = runner_json_path(res, "verdict.result"), *b = runner_json_path(res, "iperf.throughput_bps");
             snprintf(e->verdict, sizeof(e->verdict), "%s", cJSON_IsString(vr) ? vr->valuestring : "?");
             if (cJSON_IsNumber(b))
@@ -1068,47 +923,48 @@ int cp_cmd(int argc, char **argv)
                 fclose(lf);
             }
             lastline[strcspn(lastline, "\n")] = '\0';
-            printf(" no results (gemlab run exit %d: %s)", e->rc, lastline[0] ? lastline : "no output");
+            fprintf(out, " no results (gemlab run exit %d: %s)", e->rc, lastline[0] ? lastline : "no output");
         }
-        printf(" %s, named ", e->verdict[0] ? e->verdict : "");
-        codes_text(stdout, e->found);
+        fprintf(out, " %s, named ", e->verdict[0] ? e->verdict : "");
+        codes_text(out, e->found);
         if (missed(e)) {
-            printf("\n  miss: expected ");
-            codes_text(stdout, e->s.expect);
-            printf("; reproduce: ");
-            repro(stdout, &o, e, "gemlab");
+            fputs("\n  miss: expected ", out);
+            codes_text(out, e->s.expect);
+            fputs("; reproduce: ", out);
+            repro(out, o, e, "gemlab");
         }
-        putchar('\n');
-        fflush(stdout);
-        if (write_json(out, &o, x, n, &sc, cmdline))
+        fputc('\n', out);
+        fflush(out);
+        if (write_json(dir, o, x, n, &sc, co->cmdline))
             rc = RUN_EXIT_FAIL;
     }
-    if (dry) {
-        printf("campaign: %u scenarios in %s/sample-*/scenario.ini\n", n, out);
+    if (co->dry) {
+        fprintf(out, "campaign: %u scenarios in %s/sample-*/scenario.ini\n", n, dir);
         free(x);
         return rc;
     }
-    if (write_json(out, &o, x, n, &sc, cmdline) || write_md_html(out, &o, x, n, &sc, cmdline, "gemlab"))
+    if (write_json(dir, o, x, n, &sc, co->cmdline) || write_md_html(dir, o, x, n, &sc, co->cmdline, "gemlab"))
         rc = RUN_EXIT_FAIL;
-    printf("campaign: %u samples, %u errors, all faults named in %u, %u/%u clean samples with a false alarm; "
-           "%s/campaign.md\n",
-           n, sc.errors, sc.all_named, sc.clean_false_alarms, sc.clean, out);
+    fprintf(out, "campaign: %u samples, %u errors, all faults named in %u, %u/%u clean samples with a false alarm; "
+                 "%s/campaign.md\n",
+            n, sc.errors, sc.all_named, sc.clean_false_alarms, sc.clean, dir);
     if (sc.errors && rc == RUN_EXIT_PASS)
         rc = RUN_EXIT_FAIL;
     /* issue 20's bar: a clean run names no physical, MAC or protocol code */
     if (sc.clean_false_alarms) {
-        printf("campaign: %u of %u clean samples named a physical, MAC or protocol code\n", sc.clean_false_alarms,
-               sc.clean);
+        fprintf(out, "campaign: %u of %u clean samples named a physical, MAC or protocol code\n",
+                sc.clean_false_alarms, sc.clean);
         rc = RUN_EXIT_FAIL;
     }
     for (int c = 0; c < DG_NCODES; c++) {
         double p = cp_precision(&sc, c), r = cp_recall(&sc, c);
-        if (isfinite(min_recall) && isfinite(r) && r < min_recall) {
-            printf("campaign: %s recall %.1f %% < --min-recall %.0f\n", dg_code_name(c), r, min_recall);
+        if (isfinite(co->min_recall) && isfinite(r) && r < co->min_recall) {
+            fprintf(out, "campaign: %s recall %.1f %% < --min-recall %.0f\n", dg_code_name(c), r, co->min_recall);
             rc = RUN_EXIT_FAIL;
         }
-        if (isfinite(min_precision) && isfinite(p) && p < min_precision) {
-            printf("campaign: %s precision %.1f %% < --min-precision %.0f\n", dg_code_name(c), p, min_precision);
+        if (isfinite(co->min_precision) && isfinite(p) && p < co->min_precision) {
+            fprintf(out, "campaign: %s precision %.1f %% < --min-precision %.0f\n", dg_code_name(c), p,
+                    co->min_precision);
             rc = RUN_EXIT_FAIL;
         }
     }

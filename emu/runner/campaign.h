@@ -9,7 +9,8 @@
  * The injected faults are the campaign's ground truth; the diagnosis sees
  * only the run's evidence (results.json without `scenario` and `truth`).
  *
- * Errors: 0 or a negative errno, messages on the FILE * given.
+ * Errors: 0 or a negative errno, messages on the FILE * given (the
+ * campaign itself, cp_campaign, returns an exit code).
  */
 #ifndef GEMLAB_RUNNER_CAMPAIGN_H
 #define GEMLAB_RUNNER_CAMPAIGN_H
@@ -84,7 +85,25 @@ void cp_score_add(struct cp_score *sc, const struct cp_sample *s, uint64_t found
 double cp_precision(const struct cp_score *sc, enum dg_code c);
 double cp_recall(const struct cp_score *sc, enum dg_code c);
 
-/* `gemlab campaign ...`: returns a RUN_EXIT_* code. */
-int cp_cmd(int argc, char **argv);
+/* `gemlab campaign` (options: cmd_campaign.c) */
+struct cp_campaign_opts {
+    struct cp_opts o;         /* what to draw */
+    const char *out;          /* DIR: campaign.json, .md, .html and sample-K/ (created) */
+    const char *qemu;         /* gemlab run --qemu; NULL: its default */
+    const char *cmdline;      /* the command, as the reports show it */
+    long only;                /* >= 0: sample K alone; -1: all */
+    unsigned timeout_s;       /* gemlab run --timeout; 0: its default */
+    double min_recall, min_precision; /* bars in percent; NAN: none */
+    bool dry;                 /* write the scenarios only */
+};
+/* Draw the samples, run each with `gemlab run` (this executable),
+ * diagnose it blind, score it, and write DIR/campaign.json after every
+ * sample, campaign.md and campaign.html at the end.  Progress and the
+ * summary go to @out, messages to @err.  SIGINT and SIGTERM stop it after
+ * the current sample.  Returns a RUN_EXIT_* code (run.h): PASS when every
+ * sample ran and every bar was met, FAIL when not (or a file could not be
+ * written), INPUT (DIR cannot be made, nothing to draw), MISSING (no
+ * /proc/self/exe), INTERRUPTED. */
+int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err);
 
 #endif

@@ -1323,29 +1323,24 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
 int dg_load_json(const char *path, cJSON **root, FILE *err)
 {
     struct stat st;
-    FILE *f = fopen(path, "r");
     char *buf;
     size_t got;
 
     *root = NULL;
-    if (!f) {
+    /* stat first: a FIFO or a directory is refused before it is opened */
+    if (stat(path, &st)) {
         int rc = -errno;
         fprintf(err, "%s: cannot open: %s\n", path, strerror(errno));
         return rc;
     }
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode) || st.st_size > (64 << 20)) {
-        fprintf(err, "%s: not a regular file of at most 64 MiB\n", path);
-        fclose(f);
-        return -EINVAL;
+    if (!S_ISREG(st.st_mode) || !(buf = runner_read_file(path, 64u << 20, &got))) {
+        int rc = S_ISREG(st.st_mode) && errno != EFBIG ? -errno : -EINVAL;
+        if (rc == -EINVAL)
+            fprintf(err, "%s: not a regular file of at most 64 MiB\n", path);
+        else
+            fprintf(err, "%s: cannot open: %s\n", path, strerror(-rc));
+        return rc;
     }
-    buf = malloc((size_t)st.st_size + 1);
-    if (!buf) {
-        fclose(f);
-        return -ENOMEM;
-    }
-    got = fread(buf, 1, (size_t)st.st_size, f);
-    fclose(f);
-    buf[got] = '\0';
     *root = cJSON_ParseWithLength(buf, got);
     if (!*root) {
         const char *at = cJSON_GetErrorPtr();

@@ -1,26 +1,19 @@
 /*
- * main.c - the `gemlab` command line: subcommand dispatch and the small
- * commands (check, show, diagnose).  `run`, `boot`, `fault` and `tap`
- * live in run.c.
+ * main.c - the `gemlab` command line: usage and the subcommand table.
+ * Each subcommand's options and exit codes are in cmd_NAME.c (cmd.h); the
+ * work is the library's (libgemlab, the rest of emu/runner/).
  *
  * Exit status (every subcommand): 0 success/PASS, 1 FAIL (expectations
  * not met, QEMU died, watchdog), 2 bad input (usage, scenario errors),
  * 3 something to build or install is missing, 130 interrupted.
  */
-#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-#include "baseline.h"
-#include "campaign.h"
-#include "diagnose.h"
-#include "merge.h"
-#include "report.h"
+#include "cmd.h"
 #include "run.h"
-#include "scenario.h"
 
 static void usage(FILE *out)
 {
@@ -56,95 +49,6 @@ static void usage(FILE *out)
           out);
 }
 
-static int cmd_check(int argc, char **argv)
-{
-    int bad = 0;
-
-    if (argc < 1) {
-        fprintf(stderr, "gemlab check: no scenario given\n");
-        return RUN_EXIT_INPUT;
-    }
-    for (int i = 0; i < argc; i++) {
-        static struct scenario s;
-        if (scn_load(argv[i], &s, stderr))
-            bad++;
-        else
-            printf("%s: ok\n", argv[i]);
-    }
-    return bad ? RUN_EXIT_INPUT : 0;
-}
-
-static int cmd_show(int argc, char **argv)
-{
-    static struct scenario s;
-    cJSON *j;
-    char *text;
-
-    bool control = argc == 2 && !strcmp(argv[1], "--control");
-
-    if (argc != 1 && !control) {
-        fprintf(stderr, "gemlab show: expected one scenario [--control]\n");
-        return RUN_EXIT_INPUT;
-    }
-    if (scn_load(argv[0], &s, stderr))
-        return RUN_EXIT_INPUT;
-    if (control) {
-        static struct scenario c;
-        if (scn_make_control(&s, &c, stderr))
-            return RUN_EXIT_INPUT;
-        s = c;
-    }
-    j = run_scenario_json(&s);
-    text = cJSON_Print(j);
-    puts(text);
-    free(text);
-    cJSON_Delete(j);
-    return 0;
-}
-
-static int cmd_diagnose(int argc, char **argv)
-{
-    bool strict = false, auto_bl = true, blind = false;
-    const char *dir = NULL, *bname = NULL, *bdir = NULL;
-    cJSON *bl = NULL;
-    int failed = 0, rc;
-
-    for (int i = 0; i < argc; i++) {
-        if (strcmp(argv[i], "--strict") == 0)
-            strict = true;
-        else if (strcmp(argv[i], "--no-baseline") == 0)
-            auto_bl = false;
-        else if (strcmp(argv[i], "--blind") == 0)
-            blind = true;
-        else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
-            if (!strcmp(argv[i], "--baseline"))
-                bname = argv[++i];
-            else
-                bdir = argv[++i];
-        }
-        else if (!dir && argv[i][0] != '-')
-            dir = argv[i];
-        else {
-            fprintf(stderr, "gemlab diagnose: unexpected argument '%s'\n", argv[i]);
-            return RUN_EXIT_INPUT;
-        }
-    }
-    if (!dir) {
-        fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
-        return RUN_EXIT_INPUT;
-    }
-    if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
-        return RUN_EXIT_INPUT;
-    /* no --baseline: the scenario's own baseline when one is stored */
-    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
-        return RUN_EXIT_INPUT;
-    rc = dg_diagnose_dir_opts(dir, bl, blind, stdout, stderr, &failed);
-    cJSON_Delete(bl);
-    if (rc)
-        return RUN_EXIT_INPUT;
-    return strict && failed ? RUN_EXIT_FAIL : 0;
-}
-
 /* The subcommands; own_help: it answers --help itself. */
 static const struct command {
     const char *name;
@@ -154,14 +58,14 @@ static const struct command {
     { "check", cmd_check, false },
     { "show", cmd_show, false },
     { "diagnose", cmd_diagnose, false },
-    { "report", rp_cmd, true },
-    { "merge", mg_cmd, true },
-    { "baseline", bl_cmd, true },
-    { "campaign", cp_cmd, true },
-    { "run", run_cmd_run, false },
-    { "boot", run_cmd_boot, false },
-    { "fault", run_cmd_fault, false },
-    { "tap", run_cmd_tap, false },
+    { "report", cmd_report, true },
+    { "merge", cmd_merge, true },
+    { "baseline", cmd_baseline, true },
+    { "campaign", cmd_campaign, true },
+    { "run", cmd_run, false },
+    { "boot", cmd_boot, false },
+    { "fault", cmd_fault, false },
+    { "tap", cmd_tap, false },
 };
 
 int main(int argc, char **argv)

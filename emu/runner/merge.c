@@ -314,11 +314,13 @@ void mg_free(struct mg *m)
     memset(m, 0, sizeof(*m));
 }
 
-/* ---- the command: inputs, run directories, outputs ---- */
+/* ---- the merge: inputs, run directories, outputs ---- */
 
+/* nftw() passes no context: the merge a directory walk adds to */
 static struct mg *walk_m;
 static cJSON *walk_runs;
 static int walk_rc;
+static FILE *walk_err;
 
 /* @path's text (runner_read_file, 64 MiB at most), or NULL with a message
  * on @err. */
@@ -355,7 +357,7 @@ static void add_run(const char *dir)
     if (runner_run_incomplete(dir, NULL))
         return; /* a problem of its own (visit) */
     snprintf(path, sizeof(path), "%s/results.json", dir);
-    if (dg_load_json(path, &res, stderr))
+    if (dg_load_json(path, &res, walk_err))
         return; /* reported; a broken run dir is listed by its JUnit case */
     r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "dir", dir);
@@ -370,7 +372,7 @@ static void add_run(const char *dir)
         cJSON_AddNumberToObject(r, "throughput_bps", jnum2(res, "iperf", "throughput_bps"));
     codes = cJSON_AddArrayToObject(r, "findings");
     snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
-    if (access(path, R_OK) == 0 && dg_load_json(path, &dg, stderr) == 0)
+    if (access(path, R_OK) == 0 && dg_load_json(path, &dg, walk_err) == 0)
         cJSON_ArrayForEach(f, cJSON_GetObjectItemCaseSensitive(dg, "findings"))
             if (*jstr_at(f, "code", NULL))
                 cJSON_AddItemToArray(codes, cJSON_CreateString(jstr_at(f, "code", NULL)));
@@ -388,12 +390,12 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 
     (void)st;
     if (type == FTW_F && n > 4 && !strcmp(path + n - 4, ".xml") && strncmp(base, "merged", 6)) {
-        char *text = slurp(path, stderr);
+        char *text = slurp(path, walk_err);
         if (!text) {
             walk_rc = -EIO;
             return 0;
         }
-        if (strstr(text, "<testsuite") && mg_add_junit(walk_m, text, path, stderr))
+        if (strstr(text, "<testsuite") && mg_add_junit(walk_m, text, path, walk_err))
             walk_rc = -EINVAL;
         free(text);
     } else if (type == FTW_F && !strcmp(base, "results.json")) {
@@ -710,120 +712,109 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     return rc ? -EIO : 0;
 }
 
-int mg_cmd(int argc, char **argv)
+/* One INPUT into @m and @runs: a shard's output directory (walked for
+ * JUnit files and run directories) or a JUnit file.  0 or a negative
+ * errno (message on @err). */
+static int read_input(struct mg *m, cJSON *runs, const char *in, FILE *err)
 {
-    const char *out = "build/qemu-test-merged";
+    struct stat st;
+    char *text;
+    int rc;
+
+    if (stat(in, &st)) {
+        rc = -errno;
+        fprintf(err, "gemlab merge: %s: %s\n", in, strerror(-rc));
+        return rc;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        int before = m->nsuites, rb = cJSON_GetArraySize(runs), ib = cJSON_GetArraySize(m->incomplete);
+        walk_m = m;
+        walk_runs = runs;
+        walk_rc = 0;
+        walk_err = err;
+        if (nftw(in, visit, 16, FTW_PHYS)) {
+            fprintf(err, "gemlab merge: %s: cannot walk: %s\n", in, strerror(errno));
+            return -EIO;
+        }
+        if (m->nsuites == before && cJSON_GetArraySize(runs) == rb && cJSON_GetArraySize(m->incomplete) == ib) {
+            fprintf(err, "gemlab merge: %s: no JUnit file and no run directory in it\n", in);
+            return -EINVAL;
+        }
+        return walk_rc;
+    }
+    text = slurp(in, err);
+    rc = !text ? -EIO : mg_add_junit(m, text, in, err) ? -EINVAL : 0;
+    free(text);
+    return rc;
+}
+
+/* @runs sorted by scenario (a new array; @runs is freed), or NULL */
+static cJSON *sort_runs(cJSON *runs)
+{
+    int n = cJSON_GetArraySize(runs), j = 0;
+    cJSON **v = calloc((size_t)n + 1, sizeof(*v)), *sorted, *it;
+
+    if (!v)
+        return NULL;
+    sorted = cJSON_CreateArray();
+    cJSON_ArrayForEach(it, runs) v[j++] = it;
+    qsort(v, (size_t)n, sizeof(*v), cmp_run);
+    for (j = 0; j < n; j++)
+        cJSON_AddItemToArray(sorted, cJSON_Duplicate(v[j], 1));
+    free(v);
+    cJSON_Delete(runs);
+    return sorted;
+}
+
+int mg_check_inputs(const char *const *inputs, int n, FILE *err)
+{
     struct mg m;
-    cJSON *runs;
-    int ninputs = 0, rc;
+    cJSON *runs = cJSON_CreateArray();
+    int rc = 0;
 
     memset(&m, 0, sizeof(m));
-    /* GitHub Actions sets CI=true in every step ("Default environment
-     * variables", docs.github.com/en/actions/learn-github-actions/variables) */
-    m.skips_fail = getenv("CI") && !strcmp(getenv("CI"), "true");
-    for (int i = 0; i < argc; i++)
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            puts("usage: gemlab merge [--out DIR] [--expect-shards N] INPUT...\n"
-                 "  INPUT: a shard's output directory (searched for JUnit *.xml and run directories\n"
-                 "  with results.json) or a JUnit file.  Writes DIR/junit.xml, report.md, index.html,\n"
-                 "  index.json (DIR default build/qemu-test-merged).\n"
-                 "  Skipped scenarios are counted apart; a <skipped> case whose message starts with TODO\n"
-                 "  (a scenario marked `todo`) counts as todo.  With CI=true in the environment a skip\n"
-                 "  that is not a todo fails the merge.\n"
-                 "  exit: 0 every shard present and passed, 1 a shard failed or is missing (or, CI=true,\n"
-                 "  a scenario was skipped), 2 bad input");
-            return 0;
-        }
-    runs = cJSON_CreateArray();
-    walk_m = &m;
-    walk_runs = runs;
-    walk_rc = 0;
-    for (int i = 0; i < argc; i++) {
-        struct stat st;
-        if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--expect-shards")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "gemlab merge: %s needs a value\n", argv[i]);
-                goto bad;
-            }
-            if (!strcmp(argv[i], "--out"))
-                out = argv[++i];
-            else {
-                char *e;
-                long n = strtol(argv[++i], &e, 10);
-                if (e == argv[i] || *e || n < 1 || n > MG_MAX_SHARDS) {
-                    fprintf(stderr, "gemlab merge: --expect-shards wants 1..%d, got '%s'\n", MG_MAX_SHARDS, argv[i]);
-                    goto bad;
-                }
-                m.expect_n = (int)n;
-            }
-            continue;
-        }
-        if (argv[i][0] == '-') {
-            fprintf(stderr, "gemlab merge: unexpected argument '%s'\n", argv[i]);
-            goto bad;
-        }
-        if (stat(argv[i], &st)) {
-            fprintf(stderr, "gemlab merge: %s: %s\n", argv[i], strerror(errno));
-            goto bad;
-        }
-        ninputs++;
-        if (S_ISDIR(st.st_mode)) {
-            int before = m.nsuites, rb = cJSON_GetArraySize(runs), ib = cJSON_GetArraySize(m.incomplete);
-            if (nftw(argv[i], visit, 16, FTW_PHYS)) {
-                fprintf(stderr, "gemlab merge: %s: cannot walk: %s\n", argv[i], strerror(errno));
-                goto bad;
-            }
-            if (m.nsuites == before && cJSON_GetArraySize(runs) == rb && cJSON_GetArraySize(m.incomplete) == ib) {
-                fprintf(stderr, "gemlab merge: %s: no JUnit file and no run directory in it\n", argv[i]);
-                goto bad;
-            }
-        } else {
-            char *text = slurp(argv[i], stderr);
-            if (!text || mg_add_junit(&m, text, argv[i], stderr)) {
-                free(text);
-                goto bad;
-            }
-            free(text);
-        }
-        if (walk_rc)
-            goto bad;
-    }
-    if (!ninputs) {
-        fprintf(stderr, "gemlab merge: no INPUT given (shard output directories or JUnit files)\n");
-        goto bad;
-    }
-    {
-        int n = cJSON_GetArraySize(runs), j = 0;
-        cJSON **v = calloc((size_t)n + 1, sizeof(*v)), *sorted = cJSON_CreateArray(), *it;
-        if (!v)
-            goto bad;
-        cJSON_ArrayForEach(it, runs) v[j++] = it;
-        qsort(v, (size_t)n, sizeof(*v), cmp_run);
-        for (j = 0; j < n; j++)
-            cJSON_AddItemToArray(sorted, cJSON_Duplicate(v[j], 1));
-        free(v);
-        cJSON_Delete(runs);
-        runs = sorted;
-    }
-    mg_evaluate(&m);
-    if (runner_mkdir_p(out, 0755)) {
-        fprintf(stderr, "gemlab merge: --out %s: cannot create: %s\n", out, strerror(errno));
-        goto bad;
-    }
-    if (write_outputs(&m, runs, out))
-        goto bad;
-    {
-        const cJSON *p;
-        cJSON_ArrayForEach(p, m.problems) fprintf(stderr, "gemlab merge: %s\n", p->valuestring);
-    }
-    printf("merge: %s: %d scenarios in %d of %d shards, %d passed, %d failed, %d skipped, %d todo; %s/report.md\n",
-           m.pass ? "PASS" : "FAIL", m.tests, m.nsuites, m.n, m.passed, m.failed, m.skipped, m.todo, out);
-    rc = m.pass ? 0 : 1;
+    for (int i = 0; i < n && !rc; i++)
+        rc = read_input(&m, runs, inputs[i], err);
     cJSON_Delete(runs);
     mg_free(&m);
     return rc;
-bad:
+}
+
+int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err)
+{
+    struct mg m;
+    cJSON *runs, *sorted;
+    const cJSON *p;
+    int rc = 0;
+
+    memset(&m, 0, sizeof(m));
+    m.expect_n = o->expect_n;
+    m.skips_fail = o->skips_fail;
+    *pass = false;
+    runs = cJSON_CreateArray();
+    for (int i = 0; i < o->ninputs; i++)
+        if ((rc = read_input(&m, runs, o->inputs[i], err)))
+            goto done;
+    if (!(sorted = sort_runs(runs))) {
+        rc = -ENOMEM;
+        goto done;
+    }
+    runs = sorted;
+    mg_evaluate(&m);
+    if (runner_mkdir_p(o->out, 0755)) {
+        fprintf(err, "gemlab merge: --out %s: cannot create: %s\n", o->out, strerror(errno));
+        rc = -EIO;
+        goto done;
+    }
+    if ((rc = write_outputs(&m, runs, o->out)))
+        goto done;
+    cJSON_ArrayForEach(p, m.problems) fprintf(err, "gemlab merge: %s\n", p->valuestring);
+    fprintf(out,
+            "merge: %s: %d scenarios in %d of %d shards, %d passed, %d failed, %d skipped, %d todo; %s/report.md\n",
+            m.pass ? "PASS" : "FAIL", m.tests, m.nsuites, m.n, m.passed, m.failed, m.skipped, m.todo, o->out);
+    *pass = m.pass;
+done:
     cJSON_Delete(runs);
     mg_free(&m);
-    return 2;
+    return rc;
 }

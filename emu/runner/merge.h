@@ -66,7 +66,21 @@ int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err);
 void mg_evaluate(struct mg *m);
 void mg_free(struct mg *m);
 
-/* `gemlab merge [--out DIR] [--expect-shards N] INPUT...` */
-int mg_cmd(int argc, char **argv);
+/* `gemlab merge` (options: cmd_merge.c) */
+struct mg_opts {
+    const char *const *inputs;  /* shard output directories and JUnit files */
+    int ninputs;
+    const char *out;            /* directory of the merged outputs (created) */
+    int expect_n;               /* --expect-shards, 0 = from the suites */
+    bool skips_fail;            /* a skip (not a todo) fails the merge */
+};
+/* Read every input, evaluate, write OUT/junit.xml, report.md, index.html
+ * and index.json; the problems go to @err, the verdict line to @out.
+ * Returns 0 with *@pass the verdict, or a negative errno when an input
+ * cannot be read or the outputs cannot be written (message on @err). */
+int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err);
+/* Read @inputs as mg_merge does, and drop them: 0, or the negative errno
+ * of the first one that cannot be read (message on @err). */
+int mg_check_inputs(const char *const *inputs, int n, FILE *err);
 
 #endif

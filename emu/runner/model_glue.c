@@ -8,6 +8,7 @@
 #include <gemlab/phy.h>
 #include <gemlab/wire.h>
 
+#include "link_keys.h"
 #include "scenario.h"
 
 /* The models prefix their messages with the field they checked ("loss:
@@ -21,7 +22,7 @@ static const char *drop_label(const char *m)
     return n > 0 && n <= 32 && m[n] == ':' && m[n + 1] == ' ' ? m + n + 2 : m;
 }
 
-int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len)
+int glue_check(enum glue_kind kind, const char *text, char *msg, size_t len)
 {
     struct gl_err err = { { 0 } };
     struct gl_wire_params wp;
@@ -32,22 +33,22 @@ int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len)
     int rc;
 
     switch (kind) {
-    case MG_ABILITIES:
+    case GLUE_ABILITIES:
         rc = gl_phy_parse_abilities(text, &abil, &err);
         break;
-    case MG_LOSS:
+    case GLUE_LOSS:
         gl_wire_params_default(&wp);
         rc = gl_wire_parse_loss(text, &wp, &err);
         if (!rc)
             rc = gl_wire_params_validate(&wp, &err);
         break;
-    case MG_CABLE:
+    case GLUE_CABLE:
         rc = gl_phy_parse_cable(text, &cable, &err);
         break;
-    case MG_JITTER_DIST:
+    case GLUE_JITTER_DIST:
         rc = gl_wire_parse_jitter_dist(text, &jd, &err);
         break;
-    case MG_MS:
+    case GLUE_MS:
         rc = gl_phy_parse_ms(text, &ms, &err);
         break;
     default:
@@ -62,14 +63,29 @@ int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len)
     return rc;
 }
 
-unsigned mg_abilities(const char *text)
+unsigned glue_abilities(const char *text)
 {
     uint32_t abil = 0;
 
     return gl_phy_parse_abilities(text, &abil, NULL) ? 0 : abil;
 }
 
-int mg_validate_link(const struct scenario *s, char *msg, size_t len)
+/* link_keys.h's "into the model" column: @dst is the struct, @f the field,
+ * @k the key.  The parsers' errors were reported when the file was read
+ * (glue_check), so a value that reaches here parses. */
+#define INTO_U(dst, f, k) ((dst).f = v[k].u)
+#define INTO_D(dst, f, k) ((dst).f = v[k].d)
+#define INTO_B(dst, f, k) ((dst).f = v[k].b)
+#define INTO_RATE(dst, f, k) ((dst).f = (uint64_t)v[k].d)
+#define INTO_ENUM_NUM(dst, f, k) ((dst).f = scn_enum_num(s, k))
+#define INTO_FULL(dst, f, k) ((dst).f = v[k].e == 0)
+#define INTO_ABIL(dst, f, k) gl_phy_parse_abilities(v[k].s, &(dst).f, NULL)
+#define INTO_CABLE(dst, f, k) gl_phy_parse_cable(v[k].s, &(dst).f, NULL)
+#define INTO_MS(dst, f, k) gl_phy_parse_ms(v[k].s, &(dst).f, NULL)
+#define INTO_JDIST(dst, f, k) gl_wire_parse_jitter_dist(v[k].s, &(dst).f, NULL)
+#define INTO_LOSS(dst, f, k) gl_wire_parse_loss(v[k].s, &(dst), NULL)   /* sets several fields */
+
+int glue_validate_link(const struct scenario *s, char *msg, size_t len)
 {
     const struct scn_val *v = s->v;
     struct gl_err err = { { 0 } };
@@ -79,43 +95,16 @@ int mg_validate_link(const struct scenario *s, char *msg, size_t len)
 
     gl_phy_params_default(&pp);
     gl_wire_params_default(&wp);
-    if (v[SK_LINK_PARTNER].set)
-        gl_phy_parse_abilities(v[SK_LINK_PARTNER].s, &pp.partner.abilities, NULL);
-    pp.partner.autoneg = v[SK_LINK_PARTNER_AUTONEG].b;
-    if (v[SK_LINK_PARTNER_SPEED].set)
-        pp.partner.forced_speed_mbps = scn_enum_num(s, SK_LINK_PARTNER_SPEED);
-    if (v[SK_LINK_PARTNER_DUPLEX].set)
-        pp.partner.forced_full_duplex = v[SK_LINK_PARTNER_DUPLEX].e == 0;
-    if (v[SK_LINK_PARTNER_MS].set)
-        gl_phy_parse_ms(v[SK_LINK_PARTNER_MS].s, &pp.partner.ms, NULL);
-    if (v[SK_LINK_CABLE].set)
-        gl_phy_parse_cable(v[SK_LINK_CABLE].s, &pp.cable, NULL);
-    if (v[SK_LINK_DOWNSHIFT].set)
-        pp.downshift_enable = v[SK_LINK_DOWNSHIFT].b;
-    if (v[SK_LINK_DOWNSHIFT_ATTEMPTS].set)
-        pp.downshift_attempts = (unsigned)v[SK_LINK_DOWNSHIFT_ATTEMPTS].u;
-    if (v[SK_LINK_ANEG_TIME].set)
-        pp.aneg_ns = v[SK_LINK_ANEG_TIME].u;
-    pp.seed = v[SK_LINK_SEED].u;
-
-    if (v[SK_LINK_LOSS].set)
-        gl_wire_parse_loss(v[SK_LINK_LOSS].s, &wp, NULL);
-    wp.latency_ns = v[SK_LINK_LATENCY].u;
-    wp.jitter_ns = v[SK_LINK_JITTER].u;
-    if (v[SK_LINK_JITTER_DIST].set)
-        gl_wire_parse_jitter_dist(v[SK_LINK_JITTER_DIST].s, &wp.jitter_dist, NULL);
-    if (v[SK_LINK_JITTER_REORDERS].set)
-        wp.jitter_reorders = v[SK_LINK_JITTER_REORDERS].b;
-    if (v[SK_LINK_RATE].set)
-        wp.rate_bps = (uint64_t)v[SK_LINK_RATE].d;
-    if (v[SK_LINK_QUEUE_FRAMES].set)
-        wp.queue_frames = (uint32_t)v[SK_LINK_QUEUE_FRAMES].u;
-    wp.dup_pct = v[SK_LINK_DUPLICATE].d;
-    wp.corrupt_pct = v[SK_LINK_CORRUPT].d;
-    wp.reorder_pct = v[SK_LINK_REORDER].d;
-    if (v[SK_LINK_REORDER_GAP].set)
-        wp.reorder_gap = (uint32_t)v[SK_LINK_REORDER_GAP].u;
-    wp.skew_crc_pct = v[SK_LINK_RGMII_SKEW].d;
+    /* each key given in the file, or with a scenario default, over the
+     * model's defaults */
+#define STRUCT_PHY pp
+#define STRUCT_PARTNER pp.partner
+#define STRUCT_WIRE wp
+#define INTO_MODEL(a, id, word, type, min, max, words, def, prop, prop2, qv, st, field, into) \
+    if (v[SK_LINK_##id].set || (def) != NULL)                                                \
+        INTO_##into(STRUCT_##st, field, SK_LINK_##id);
+    LINK_KEYS(INTO_MODEL, _)
+#undef INTO_MODEL
 
     rc = gl_phy_params_validate(&pp, &err);
     if (!rc)

@@ -14,22 +14,22 @@
 
 struct scenario;
 
-enum mg_kind {
-    MG_ABILITIES,     /* gl_phy_parse_abilities */
-    MG_LOSS,          /* gl_wire_parse_loss */
-    MG_CABLE,         /* gl_phy_parse_cable */
-    MG_JITTER_DIST,   /* gl_wire_parse_jitter_dist */
-    MG_MS,            /* gl_phy_parse_ms */
+enum glue_kind {
+    GLUE_ABILITIES,     /* gl_phy_parse_abilities */
+    GLUE_LOSS,          /* gl_wire_parse_loss */
+    GLUE_CABLE,         /* gl_phy_parse_cable */
+    GLUE_JITTER_DIST,   /* gl_wire_parse_jitter_dist */
+    GLUE_MS,            /* gl_phy_parse_ms */
 };
 
-int mg_check(enum mg_kind kind, const char *text, char *msg, size_t len);
+int glue_check(enum glue_kind kind, const char *text, char *msg, size_t len);
 
 /* Build the PHY and wire parameters a scenario's [link] describes and run
  * the model's own validators over them (cross-field rules such as
  * reorder needing latency). */
-int mg_validate_link(const struct scenario *s, char *msg, size_t len);
+int glue_validate_link(const struct scenario *s, char *msg, size_t len);
 
 /* Resolved abilities bitmask (GL_ABIL_*) of a partner string; 0 on error. */
-unsigned mg_abilities(const char *text);
+unsigned glue_abilities(const char *text);
 
 #endif

@@ -11,7 +11,10 @@ const char *netns_ip_path(void);
 /* Create netns @ns holding tap @tap, host side 10.0.2.2/24 (the board's
  * gateway; the board is 10.0.2.15). */
 int netns_tap_create(const char *ns, const char *tap);
-/* Delete @ns (and with it the tap); a no-op for "" or NULL. */
+/* Delete @ns (and with it the tap): 0, or non-zero when `ip` failed
+ * (no such namespace). */
+int netns_delete(const char *ns);
+/* The same, quietly; a no-op for "" or NULL. */
 void netns_tap_destroy(const char *ns);
 
 #endif

@@ -2,7 +2,7 @@
  * qemu.c - see qemu.h.
  *
  * Known limitations:
- *  - The QOM property names in prop_map are the runner's side of an
+ *  - The QOM property names (link_keys.h) are the runner's side of an
  *    interface emu/qemu owns; a property the QEMU binary lacks is reported
  *    as unapplied rather than guessed.
  *  - Board keys (rx_bds, tx_bds, pbufs, mac_speed, phy_mode, irq_affinity)
@@ -86,64 +86,48 @@ const char *qemu_opt_esc(const char *s, char *buf, size_t len)
     return buf;
 }
 
-/* Scenario [link] keys -> our cadence_gem's QOM properties (emu/qemu
- * patch 0003: PHY/partner properties and "wire-*" for both directions). */
-static const struct {
+/* Scenario [link] keys -> the QOM properties of our GEM's link model
+ * (link_keys.h; emu/qemu/hw/net/gemlab/gemlab_props.c). */
+static const struct link_prop {
     enum scn_key key;
-    const char *prop;
-} prop_map[] = {
-    { SK_LINK_PARTNER, "partner-abilities" },
-    { SK_LINK_PARTNER_AUTONEG, "partner-autoneg" },
-    { SK_LINK_PARTNER_SPEED, "partner-speed" },
-    { SK_LINK_PARTNER_DUPLEX, "partner-full-duplex" },
-    { SK_LINK_PARTNER_MS, "partner-ms" },
-    { SK_LINK_CABLE, "cable" },
-    { SK_LINK_DOWNSHIFT, "downshift" },
-    { SK_LINK_DOWNSHIFT_ATTEMPTS, "downshift-attempts" },
-    { SK_LINK_ANEG_TIME, "aneg-ns" },
-    { SK_LINK_LOSS, "wire-loss" },
-    { SK_LINK_LATENCY, "wire-latency-ns" },
-    { SK_LINK_JITTER, "wire-jitter-ns" },
-    { SK_LINK_JITTER_DIST, "wire-jitter-dist" },
-    { SK_LINK_JITTER_REORDERS, "wire-jitter-reorders" },
-    { SK_LINK_DUPLICATE, "wire-dup-pct" },
-    { SK_LINK_CORRUPT, "wire-corrupt-pct" },
-    { SK_LINK_REORDER, "wire-reorder-pct" },
-    { SK_LINK_REORDER_GAP, "wire-reorder-gap" },
-    { SK_LINK_RATE, "wire-rate-bps" },
-    { SK_LINK_QUEUE_FRAMES, "wire-queue-frames" },
-    { SK_LINK_RGMII_SKEW, "wire-skew-crc-pct" },
-    { SK_LINK_SEED, "wire-seed" },
-    { SK_LINK_SEED, "phy-seed" },
+    const char *prop, *prop2;   /* prop2: a second property for the same value (the seed) */
+    enum link_qom_value qv;
+} link_props[] = {
+#define LINK_PROP(a, id, word, type, min, max, words, def, prop, prop2, qv, ...) { SK_LINK_##id, prop, prop2, qv },
+    LINK_KEYS(LINK_PROP, _)
+#undef LINK_PROP
 };
+
+static const struct link_prop *link_prop(enum scn_key k)
+{
+    for (size_t i = 0; i < sizeof(link_props) / sizeof(link_props[0]); i++)
+        if (link_props[i].key == k)
+            return &link_props[i];
+    return NULL;
+}
 
 const char *qemu_prop_for(enum scn_key k)
 {
-    for (size_t i = 0; i < sizeof(prop_map) / sizeof(prop_map[0]); i++)
-        if (prop_map[i].key == k)
-            return prop_map[i].prop;
-    return NULL;
+    const struct link_prop *lp = link_prop(k);
+
+    return lp ? lp->prop : NULL;
 }
 
 void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_val *v, char *buf, size_t len)
 {
-    switch (k) {
-    case SK_LINK_ANEG_TIME:
-    case SK_LINK_LATENCY:
-    case SK_LINK_JITTER:
-    case SK_LINK_DOWNSHIFT_ATTEMPTS:
-    case SK_LINK_REORDER_GAP:
-    case SK_LINK_QUEUE_FRAMES:
-    case SK_LINK_SEED:
+    const struct link_prop *lp = link_prop(k);
+
+    switch (lp ? lp->qv : LQ_TEXT) {
+    case LQ_U64:
         snprintf(buf, len, "%llu", (unsigned long long)v->u);
         break;
-    case SK_LINK_RATE:
+    case LQ_RATE:
         snprintf(buf, len, "%.0f", v->d);
         break;
-    case SK_LINK_PARTNER_DUPLEX:    /* partner-full-duplex is a bool */
+    case LQ_FULL_DUPLEX:        /* partner-full-duplex is a bool */
         snprintf(buf, len, "%s", v->e == 0 ? "on" : "off");
         break;
-    default:
+    default:                    /* the scenario's own words: on/off, 100, 10HD,100FD... */
         scn_format_value(s, k, v, buf, len);
         break;
     }
@@ -151,36 +135,29 @@ void qemu_prop_value(const struct scenario *s, enum scn_key k, const struct scn_
 
 cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn_val *v)
 {
-    switch (k) {
-    case SK_LINK_ANEG_TIME:
-    case SK_LINK_LATENCY:
-    case SK_LINK_JITTER:
-    case SK_LINK_DOWNSHIFT_ATTEMPTS:
-    case SK_LINK_REORDER_GAP:
-    case SK_LINK_QUEUE_FRAMES:
-    case SK_LINK_SEED:
+    const struct link_prop *lp = link_prop(k);
+
+    switch (lp ? lp->qv : LQ_TEXT) {
+    case LQ_U64:
         return cJSON_CreateNumber((double)v->u);
-    case SK_LINK_RATE:
-    case SK_LINK_DUPLICATE:
-    case SK_LINK_CORRUPT:
-    case SK_LINK_REORDER:
-    case SK_LINK_RGMII_SKEW:
+    case LQ_RATE:
+    case LQ_DOUBLE:
         return cJSON_CreateNumber(v->d);
-    case SK_LINK_PARTNER_SPEED: {
+    case LQ_ENUM_NUM: {
         const char *w = scn_enum_word(k, v->e);
         return cJSON_CreateNumber(w ? strtoul(w, NULL, 10) : 0);
     }
-    case SK_LINK_PARTNER_AUTONEG:
-    case SK_LINK_DOWNSHIFT:
-    case SK_LINK_JITTER_REORDERS:
+    case LQ_BOOL:
         return cJSON_CreateBool(v->b);
-    case SK_LINK_PARTNER_DUPLEX:
+    case LQ_FULL_DUPLEX:
         return cJSON_CreateBool(v->e == 0);
-    default: {
+    case LQ_TEXT:
+        break;
+    }
+    {
         char buf[SCN_STR_MAX + 32];
         qemu_prop_value(s, k, v, buf, sizeof(buf));
         return cJSON_CreateString(buf);
-    }
     }
 }
 
@@ -458,20 +435,29 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "-net");
         av_add(a, "none");
     }
-    for (size_t k = 0; s && k < sizeof(prop_map) / sizeof(prop_map[0]); k++) {
-        const struct scn_val *v = &s->v[prop_map[k].key];
+    for (size_t k = 0; s && k < sizeof(link_props) / sizeof(link_props[0]); k++) {
+        const struct link_prop *lp = &link_props[k];
+        const struct scn_val *v = &s->v[lp->key];
         char val[SCN_STR_MAX + 32];
-        if (!v->set && prop_map[k].key != SK_LINK_SEED)
+
+        /* the seed always goes (its default is the run's); the rest when set */
+        if (!v->set && lp->key != SK_LINK_SEED)
             continue;
-        if (!o->props || !qemu_has_prop(o->props, prop_map[k].prop)) {
-            if (v->set && uoff < ulen && !strstr(unapplied, scn_key_name(prop_map[k].key)))
-                uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
-                                         scn_key_name(prop_map[k].key));
-            continue;
+        qemu_prop_value(s, lp->key, v, val, sizeof(val));
+        for (int p = 0; p < 2; p++) {
+            const char *prop = p ? lp->prop2 : lp->prop;
+
+            if (!prop)
+                continue;
+            if (!o->props || !qemu_has_prop(o->props, prop)) {
+                if (v->set && uoff < ulen && !strstr(unapplied, scn_key_name(lp->key)))
+                    uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
+                                             scn_key_name(lp->key));
+                continue;
+            }
+            av_add(a, "-global");
+            av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop, val);
         }
-        qemu_prop_value(s, prop_map[k].key, v, val, sizeof(val));
-        av_add(a, "-global");
-        av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop_map[k].prop, val);
     }
     if (s) {
         /* the board around the GEM ([board] profile): its PHY's top speed

@@ -22,8 +22,6 @@
 #include "report.h"
 #include "util.h"
 
-#define RP_MAX_RUNS 32
-
 /* ---- small helpers ---- */
 
 static double jnum(const cJSON *root, const char *path)
@@ -1261,68 +1259,35 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     return rc;
 }
 
-int rp_cmd(int argc, char **argv)
+int rp_report(const struct rp_opts *o)
 {
-    const char *out = NULL, *dirs[RP_MAX_RUNS];
     struct run_data *runs;
-    bool html = true;
-    int n = 0, rc = 0, worst = 0;
+    int n = o->n, rc = 0, worst = 0;
 
-    for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-            puts("usage: gemlab report RUN_DIR... [--out DIR] [--no-html]\n"
-                 "  each RUN_DIR gets report.md and report.html (charts by gnuplot, inlined SVG);\n"
-                 "  with several, DIR/report.md and DIR/report.html put them side by side\n"
-                 "  (DIR default build/report).  exit: 0, 2 bad input, 3 gnuplot missing (no charts)");
-            return 0;
-        }
-        if (!strcmp(argv[i], "--out")) {
-            if (i + 1 >= argc) {
-                fprintf(stderr, "gemlab report: --out needs a directory\n");
-                return 2;
-            }
-            out = argv[++i];
-        } else if (!strcmp(argv[i], "--no-html"))
-            html = false;
-        else if (argv[i][0] == '-') {
-            fprintf(stderr, "gemlab report: unexpected argument '%s'\n", argv[i]);
-            return 2;
-        } else if (n >= RP_MAX_RUNS) {
-            fprintf(stderr, "gemlab report: at most %d run directories\n", RP_MAX_RUNS);
-            return 2;
-        } else
-            dirs[n++] = argv[i];
-    }
-    if (!n) {
-        fprintf(stderr, "gemlab report: no RUN_DIR given\n");
-        return 2;
-    }
     runs = calloc((size_t)n, sizeof(*runs));
     if (!runs)
         return 2;
     for (int i = 0; i < n; i++)
-        if (load_run(dirs[i], &runs[i])) {
+        if (load_run(o->dirs[i], &runs[i])) {
             rc = 2;
             goto done;
         }
     for (int i = 0; i < n; i++) {
-        int r = run_report(&runs[i], html);
+        int r = run_report(&runs[i], o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", runs[i].dir, html ? " report.html" : "");
+        printf("%s/report.md%s\n", runs[i].dir, o->html ? " report.html" : "");
     }
     if (n > 1) {
-        if (!out)
-            out = "build/report";
-        if (runner_mkdir_p(out, 0755)) {
-            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", out, strerror(errno));
+        if (runner_mkdir_p(o->out, 0755)) {
+            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", o->out, strerror(errno));
             rc = 2;
             goto done;
         }
-        int r = side_by_side(runs, n, out, html);
+        int r = side_by_side(runs, n, o->out, o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", out, html ? " report.html" : "");
+        printf("%s/report.md%s\n", o->out, o->html ? " report.html" : "");
     }
     rc = worst;
 done:

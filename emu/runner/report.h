@@ -23,6 +23,7 @@
 #ifndef GEMLAB_RUNNER_REPORT_H
 #define GEMLAB_RUNNER_REPORT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Per-stream series of one run: parsed from RUN_DIR/iperf*.csv (iperf 2
@@ -48,7 +49,18 @@ void rp_parse_iperf3_json(const char *text, const char *file, struct rp_streams 
  * without charts) or 2 (unreadable results.json; message on stderr). */
 int rp_run_report(const char *run_dir);
 
-/* `gemlab report RUN_DIR... [--out DIR] [--no-html]` */
-int rp_cmd(int argc, char **argv);
+/* `gemlab report` (options: cmd_report.c): each run's report.md and, with
+ * @html, report.html; with two runs or more, the side-by-side report.md
+ * and report.html in @out (created).  Each report written is printed on
+ * stdout, messages go to stderr.  Returns 2 when a run directory cannot
+ * be read (nothing written), else the largest of the reports' 0, 3 (no
+ * gnuplot) and 2 (cannot write). */
+struct rp_opts {
+    const char *const *dirs;    /* the run directories, n >= 1 */
+    int n;
+    const char *out;            /* where several runs go side by side */
+    bool html;                  /* report.html with charts too */
+};
+int rp_report(const struct rp_opts *o);
 
 #endif

@@ -62,85 +62,6 @@ cJSON *run_scenario_json(const struct scenario *s)
     return scn_to_json(s);
 }
 
-/* ---- options ------------------------------------------------------------- */
-
-/* Parse "--flag VALUE" pairs.  @allowed lists the accepted flags. */
-static int parse_opts(int argc, char **argv, const char *allowed, struct opts *o, bool want_positional)
-{
-    memset(o, 0, sizeof(*o));
-    for (int i = 0; i < argc; i++) {
-        const char *a = argv[i], *val;
-        if (a[0] != '-') {
-            if (!want_positional || o->scenario) {
-                fprintf(stderr, "gemlab: unexpected argument '%s'\n", a);
-                return -EINVAL;
-            }
-            o->scenario = a;
-            continue;
-        }
-        if (!strstr(allowed, a) || a[1] != '-') {
-            fprintf(stderr, "gemlab: unknown option '%s'\n", a);
-            return -EINVAL;
-        }
-        if (!strcmp(a, "--control")) {
-            o->control = true;     /* a flag: the scenario's negative control */
-            continue;
-        }
-        if (i + 1 >= argc) {
-            fprintf(stderr, "gemlab: %s needs a value\n", a);
-            return -EINVAL;
-        }
-        val = argv[++i];
-        if (!strcmp(a, "--firmware")) {
-            if (strcmp(val, "baremetal") && strcmp(val, "linux")) {
-                fprintf(stderr, "gemlab: --firmware: '%s' is not baremetal|linux\n", val);
-                return -EINVAL;
-            }
-            o->firmware = val;
-        } else if (!strcmp(a, "--net")) {
-            if (strcmp(val, "user") && strcmp(val, "tap") && strcmp(val, "pair") && strcmp(val, "sim") &&
-                strcmp(val, "idle")) {
-                fprintf(stderr, "gemlab: --net: '%s' is not user|tap|pair|sim|idle\n", val);
-                return -EINVAL;
-            }
-            o->net = val;
-        } else if (!strcmp(a, "--clock")) {
-            if (strcmp(val, "real") && strcmp(val, "virtual")) {
-                fprintf(stderr, "gemlab: --clock: '%s' is not real|virtual\n", val);
-                return -EINVAL;
-            }
-            o->clock = val;
-        } else if (!strcmp(a, "--seed")) {
-            if (un_parse_u64(val, &o->seed)) {
-                fprintf(stderr, "gemlab: --seed: '%s' is not a whole number in [0, 2^64)\n", val);
-                return -EINVAL;
-            }
-            o->have_seed = true;
-        } else if (!strcmp(a, "--timeout") || !strcmp(a, "--hold")) {
-            uint64_t v;
-            if (un_parse_u64(val, &v) || v > 86400 || (v == 0 && !strcmp(a, "--timeout"))) {
-                fprintf(stderr, "gemlab: %s: '%s' is not a number of seconds in [%d, 86400]\n", a, val,
-                        !strcmp(a, "--timeout"));
-                return -EINVAL;
-            }
-            if (!strcmp(a, "--timeout"))
-                o->timeout_s = (int)v;
-            else
-                o->hold_s = (int)v;
-        } else if (!strcmp(a, "--out")) {
-            o->out = val;
-        } else if (!strcmp(a, "--qemu")) {
-            o->qemu = val;
-        } else if (!strcmp(a, "--fw")) {
-            o->fw = val;
-        } else {
-            fprintf(stderr, "gemlab: unknown option '%s'\n", a);
-            return -EINVAL;
-        }
-    }
-    return 0;
-}
-
 /* ---- child processes (iperf) ---------------------------------------------- */
 
 static pid_t tool_pid;
@@ -168,23 +89,13 @@ static void kill_tool(void)
 }
 
 
-static char *slurp(const char *path, size_t max)
+/* A tool's output file (util.h runner_read_file), or "" when it is
+ * missing or longer than @max bytes. */
+static char *tool_output(const char *path, size_t max)
 {
-    FILE *f = fopen(path, "r");
-    char *buf;
-    size_t n;
+    char *t = runner_read_file(path, max, NULL);
 
-    if (!f)
-        return strdup("");
-    buf = malloc(max + 1);
-    if (!buf) {
-        fclose(f);
-        return NULL;
-    }
-    n = fread(buf, 1, max, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
+    return t ? t : strdup("");
 }
 
 static int board_port(const struct scenario *s)
@@ -1255,7 +1166,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     progress_end(r);
     free(steps);
     {
-        char *o = slurp(out, 32 << 20), *e = slurp(err, 64 << 10);
+        char *o = tool_output(out, 32u << 20), *e = tool_output(err, 1u << 20);
         if (v3)
             *result = iperf3_parse(o);
         else if (lport > 0)
@@ -1701,7 +1612,7 @@ static const cJSON *pair_result(const struct inst *in, int skip, const char *rol
  * the other, with the timeline applied to the scenario's board.  Without
  * `reverse` the peer sends and the board receives (as the host does over
  * --net user); with it the board sends.  The server is already listening on
- * the board (run_cmd_run); for reverse it is started on the peer. */
+ * the board (run_scenario); for reverse it is started on the peer. */
 static int pair_traffic(struct run *r, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, rev = r->s.v[SK_TRAFFIC_REVERSE].b;
@@ -2375,7 +2286,7 @@ static void build_clock(struct run *r)
     cJSON_AddItemToArray(f, cJSON_CreateString("wall_clock"));
 }
 
-int run_cmd_run(int argc, char **argv)
+int run_scenario(const struct run_opts *o)
 {
     static struct run r;
     const char *want[2];
@@ -2385,12 +2296,7 @@ int run_cmd_run(int argc, char **argv)
 
     memset(&r, 0, sizeof(r));
     r.exit_code = RUN_EXIT_PASS;
-    if (parse_opts(argc, argv, "--firmware --net --seed --out --qemu --fw --timeout --control --clock", &r.o, true))
-        return RUN_EXIT_INPUT;
-    if (!r.o.scenario) {
-        fprintf(stderr, "gemlab run: no scenario given\n");
-        return RUN_EXIT_INPUT;
-    }
+    r.o = *o;
     if (scn_load(r.o.scenario, &r.s, stderr))
         return RUN_EXIT_INPUT;
     if (r.o.control) {
@@ -2784,7 +2690,7 @@ out:
 /* ---- boot: the process layer on its own (robustness tests) ---------------- */
 
 
-int run_cmd_boot(int argc, char **argv)
+int run_boot(const struct run_opts *o)
 {
     static struct run r;
     cJSON *ret = NULL;
@@ -2793,8 +2699,7 @@ int run_cmd_boot(int argc, char **argv)
 
     memset(&r, 0, sizeof(r));
     r.exit_code = RUN_EXIT_PASS;
-    if (parse_opts(argc, argv, "--qemu --fw --out --hold --timeout", &r.o, false))
-        return RUN_EXIT_INPUT;
+    r.o = *o;
     runner_find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
         return RUN_EXIT_MISSING;

@@ -12,22 +12,13 @@
 #include <cjson/cJSON.h>
 
 #include "inst.h"
+#include "run.h"
 #include "scenario.h"
 
 #define GEMLAB_VERSION "0.1"
 
-struct opts {
-    const char *scenario, *firmware, *net, *out, *qemu, *fw;
-    const char *clock;  /* --clock real|virtual; NULL = the scenario's [board] clock */
-    bool have_seed;
-    bool control;       /* run: the scenario's [control] variant */
-    uint64_t seed;
-    int timeout_s;      /* watchdog for the whole run; 0 = derived */
-    int hold_s;         /* boot */
-};
-
 struct run {
-    struct opts o;
+    struct run_opts o;
     char top[PATH_MAX];
     struct scenario s;
     struct inst in;

@@ -134,28 +134,11 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     /* the guest CPU's speed in virtual time; unset = the profile's
      * default (scn_board_mips).  The bounds are QEMU's -icount mips=. */
     [SK_BOARD_MIPS] = { "board", "mips", T_COUNT, 1, 1000000, NULL, NULL, false },
-    [SK_LINK_PARTNER] = { "link", "partner", T_ABIL, 0, 0, NULL, NULL, false },
-    [SK_LINK_PARTNER_AUTONEG] = { "link", "partner_autoneg", T_BOOL, 0, 0, NULL, "on", false },
-    [SK_LINK_PARTNER_SPEED] = { "link", "partner_speed", T_ENUM, 0, 0, e_speed, NULL, false },
-    [SK_LINK_PARTNER_DUPLEX] = { "link", "partner_duplex", T_ENUM, 0, 0, e_duplex, NULL, false },
-    [SK_LINK_CABLE] = { "link", "cable", T_CABLE, 0, 0, NULL, NULL, false },
-    [SK_LINK_DOWNSHIFT] = { "link", "downshift", T_BOOL, 0, 0, NULL, NULL, false },
-    [SK_LINK_DOWNSHIFT_ATTEMPTS] = { "link", "downshift_attempts", T_COUNT, 1, 8, NULL, NULL, false },
-    [SK_LINK_ANEG_TIME] = { "link", "aneg_time", T_TIME, 0, NS(10), NULL, NULL, false },
-    [SK_LINK_LOSS] = { "link", "loss", T_LOSS, 0, 0, NULL, NULL, false },
-    [SK_LINK_LATENCY] = { "link", "latency", T_TIME, 0, NS(10), NULL, NULL, false },
-    [SK_LINK_JITTER] = { "link", "jitter", T_TIME, 0, NS(1), NULL, NULL, false },
-    [SK_LINK_DUPLICATE] = { "link", "duplicate", T_PCT, 0, 100, NULL, NULL, false },
-    [SK_LINK_CORRUPT] = { "link", "corrupt", T_PCT, 0, 100, NULL, NULL, false },
-    [SK_LINK_REORDER] = { "link", "reorder", T_PCT, 0, 100, NULL, NULL, false },
-    [SK_LINK_RATE] = { "link", "rate", T_RATE, 1e3, 1e10, NULL, NULL, false },
-    [SK_LINK_RGMII_SKEW] = { "link", "rgmii_skew", T_PCT, 0, 100, NULL, NULL, false },
-    [SK_LINK_JITTER_DIST] = { "link", "jitter_dist", T_JDIST, 0, 0, NULL, NULL, false },
-    [SK_LINK_JITTER_REORDERS] = { "link", "jitter_reorders", T_BOOL, 0, 0, NULL, NULL, false },
-    [SK_LINK_REORDER_GAP] = { "link", "reorder_gap", T_COUNT, 1, 1e9, NULL, NULL, false },
-    [SK_LINK_QUEUE_FRAMES] = { "link", "queue_frames", T_COUNT, 1, 1e9, NULL, NULL, false },
-    [SK_LINK_PARTNER_MS] = { "link", "partner_ms", T_MS, 0, 0, NULL, NULL, false },
-    [SK_LINK_SEED] = { "link", "seed", T_COUNT, 0, 18446744073709551615.0, NULL, "1", false },
+    /* [link]: link_keys.h */
+#define LINK_KEYDEF(a, id, word, type, min, max, words, def, ...) \
+    [SK_LINK_##id] = { "link", word, type, min, max, words, def, false },
+    LINK_KEYS(LINK_KEYDEF, _)
+#undef LINK_KEYDEF
     [SK_TIMELINE_AT] = { "timeline", "at", T_EVENT, 0, 0, NULL, NULL, true },
     [SK_TRAFFIC_TOOL] = { "traffic", "tool", T_ENUM, 0, 0, e_tool, "auto", false },
     [SK_TRAFFIC_BOARD_TOOL] = { "traffic", "board_tool", T_ENUM, 0, 0, e_tool, "auto", false },
@@ -422,9 +405,9 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
     case T_JDIST:
     case T_MS: {
         char merr[GL_ERR_MSG_MAX];
-        rc = mg_check(d->type == T_ABIL ? MG_ABILITIES : d->type == T_LOSS ? MG_LOSS
-                      : d->type == T_CABLE ? MG_CABLE : d->type == T_JDIST ? MG_JITTER_DIST
-                      : MG_MS, text, merr, sizeof(merr));
+        rc = glue_check(d->type == T_ABIL ? GLUE_ABILITIES : d->type == T_LOSS ? GLUE_LOSS
+                      : d->type == T_CABLE ? GLUE_CABLE : d->type == T_JDIST ? GLUE_JITTER_DIST
+                      : GLUE_MS, text, merr, sizeof(merr));
         if (rc) {
             snprintf(msg, msglen, "%s", merr);
             return rc;
@@ -1031,7 +1014,7 @@ static void scn_cross_check(struct scn_ctx *c)
                       dg_code_name((enum dg_code)i));
     if (!c->nerr) {
         char msg[GL_ERR_MSG_MAX];
-        if (mg_validate_link(s, msg, sizeof(msg)))
+        if (glue_validate_link(s, msg, sizeof(msg)))
             scn_error(c, c->link_line, "[link] %s", msg);
     }
     for (unsigned i = 0; i < s->nevents; i++) {

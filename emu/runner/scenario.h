@@ -18,6 +18,7 @@
 #include <stdio.h>
 
 #include "codes.h"
+#include "link_keys.h"
 
 #define SCN_STR_MAX 192
 #define SCN_MAX_EVENTS 64
@@ -27,7 +28,11 @@
 #define SCN_MAX_ERRORS 100
 #define SCN_MAX_FILE_BYTES (256 * 1024)
 
-/* X(id, section, name) - the type/range/default live in scenario.c */
+/* A [link] row of link_keys.h as a key of the list below. */
+#define SCN_LINK_KEY(X, id, word, ...) X(LINK_##id, "link", word)
+
+/* X(id, section, name) - the type/range/default live in scenario.c, the
+ * [link] keys' in link_keys.h */
 #define SCN_KEYS(X)                                  \
     X(SCENARIO_NAME, "scenario", "name")             \
     X(SCENARIO_DESCRIPTION, "scenario", "description") \
@@ -46,28 +51,7 @@
     X(BOARD_ADVERTISE, "board", "advertise")         \
     X(BOARD_CLOCK, "board", "clock")                 \
     X(BOARD_MIPS, "board", "mips")                   \
-    X(LINK_PARTNER, "link", "partner")               \
-    X(LINK_PARTNER_AUTONEG, "link", "partner_autoneg") \
-    X(LINK_PARTNER_SPEED, "link", "partner_speed")   \
-    X(LINK_PARTNER_DUPLEX, "link", "partner_duplex") \
-    X(LINK_CABLE, "link", "cable")                   \
-    X(LINK_DOWNSHIFT, "link", "downshift")           \
-    X(LINK_DOWNSHIFT_ATTEMPTS, "link", "downshift_attempts") \
-    X(LINK_ANEG_TIME, "link", "aneg_time")           \
-    X(LINK_LOSS, "link", "loss")                     \
-    X(LINK_LATENCY, "link", "latency")               \
-    X(LINK_JITTER, "link", "jitter")                 \
-    X(LINK_DUPLICATE, "link", "duplicate")           \
-    X(LINK_CORRUPT, "link", "corrupt")               \
-    X(LINK_REORDER, "link", "reorder")               \
-    X(LINK_RATE, "link", "rate")                     \
-    X(LINK_RGMII_SKEW, "link", "rgmii_skew")         \
-    X(LINK_JITTER_DIST, "link", "jitter_dist")       \
-    X(LINK_JITTER_REORDERS, "link", "jitter_reorders") \
-    X(LINK_REORDER_GAP, "link", "reorder_gap")       \
-    X(LINK_QUEUE_FRAMES, "link", "queue_frames")     \
-    X(LINK_PARTNER_MS, "link", "partner_ms")         \
-    X(LINK_SEED, "link", "seed")                     \
+    LINK_KEYS(SCN_LINK_KEY, X)                       \
     X(TIMELINE_AT, "timeline", "at")                 \
     X(TRAFFIC_TOOL, "traffic", "tool")               \
     X(TRAFFIC_BOARD_TOOL, "traffic", "board_tool")   \

@@ -9,7 +9,7 @@
  *    for the whole file), and there are
  *    at most SCN_MAX_ERRORS of them plus one "too many" line;
  *  - a loaded scenario is within range: the model's validators accept its
- *    [link] (mg_validate_link), events are in time order, the counts fit;
+ *    [link] (glue_validate_link), events are in time order, the counts fit;
  *    it renders as JSON, and every value renders with scn_format_value()
  *    into any buffer size without overflow.
  */
@@ -65,7 +65,7 @@ static void check_loaded(const struct scenario *s)
 {
     char msg[256], small[16];
 
-    if (mg_validate_link(s, msg, sizeof(msg)) != 0) {
+    if (glue_validate_link(s, msg, sizeof(msg)) != 0) {
         fz_fail("loaded scenario's [link] fails the model: %s", msg);
     }
     if (s->nevents > SCN_MAX_EVENTS || s->nfw_cmds > SCN_MAX_FW_CMDS ||

@@ -439,8 +439,8 @@ static void test_parallel_saves_lose_nothing(void **state)
     cJSON_free(j);
     cJSON_Delete(r);
     {   /* the previous count */
-        char *argv[] = { "save", rundir, "--dir", dir, NULL };
-        assert_int_equal(bl_cmd(4, argv), 0);
+        struct bl_opts o = { .run_dir = rundir, .dir = dir, .min_pct = NAN, .mad_k = NAN };
+        assert_int_equal(bl_save(&o, stdout, stderr), 0);
     }
     assert_int_equal(pipe(go), 0);
     fflush(NULL);
@@ -448,7 +448,7 @@ static void test_parallel_saves_lose_nothing(void **state)
         kids[k] = fork();
         assert_true(kids[k] >= 0);
         if (kids[k] == 0) {
-            char *argv[] = { "save", rundir, "--dir", dir, NULL };
+            struct bl_opts o = { .run_dir = rundir, .dir = dir, .min_pct = NAN, .mad_k = NAN };
             char c;
             int bad = 0;
             close(go[1]);
@@ -457,7 +457,7 @@ static void test_parallel_saves_lose_nothing(void **state)
             if (read(go[0], &c, 1) < 0)     /* all start together */
                 _exit(3);
             for (int n = 0; n < SAVES; n++)
-                bad |= bl_cmd(4, argv) != 0;
+                bad |= bl_save(&o, stdout, stderr) != 0;
             _exit(bad);
         }
     }

@@ -286,8 +286,9 @@ static void test_side_by_side_escapes_crafted_results(void **state)
     evil_run(a, sizeof(a), false);
     evil_run(b, sizeof(b), true);
     snprintf(out, sizeof(out), "%s/cmp", a);
-    char *argv[] = { a, b, "--out", out, NULL };
-    rc = rp_cmd(4, argv);
+    const char *dirs[] = { a, b };
+    struct rp_opts o = { .dirs = dirs, .n = 2, .out = out, .html = true };
+    rc = rp_report(&o);
     assert_true(rc == 0 || rc == 3);
     html = get(out, "report.html");
     md = get(out, "report.md");
@@ -494,8 +495,9 @@ static void test_side_by_side_charts_ceilings(void **state)
     speed_run(b, sizeof(b), 100, "tcp", ",\"tcp_timestamps\":true");
     speed_run(c2, sizeof(c2), 1000, "tcp", ",\"tcp_timestamps\":true");
     snprintf(out, sizeof(out), "%s/cmp", a);
-    char *argv[] = { a, b, c2, "--out", out, NULL };
-    rc = rp_cmd(5, argv);
+    const char *dirs[] = { a, b, c2 };
+    struct rp_opts o = { .dirs = dirs, .n = 3, .out = out, .html = true };
+    rc = rp_report(&o);
     assert_true(rc == 0 || rc == 3);
     gp = get(out, "runs.gp");
     assert_has(gp, ", 94.1482 with lines");

@@ -1,0 +1,26 @@
+/*
+ * cmd.h - the `gemlab` subcommands (main.c's table).  Each takes the
+ * arguments after its name, parses them, calls the library (libgemlab:
+ * the rest of emu/runner/) and returns the exit status: 0 success/PASS,
+ * 1 FAIL, 2 bad input, 3 something missing, 130 interrupted (RUN_EXIT_*,
+ * run.h; `gemlab baseline` adds 4, BL_EXIT_CONDITIONS).
+ *
+ * Only cmd_*.c parse argv, print usage and choose exit codes; the library
+ * does neither and never exits.
+ */
+#ifndef GEMLAB_RUNNER_CMD_H
+#define GEMLAB_RUNNER_CMD_H
+
+int cmd_check(int argc, char **argv);       /* cmd_check.c */
+int cmd_show(int argc, char **argv);        /* cmd_show.c */
+int cmd_diagnose(int argc, char **argv);    /* cmd_diagnose.c */
+int cmd_report(int argc, char **argv);      /* cmd_report.c */
+int cmd_merge(int argc, char **argv);       /* cmd_merge.c */
+int cmd_baseline(int argc, char **argv);    /* cmd_baseline.c */
+int cmd_campaign(int argc, char **argv);    /* cmd_campaign.c */
+int cmd_run(int argc, char **argv);         /* cmd_run.c */
+int cmd_boot(int argc, char **argv);        /* cmd_run.c */
+int cmd_fault(int argc, char **argv);       /* cmd_fault.c */
+int cmd_tap(int argc, char **argv);         /* cmd_tap.c */
+
+#endif

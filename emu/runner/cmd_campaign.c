@@ -1,0 +1,171 @@
+/* cmd_campaign.c - `gemlab campaign`: options and exit codes; the work is in campaign.c. */
+#include <errno.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "campaign.h"
+#include "cmd.h"
+#include "run.h"
+
+static int parse_u(const char *flag, const char *v, unsigned long long max, unsigned long long *out)
+{
+    char *end;
+    errno = 0;
+    *out = strtoull(v, &end, 10);
+    if (!*v || *end || errno || *out > max || v[0] == '-') {
+        fprintf(stderr, "gemlab campaign: %s: '%s' is not a whole number in 0..%llu\n", flag, v, max);
+        return -EINVAL;
+    }
+    return 0;
+}
+
+static void usage(FILE *f)
+{
+    fputs("usage: gemlab campaign [--runs N] [--seed S] [--faults LIST] [--pairs]\n"
+          "                       [--firmware baremetal|linux|all] [--duration SEC] [--out DIR]\n"
+          "                       [--only K] [--dry-run] [--min-recall PCT] [--min-precision PCT]\n"
+          "                       [--qemu PATH] [--timeout SEC] [--clock real|virtual]\n"
+          "  Draws N scenarios from the fault space (LIST: comma-separated names below; default all\n"
+          "  that run on the firmware), runs each with `gemlab run`, diagnoses its results.json blind\n"
+          "  (without `scenario` and `truth`) and scores the codes against the injected faults.\n"
+          "  Sample K depends only on (S, K): --only K reruns one miss.  Writes DIR/campaign.json,\n"
+          "  campaign.md, campaign.html and DIR/sample-K/{scenario.ini,run/,run.log}\n"
+          "  (DIR default build/campaign).  --dry-run writes the scenarios only.\n"
+          "  --clock virtual: bare-metal samples in virtual time against the in-emulator peer\n"
+          "  (default --duration 2), only the faults it can run (docs/CAMPAIGN.md).\n"
+          "  exit: 0 done and every bar met, 1 a run errored, a clean sample named a physical,\n"
+          "  MAC or protocol code, or a --min-* bar was missed, 2 bad input\n"
+          "  faults:",
+          f);
+    for (int i = 0; i < cp_nfaults(); i++)
+        fprintf(f, "%s %s", i % 4 ? "," : (i ? ",\n   " : ""), cp_fault_name(i));
+    fputc('\n', f);
+}
+
+int cmd_campaign(int argc, char **argv)
+{
+    struct cp_campaign_opts co = {
+        .o = { .seed = 1, .runs = 20, .fw_mask = CP_FW_BAREMETAL, .duration_s = 6 },
+        .out = "build/campaign",
+        .only = -1,
+        .min_recall = NAN,
+        .min_precision = NAN,
+    };
+    struct cp_opts *o = &co.o;
+    unsigned long long v;
+    bool duration_set = false;
+    char cmdline[1024];
+    size_t cl = 0;
+
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = strcmp(a, "--pairs") && strcmp(a, "--dry-run") && strcmp(a, "-h") && strcmp(a, "--help");
+        if (takes && !val) {
+            fprintf(stderr, "gemlab campaign: %s needs a value\n", a);
+            return RUN_EXIT_INPUT;
+        }
+        if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            return RUN_EXIT_PASS;
+        } else if (!strcmp(a, "--pairs")) {
+            o->pairs = true;
+        } else if (!strcmp(a, "--dry-run")) {
+            co.dry = true;
+        } else if (!strcmp(a, "--runs")) {
+            if (parse_u(a, val, 100000, &v) || v == 0) {
+                if (v == 0)
+                    fprintf(stderr, "gemlab campaign: --runs: at least 1\n");
+                return RUN_EXIT_INPUT;
+            }
+            o->runs = (unsigned)v;
+        } else if (!strcmp(a, "--seed")) {
+            if (parse_u(a, val, UINT64_MAX, &v))
+                return RUN_EXIT_INPUT;
+            o->seed = v;
+        } else if (!strcmp(a, "--only")) {
+            if (parse_u(a, val, 100000, &v))
+                return RUN_EXIT_INPUT;
+            co.only = (long)v;
+        } else if (!strcmp(a, "--duration")) {
+            if (parse_u(a, val, 600, &v) || v < 2) {
+                fprintf(stderr, "gemlab campaign: --duration: 2..600 seconds\n");
+                return RUN_EXIT_INPUT;
+            }
+            o->duration_s = (unsigned)v;
+            duration_set = true;
+        } else if (!strcmp(a, "--clock")) {
+            if (strcmp(val, "virtual") && strcmp(val, "real")) {
+                fprintf(stderr, "gemlab campaign: --clock: '%s' is not real or virtual\n", val);
+                return RUN_EXIT_INPUT;
+            }
+            o->vt = !strcmp(val, "virtual");
+        } else if (!strcmp(a, "--timeout")) {
+            if (parse_u(a, val, 86400, &v) || v == 0) {
+                fprintf(stderr, "gemlab campaign: --timeout: 1..86400 seconds\n");
+                return RUN_EXIT_INPUT;
+            }
+            co.timeout_s = (unsigned)v;
+        } else if (!strcmp(a, "--min-recall") || !strcmp(a, "--min-precision")) {
+            if (parse_u(a, val, 100, &v))
+                return RUN_EXIT_INPUT;
+            *(!strcmp(a, "--min-recall") ? &co.min_recall : &co.min_precision) = (double)v;
+        } else if (!strcmp(a, "--firmware")) {
+            if (!strcmp(val, "baremetal"))
+                o->fw_mask = CP_FW_BAREMETAL;
+            else if (!strcmp(val, "linux"))
+                o->fw_mask = CP_FW_LINUX;
+            else if (!strcmp(val, "all"))
+                o->fw_mask = CP_FW_BAREMETAL | CP_FW_LINUX;
+            else {
+                fprintf(stderr, "gemlab campaign: --firmware: '%s' is not baremetal, linux or all\n", val);
+                return RUN_EXIT_INPUT;
+            }
+        } else if (!strcmp(a, "--faults")) {
+            char buf[512], *save = NULL, *t;
+            snprintf(buf, sizeof(buf), "%s", val);
+            for (t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
+                int fi = cp_fault_lookup(t);
+                if (fi < 0) {
+                    fprintf(stderr, "gemlab campaign: --faults: unknown fault '%s' (see gemlab campaign --help)\n", t);
+                    return RUN_EXIT_INPUT;
+                }
+                o->fault_mask |= UINT64_C(1) << fi;
+            }
+            if (!o->fault_mask) {
+                fprintf(stderr, "gemlab campaign: --faults: empty list\n");
+                return RUN_EXIT_INPUT;
+            }
+        } else if (!strcmp(a, "--out")) {
+            co.out = val;
+        } else if (!strcmp(a, "--qemu")) {
+            co.qemu = val;
+        } else {
+            fprintf(stderr, "gemlab campaign: unexpected argument '%s'\n", a);
+            usage(stderr);
+            return RUN_EXIT_INPUT;
+        }
+        if (takes)
+            i++;
+    }
+    if (o->vt && (o->fw_mask & CP_FW_LINUX)) {
+        fprintf(stderr, "gemlab campaign: --clock virtual: bare metal only (the Linux image runs no traffic in "
+                        "virtual time yet: docs/VIRTUAL_TIME.md)\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (o->vt && !duration_set)
+        o->duration_s = 2;   /* exact figures: a few virtual seconds are enough */
+    if (co.only >= (long)o->runs) {
+        fprintf(stderr, "gemlab campaign: --only %ld: the campaign has samples 0..%u\n", co.only, o->runs - 1);
+        return RUN_EXIT_INPUT;
+    }
+    cl += (size_t)snprintf(cmdline, sizeof(cmdline), "gemlab campaign");
+    for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
+        cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);
+    co.cmdline = cmdline;
+    /* cp_campaign's RUN_EXIT_* code is the exit code */
+    return cp_campaign(&co, stdout, stderr);
+}

@@ -1,0 +1,54 @@
+/* cmd_diagnose.c - `gemlab diagnose`: options and exit codes; the work is in diagnose.c and baseline.c. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cjson/cJSON.h>
+
+#include "baseline.h"
+#include "cmd.h"
+#include "diagnose.h"
+#include "run.h"
+
+int cmd_diagnose(int argc, char **argv)
+{
+    bool strict = false, auto_bl = true, blind = false;
+    const char *dir = NULL, *bname = NULL, *bdir = NULL;
+    cJSON *bl = NULL;
+    int failed = 0, rc;
+
+    for (int i = 0; i < argc; i++) {
+        if (strcmp(argv[i], "--strict") == 0)
+            strict = true;
+        else if (strcmp(argv[i], "--no-baseline") == 0)
+            auto_bl = false;
+        else if (strcmp(argv[i], "--blind") == 0)
+            blind = true;
+        else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
+            if (!strcmp(argv[i], "--baseline"))
+                bname = argv[++i];
+            else
+                bdir = argv[++i];
+        }
+        else if (!dir && argv[i][0] != '-')
+            dir = argv[i];
+        else {
+            fprintf(stderr, "gemlab diagnose: unexpected argument '%s'\n", argv[i]);
+            return RUN_EXIT_INPUT;
+        }
+    }
+    if (!dir) {
+        fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
+        return RUN_EXIT_INPUT;
+    /* no --baseline: the scenario's own baseline when one is stored */
+    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
+        return RUN_EXIT_INPUT;
+    rc = dg_diagnose_dir_opts(dir, bl, blind, stdout, stderr, &failed);
+    cJSON_Delete(bl);
+    if (rc)
+        return RUN_EXIT_INPUT;
+    return strict && failed ? RUN_EXIT_FAIL : 0;
+}
