@@ -19,6 +19,7 @@
 
 #include "baseline.h"
 #include "diagnose.h"
+#include "results_schema.h"
 #include "util.h"
 
 #define BL_SCHEMA "gemlab-baseline-1"
@@ -257,7 +258,7 @@ cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad
 
 int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
 {
-    double bps = jnum_at(results, "iperf.throughput_bps");
+    double bps = jnum_at(results, RS(IPERF_THROUGHPUT_BPS));
     cJSON *cond, *diff, *runs, *r;
     const cJSON *v;
     char stamp[32];
@@ -309,12 +310,12 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
     strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
     cJSON_AddStringToObject(r, "saved", stamp);
     cJSON_AddNumberToObject(r, "throughput_bps", bps);
-    if (cJSON_IsString(v = runner_json_path(results, "verdict.result")))
+    if (cJSON_IsString(v = runner_json_path(results, RS(VERDICT_RESULT))))
         cJSON_AddStringToObject(r, "verdict", v->valuestring);
-    if (!isnan(jnum_at(results, "iperf.retransmits")))
-        cJSON_AddNumberToObject(r, "retransmits", jnum_at(results, "iperf.retransmits"));
-    if (!isnan(jnum_at(results, "iperf.udp_lost_pct")))
-        cJSON_AddNumberToObject(r, "udp_lost_pct", jnum_at(results, "iperf.udp_lost_pct"));
+    if (!isnan(jnum_at(results, RS(IPERF_RETRANSMITS))))
+        cJSON_AddNumberToObject(r, "retransmits", jnum_at(results, RS(IPERF_RETRANSMITS)));
+    if (!isnan(jnum_at(results, RS(IPERF_UDP_LOST_PCT))))
+        cJSON_AddNumberToObject(r, "udp_lost_pct", jnum_at(results, RS(IPERF_UDP_LOST_PCT)));
     cJSON_AddItemToArray(runs, r);
     recompute(bl);
     return 0;
@@ -342,7 +343,7 @@ void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c)
     cond = bl_subject(results);
     c->changed = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "subject"), cond);
     cJSON_Delete(cond);
-    c->run_bps = jnum_at(results, "iperf.throughput_bps");
+    c->run_bps = jnum_at(results, RS(IPERF_THROUGHPUT_BPS));
     c->median_bps = jnum_at(bl, "stats.median_bps");
     c->mad_bps = jnum_at(bl, "stats.mad_bps");
     c->min_bps = jnum_at(bl, "stats.min_bps");
@@ -697,8 +698,8 @@ int bl_save(const struct bl_opts *o, FILE *out, FILE *err)
     } else
         bl = bl_new(res, name, isnan(o->min_pct) ? BL_DEFAULT_MIN_PCT : o->min_pct,
                     isnan(o->mad_k) ? BL_DEFAULT_MAD_K : o->mad_k);
-    if (strcmp(runner_json_path(res, "verdict.result") && cJSON_IsString(runner_json_path(res, "verdict.result"))
-                   ? runner_json_path(res, "verdict.result")->valuestring : "", "PASS"))
+    if (strcmp(runner_json_path(res, RS(VERDICT_RESULT)) && cJSON_IsString(runner_json_path(res, RS(VERDICT_RESULT)))
+                   ? runner_json_path(res, RS(VERDICT_RESULT))->valuestring : "", "PASS"))
         fprintf(err, "gemlab baseline: warning: %s did not PASS; saving it anyway\n", o->run_dir);
     rc = bl_append(bl, res, o->run_dir, err);
     if (rc == -EXDEV) {

@@ -29,6 +29,7 @@
 #include "gemlab/prng.h"
 
 #include "diagnose.h"
+#include "results_schema.h"
 #include "run.h"
 #include "util.h"
 
@@ -899,7 +900,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         e->rc = run_sample(self, sdir, e, co->qemu, co->timeout_s);
         snprintf(path, sizeof(path), "%s/run/results.json", sdir);
         if (access(path, F_OK) == 0 && dg_load_json(path, &res, err) == 0) {
-            const cJSON *vr = runner_json_path(res, "verdict.result"), *b = runner_json_path(res, "iperf.throughput_bps");
+            const cJSON *vr = runner_json_path(res, RS(VERDICT_RESULT)), *b = runner_json_path(res, RS(IPERF_THROUGHPUT_BPS));
             snprintf(e->verdict, sizeof(e->verdict), "%s", cJSON_IsString(vr) ? vr->valuestring : "?");
             if (cJSON_IsNumber(b))
                 e->bps = b->valuedouble;

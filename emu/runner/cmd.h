@@ -22,5 +22,6 @@ int cmd_run(int argc, char **argv);         /* cmd_run.c */
 int cmd_boot(int argc, char **argv);        /* cmd_run.c */
 int cmd_fault(int argc, char **argv);       /* cmd_fault.c */
 int cmd_tap(int argc, char **argv);         /* cmd_tap.c */
+int cmd_schema(int argc, char **argv);      /* cmd_schema.c */
 
 #endif

@@ -22,6 +22,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results_schema.h"
 #include "util.h"
 
 /* ---- thresholds (documented in RESULTS.md) ------------------------------ */
@@ -97,7 +98,7 @@ static double nsum(double a, double b)
 /* PHY register @reg (decimal) from results.json "phy.regs", NAN unknown */
 static double phy_reg(const cJSON *root, const char *reg)
 {
-    const cJSON *regs = jget(root, "phy.regs");
+    const cJSON *regs = jget(root, RS(PHY_REGS));
 
     return cJSON_IsObject(regs) ? jnum(regs, reg) : NAN;
 }
@@ -129,56 +130,56 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
      * may read "truth.*" or "scenario.*": tests/unit/runner_diagnose
      * scrambles both and expects the same findings. */
     memset(in, 0, sizeof(*in));
-    jstr(root, "board.firmware", in->firmware, sizeof(in->firmware));
-    in->cpus = jnum(root, "board.cpus");
-    in->rx_bds = jnum(root, "board.rx_bds");
-    in->tx_bds = jnum(root, "board.tx_bds");
-    jstr(root, "board.phy_mode", in->phy_mode, sizeof(in->phy_mode));
+    jstr(root, RS(BOARD_FIRMWARE), in->firmware, sizeof(in->firmware));
+    in->cpus = jnum(root, RS(BOARD_CPUS));
+    in->rx_bds = jnum(root, RS(BOARD_RX_BDS));
+    in->tx_bds = jnum(root, RS(BOARD_TX_BDS));
+    jstr(root, RS(BOARD_PHY_MODE), in->phy_mode, sizeof(in->phy_mode));
     in->board_max_speed_mbps = phy_max_speed(root);
-    in->tcp_timestamps = jbool(root, "bench.tcp_timestamps");
-    jstr(root, "iperf.method.tool", in->tool, sizeof(in->tool));
-    jstr(root, "iperf.method.version", in->tool_version, sizeof(in->tool_version));
-    jstr(root, "board.iperf_server.tool", in->board_tool, sizeof(in->board_tool));
+    in->tcp_timestamps = jbool(root, RS(BENCH_TCP_TIMESTAMPS));
+    jstr(root, RS(IPERF_METHOD_TOOL), in->tool, sizeof(in->tool));
+    jstr(root, RS(IPERF_METHOD_VERSION), in->tool_version, sizeof(in->tool_version));
+    jstr(root, RS(BOARD_IPERF_SERVER_TOOL), in->board_tool, sizeof(in->board_tool));
     {
         char proto[8];
-        jstr(root, "iperf.method.protocol", proto, sizeof(proto));
+        jstr(root, RS(IPERF_METHOD_PROTOCOL), proto, sizeof(proto));
         in->udp = strcmp(proto, "udp") == 0;
     }
-    in->parallel = jnum(root, "iperf.method.streams");
-    in->window_bytes = jnum(root, "iperf.method.window_bytes");
-    in->reverse = jbool(root, "iperf.method.reverse");
-    in->board_rcv_wnd = jnum(root, "board.tcp_wnd");
-    in->rtt_probe_us = jnum(root, "rtt.min_us");
-    in->omit_s = jnum(root, "iperf.method.omit_s");
-    in->duration_s = jnum(root, "iperf.method.duration_s");
-    in->reference_bps = jnum(root, "expect.reference_bps");
-    in->throughput_min_bps = jnum(root, "expect.throughput_min_bps");
-    in->jitter_max_ms = jnum(root, "expect.jitter_max_ms");
+    in->parallel = jnum(root, RS(IPERF_METHOD_STREAMS));
+    in->window_bytes = jnum(root, RS(IPERF_METHOD_WINDOW_BYTES));
+    in->reverse = jbool(root, RS(IPERF_METHOD_REVERSE));
+    in->board_rcv_wnd = jnum(root, RS(BOARD_TCP_WND));
+    in->rtt_probe_us = jnum(root, RS(RTT_MIN_US));
+    in->omit_s = jnum(root, RS(IPERF_METHOD_OMIT_S));
+    in->duration_s = jnum(root, RS(IPERF_METHOD_DURATION_S));
+    in->reference_bps = jnum(root, RS(EXPECT_REFERENCE_BPS));
+    in->throughput_min_bps = jnum(root, RS(EXPECT_THROUGHPUT_MIN_BPS));
+    in->jitter_max_ms = jnum(root, RS(EXPECT_JITTER_MAX_MS));
 
-    in->link_up = jbool(root, "link.up");
-    in->full_duplex = jbool(root, "link.full_duplex");
-    in->downshift = jbool(root, "link.downshift");
-    in->partner_autoneg = jbool(root, "link.partner_autoneg");
-    in->local_autoneg = jbool(root, "link.local_autoneg");
-    in->speed_mbps = jnum(root, "link.speed_mbps");
-    in->mac_speed_mbps = jnum(root, "link.mac_speed_mbps");
-    in->flaps = jnum(root, "link.flaps");
-    in->rgmii_rx_delay = jbool(root, "phy.rgmii_delay.rx");
-    in->rgmii_tx_delay = jbool(root, "phy.rgmii_delay.tx");
+    in->link_up = jbool(root, RS(LINK_UP));
+    in->full_duplex = jbool(root, RS(LINK_FULL_DUPLEX));
+    in->downshift = jbool(root, RS(LINK_DOWNSHIFT));
+    in->partner_autoneg = jbool(root, RS(LINK_PARTNER_AUTONEG));
+    in->local_autoneg = jbool(root, RS(LINK_LOCAL_AUTONEG));
+    in->speed_mbps = jnum(root, RS(LINK_SPEED_MBPS));
+    in->mac_speed_mbps = jnum(root, RS(LINK_MAC_SPEED_MBPS));
+    in->flaps = jnum(root, RS(LINK_FLAPS));
+    in->rgmii_rx_delay = jbool(root, RS(PHY_RGMII_DELAY_RX));
+    in->rgmii_tx_delay = jbool(root, RS(PHY_RGMII_DELAY_TX));
 
-    in->rx_frames = jnum(root, "gem.rx_frames");
-    in->fcs_errors = jnum(root, "gem.rx_fcs_errors");
-    in->symbol_errors = jnum(root, "gem.rx_symbol_errors");
-    in->length_errors = jnum(root, "gem.rx_length_errors");
-    in->rx_resource_errors = jnum(root, "gem.rx_resource_errors");
-    in->rx_overruns = jnum(root, "gem.rx_overruns");
-    in->collisions = jnum(root, "gem.collisions");
-    in->late_collisions = jnum(root, "gem.late_collisions");
-    in->excessive_collisions = jnum(root, "gem.excessive_collisions");
-    in->tx_ring_full = jnum(root, "firmware_stats.gem.drv.tx_ring_full");
-    in->sender_tx_errors = jnum(root, "iperf.sender_tx_errors");
+    in->rx_frames = jnum(root, RS(GEM_RX_FRAMES));
+    in->fcs_errors = jnum(root, RS(GEM_RX_FCS_ERRORS));
+    in->symbol_errors = jnum(root, RS(GEM_RX_SYMBOL_ERRORS));
+    in->length_errors = jnum(root, RS(GEM_RX_LENGTH_ERRORS));
+    in->rx_resource_errors = jnum(root, RS(GEM_RX_RESOURCE_ERRORS));
+    in->rx_overruns = jnum(root, RS(GEM_RX_OVERRUNS));
+    in->collisions = jnum(root, RS(GEM_COLLISIONS));
+    in->late_collisions = jnum(root, RS(GEM_LATE_COLLISIONS));
+    in->excessive_collisions = jnum(root, RS(GEM_EXCESSIVE_COLLISIONS));
+    in->tx_ring_full = jnum(root, RS(FIRMWARE_STATS_GEM_DRV_TX_RING_FULL));
+    in->sender_tx_errors = jnum(root, RS(IPERF_SENDER_TX_ERRORS));
 
-    a = jget(root, "cpu.busy_pct");
+    a = jget(root, RS(CPU_BUSY_PCT));
     if (cJSON_IsArray(a)) {
         const cJSON *e;
         cJSON_ArrayForEach(e, a) {
@@ -187,8 +188,8 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             in->cpu_busy[in->ncpu_busy++] = e->valuedouble;
         }
     }
-    in->cpu_window_s = jnum(root, "cpu.window_s");
-    a = jget(root, "irq.gem_per_cpu");
+    in->cpu_window_s = jnum(root, RS(CPU_WINDOW_S));
+    a = jget(root, RS(IRQ_GEM_PER_CPU));
     in->nirq = 0;
     if (cJSON_IsArray(a)) {
         const cJSON *e;
@@ -199,22 +200,22 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
         }
     }
 
-    in->iperf_ok = jbool(root, "iperf.ok");
-    jstr(root, "iperf.error", in->iperf_error, sizeof(in->iperf_error));
-    in->bps = jnum(root, "iperf.throughput_bps");
-    in->retransmits = jnum(root, "iperf.retransmits");
-    in->cap_retransmits = jnum(root, "capture.tcp_retransmits");
-    in->cap_rtt_min_us = jnum(root, "capture.rtt_min_us");
-    in->rtt_us = jnum(root, "iperf.rtt_us");
-    in->rtt_min_us = jnum(root, "iperf.rtt_min_us");
-    in->lost_pct = jnum(root, "iperf.udp_lost_pct");
-    in->jitter_ms = jnum(root, "iperf.udp_jitter_ms");
-    in->tx_bps = jnum(root, "iperf.tx_bps");
-    in->rx_bps = jnum(root, "iperf.rx_bps");
-    in->sent_bps = jnum(root, "iperf.sent_bps");
-    in->offered_bps = jnum(root, "iperf.method.offered_bps");
-    in->length_bytes = jnum(root, "iperf.method.length_bytes");
-    a = jget(root, "iperf.intervals_bps");
+    in->iperf_ok = jbool(root, RS(IPERF_OK));
+    jstr(root, RS(IPERF_ERROR), in->iperf_error, sizeof(in->iperf_error));
+    in->bps = jnum(root, RS(IPERF_THROUGHPUT_BPS));
+    in->retransmits = jnum(root, RS(IPERF_RETRANSMITS));
+    in->cap_retransmits = jnum(root, RS(CAPTURE_TCP_RETRANSMITS));
+    in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
+    in->rtt_us = jnum(root, RS(IPERF_RTT_US));
+    in->rtt_min_us = jnum(root, RS(IPERF_RTT_MIN_US));
+    in->lost_pct = jnum(root, RS(IPERF_UDP_LOST_PCT));
+    in->jitter_ms = jnum(root, RS(IPERF_UDP_JITTER_MS));
+    in->tx_bps = jnum(root, RS(IPERF_TX_BPS));
+    in->rx_bps = jnum(root, RS(IPERF_RX_BPS));
+    in->sent_bps = jnum(root, RS(IPERF_SENT_BPS));
+    in->offered_bps = jnum(root, RS(IPERF_METHOD_OFFERED_BPS));
+    in->length_bytes = jnum(root, RS(IPERF_METHOD_LENGTH_BYTES));
+    a = jget(root, RS(IPERF_INTERVALS_BPS));
     if (cJSON_IsArray(a)) {
         const cJSON *e;
         cJSON_ArrayForEach(e, a) {
@@ -223,7 +224,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             in->intervals[in->nintervals++] = e->valuedouble;
         }
     }
-    a = jget(root, "sweep");
+    a = jget(root, RS(SWEEP));
     if (cJSON_IsArray(a)) {
         const cJSON *e;
         cJSON_ArrayForEach(e, a) {
@@ -236,9 +237,9 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             in->sweep_bps[in->nsweep++] = b;
         }
     }
-    in->baseline_bps = jnum(root, "baseline.throughput_bps");
-    in->baseline_tol_pct = jnum(root, "baseline.tolerance_pct");
-    jstr(root, "baseline.name", in->baseline_name, sizeof(in->baseline_name));
+    in->baseline_bps = jnum(root, RS(BASELINE_THROUGHPUT_BPS));
+    in->baseline_tol_pct = jnum(root, RS(BASELINE_TOLERANCE_PCT));
+    jstr(root, RS(BASELINE_NAME), in->baseline_name, sizeof(in->baseline_name));
     for (i = in->nirq; i < DG_MAX_CPUS; i++)
         in->irq[i] = NAN;
 }
@@ -1184,7 +1185,7 @@ static int __attribute__((format(printf, 3, 4))) fail(FILE *out, int *nfail, con
 
 int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, int *checks)
 {
-    const cJSON *e = jget(root, "expect");
+    const cJSON *e = jget(root, RS(EXPECT));
     int nfail = 0, n = 0;
     double x, got;
     char s[16];
@@ -1195,7 +1196,7 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         return 0;
     jstr(e, "link", s, sizeof(s));
     if (s[0]) {
-        int up = jbool(root, "link.up");
+        int up = jbool(root, RS(LINK_UP));
         n++;
         if (up != (strcmp(s, "up") == 0))
             fail(out, &nfail, "link: expected %s, got %s", s, up == 1 ? "up" : up == 0 ? "down" : "unknown");
@@ -1203,18 +1204,18 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     x = jnum(e, "speed_mbps");
     if (!isnan(x)) {
         n++;
-        got = jnum(root, "link.speed_mbps");
+        got = jnum(root, RS(LINK_SPEED_MBPS));
         if (got != x)
             fail(out, &nfail, "speed: expected %.0f Mb/s, got %.0f", x, got);
     }
     jstr(e, "duplex", s, sizeof(s));
     if (s[0]) {
-        int fd = jbool(root, "link.full_duplex");
+        int fd = jbool(root, RS(LINK_FULL_DUPLEX));
         n++;
         if (fd != (strcmp(s, "full") == 0))
             fail(out, &nfail, "duplex: expected %s, got %s", s, fd == 1 ? "full" : fd == 0 ? "half" : "unknown");
     }
-    got = jnum(root, "iperf.throughput_bps");
+    got = jnum(root, RS(IPERF_THROUGHPUT_BPS));
     x = jnum(e, "throughput_min_bps");
     if (!isnan(x)) {
         n++;
@@ -1227,7 +1228,7 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         if (isnan(got) || got > x)
             fail(out, &nfail, "throughput: %.2f Mb/s above the maximum %.2f", got / 1e6, x / 1e6);
     }
-    got = jnum(root, "iperf.udp_lost_pct");
+    got = jnum(root, RS(IPERF_UDP_LOST_PCT));
     x = jnum(e, "loss_min_pct");
     if (!isnan(x)) {
         n++;
@@ -1242,7 +1243,7 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     }
     x = jnum(e, "retransmits_max");
     if (!isnan(x)) {
-        got = jnum(root, "iperf.retransmits");
+        got = jnum(root, RS(IPERF_RETRANSMITS));
         n++;
         if (isnan(got) || got > x)
             fail(out, &nfail, "retransmits: %.0f above the maximum %.0f", got, x);
@@ -1251,14 +1252,14 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     if (!isnan(x)) {
         /* the link's down transitions after the first link-up, as the
          * board reported them (link.flaps): exactly what was injected */
-        got = jnum(root, "link.flaps");
+        got = jnum(root, RS(LINK_FLAPS));
         n++;
         if (isnan(got) || got != x)
             fail(out, &nfail, "flaps: %.0f counted, %.0f expected", got, x);
     }
     x = jnum(e, "jitter_max_ms");
     if (!isnan(x)) {
-        got = jnum(root, "iperf.udp_jitter_ms");
+        got = jnum(root, RS(IPERF_UDP_JITTER_MS));
         n++;
         if (isnan(got) || got > x)
             fail(out, &nfail, "jitter: %.3f ms above the maximum %.3f ms", got, x);
@@ -1266,7 +1267,7 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     {
         /* traffic must run unless the scenario expects it to fail
          * (`traffic = fail`) or is about iperf not talking */
-        const cJSON *ok = jget(root, "iperf.ok"), *d = jget(e, "diag"), *c;
+        const cJSON *ok = jget(root, RS(IPERF_OK)), *d = jget(e, "diag"), *c;
         bool expected = false;
         char want[8];
         jstr(e, "traffic", want, sizeof(want));
@@ -1277,10 +1278,10 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
             n++;
             if (!cJSON_IsFalse(ok))
                 fail(out, &nfail, "traffic: expected to fail (nothing arrives), got %s at %.2f Mb/s",
-                     cJSON_IsTrue(ok) ? "a result" : "no verdict", jnum(root, "iperf.throughput_bps") / 1e6);
+                     cJSON_IsTrue(ok) ? "a result" : "no verdict", jnum(root, RS(IPERF_THROUGHPUT_BPS)) / 1e6);
         } else if (cJSON_IsBool(ok) && !expected) {
             char err[160];
-            jstr(root, "iperf.error", err, sizeof(err));
+            jstr(root, RS(IPERF_ERROR), err, sizeof(err));
             n++;
             if (cJSON_IsFalse(ok))
                 fail(out, &nfail, "traffic: iperf failed: %s", err[0] ? err : "no result");
@@ -1291,8 +1292,8 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
          * the scenario expects link = down.  A virtual-time run with
          * --net idle has no traffic peer (iperf.virtual_idle): not a
          * failure. */
-        const cJSON *sk = jget(root, "iperf.skipped"), *el = jget(e, "link");
-        if (cJSON_IsString(sk) && !cJSON_IsTrue(jget(root, "iperf.virtual_idle"))) {
+        const cJSON *sk = jget(root, RS(IPERF_SKIPPED)), *el = jget(e, "link");
+        if (cJSON_IsString(sk) && !cJSON_IsTrue(jget(root, RS(IPERF_VIRTUAL_IDLE)))) {
             n++;
             if (!cJSON_IsString(el) || strcmp(el->valuestring, "down") != 0)
                 fail(out, &nfail, "traffic: skipped (%s)", sk->valuestring);

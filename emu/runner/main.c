@@ -45,6 +45,7 @@ static void usage(FILE *out)
           "  campaign [--runs N] [--seed S] [--faults LIST] [--pairs] [--out DIR] ...\n"
           "                             random faults, each run diagnosed blind and scored\n"
           "                             (precision/recall per code; --help for the rest)\n"
+          "  schema                     the results.json fields as a Markdown table (docs/schema.md)\n"
           "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n",
           out);
 }
@@ -66,6 +67,7 @@ static const struct command {
     { "boot", cmd_boot, false },
     { "fault", cmd_fault, false },
     { "tap", cmd_tap, false },
+    { "schema", cmd_schema, false },
 };
 
 int main(int argc, char **argv)

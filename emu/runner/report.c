@@ -20,6 +20,7 @@
 
 #include "diagnose.h"
 #include "report.h"
+#include "results_schema.h"
 #include "util.h"
 
 /* ---- small helpers ---- */
@@ -450,14 +451,14 @@ static bool run_ceiling(const cJSON *res, struct ceiling *ce)
 {
     const cJSON *ts = runner_results_get(res, "conditions.tcp_timestamps");
     const char *proto = js(res, "conditions.protocol"), *fw = js(res, "conditions.firmware");
-    double sp = jnum(res, "link.speed_mbps"), len = jnum(res, "conditions.length_bytes");
+    double sp = jnum(res, RS(LINK_SPEED_MBPS)), len = jnum(res, "conditions.length_bytes");
     bool expected = false;
     char side[32] = "";
     size_t o;
 
     memset(ce, 0, sizeof(*ce));
-    if (isnan(sp) || sp <= 0 || !cJSON_IsTrue(runner_json_path(res, "link.up"))) {
-        sp = jnum(res, "expect.speed_mbps");
+    if (isnan(sp) || sp <= 0 || !cJSON_IsTrue(runner_json_path(res, RS(LINK_UP)))) {
+        sp = jnum(res, RS(EXPECT_SPEED_MBPS));
         expected = true;
     }
     if (isnan(sp) || sp <= 0)
@@ -505,8 +506,8 @@ static size_t ceiling_term(char *out, size_t len, const struct ceiling *ce, int 
 
 static void run_charts(struct run_data *r, struct charts *c)
 {
-    const cJSON *iv = runner_json_path(r->res, "iperf.intervals_bps"), *e, *sw = runner_json_path(r->res, "sweep");
-    const cJSON *ps = runner_json_path(r->res, "parallel_sweep");
+    const cJSON *iv = runner_json_path(r->res, RS(IPERF_INTERVALS_BPS)), *e, *sw = runner_json_path(r->res, RS(SWEEP));
+    const cJSON *ps = runner_json_path(r->res, RS(PARALLEL_SWEEP));
     char body[8192];
     size_t o = 0;
     FILE *f;
@@ -582,7 +583,7 @@ static void run_charts(struct run_data *r, struct charts *c)
         chart(c, "udp", "UDP loss and jitter over time", body);
     }
     /* link timeline: speed (0 = down), flaps marked */
-    if (cJSON_GetArraySize(runner_json_path(r->res, "link_events")) > 0 && (f = chart_file(c, "link.dat", "w"))) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, RS(LINK_EVENTS))) > 0 && (f = chart_file(c, "link.dat", "w"))) {
         FILE *fl = chart_file(c, "flaps.dat", "w");
         double last_t = 0, last_v = 0, dur = jnum(r->res, "conditions.duration_s");
         bool was_up = false;
@@ -590,7 +591,7 @@ static void run_charts(struct run_data *r, struct charts *c)
         fprintf(f, "# t_s speed_mbps (0: link down)\n0 0\n");
         if (fl)
             fprintf(fl, "# t_s of each link-down after the first link-up\n");
-        cJSON_ArrayForEach(e, runner_json_path(r->res, "link_events")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(LINK_EVENTS))) {
             double t = jnum(e, "t_s"), sp = jnum(e, "speed_mbps");
             bool up = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "up"));
             if (isnan(t))
@@ -782,15 +783,15 @@ static void kv_text(const cJSON *res, int i, char *v, size_t len)
 static void summary_numbers(const cJSON *res, char *out, size_t len)
 {
     char t[32], l[160];
-    double lost = jnum(res, "iperf.udp_lost_pct"), jit = jnum(res, "iperf.udp_jitter_ms"), rtx = jnum(res, "iperf.retransmits");
+    double lost = jnum(res, RS(IPERF_UDP_LOST_PCT)), jit = jnum(res, RS(IPERF_UDP_JITTER_MS)), rtx = jnum(res, RS(IPERF_RETRANSMITS));
     int o;
 
-    mbps(t, sizeof(t), jnum(res, "iperf.throughput_bps"));
-    if (cJSON_IsTrue(runner_json_path(res, "link.up")))
-        snprintf(l, sizeof(l), "link %g Mb/s %s duplex, %g flap(s)", jnum(res, "link.speed_mbps"),
-                 cJSON_IsTrue(runner_json_path(res, "link.full_duplex")) ? "full" : "half", jnum(res, "link.flaps"));
+    mbps(t, sizeof(t), jnum(res, RS(IPERF_THROUGHPUT_BPS)));
+    if (cJSON_IsTrue(runner_json_path(res, RS(LINK_UP))))
+        snprintf(l, sizeof(l), "link %g Mb/s %s duplex, %g flap(s)", jnum(res, RS(LINK_SPEED_MBPS)),
+                 cJSON_IsTrue(runner_json_path(res, RS(LINK_FULL_DUPLEX))) ? "full" : "half", jnum(res, RS(LINK_FLAPS)));
     else
-        snprintf(l, sizeof(l), "%s", runner_json_path(res, "link.up") ? "link down" : "link unknown");
+        snprintf(l, sizeof(l), "%s", runner_json_path(res, RS(LINK_UP)) ? "link down" : "link unknown");
     o = snprintf(out, len, "%s Mb/s; %s", t, l);
     if (!isnan(rtx) && o > 0 && (size_t)o < len)
         o += snprintf(out + o, len - (size_t)o, "; %g retransmits", rtx);
@@ -862,17 +863,17 @@ static int write_run_md(const struct run_data *r)
         }
     }
     findings_md(f, r->dg);
-    if (cJSON_GetArraySize(runner_json_path(r->res, "sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, RS(SWEEP))) > 0) {
         fputs("\n## Packet-size sweep\n\n| payload (bytes) | Mb/s | lost % |\n|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, "sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(SWEEP))) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "| %g | %s | %.3g |\n", jnum(e, "length_bytes"), t, jnum(e, "udp_lost_pct"));
         }
     }
-    if (cJSON_GetArraySize(runner_json_path(r->res, "parallel_sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
         fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits |\n|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, "parallel_sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "| %g | %s | %g |\n", jnum(e, "parallel"), t, jnum(e, "retransmits"));
@@ -955,9 +956,9 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         fputs("</div>\n", f);
     }
     findings_html(f, r->dg);
-    if (cJSON_GetArraySize(runner_json_path(r->res, "sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, RS(SWEEP))) > 0) {
         fputs("<h2>Packet-size sweep</h2><table><tr><th>payload (bytes)</th><th>Mb/s</th><th>lost %</th></tr>\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, "sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(SWEEP))) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "<tr><td>%g</td><td>%s</td><td>%.3g</td></tr>\n", jnum(e, "length_bytes"), t,
@@ -965,9 +966,9 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         }
         fputs("</table>\n", f);
     }
-    if (cJSON_GetArraySize(runner_json_path(r->res, "parallel_sweep")) > 0) {
+    if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
         fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th></tr>\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, "parallel_sweep")) {
+        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             fprintf(f, "<tr><td>%g</td><td>%s</td><td>%g</td></tr>\n", jnum(e, "parallel"), t,
@@ -1154,7 +1155,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     fputs("---:|---:|---|---|---|\n", f);
     for (int i = 0; i < n; i++) {
         const cJSON *res = runs[i].res, *fd;
-        double bps = jnum(res, "iperf.throughput_bps");
+        double bps = jnum(res, RS(IPERF_THROUGHPUT_BPS));
         char t[32];
         mbps(t, sizeof(t), bps);
         fprintf(f, "| %d | ", i + 1);
@@ -1170,11 +1171,11 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                 runner_md_esc(f, v);
                 fputs(" |", f);
             }
-        jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
+        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
         fputc(' ', f);
         runner_md_esc(f, v);
         fputs(" |", f);
-        jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
         fputc(' ', f);
         runner_md_esc(f, v);
         fputs(" | ", f);
@@ -1205,7 +1206,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
     fputs("<th>retransmits</th><th>UDP lost %</th><th>findings</th><th>baseline</th><th>run</th></tr>\n", f);
     for (int i = 0; i < n; i++) {
         const cJSON *res = runs[i].res, *fd;
-        double bps = jnum(res, "iperf.throughput_bps");
+        double bps = jnum(res, RS(IPERF_THROUGHPUT_BPS));
         char t[32];
         mbps(t, sizeof(t), bps);
         fprintf(f, "<tr><td>%d</td><td class=\"", i + 1);
@@ -1223,11 +1224,11 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
                 runner_html_esc(f, v);
                 fputs("</td>", f);
             }
-        jtext(runner_json_path(res, "iperf.retransmits"), v, sizeof(v));
+        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
         fputs("<td>", f);
         runner_html_esc(f, v);
         fputs("</td>", f);
-        jtext(runner_json_path(res, "iperf.udp_lost_pct"), v, sizeof(v));
+        jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
         fputs("<td>", f);
         runner_html_esc(f, v);
         fputs("</td><td>", f);

@@ -3,6 +3,7 @@
  * the scenario, the firmware's @gemlab lines and the model counters, then
  * the verdict: diagnosis, [expect] checks, diagnosis.json, console tail.
  */
+#include "results_schema.h"
 #include "run_priv.h"
 
 #include <errno.h>
@@ -523,7 +524,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
          * negotiates (BMCR bit 12): 0 then means the partner did not, and
          * our PHY resolved by parallel detection (28.2.3.1, always half
          * duplex).  BMCR and ANER come from build_phy()'s "phy.regs". */
-        const cJSON *regs = runner_json_path(r->results, "phy.regs");
+        const cJSON *regs = runner_json_path(r->results, RS(PHY_REGS));
         double bmcr = rs_jnumber(regs, "0"), aner = rs_jnumber(regs, "6");
         if (!isnan(bmcr))
             cJSON_AddBoolToObject(l, "local_autoneg", ((unsigned)bmcr & 0x1000u) != 0);
