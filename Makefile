@@ -149,6 +149,7 @@ test-runner: runner
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,determinism) $(TOP)/tests/qemu/runner/test_determinism.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,board-argv) \
 	    $(TOP)/tests/qemu/runner/test_board_argv.py
+	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,link-keys) $(TOP)/tests/qemu/runner/test_link_keys.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,virtual-time) \
 	    $(TOP)/tests/qemu/runner/test_virtual_time.py
 
