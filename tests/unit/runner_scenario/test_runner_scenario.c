@@ -20,6 +20,7 @@
 
 #include "scenario.h"
 #include "units.h"
+#include "util.h"
 
 static struct scenario scn;
 static char *errbuf;
@@ -621,6 +622,37 @@ static void test_committed_controls_are_valid(void **state)
     assert_true(n >= 1);
 }
 
+/* scenarios/README.md documents every key under its section: the key
+ * list (scenario.h, link_keys.h) and the user's reference cannot drift. */
+static void test_every_key_is_documented(void **state)
+{
+    char *doc = runner_read_file(SCENARIO_DIR "/README.md", 1u << 20, NULL);
+    (void)state;
+    assert_non_null(doc);
+    for (int k = 0; k < SK_COUNT; k++) {
+        char sec[64], a[80], b[80];
+        const char *at;
+
+        snprintf(sec, sizeof(sec), "## [%s]", scn_key_section((enum scn_key)k));
+        snprintf(a, sizeof(a), "`%s`", scn_key_name((enum scn_key)k));
+        snprintf(b, sizeof(b), "`%s =", scn_key_name((enum scn_key)k));
+        at = strstr(doc, sec);
+        if (!at) {
+            fail_msg("scenarios/README.md has no section %s", sec);
+        } else {
+            const char *next = strstr(at + 1, "\n## ");   /* the section ends at the next one */
+            char *body = strndup(at, next ? (size_t)(next - at) : strlen(at));
+
+            assert_non_null(body);
+            if (!strstr(body, a) && !strstr(body, b))
+                fail_msg("scenarios/README.md does not document [%s] %s", scn_key_section((enum scn_key)k),
+                         scn_key_name((enum scn_key)k));
+            free(body);
+        }
+    }
+    free(doc);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -629,6 +661,7 @@ int main(void)
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
+        cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
         cmocka_unit_test_teardown(test_baremetal_tool_defaults_to_iperf2_and_rejects_omit, teardown),
         cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
