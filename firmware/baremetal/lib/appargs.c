@@ -151,32 +151,46 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         } else if (strcmp(o, "-u") == 0) {
             a->udp = true;
         } else if (strcmp(o, "-c") == 0) {
-            if (!(v = optval(argc, argv, &i)) || parse_ipv4(v, &a->host))
+            if (!(v = optval(argc, argv, &i)) || parse_ipv4(v, &a->host)) {
+                a->err = "-c: the server's IPv4 address, a.b.c.d";
                 return -EINVAL;
+            }
             client = true;
         } else if (strcmp(o, "-p") == 0) {
-            if (port_arg(optval(argc, argv, &i), &a->port))
+            if (port_arg(optval(argc, argv, &i), &a->port)) {
+                a->err = "-p: a port, 1..65535";
                 return -EINVAL;
+            }
         } else if (strcmp(o, "-t") == 0) {
-            if (parse_u32(optval(argc, argv, &i), 1, IPERF_MAX_TIME_S, &a->time_s))
+            if (parse_u32(optval(argc, argv, &i), 1, IPERF_MAX_TIME_S, &a->time_s)) {
+                a->err = "-t: whole seconds, 1..86400";
                 return -EINVAL;
+            }
             have_t = true;
         } else if (strcmp(o, "-n") == 0) {
-            if (parse_size(optval(argc, argv, &i), &a->amount_bytes))
+            if (parse_size(optval(argc, argv, &i), &a->amount_bytes)) {
+                a->err = "-n: a byte count (K and M suffixes)";
                 return -EINVAL;
+            }
             have_n = true;
         } else if (strcmp(o, "-b") == 0) {
-            if (parse_rate(optval(argc, argv, &i), &a->rate_bps))
+            if (parse_rate(optval(argc, argv, &i), &a->rate_bps)) {
+                a->err = "-b: a rate in bit/s (K, M and G suffixes)";
                 return -EINVAL;
+            }
             have_b = true;
         } else if (strcmp(o, "-l") == 0) {
-            if (parse_size(optval(argc, argv, &i), &v64) || v64 > UINT32_MAX)
+            if (parse_size(optval(argc, argv, &i), &v64) || v64 > UINT32_MAX) {
+                a->err = "-l: a length in bytes (K and M suffixes)";
                 return -EINVAL;
+            }
             a->len = (uint32_t)v64;
             have_l = true;
         } else if (strcmp(o, "-i") == 0) {
-            if (parse_u32(optval(argc, argv, &i), 1, 3600, &v32))
+            if (parse_u32(optval(argc, argv, &i), 1, 3600, &v32)) {
+                a->err = "-i: the report interval in whole seconds, 1..3600";
                 return -EINVAL;
+            }
             a->interval_s = v32;
         } else if (strcmp(o, "-P") == 0) {
             if (parse_u32(optval(argc, argv, &i), 1, IPERF_MAX_PARALLEL, &a->parallel)) {
@@ -201,8 +215,10 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
             return -EINVAL;
         }
     }
-    if (server == client)
-        return -EINVAL;                 /* exactly one of -s / -c */
+    if (server == client) {
+        a->err = "give one of -s (server) and -c HOST (client)";
+        return -EINVAL;
+    }
     if (server && have_p) {
         a->err = "-P is a client option (the server takes up to 8 connections)";
         return -EINVAL;
@@ -239,17 +255,27 @@ int iperf_args_parse(int argc, char **argv, struct iperf_args *a)
         a->err = "-w is TCP only here (the UDP client paces by -b)";
         return -EINVAL;
     }
-    if (server && (have_t || have_n || have_b || have_l))
-        return -EINVAL;                 /* client-only options */
-    if (have_t && have_n)
+    if (server && (have_t || have_n || have_b || have_l)) {
+        a->err = "-t, -n, -b and -l are client options (the client decides the test)";
         return -EINVAL;
-    if (have_b && !a->udp)
-        return -EINVAL;                 /* TCP is not rate-limited here */
+    }
+    if (have_t && have_n) {
+        a->err = "-t and -n both end the test: give one";
+        return -EINVAL;
+    }
+    if (have_b && !a->udp) {
+        a->err = "-b paces UDP (-u); TCP is not rate-limited here";
+        return -EINVAL;
+    }
     if (a->udp) {
         if (!have_l)
             a->len = IPERF_DEFAULT_UDP_LEN;
-        if (a->len < IPERF_MIN_UDP_LEN || a->len > IPERF_MAX_UDP_LEN)
+        if (a->len < IPERF_MIN_UDP_LEN || a->len > IPERF_MAX_UDP_LEN) {
+            /* the datagram carries iperf 2's 20-byte header and fits a
+             * 9000-byte jumbo frame (IP 20 + UDP 8) */
+            a->err = "-l: a UDP datagram is 20..8972 bytes";
             return -EINVAL;
+        }
         if (!have_b)
             a->rate_bps = IPERF_DEFAULT_UDP_RATE;
     }

@@ -163,6 +163,13 @@ def test_iperf_bad_parallel_error_names_the_flag(b, link):
                       lambda ln: '"type":"error"' in ln and '"what":"-P: streams must be 1..8"' in ln)
 
 
+def test_iperf_bad_udp_length_error_names_the_flag(b, link):
+    """-l outside a UDP datagram's 20..8972 bytes: an error line that says
+    so before the usage (firmware/baremetal/lib/appargs.c)."""
+    assert cmd_prints(b, "iperf -c 10.0.2.2 -u -l 9000",
+                      lambda ln: '"type":"error"' in ln and '"what":"-l: a UDP datagram is 20..8972 bytes"' in ln)
+
+
 def test_shell_too_many_arguments_reported(b, link):
     assert cmd_prints(b, "iperf " + " ".join(["-p"] * 40), lambda ln: "too many arguments" in ln)
 

@@ -142,6 +142,52 @@ static void test_iperf_bad_arguments_are_rejected(void **state)
     assert_int_equal(CALL(iperf_args_parse, &a, "iperf", "stop", "now"), -EINVAL);
 }
 
+/* Every refusal a user can fix says what was wrong, naming the flag (the
+ * firmware prints it as an app error before the usage); only an option
+ * the command does not have falls back to the plain usage. */
+static void test_iperf_refusals_name_what_was_wrong(void **state)
+{
+    static const struct {
+        const char *argv[10];
+        const char *says;       /* a substring of err; NULL: no err (plain usage) */
+    } cases[] = {
+        { { "iperf" }, "one of -s" },
+        { { "iperf", "-s", "-c", "1.2.3.4" }, "one of -s" },
+        { { "iperf", "-c" }, "-c:" },
+        { { "iperf", "-c", "1.2.3" }, "-c:" },
+        { { "iperf", "-c", "1.2.3.4", "-b", "5M" }, "-b paces UDP" },
+        { { "iperf", "-c", "1.2.3.4", "-u", "-b", "fast" }, "-b:" },
+        { { "iperf", "-c", "1.2.3.4", "-t", "0" }, "-t:" },
+        { { "iperf", "-c", "1.2.3.4", "-t", "5", "-n", "1M" }, "-t and -n" },
+        { { "iperf", "-c", "1.2.3.4", "-n", "lots" }, "-n:" },
+        { { "iperf", "-c", "1.2.3.4", "-u", "-l", "10" }, "20..8972" },
+        { { "iperf", "-c", "1.2.3.4", "-u", "-l", "9000" }, "20..8972" },
+        { { "iperf", "-c", "1.2.3.4", "-l", "x" }, "-l:" },
+        { { "iperf", "-c", "1.2.3.4", "-p", "0" }, "-p:" },
+        { { "iperf", "-c", "1.2.3.4", "-p", "70000" }, "-p:" },
+        { { "iperf", "-c", "1.2.3.4", "-i", "0" }, "-i:" },
+        { { "iperf", "-s", "-t", "5" }, "client options" },
+        { { "iperf", "-s", "-u", "-l", "100" }, "client options" },
+        { { "iperf", "-s", "-x" }, NULL },
+        { { "iperf", "-c", "1.2.3.4", "--bogus" }, NULL },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+        struct iperf_args a;
+        int argc = 0;
+
+        while (argc < 10 && cases[i].argv[argc])
+            argc++;
+        assert_int_equal(iperf_args_parse(argc, (char **)cases[i].argv, &a), -EINVAL);
+        if (!cases[i].says) {
+            assert_null(a.err);
+        } else if (!a.err || !strstr(a.err, cases[i].says)) {
+            fail_msg("case %zu (%s %s): err \"%s\", wanted \"%s\"", i, cases[i].argv[1] ? cases[i].argv[1] : "",
+                     argc > 2 ? cases[i].argv[2] : "", a.err ? a.err : "(none)", cases[i].says);
+        }
+    }
+}
+
 static void test_echo_args_default_port_7_and_bad_options(void **state)
 {
     struct echo_args a;
@@ -353,6 +399,7 @@ int main(void)
         cmocka_unit_test(test_iperf_udp_client_with_rate_parses),
         cmocka_unit_test(test_iperf_defaults_for_tcp_server_and_udp_client),
         cmocka_unit_test(test_iperf_bad_arguments_are_rejected),
+        cmocka_unit_test(test_iperf_refusals_name_what_was_wrong),
         cmocka_unit_test(test_iperf_parallel_streams_parse_and_bad_ones_name_the_flag),
         cmocka_unit_test(test_iperf_window_parses_on_tcp_client_only),
         cmocka_unit_test(test_iperf_dual_is_a_one_stream_tcp_client_option),
