@@ -148,6 +148,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->parallel = jnum(root, RS(IPERF_METHOD_STREAMS));
     in->window_bytes = jnum(root, RS(IPERF_METHOD_WINDOW_BYTES));
     in->reverse = jbool(root, RS(IPERF_METHOD_REVERSE));
+    in->bidir = jbool(root, RS(IPERF_METHOD_BIDIR));
     in->board_rcv_wnd = jnum(root, RS(BOARD_TCP_WND));
     in->rtt_probe_us = jnum(root, RS(RTT_MIN_US));
     in->omit_s = jnum(root, RS(IPERF_METHOD_OMIT_S));
@@ -260,6 +261,15 @@ static double ceiling(const struct dg_in *in)
               (in->tcp_timestamps < 0 && strcmp(in->firmware, "linux") == 0);
 
     return dg_ceiling_bps(in->speed_mbps, in->udp, ts);
+}
+
+/* What the goodput in->bps can reach: one direction's ceiling, or both
+ * directions' when the test ran both at once over a full-duplex link (each
+ * direction its own channel, IEEE 802.3 clause 4 full-duplex operation);
+ * half duplex shares one. */
+static double total_ceiling(const struct dg_in *in)
+{
+    return ceiling(in) * (in->bidir == 1 && in->full_duplex == 1 ? 2 : 1);
 }
 
 /* The path RTT for BDP questions, as measured: iperf3's minimum RTT (the
@@ -704,7 +714,8 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
 {
     double rtt = rtt_s(in), cap, ceil, win = tcp_window(in);
 
-    if (in->udp || isnan(in->bps) || isnan(rtt) || isnan(win) || isnan(in->speed_mbps))
+    /* both directions at once: the sum says nothing of one window */
+    if (in->udp || in->bidir == 1 || isnan(in->bps) || isnan(rtt) || isnan(win) || isnan(in->speed_mbps))
         return false;
     cap = win * 8.0 / rtt;
     ceil = ceiling(in);
@@ -778,7 +789,7 @@ static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
 
     if (in->udp || in->parallel != 1 || isnan(in->cpus) || in->cpus < 2)
         return false;
-    if (!isnan(in->bps) && !isnan(in->speed_mbps) && in->bps >= TH_NEAR_CEILING * ceiling(in))
+    if (!isnan(in->bps) && !isnan(in->speed_mbps) && in->bps >= TH_NEAR_CEILING * total_ceiling(in))
         return false;
     for (int i = 0; i < in->ncpu_busy; i++) {
         hi = isnan(hi) ? in->cpu_busy[i] : fmax(hi, in->cpu_busy[i]);
@@ -809,7 +820,7 @@ static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
  * No per-CPU figures (the bare-metal firmware): nothing is said. */
 static bool r_cpu_limit(const struct dg_in *in, struct dg_finding *f)
 {
-    double ceil = ceiling(in), hi = -1;
+    double ceil = total_ceiling(in), hi = -1;
     int top = -1;
 
     if (in->ncpu_busy < 1 || isnan(in->bps) || isnan(in->speed_mbps) || isnan(in->cpu_window_s) ||
@@ -832,11 +843,13 @@ static bool r_cpu_limit(const struct dg_in *in, struct dg_finding *f)
     ev(f, "cpu_window_s", in->cpu_window_s);
     ev(f, "duration_s", in->duration_s);
     if (in->ncpu_busy == 1)
-        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling, with the board's one core %.1f%% busy over %.2f s: "
-            "the CPU is the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6, hi, in->cpu_window_s);
+        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling%s, with the board's one core %.1f%% busy over %.2f s: "
+            "the CPU is the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6,
+            in->bidir == 1 ? " of both directions" : "", hi, in->cpu_window_s);
     else
-        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling, with CPU%d %.1f%% busy over %.2f s: that core is "
-            "the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6, top, hi, in->cpu_window_s);
+        say(f, "%.2f Mb/s, %.1f%% under the %.2f Mb/s ceiling%s, with CPU%d %.1f%% busy over %.2f s: that core is "
+            "the limit", in->bps / 1e6, 100.0 * (1 - in->bps / ceil), ceil / 1e6,
+            in->bidir == 1 ? " of both directions" : "", top, hi, in->cpu_window_s);
     return true;
 }
 
@@ -884,7 +897,7 @@ static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
 {
     double rtt = rtt_s(in), bdp, win = tcp_window(in);
 
-    if (in->udp || isnan(win) || isnan(rtt) || isnan(in->speed_mbps))
+    if (in->udp || in->bidir == 1 || isnan(win) || isnan(rtt) || isnan(in->speed_mbps))
         return false;
     bdp = ceiling(in) * rtt / 8.0;
     if (win >= bdp)
@@ -936,7 +949,7 @@ static bool r_wrong_reference(const struct dg_in *in, struct dg_finding *f)
 
     if (isnan(in->speed_mbps) || in->speed_mbps <= 0)
         return false;
-    ceil = ceiling(in);
+    ceil = total_ceiling(in);
     ref = !isnan(in->reference_bps) ? in->reference_bps : in->throughput_min_bps;
     if (isnan(ref) || ref <= ceil * 1.001)
         return false;

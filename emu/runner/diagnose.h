@@ -43,6 +43,7 @@ struct dg_in {
     double parallel;              /* streams the tool ran */
     double window_bytes;          /* the -w the tool reports it set; NAN: none/unknown */
     int reverse;                  /* the tool's direction: 1 the board sends */
+    int bidir;                    /* 1: both directions at once (iperf 2 -d, iperf3 --bidir); bps is their sum */
     double board_rcv_wnd;         /* board.tcp_wnd: what the board's stack advertises */
     double rtt_probe_us;          /* rtt.min_us: the runner's ping of the board */
     double omit_s, duration_s;
