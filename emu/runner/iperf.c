@@ -375,12 +375,14 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     return out;
 }
 
-/* iperf 2 dual test (-d): the board connects back to the host's -L port,
- * so the CSV holds both directions.  Lines whose destination port (field 4)
- * is @lport are the board's stream (board TX); the rest are the host's
- * (board RX).  Each half goes through iperf2_parse(); the result is the RX
- * half plus tx_bps and the sum as throughput_bps (as iperf3 --bidir). */
-cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, int lport)
+/* The CSV of an iperf 2 dual test (-d) in its two directions: a line
+ * whose destination (fields 3 and 4) is @ip (NULL: any) and @port is of
+ * the received half when @match_rx, of the sent half otherwise; the other
+ * lines are of the other half.  Each half is iperf2_parse()d; the result is
+ * the received half's (its rx_bps, stream_bytes, intervals), with tx_bps
+ * the sent half's figure and throughput_bps the sum (as iperf3 --bidir). */
+static cJSON *dual_split(const char *csv, const char *err, int udp, double dur, const char *ip, int port,
+                         bool match_rx)
 {
     size_t n = csv ? strlen(csv) : 0, rxn = 0, txn = 0;
     /* Each line goes back with a '\n', also the last one when @csv does not
@@ -396,16 +398,19 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
         return iperf2_parse(csv, err, udp, dur);
     }
     for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        const char *p = line;
+        const char *f[5] = { line };
         size_t len = strlen(line);
-        for (int k = 0; k < 4 && p; k++) {
-            p = strchr(p, ',');
-            if (p)
-                p++;
+        bool match;
+
+        for (int k = 1; k < 5 && f[k - 1]; k++) {
+            f[k] = strchr(f[k - 1], ',');
+            if (f[k])
+                f[k]++;
         }
-        bool to_tx = p && field_int(p) == lport;
-        char *dst = to_tx ? tx : rx;
-        size_t *off = to_tx ? &txn : &rxn;
+        match = f[4] && field_int(f[4]) == port &&
+                (!ip || (f[3] && !strncmp(f[3], ip, strlen(ip)) && f[3][strlen(ip)] == ','));
+        char *dst = match == match_rx ? rx : tx;
+        size_t *off = match == match_rx ? &rxn : &txn;
         memcpy(dst + *off, line, len);
         dst[*off + len] = '\n';
         *off += len + 1;
@@ -426,7 +431,17 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, 
     return res;
 }
 
-cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s)
+/* iperf 2 dual test (-d): the board connects back to the host's -L port,
+ * so the CSV holds both directions.  Lines whose destination port (field 4)
+ * is @lport are the board's stream (board TX); the rest are the host's
+ * (board RX). */
+cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double dur, int lport)
+{
+    return dual_split(csv, err, udp, dur, NULL, lport, false);
+}
+
+cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s, const char *dual_ip,
+                           int dual_port)
 {
     const cJSON *out = cJSON_GetObjectItemCaseSensitive(run, "output");
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(run, "exit");
@@ -451,7 +466,10 @@ cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double 
         }
     }
     text[n] = '\0';
-    p = iperf2_parse(text, text, udp, duration_s);
+    /* -d: the lines to @dual_ip:@dual_port are what this end received; its
+     * own stream back is the other half */
+    p = dual_port > 0 ? dual_split(text, text, udp, duration_s, dual_ip, dual_port, true)
+                      : iperf2_parse(text, text, udp, duration_s);
     free(text);
     res = cJSON_CreateObject();
     cJSON_AddStringToObject(res, "type", "result");
@@ -462,7 +480,10 @@ cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double 
         cJSON_AddNumberToObject(res, "exit", ex->valuedouble);
     if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "ok"))) {
         double jit = rs_jnumber(p, "udp_jitter_ms");
-        rs_add_num_or_null(res, "bps", rs_jnumber(p, "throughput_bps"));
+        /* -d: bps is what this end received, tx_bps what it sent (its own count) */
+        rs_add_num_or_null(res, "bps", rs_jnumber(p, dual_port > 0 ? "rx_bps" : "throughput_bps"));
+        if (dual_port > 0)
+            rs_add_num_or_null(res, "tx_bps", rs_jnumber(p, "tx_bps"));
         if (udp) {
             rs_add_num_or_null(res, "loss_pct", rs_jnumber(p, "udp_lost_pct"));
             rs_add_num_or_null(res, "jitter_us", isnan(jit) ? NAN : jit * 1000.0);

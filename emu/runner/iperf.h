@@ -38,8 +38,12 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double durat
  * result message of @role ("client" or "server") that iperf_sim_result()
  * reads: bps, loss_pct, jitter_us and stream_bytes from iperf2_parse() of
  * its output; without a summary, no bps and "error" the tool's first
- * line.  A new object, NULL without @run. */
-cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s);
+ * line.  @dual_port > 0: a server that ran iperf 2's dual test (-d); the
+ * lines to @dual_ip:@dual_port (its own address and port) are what it
+ * received, the rest the stream it sent back: bps is the first, tx_bps the
+ * second.  A new object, NULL without @run. */
+cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double duration_s, const char *dual_ip,
+                           int dual_port);
 /* results.json's "iperf" for a test against the in-emulator peer (run.c
  * sim_traffic, docs/VIRTUAL_TIME.md): @peer is the peer's iperf result
  * line (docs/PEER.md "Results"), @fw the firmware's result message, either

@@ -1834,13 +1834,6 @@ static int sim_supported(const struct run *r)
                     v->line, scn_board_tool(&r->s));
             return -EINVAL;
         }
-        v = &r->s.v[SK_TRAFFIC_BIDIR];
-        if (v->b) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir with [board] firmware = linux: not "
-                            "supported against the in-emulator peer yet (its iperf 2 runs one way at a time)\n",
-                    r->o.scenario, v->line);
-            return -EINVAL;
-        }
         v = &r->s.v[SK_TRAFFIC_DURATION];
         if (v->u < SIM_LX_MIN_DURATION_NS) {
             /* iperf 2's summary line is 0.0-T; under 2 s it cannot be
@@ -1984,7 +1977,10 @@ static int sim_peer_wait(struct run *r, bool board_tx, bool bidir, int peer_skip
             cJSON_Delete(*peer_rx);
             *peer = sim_peer_result(r, board_tx ? "server" : "client", peer_skip, NULL);
             *peer_rx = bidir ? sim_peer_result(r, "server", rx_skip, NULL) : NULL;
-            if (*peer && (!bidir || (*peer_rx && pair_result(&r->in, skip, "server"))))
+            /* -d: the board's server result too (Linux: the agent's answer) */
+            if (*peer && (!bidir || (*peer_rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
+                                                      ? result_where(&r->in, skip, "cmd", "run")
+                                                      : pair_result(&r->in, skip, "server")))))
                 break;
         }
         if (!rc)
@@ -2162,7 +2158,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         /* the agent's answer, as the firmware's result line; without a
          * summary the board reported nothing (its error is kept below) */
         lx_fw = iperf2_agent_result(result_where(&r->in, skip, "cmd", "run"), board_tx ? "client" : "server", udp,
-                                    (double)t_s);
+                                    (double)t_s, SIM_BOARD_IP, bidir ? BOARD_PORT_IPERF2 : 0);
         fw = lx_fw && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(lx_fw, "bps")) ? lx_fw : NULL;
     } else {
         fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
@@ -2172,8 +2168,16 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         sim_lx_server_report(res, peer);
     if (lx_fw && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(lx_fw, "error")))
         cJSON_AddStringToObject(res, "board_error", cJSON_GetObjectItemCaseSensitive(lx_fw, "error")->valuestring);
-    if (bidir)
+    if (bidir && lx) {
+        /* the board's stream back to the peer: the peer's server counts it;
+         * the board's own count is its server's -d line (iperf2_parse_dual) */
+        cJSON *tx = cJSON_CreateObject();
+        rs_add_num_or_null(tx, "bps", rs_jnumber(lx_fw, "tx_bps"));
+        iperf_sim_dual(res, peer_rx, tx);
+        cJSON_Delete(tx);
+    } else if (bidir) {
         iperf_sim_dual(res, peer_rx, pair_result(&r->in, skip, "client"));
+    }
     cJSON_Delete(peer_rx);
     {
         /* the receiver's bytes per stream (-P: its result line's sum is the goodput) */

@@ -564,12 +564,37 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
         ([("result", False)] if board_tx else [("status", True), ("result", True)]), runs
 
 
+def test_linux_iperf2_dual_against_the_peer(tmp_path, vt_qemu):
+    """bidir = yes: the peer's client runs iperf 2's -d and the Linux
+    image's iperf 2.1.8 server connects back and sends while it receives.
+    The board's -y C output holds both streams to port 5001; what it
+    received is the one addressed to it.  Each direction is counted by its
+    receiver: rx_bps by the board, tx_bps by the peer's server, which saw
+    the bytes the board says it sent."""
+    out = str(tmp_path / "run")
+    r = gemlab_run(vt_qemu, linux_zimage(), out, scenario=os.path.join(SCENARIOS, "vt_linux_tcp_dual.ini"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    ip = res["iperf"]
+    assert ip["ok"] and ip["method"]["bidir"] and ip["peer_command"].endswith(" -d"), ip
+    assert ip["board_command"].startswith("run -b iperf -s"), ip
+    assert ip["rx_bps"] == ip["board_result"]["bps"], ip
+    assert ip["throughput_bps"] == ip["rx_bps"] + ip["tx_bps"], ip
+    # the board's own account of what it sent, against the peer's count
+    assert abs(ip["tx_sent_bps"] - ip["tx_bps"]) < 0.01 * ip["tx_bps"], ip
+    lo = ceiling_bps(1460, 1538, 3)[0]
+    for k in ("rx_bps", "tx_bps"):
+        assert 0.3 * lo < ip[k] < lo, (k, ip)
+    assert res["cpu"]["window_s"] >= 3.0 and max(res["cpu"]["busy_pct"]) >= 95, res["cpu"]
+
+
 def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""
     sc = tmp_path / "lx.ini"
     for body, where in (("board_tool = iperf3\n", "7: [traffic] board_tool = iperf3"),
-                        ("bidir = yes\n", "7: [traffic] bidir"),
+                        ("parallel = 2\nbidir = yes\n", "8: [traffic] bidir"),
                         ("duration = 1s\n", "7: [traffic] duration")):
         sc.write_text("[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n" + body)
         r = gemlab_run(vt_qemu, linux_zimage(), str(tmp_path / "r"), scenario=str(sc))

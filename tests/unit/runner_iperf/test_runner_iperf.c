@@ -198,7 +198,7 @@ static cJSON *agent_run_msg(const char *csv, int exit_status)
 static void test_agent_result_reads_the_run_output(void **state)
 {
     char *t = fixture("iperf2_udp_server_P2.csv");
-    cJSON *m = agent_run_msg(t, 0), *r = iperf2_agent_result(m, "server", true, 2.0);
+    cJSON *m = agent_run_msg(t, 0), *r = iperf2_agent_result(m, "server", true, 2.0, NULL, 0);
     (void)state;
     assert_string_equal(cJSON_GetObjectItem(r, "role")->valuestring, "server");
     assert_string_equal(cJSON_GetObjectItem(r, "test")->valuestring, "iperf");
@@ -213,13 +213,37 @@ static void test_agent_result_reads_the_run_output(void **state)
     m = cJSON_CreateObject();
     cJSON_AddStringToObject(m, "output", "connect failed: Connection refused^Jmore^J");
     cJSON_AddNumberToObject(m, "exit", 1);
-    r = iperf2_agent_result(m, "client", false, 2.0);
+    r = iperf2_agent_result(m, "client", false, 2.0, NULL, 0);
     assert_true(isnan(num(r, "bps")));
     assert_string_equal(cJSON_GetObjectItem(r, "error")->valuestring, "connect failed: Connection refused");
     assert_true(num(r, "exit") == 1);
     cJSON_Delete(r);
     cJSON_Delete(m);
-    assert_null(iperf2_agent_result(NULL, "server", false, 2.0));
+    assert_null(iperf2_agent_result(NULL, "server", false, 2.0, NULL, 0));
+    free(t);
+}
+
+/* The Linux image's iperf 2.1.8 server in a dual test (-d) against the
+ * peer's client, as the agent returned it (3 s, virtual time): its
+ * received stream is the one to 10.0.2.15:5001, the other is the stream it
+ * connected back with.  Both show destination port 5001, so the port alone
+ * cannot tell them apart. */
+static void test_agent_result_splits_a_dual_server(void **state)
+{
+    char *t = fixture("iperf2_linux_server_dual.csv");
+    cJSON *m = agent_run_msg(t, 0), *r = iperf2_agent_result(m, "server", false, 3.0, "10.0.2.15", 5001);
+    (void)state;
+    assert_true(fabs(num(r, "bps") - 544658088.0) < 1);      /* 0.0-3.0 of 10.0.2.2:59049 -> :5001 */
+    assert_true(fabs(num(r, "tx_bps") - 585957006.0) < 1);   /* 0.0-3.0 of 10.0.2.15:41288 -> :5001 */
+    assert_null(cJSON_GetObjectItem(r, "error"));
+    cJSON_Delete(r);
+    /* without the address every line matches the port: both streams
+     * would count as received */
+    r = iperf2_agent_result(m, "server", false, 3.0, NULL, 5001);
+    assert_true(num(r, "bps") > 1.1e9);
+    assert_true(isnan(num(r, "tx_bps")));
+    cJSON_Delete(r);
+    cJSON_Delete(m);
     free(t);
 }
 
@@ -566,6 +590,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_udp_server_P2_sums_the_streams_loss),
         cmocka_unit_test(test_iperf2_udp_server_armhf_misprint_leaves_loss_unknown),
         cmocka_unit_test(test_agent_result_reads_the_run_output),
+        cmocka_unit_test(test_agent_result_splits_a_dual_server),
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
         cmocka_unit_test(test_iperf2_stream_id_beyond_int_is_no_sum_line),
         cmocka_unit_test(test_iperf2_dual_splits_by_listen_port_and_sums),
