@@ -1,5 +1,4 @@
 /* cmd_merge.c - `gemlab merge`: options and exit codes; the work is in merge.c. */
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,22 +6,6 @@
 
 #include "cmd.h"
 #include "merge.h"
-
-/* A bad option after @n inputs.  `gemlab merge` reads each input as it
- * comes to it, so those are read first and an error of theirs is the one
- * reported; else the option's message. */
-static void bad_option(const char *const *inputs, int n, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void bad_option(const char *const *inputs, int n, const char *fmt, ...)
-{
-    va_list ap;
-
-    if (mg_check_inputs(inputs, n, stderr))
-        return;
-    va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-}
 
 int cmd_merge(int argc, char **argv)
 {
@@ -55,7 +38,7 @@ int cmd_merge(int argc, char **argv)
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "--out") || !strcmp(argv[i], "--expect-shards")) {
             if (i + 1 >= argc) {
-                bad_option(inputs, o.ninputs, "gemlab merge: %s needs a value\n", argv[i]);
+                fprintf(stderr, "gemlab merge: %s needs a value\n", argv[i]);
                 goto out;
             }
             if (!strcmp(argv[i], "--out"))
@@ -64,8 +47,8 @@ int cmd_merge(int argc, char **argv)
                 char *e;
                 long n = strtol(argv[++i], &e, 10);
                 if (e == argv[i] || *e || n < 1 || n > MG_MAX_SHARDS) {
-                    bad_option(inputs, o.ninputs, "gemlab merge: --expect-shards wants 1..%d, got '%s'\n",
-                               MG_MAX_SHARDS, argv[i]);
+                    fprintf(stderr, "gemlab merge: --expect-shards wants 1..%d, got '%s'\n", MG_MAX_SHARDS,
+                            argv[i]);
                     goto out;
                 }
                 o.expect_n = (int)n;
@@ -73,7 +56,7 @@ int cmd_merge(int argc, char **argv)
             continue;
         }
         if (argv[i][0] == '-') {
-            bad_option(inputs, o.ninputs, "gemlab merge: unexpected argument '%s'\n", argv[i]);
+            fprintf(stderr, "gemlab merge: unexpected argument '%s'\n", argv[i]);
             goto out;
         }
         inputs[o.ninputs++] = argv[i];

@@ -766,20 +766,6 @@ static cJSON *sort_runs(cJSON *runs)
     return sorted;
 }
 
-int mg_check_inputs(const char *const *inputs, int n, FILE *err)
-{
-    struct mg m;
-    cJSON *runs = cJSON_CreateArray();
-    int rc = 0;
-
-    memset(&m, 0, sizeof(m));
-    for (int i = 0; i < n && !rc; i++)
-        rc = read_input(&m, runs, inputs[i], err);
-    cJSON_Delete(runs);
-    mg_free(&m);
-    return rc;
-}
-
 int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err)
 {
     struct mg m;

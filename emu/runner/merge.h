@@ -79,8 +79,5 @@ struct mg_opts {
  * Returns 0 with *@pass the verdict, or a negative errno when an input
  * cannot be read or the outputs cannot be written (message on @err). */
 int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err);
-/* Read @inputs as mg_merge does, and drop them: 0, or the negative errno
- * of the first one that cannot be read (message on @err). */
-int mg_check_inputs(const char *const *inputs, int n, FILE *err);
 
 #endif
