@@ -403,7 +403,7 @@ static void cmd_help(void)
     static const char *const usage[] = {
         "help", "stats", "link", "run [-b] iperf3|iperf ARGS...",
         "irq-affinity HEXMASK", "sockbuf BYTES[K|M]", "tcp-port PORT",
-        "advertise HEXMASK", "ring [RX TX]", "downshift off|on [1-8]",
+        "advertise HEXMASK", "ring [RX TX]", "downshift off|on [1-8]", "rps HEXMASK",
     };
 
     glout_begin(&g, buf, sizeof(buf), "result");
@@ -686,6 +686,39 @@ static void cmd_downshift(struct agent_argv *a)
     glout_emit(&g);
 }
 
+/* rps HEXMASK: Receive Packet Steering for the GEM's one RX queue
+ * (kernel Documentation/networking/scaling.rst "RPS Configuration"): the
+ * protocol work of each received flow moves to a CPU of the mask chosen by
+ * the flow's hash, while the interrupt stays where smp_affinity puts it.
+ * 0 turns it off.  The answer reads the file back. */
+static void cmd_rps(struct agent_argv *a)
+{
+    char buf[256], path[96], mask_txt[16], back[64];
+    unsigned long mask;
+    struct glout g;
+    int rc;
+
+    if (a->argc != 2 || (strcmp(a->argv[1], "0") != 0 && agent_parse_mask(a->argv[1], &mask) != 0)) {
+        emit_error("rps", "usage: rps HEXMASK (0: off)", -EINVAL);
+        return;
+    }
+    if (strcmp(a->argv[1], "0") == 0)
+        mask = 0;
+    snprintf(mask_txt, sizeof(mask_txt), "%lx", mask);
+    snprintf(path, sizeof(path), "/sys/class/net/%s/queues/rx-0/rps_cpus", iface);
+    rc = write_file(path, mask_txt);
+    if (rc != 0 || read_file(path, back, sizeof(back)) <= 0) {
+        emit_error("rps", path, rc ? rc : -EIO);
+        return;
+    }
+    back[strcspn(back, "\n")] = '\0';
+    glout_begin(&g, buf, sizeof(buf), "result");
+    glout_str(&g, "cmd", "rps");
+    glout_str(&g, "mask", mask_txt);
+    glout_str(&g, "rps_cpus", back);
+    glout_emit(&g);
+}
+
 static void cmd_irq_affinity(struct agent_argv *a)
 {
     char *text, buf[2048], mask_txt[16], path[64];
@@ -885,6 +918,9 @@ static void dispatch(char *line)
         return;
     case AGENT_CMD_DOWNSHIFT:
         cmd_downshift(&a);
+        return;
+    case AGENT_CMD_RPS:
+        cmd_rps(&a);
         return;
     case AGENT_CMD_UNKNOWN:
         emit_error(a.argv[0], "unknown command (try help)", -EINVAL);

@@ -22,6 +22,7 @@ static const struct {
     { "advertise", AGENT_CMD_ADVERTISE },
     { "ring", AGENT_CMD_RING },
     { "downshift", AGENT_CMD_DOWNSHIFT },
+    { "rps", AGENT_CMD_RPS },
 };
 
 static const struct {

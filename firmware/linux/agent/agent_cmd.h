@@ -24,6 +24,7 @@ enum agent_cmd {
     AGENT_CMD_ADVERTISE,    /* advertise HEXMASK: ethtool -s IFACE advertise */
     AGENT_CMD_RING,         /* ring [RX TX]: ethtool -G / -g IFACE */
     AGENT_CMD_DOWNSHIFT,    /* downshift off|on [N]: ethtool --set-phy-tunable */
+    AGENT_CMD_RPS,          /* rps HEXMASK: the RX queue's rps_cpus */
     AGENT_CMD_UNKNOWN,
 };
 

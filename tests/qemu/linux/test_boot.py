@@ -265,6 +265,18 @@ class TestMain:
     def test_agent_command(self, up, cmd, typ, kind):
         print(agent_check.check(kind, agent(up, cmd, typ)))
 
+    def test_agent_rps_writes_and_reads_back(self, up):
+        """rps HEXMASK sets the GEM RX queue's rps_cpus (kernel
+        Documentation/networking/scaling.rst) and answers with the file read
+        back; 0 turns it off; a bad mask is an error naming the command."""
+        mask = 3 if SMP > 1 else 1
+        on = agent(up, "rps %x" % mask, "result")
+        assert on.get("cmd") == "rps" and int(on["rps_cpus"].replace(",", ""), 16) == mask, on
+        off = agent(up, "rps 0", "result")
+        assert int(off["rps_cpus"].replace(",", ""), 16) == 0, off
+        bad = agent(up, "rps zz", "error")
+        assert bad.get("cmd") == "rps", bad
+
     def test_agent_irq_data_has_a_column_per_cpu(self, up):
         print(agent_check.irq_columns(agent(up, "stats", "stats"), SMP))
 

@@ -76,6 +76,7 @@ static void test_lookup_every_command_and_unknown(void **state)
         { "advertise", AGENT_CMD_ADVERTISE },
         { "ring", AGENT_CMD_RING },
         { "downshift", AGENT_CMD_DOWNSHIFT },
+        { "rps", AGENT_CMD_RPS },
         { "STATS", AGENT_CMD_UNKNOWN },
         { "reboot", AGENT_CMD_UNKNOWN }, { "runx", AGENT_CMD_UNKNOWN },
     };
