@@ -317,6 +317,16 @@ bool qemu_has_prop(const char *props, const char *name)
     return false;
 }
 
+void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, char *buf, size_t len)
+{
+    /* sleep=off skips idle time instead of waiting for it, align=off
+     * never paces against the host */
+    int n = snprintf(buf, len, "mips=%u,sleep=off,align=off", mips);
+
+    if (quantum_ns && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",quantum=%llu", quantum_ns);
+}
+
 /* A path for a QemuOpts value.  Paths are shorter than PATH_MAX, so their
  * escaped form always fits @esc (2 * PATH_MAX + 1); like av_add()'s
  * allocation failure, anything else is a bug. */
@@ -359,11 +369,11 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     av_add(a, "-chardev");
     av_add(a, "socket,id=ser0,path=%s,server=on,wait=off", opt_path(o->serial_path, esc, sizeof(esc)));
     if (o->mips) {
-        /* QEMU's instruction counter at a rational rate (our patch 0040,
-         * qemu-options.hx "-icount"): sleep=off skips idle time instead of
-         * waiting for it, align=off never paces against the host */
+        /* QEMU's instruction counter at a rational rate (qemu_icount_opts) */
+        char ic[96];
+        qemu_icount_opts(o->mips, o->quantum_ns, ic, sizeof(ic));
         av_add(a, "-icount");
-        av_add(a, "mips=%u,sleep=off,align=off", o->mips);
+        av_add(a, "%s", ic);
         av_add(a, "-chardev");
         av_add(a, "gemlab-gate,id=%s,chardev=ser0", QEMU_GATE_ID);
     }

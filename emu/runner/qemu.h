@@ -83,7 +83,14 @@ struct qemu_opts {
     /* virtual time: -icount mips=MIPS,sleep=off,align=off and the console
      * through the gate chardev QEMU_GATE_ID (0 = real time) */
     unsigned mips;
+    /* with mips: the vCPUs' round in ns of virtual time (-icount
+     * quantum=, our patch 0045); 0 = one shared count */
+    unsigned long long quantum_ns;
 };
+
+/* The -icount option string for @mips and @quantum_ns (QEMU's
+ * qemu-options.hx "-icount", patches 0040 and 0045) into @buf. */
+void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, char *buf, size_t len);
 
 /* Hardening (docs/SECURITY.md Q5).  With --net tap QEMU starts as root (it must open
  * the tap in the namespace) and drops to QEMU_RUNAS_USER with -runas

@@ -1455,6 +1455,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.board_port = s ? board_port(s) : BOARD_PORT_IPERF2;
     qo.props = r->props;
     qo.mips = r->vt && s ? scn_board_mips(s) : 0;
+    qo.quantum_ns = r->vt && s ? scn_board_quantum_ns(s) : 0;
     if (in == &r->in && s) {
         /* the board's cable as a mirror port would show it (capture.h);
          * a reused --out directory's old capture goes first (QEMU opens
@@ -2248,11 +2249,13 @@ static void build_clock(struct run *r)
     cJSON_AddStringToObject(c, "mode", r->vt ? "virtual" : "real");
     if (r->vt) {
         static const char *const names[] = { "inputs", "holds", "timeouts", "unsynced_inputs" };
-        char ic[64];
+        unsigned long long quantum_ns = scn_board_quantum_ns(&r->s);
+        char ic[96];
         cJSON *g;
         cJSON_AddNumberToObject(c, "mips", scn_board_mips(&r->s));
         cJSON_AddBoolToObject(c, "mips_default", !r->s.v[SK_BOARD_MIPS].set);
-        snprintf(ic, sizeof(ic), "mips=%u,sleep=off,align=off", scn_board_mips(&r->s));
+        qemu_icount_opts(scn_board_mips(&r->s), quantum_ns, ic, sizeof(ic));
+        rs_add_num_or_null(c, "quantum_ns", quantum_ns ? (double)quantum_ns : NAN);
         cJSON_AddStringToObject(c, "icount", ic);
         add_vtime(c, "ready_s", r->vt_ready_ns);
         add_vtime(c, "link_up_s", r->vt_link_ns);

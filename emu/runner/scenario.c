@@ -134,6 +134,11 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     /* the guest CPU's speed in virtual time; unset = the profile's
      * default (scn_board_mips).  The bounds are QEMU's -icount mips=. */
     [SK_BOARD_MIPS] = { "board", "mips", T_COUNT, 1, 1000000, NULL, NULL, false },
+    /* parallel virtual time for cpus = 2: the vCPUs run in rounds of this
+     * much virtual time, each on its own count (our QEMU patch 0045,
+     * -icount quantum=NS); unset: scn_board_quantum_ns()'s default.
+     * The bounds are the patch's. */
+    [SK_BOARD_QUANTUM] = { "board", "quantum", T_TIME, 1000, 100000000, NULL, NULL, false },
     /* [link]: link_keys.h */
 #define LINK_KEYDEF(a, id, word, type, min, max, words, def, ...) \
     [SK_LINK_##id] = { "link", word, type, min, max, words, def, false },
@@ -971,6 +976,10 @@ static void scn_cross_check(struct scn_ctx *c)
                           "[traffic] %s: not with [board] peer = baremetal (the boards' own iperf, one stream)",
                           scn_key_name(unsupported[k]));
     }
+    if (V(BOARD_QUANTUM)->set && V(BOARD_CPUS)->u < 2)
+        scn_error(c, V(BOARD_QUANTUM)->line, "[board] quantum: parallel virtual time is for cpus = 2");
+    if (V(BOARD_QUANTUM)->set && V(BOARD_CLOCK)->e != 1)
+        scn_error(c, V(BOARD_QUANTUM)->line, "[board] quantum: needs clock = virtual");
     if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
     if (dur % 1000000000ull)
@@ -1179,6 +1188,13 @@ const char *scn_board_tool(const struct scenario *s)
      * the host's, and iperf 2.1.8 against the in-emulator peer (virtual
      * time, docs/PEER.md), which speaks iperf 2 */
     return s->v[SK_BOARD_FIRMWARE].e == 1 && !scn_clock_virtual(s) ? "iperf3" : "iperf2";
+}
+
+unsigned long long scn_board_quantum_ns(const struct scenario *s)
+{
+    if (s->v[SK_BOARD_QUANTUM].set)
+        return s->v[SK_BOARD_QUANTUM].u;
+    return s->v[SK_BOARD_CPUS].u > 1 ? SCN_QUANTUM_DEFAULT_NS : 0;
 }
 
 unsigned scn_board_mips(const struct scenario *s)

@@ -51,6 +51,7 @@
     X(BOARD_ADVERTISE, "board", "advertise")         \
     X(BOARD_CLOCK, "board", "clock")                 \
     X(BOARD_MIPS, "board", "mips")                   \
+    X(BOARD_QUANTUM, "board", "quantum")             \
     LINK_KEYS(SCN_LINK_KEY, X)                       \
     X(TIMELINE_AT, "timeline", "at")                 \
     X(TRAFFIC_TOOL, "traffic", "tool")               \
@@ -188,6 +189,11 @@ struct scn_board_profile {
 const struct scn_board_profile *scn_board_profile(const struct scenario *s);
 /* [board] mips, else the profile's default (scn_board_profile()->mips). */
 unsigned scn_board_mips(const struct scenario *s);
+/* Parallel virtual time (-icount quantum=, our QEMU patch 0045): the round
+ * of the vCPUs in ns, [board] quantum, else SCN_QUANTUM_DEFAULT_NS with
+ * cpus = 2; 0 with one CPU (no rounds: one count, as before the patch). */
+#define SCN_QUANTUM_DEFAULT_NS 10000ull
+unsigned long long scn_board_quantum_ns(const struct scenario *s);
 /* [board] clock = virtual (the runner's --clock has already been folded in). */
 bool scn_clock_virtual(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);

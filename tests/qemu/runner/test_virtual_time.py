@@ -589,6 +589,28 @@ def test_linux_iperf2_dual_against_the_peer(tmp_path, vt_qemu):
     assert res["cpu"]["window_s"] >= 3.0 and max(res["cpu"]["busy_pct"]) >= 95, res["cpu"]
 
 
+def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
+    """cpus = 2 runs the two A9s in parallel virtual time (patch 0045,
+    -icount quantum=): one stream from the peer keeps the core that takes
+    the GEM interrupt busy while the other idles, the diagnosis names the
+    single stream from those per-core figures, and a rerun beside the hog
+    is identical (before the patch, two vCPUs on one count parted run to
+    run, and the waiting core read busy)."""
+    sc = os.path.join(SCENARIOS, "vt_linux_single_stream.ini")
+    quiet, loaded = quiet_and_loaded_runs(vt_qemu, linux_zimage(), tmp_path, scenario=sc)
+    with open(os.path.join(quiet, "results.json")) as f:
+        res = json.load(f)
+    c = res["clock"]
+    assert c["quantum_ns"] == 10000 and c["icount"] == "mips=150,sleep=off,align=off,quantum=10000", c
+    busy = res["cpu"]["busy_pct"]
+    assert len(busy) == 2 and max(busy) >= 75 and min(busy) <= 30, busy
+    assert res["iperf"]["ok"] and res["iperf"]["method"]["streams"] == 1, res["iperf"]
+    with open(os.path.join(quiet, "diagnosis.json")) as f:
+        codes = [x["code"] for x in json.load(f)["findings"]]
+    assert "METHOD_SINGLE_STREAM" in codes, codes
+    assert_same_runs(quiet, loaded, peer=True)
+
+
 def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""

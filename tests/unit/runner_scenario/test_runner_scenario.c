@@ -208,6 +208,26 @@ static void test_board_clock_and_mips(void **state)
     assert_non_null(strstr(errbuf, "t.ini:3: [board] peer: baremetal is not with clock = virtual (line 2)"));
 }
 
+/* [board] quantum (parallel virtual time, QEMU patch 0045): 10 us by
+ * default with two CPUs, none with one; only for two CPUs in virtual
+ * time, within the patch's 1 us .. 100 ms. */
+static void test_board_quantum(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\n"), 0);
+    assert_int_equal(scn_board_quantum_ns(&scn), 0);
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\n"), 0);
+    assert_int_equal(scn_board_quantum_ns(&scn), SCN_QUANTUM_DEFAULT_NS);
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\nquantum = 2us\n"), 0);
+    assert_int_equal(scn_board_quantum_ns(&scn), 2000);
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\nquantum = 2us\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] quantum: parallel virtual time is for cpus = 2"));
+    assert_int_equal(load("[board]\nfirmware = linux\ncpus = 2\nquantum = 2us\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [board] quantum: needs clock = virtual"));
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\nquantum = 500ns\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:5: [board] quantum: '500ns' is out of range"));
+}
+
 /* Model-checked values: the model's own label ("loss:", "abilities:",
  * "cable:") is not repeated after the key. */
 static void test_model_errors_name_the_key_once(void **state)
@@ -670,6 +690,7 @@ int main(void)
         cmocka_unit_test_teardown(test_model_errors_name_the_key_once, teardown),
         cmocka_unit_test_teardown(test_peer_baremetal_limits, teardown),
         cmocka_unit_test_teardown(test_board_clock_and_mips, teardown),
+        cmocka_unit_test_teardown(test_board_quantum, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
         cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
         cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),
