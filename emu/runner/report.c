@@ -63,6 +63,29 @@ static void mbps(char *out, size_t len, double bps)
         snprintf(out, len, "%.1f", bps / 1e6);
 }
 
+/* a count, or "-" when unknown */
+static void num_text(char *out, size_t len, double v)
+{
+    if (isnan(v))
+        snprintf(out, len, "-");
+    else
+        snprintf(out, len, "%g", v);
+}
+
+/* A -P sweep test's per-core load, "88.8 / 16.5" (parallel_sweep[] cpu_busy_pct), or "-". */
+static void busy_text(char *out, size_t len, const cJSON *e)
+{
+    const cJSON *c;
+    size_t n = 0;
+
+    snprintf(out, len, "-");
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "cpu_busy_pct")) {
+        if (!cJSON_IsNumber(c) || n >= len)
+            continue;
+        n += (size_t)snprintf(out + n, len - n, "%s%.1f", n ? " / " : "", c->valuedouble);
+    }
+}
+
 /* a label gnuplot can quote: [A-Za-z0-9 ._#/+-] */
 static void plot_label(char *s)
 {
@@ -872,11 +895,13 @@ static int write_run_md(const struct run_data *r)
         }
     }
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits |\n|---:|---:|---:|\n", f);
+        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits | CPU busy % |\n|---:|---:|---:|---:|\n", f);
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
-            char t[32];
+            char t[32], b[64], rt[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            fprintf(f, "| %g | %s | %g |\n", jnum(e, "parallel"), t, jnum(e, "retransmits"));
+            busy_text(b, sizeof(b), e);
+            num_text(rt, sizeof(rt), jnum(e, "retransmits"));
+            fprintf(f, "| %g | %s | %s | %s |\n", jnum(e, "parallel"), t, rt, b);
         }
     }
     if (r->lat)
@@ -967,12 +992,14 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         fputs("</table>\n", f);
     }
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th></tr>\n", f);
+        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th><th>CPU busy %</th></tr>\n",
+              f);
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
-            char t[32];
+            char t[32], b[64], rt[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%g</td></tr>\n", jnum(e, "parallel"), t,
-                    jnum(e, "retransmits"));
+            busy_text(b, sizeof(b), e);
+            num_text(rt, sizeof(rt), jnum(e, "retransmits"));
+            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", jnum(e, "parallel"), t, rt, b);
         }
         fputs("</table>\n", f);
     }

@@ -599,26 +599,18 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
              * before the traffic; under --net sim the Linux board's stats
              * at the traffic's end (run.c sim_traffic) */
             const cJSON *cs = r->cpu_stats ? r->cpu_stats : stats;
-            const cJSON *cpu = cJSON_GetObjectItemCaseSensitive(cs, "cpu"), *c;
-            cJSON *busy = NULL;
-            cJSON_ArrayForEach(c, cpu) {
-                double idle = rs_jnumber(c, "idle_pct");
-                if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "cpu")) || isnan(idle))
-                    continue;
-                if (!busy) {
-                    cJSON *o = cJSON_AddObjectToObject(r->results, "cpu");
-                    cJSON_AddStringToObject(o, "source", r->cpu_baseline ? "Linux agent /proc/stat over the test"
-                                                                         : "Linux agent /proc/stat since boot");
-                    /* the span it covers, from the stats before the
-                     * traffic to this one */
-                    if (r->cpu_baseline && !isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(cs, "t_ms")))
-                        cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(cs, "t_ms") - r->cpu_t0_ms) / 1000.0);
-                    busy = cJSON_AddArrayToObject(o, "busy_pct");
-                }
-                cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));
+            cJSON *busy = rs_cpu_busy(cs);
+            if (busy && r->cpu_baseline) {  /* since boot says nothing about the test */
+                cJSON *o = cJSON_AddObjectToObject(r->results, "cpu");
+                cJSON_AddStringToObject(o, "source", "Linux agent /proc/stat over the test");
+                /* the span it covers, from the stats before the traffic
+                 * to this one */
+                if (!isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(cs, "t_ms")))
+                    cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(cs, "t_ms") - r->cpu_t0_ms) / 1000.0);
+                cJSON_AddItemToObject(o, "busy_pct", busy);
+            } else {
+                cJSON_Delete(busy);
             }
-            if (busy && !r->cpu_baseline)   /* since boot says nothing about the test */
-                cJSON_DeleteItemFromObjectCaseSensitive(r->results, "cpu");
         }
         cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
     } else if (stats) {
@@ -647,6 +639,25 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         cJSON_AddNumberToObject(c, "messages_not_kept", (double)r->in.msgs_not_kept);
         cJSON_AddNumberToObject(c, "log_lines_not_written", (double)r->in.console_lines_dropped);
     }
+}
+
+/* The per-CPU busy share in a Linux agent's `stats` line: 100 less each
+ * CPU's idle_pct since the agent's previous `stats` (/proc/stat, agent.c),
+ * as a new array in CPU order; NULL when the line has none. */
+cJSON *rs_cpu_busy(const cJSON *stats)
+{
+    const cJSON *c;
+    cJSON *busy = NULL;
+
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(stats, "cpu")) {
+        double idle = rs_jnumber(c, "idle_pct");
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "cpu")) || isnan(idle))
+            continue;
+        if (!busy && !(busy = cJSON_CreateArray()))
+            return NULL;
+        cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));
+    }
+    return busy;
 }
 
 void rs_finish(struct run *r)

@@ -319,7 +319,7 @@ enum rs_type {
     X(SWEEP, "sweep", RS_TREE, \
       "a size sweep: `length_bytes`, `throughput_bps`, `udp_lost_pct` per size") \
     X(PARALLEL_SWEEP, "parallel_sweep", RS_TREE, \
-      "a `-P` sweep: per stream count") \
+      "a `-P` sweep: per stream count `parallel`, `throughput_bps`, `retransmits`, `udp_lost_pct`; Linux under `--net sim`: `cpu_busy_pct` per core over that test") \
     X(FIRMWARE_STATS, "firmware_stats", RS_TREE, \
       "the board's last `stats` line as printed") \
     X(FIRMWARE_STATS_GEM_DRV_TX_RING_FULL, "firmware_stats.gem.drv.tx_ring_full", RS_NUM, \

@@ -2629,6 +2629,11 @@ int run_scenario(const struct run_opts *o)
             rs_add_num_or_null(e, "throughput_bps", rs_jnumber(res, "throughput_bps"));
             rs_add_num_or_null(e, "retransmits", rs_jnumber(res, "retransmits"));
             rs_add_num_or_null(e, "udp_lost_pct", rs_jnumber(res, "udp_lost_pct"));
+            if (r.cpu_stats) {  /* --net sim, Linux: this test's own per-core load */
+                cJSON *busy = rs_cpu_busy(r.cpu_stats);
+                if (busy)
+                    cJSON_AddItemToObject(e, "cpu_busy_pct", busy);
+            }
             cJSON_AddItemToArray(ps, e);
             if (k + 1 == r.s.npsweep)
                 cJSON_AddItemToObject(r.results, "iperf", res);

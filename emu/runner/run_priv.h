@@ -73,6 +73,9 @@ void rs_build_link_and_counters(struct run *r, double mac_speed);
 /* iperf.method.tool/version from the host tool's banner (versions.iperf_host)
  * when its output did not say (iperf 2, or an iperf3 that printed nothing). */
 void rs_iperf_method_banner(const struct run *r, cJSON *res);
+/* The per-CPU busy percentages of a Linux agent's `stats` line since its
+ * previous one: a new array, or NULL when the line has none. */
+cJSON *rs_cpu_busy(const cJSON *stats);
 /* Diagnose, check [expect], write results.json + diagnosis.json, print. */
 void rs_finish(struct run *r);
 /* Start of a run in r->in.run_dir: remove an earlier run's results.json,

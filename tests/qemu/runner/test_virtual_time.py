@@ -611,6 +611,38 @@ def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
     assert_same_runs(quiet, loaded, peer=True)
 
 
+def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
+    """A -P sweep into the two-A9 Linux board: each test's entry carries
+    its own per-core load (the agent's /proc/stat from that test's start
+    to its end, not the run's last), and the report's -P table shows it.
+    The two tests differ in streams, so their loads are two measurements,
+    not one copied."""
+    sc = tmp_path / "lps.ini"
+    sc.write_text("[scenario]\nname = lps\n[board]\nfirmware = linux\nclock = virtual\ncpus = 2\nmips = 150\n"
+                  "[traffic]\nparallel_sweep = 1, 4\nduration = 2s\n")
+    out = str(tmp_path / "run")
+    r = gemlab_run(vt_qemu, linux_zimage(), out, scenario=str(sc))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    ps = res["parallel_sweep"]
+    assert [e["parallel"] for e in ps] == [1, 4], ps
+    for e in ps:
+        b = e["cpu_busy_pct"]
+        assert len(b) == 2 and all(0 <= x <= 100 for x in b), e
+    assert ps[0]["cpu_busy_pct"] != ps[1]["cpu_busy_pct"], ps
+    assert ps[1]["cpu_busy_pct"] == res["cpu"]["busy_pct"], (ps, res["cpu"])   # the last test's is the run's
+    r = subprocess.run([GEMLAB, "report", out], capture_output=True, text=True)
+    assert r.returncode in (0, 3), r.stdout + r.stderr    # 3: no gnuplot, the tables are written
+    with open(os.path.join(out, "report.md")) as f:
+        md = f.read()
+    for e in ps:
+        row = "| %d | %.1f |" % (e["parallel"], e["throughput_bps"] / 1e6)
+        busy = " / ".join("%.1f" % x for x in e["cpu_busy_pct"])
+        assert any(line.startswith(row) and line.rstrip().endswith("| %s |" % busy) for line in md.splitlines()), \
+            (row, busy, md[md.find("## -P sweep"):][:400])
+
+
 def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""

@@ -472,13 +472,19 @@ static void test_sweep_charts_ceiling(void **state)
         "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"udp\"},"
         "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},\"iperf\":{\"throughput_bps\":9e7},"
         "\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":4e7},{\"length_bytes\":1470,\"throughput_bps\":9.5e7}],"
-        "\"parallel_sweep\":[{\"parallel\":1,\"throughput_bps\":9e7},{\"parallel\":2,\"throughput_bps\":9.4e7}]}");
+        "\"parallel_sweep\":[{\"parallel\":1,\"throughput_bps\":9e7},{\"parallel\":2,\"throughput_bps\":9.4e7,"
+        "\"retransmits\":0,\"cpu_busy_pct\":[98.04,30.26]}]}");
     gp = chart_gp(dir, "sweep.gp");
     assert_has(gp, ", 100*x/(x+8+ceil((x+8)/1480.0)*58) with lines");
     assert_has(gp, "line-rate ceiling 100 x L/(L+8+58 x IP fragments)");
     free(gp);
     gp = chart_gp(dir, "psweep.gp");
     assert_has(gp, ", 95.7087 with lines");
+    free(gp);
+    /* the -P table: each test's per-core load when the run had it */
+    gp = get(dir, "report.md");
+    assert_has(gp, "| 1 | 90.0 | - | - |");
+    assert_has(gp, "| 2 | 94.0 | 0 | 98.0 / 30.3 |");
     free(gp);
     rm_tree(dir);
 }
