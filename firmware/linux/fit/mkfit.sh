@@ -17,7 +17,9 @@ if [ -s "$out/image.ub" ] && [ "$(cat "$out/image.ub.key" 2>/dev/null)" = "$key"
 fi
 rm -f "$out/image.ub.key"
 cp "$here/image.its" "$out/image.its"
-( cd "$out" && mkimage -f image.its image.ub >mkimage.log 2>&1 ) \
+# SOURCE_DATE_EPOCH: the FIT timestamp, so the same inputs give the same
+# image (mkimage honours it; https://reproducible-builds.org/specs/source-date-epoch/)
+( cd "$out" && SOURCE_DATE_EPOCH=${SOURCE_DATE_EPOCH:-0} mkimage -f image.its image.ub >mkimage.log 2>&1 ) \
     || { cat "$out/mkimage.log" >&2; echo "linux-fit: FAILED: step mkimage" >&2; exit 1; }
 echo "$key" > "$out/image.ub.key"
 echo "linux-fit: $out/image.ub $(stat -c %s "$out/image.ub") bytes"

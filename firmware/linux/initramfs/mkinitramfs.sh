@@ -25,6 +25,14 @@ if [ -s "$out" ] && [ "$(cat "$out.key" 2>/dev/null)" = "$key" ]; then
 fi
 rm -f "$out.key"
 
+# A reproducible archive (https://reproducible-builds.org/docs/archives/):
+# the same inputs give the same bytes on any machine, so the guest executes
+# the same instructions and a virtual-time figure is the same for everyone
+# (docs/VIRTUAL_TIME.md).  Modes from umask 022 and install -m, every mtime
+# set to SOURCE_DATE_EPOCH (default 0), inode numbers renumbered from 1 in
+# name order and device numbers dropped (GNU cpio --reproducible), gzip -n.
+umask 022
+epoch=${SOURCE_DATE_EPOCH:-0}
 stage=$(mktemp -d "${out%/*}/.rootfs.XXXXXX")
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage"/{bin,sbin,usr/bin,usr/sbin,proc,sys,dev,tmp,run,etc,root}
@@ -37,6 +45,8 @@ install -m 0755 "$agent" "$stage/usr/bin/gemlab-agent"
 printf 'root:x:0:0:root:/root:/bin/sh\n' > "$stage/etc/passwd"
 printf 'root:x:0:\n' > "$stage/etc/group"
 printf '127.0.0.1 localhost\n' > "$stage/etc/hosts"
+chmod 0755 "$stage"
+find "$stage" -exec touch -h -d "@$epoch" {} + || die "step mtime"
 
 # One newc header: magic then 13 eight-digit hex fields (ino mode uid gid
 # nlink mtime filesize devmajor devminor rdevmajor rdevminor namesize check),
@@ -49,7 +59,7 @@ newc() { # NAME MODE RDEVMAJOR RDEVMINOR INO
     head -c "$pad" /dev/zero
 }
 {
-    ( cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --quiet ) \
+    ( cd "$stage" && find . -mindepth 1 | LC_ALL=C sort | cpio -o -H newc -R 0:0 --reproducible --quiet ) \
         || die "step cpio"
     newc dev/console $((0020000 | 0600)) 5 1 900001
     newc TRAILER!!! 0 0 0 0

@@ -499,3 +499,34 @@ class TestFit:
 
     def test_ready_reports_the_board_model(self, fit):
         assert fit.ready and BOARD_NAME.upper() in (fit.ready.get("model") or ""), fit.ready
+
+
+class TestImage:
+    """The image's bytes depend on its inputs only (no boot)."""
+
+    def test_initramfs_is_reproducible(self, tmp_path):
+        """mkinitramfs.sh packs the same userland and agent into the same
+        bytes, whenever and wherever it runs (fixed mtimes, renumbered
+        inodes: https://reproducible-builds.org/docs/archives/), and the
+        build's own archive is those bytes: a virtual-time figure of the
+        Linux image is then the same on every machine that builds it
+        (docs/VIRTUAL_TIME.md)."""
+        script = os.path.join(paths.TOP, "firmware", "linux", "initramfs", "mkinitramfs.sh")
+        agent_bin = os.path.join(OUT, "agent", "gemlab-agent")
+        packs = []
+        for k, umask in ((0, 0o022), (1, 0o077)):
+            out = str(tmp_path / ("pack%d" % k) / "initramfs.cpio.gz")
+            os.makedirs(os.path.dirname(out))
+            subprocess.run([script, out, os.path.join(OUT, "userland"), agent_bin], check=True,
+                           capture_output=True, preexec_fn=lambda m=umask: os.umask(m))
+            with open(out, "rb") as f:
+                packs.append(f.read())
+            time.sleep(1.1)         # a later second: an mtime that leaked in would differ
+        assert packs[0] == packs[1], "two packs of the same inputs differ"
+        with open(os.path.join(OUT, "initramfs.cpio.gz"), "rb") as f:
+            assert f.read() == packs[0], "the build's initramfs.cpio.gz differs from a fresh pack of its inputs"
+        listing = subprocess.run("zcat | cpio -t -v --quiet", shell=True, input=packs[0], capture_output=True,
+                                 check=True).stdout.decode()
+        assert "usr/bin/gemlab-agent" in listing, listing[:400]
+        stamps = {" ".join(line.split()[5:8]) for line in listing.splitlines() if line.strip()}
+        assert len(stamps) == 1, "mtimes differ inside the archive: %s" % sorted(stamps)[:4]
