@@ -53,7 +53,8 @@ for g in "${groups[@]}"; do
     [ "$g" = linux ] && need_armhf=1
     while read -r p; do
         p=${p%%#*}; p=$(echo "$p" | tr -d '[:space:]')
-        [ -n "$p" ] && pkgs+=("$p")
+        # once each: several groups list the same package
+        [ -n "$p" ] && [[ " ${pkgs[*]} " != *" $p "* ]] && pkgs+=("$p")
     done < "$f"
 done
 
