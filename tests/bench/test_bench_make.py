@@ -22,7 +22,8 @@ def make(*args):
 
 def test_each_script_is_a_bench_named_after_its_file():
     for name, script in (("bases", "qemu/bench_bases.py"), ("qemu", "qemu/bench_qemu.py"),
-                         ("baremetal", "baremetal/bench_baremetal.py"), ("vt", "vt/bench_vt.py")):
+                         ("baremetal", "baremetal/bench_baremetal.py"), ("vt", "vt/bench_vt.py"),
+                         ("calibration", "calibration/bench_calibration.py")):
         out = make("-n", "run-" + name)
         assert re.search(r"BENCH_JSON=\S*/bench/%s\.json \./%s\b" % (name, re.escape(script)), out), out
 
@@ -31,7 +32,7 @@ def test_b_selects_one_script_bench_of_a_shared_directory():
     assert make("list", "B=bases").split() == ["bases"]
     assert make("list", "B=qemu").split() == ["qemu"]
     every = make("list").split()
-    assert {"models", "bases", "qemu", "baremetal", "linux", "vt"} <= set(every), every
+    assert {"models", "bases", "qemu", "baremetal", "linux", "vt", "calibration"} <= set(every), every
     assert len(every) == len(set(every)), every
 
 
@@ -45,3 +46,11 @@ def test_bases_refuses_bad_settings_naming_them():
     for k, v in (("SMP", "3"), ("ROUNDS", "0"), ("SECS", "x"), ("PERF", "-1")):
         rc, out = bases(**{k: v})
         assert rc != 0 and "%s=" % k in out, (k, v, rc, out)
+
+
+def test_calibration_refuses_bad_settings_naming_them():
+    script = os.path.join(HERE, "calibration", "bench_calibration.py")
+    for k, v in (("TARGET_MBPS", "x"), ("SECS", "1"), ("MAX_PROBES", "0"), ("MIPS", "-5")):
+        r = subprocess.run([sys.executable, script], capture_output=True, text=True,
+                           env=dict(os.environ, **{k: v}), timeout=60)
+        assert r.returncode == 2 and "%s=%r" % (k, v) in r.stderr, (k, v, r.returncode, r.stderr)
