@@ -147,6 +147,18 @@ def linux_zimage():
     return zimage
 
 
+def linux_run(qemu, tmp_path, name, text):
+    """`gemlab run` of the Linux image on a scenario of @text (written to
+    TMP/NAME.ini); it must succeed.  (run directory, results.json)."""
+    sc = tmp_path / (name + ".ini")
+    sc.write_text(text)
+    out = str(tmp_path / "run")
+    r = gemlab_run(qemu, linux_zimage(), out, scenario=str(sc))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        return out, json.load(f)
+
+
 def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
     """The Linux image in virtual time (its clock event device is the TTC:
     patch 0041), the same way: a quiet run and one beside the hog."""
@@ -519,15 +531,10 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
     receiving board at 500 MIPS keeps up with the 1G line, a sending one
     keeps its one core busy and stays under it; UDP's loss comes from the
     board's Server Report (its armhf CSV misprints the counters)."""
-    sc = tmp_path / "lx.ini"
-    sc.write_text("[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n"
-                  "protocol = %s\nparallel = 2\nduration = 3s\n%s%s" %
-                  (proto, "bandwidth = 300M\n" if proto == "udp" else "", "reverse = yes\n" if board_tx else ""))
-    out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, linux_zimage(), out, scenario=str(sc))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    out, res = linux_run(vt_qemu, tmp_path, "lx",
+                         "[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n"
+                         "protocol = %s\nparallel = 2\nduration = 3s\n%s%s" %
+                         (proto, "bandwidth = 300M\n" if proto == "udp" else "", "reverse = yes\n" if board_tx else ""))
     ip = res["iperf"]
     assert ip["ok"] and ip["measured_by"] == ("peer" if board_tx else "board"), ip
     assert ip["method"]["tool"] == "iperf2" and ip["method"]["streams"] == 2, ip
@@ -617,14 +624,9 @@ def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
     to its end, not the run's last), and the report's -P table shows it.
     The two tests differ in streams, so their loads are two measurements,
     not one copied."""
-    sc = tmp_path / "lps.ini"
-    sc.write_text("[scenario]\nname = lps\n[board]\nfirmware = linux\nclock = virtual\ncpus = 2\nmips = 150\n"
-                  "[traffic]\nparallel_sweep = 1, 4\nduration = 2s\n")
-    out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, linux_zimage(), out, scenario=str(sc))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    out, res = linux_run(vt_qemu, tmp_path, "lps",
+                         "[scenario]\nname = lps\n[board]\nfirmware = linux\nclock = virtual\ncpus = 2\n"
+                         "mips = 150\n[traffic]\nparallel_sweep = 1, 4\nduration = 2s\n")
     ps = res["parallel_sweep"]
     assert [e["parallel"] for e in ps] == [1, 4], ps
     for e in ps:
