@@ -145,7 +145,7 @@ test-runner: runner
 	$(Q)$(TOP)/tests/qemu/runner/qemu_build_keys.sh
 	$(Q)$(TOP)/tests/qemu/runner/report.sh
 	$(Q)$(call pytest_suite,aggregate) $(TOP)/tests/bench/test_aggregate.py $(TOP)/tests/bench/test_bench_make.py \
-	    $(TOP)/tests/bench/test_vt_theory.py
+	    $(TOP)/tests/bench/test_vt_theory.py $(TOP)/tests/bench/test_calibration_search.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,determinism) $(TOP)/tests/qemu/runner/test_determinism.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,board-argv) \
 	    $(TOP)/tests/qemu/runner/test_board_argv.py

@@ -125,45 +125,53 @@ def busy(res):
     return [round(x, 1) for x in b] if b else None
 
 
-def fit(gemlab, qemu, linux, target, start, tol_pct, max_probes, secs):
-    """The probes [(mips, Mb/s, busy)] and the fitted mips."""
+def search(probe, target, start, tol_pct, max_probes):
+    """The bracketed integer search: @probe(m) gives the goodput at m MIPS
+    (rising with m).  Returns ({m: goodput} of every probe, the m nearest
+    @target).  Stops when a probe is within @tol_pct of the target, the
+    bracket is one MIPS wide, or @max_probes have run."""
     probes = {}
-
-    def probe(m):
-        if m not in probes:
-            res, wall = run(gemlab, qemu, "fit_%d" % m, scenario(
-                "fit_%d" % m, "linux", m, "protocol = tcp\nparallel = 1\nduration = %ds\n" % secs, 2), linux)
-            probes[m] = (mbps(res), busy(res), round(wall, 1))
-            print("  fit: %4d MIPS -> %s Mb/s, busy %s (%.0f s)" % (m, probes[m][0], probes[m][1], wall),
-                  flush=True)
-        return probes[m][0]
-
     lo = hi = None                      # largest below TARGET, smallest at or above it
     m = start
     for _ in range(max_probes):
-        y = probe(m)
-        if y is None:
-            sys.exit("bench_calibration: %d MIPS: no goodput" % m)
+        y = probes[m] if m in probes else probes.setdefault(m, probe(m))
         if y < target:
             lo = m if lo is None or m > lo else lo
         else:
             hi = m if hi is None or m < hi else hi
         if abs(y - target) / target * 100 < tol_pct or (lo is not None and hi is not None and hi - lo <= 1):
             break
-        if lo is None or hi is None:    # no bracket yet: scale by the ratio
-            nxt = max(1, round(m * target / y))
+        if lo is None or hi is None:    # no bracket yet: scale by the ratio (nothing moved: double)
+            nxt = max(1, round(m * target / y)) if y > 0 else 2 * m
             if nxt == m:
                 nxt = m + (1 if y < target else -1)
         else:                           # regula falsi inside the bracket
-            ylo, yhi = probes[lo][0], probes[hi][0]
+            ylo, yhi = probes[lo], probes[hi]
             nxt = round(lo + (target - ylo) * (hi - lo) / (yhi - ylo)) if yhi != ylo else (lo + hi) // 2
             nxt = min(max(nxt, lo + 1), hi - 1)
         m = nxt
-    best = min(probes, key=lambda k: (abs(probes[k][0] - target), k))
+    return probes, min(probes, key=lambda k: (abs(probes[k] - target), k))
+
+
+def fit(gemlab, qemu, linux, target, start, tol_pct, max_probes, secs):
+    """The probes [{mips, mbps, busy_pct, wall_s}], the fitted mips, and
+    whether the goodput rose with mips over the probes."""
+    seen = {}
+
+    def probe(m):
+        res, wall = run(gemlab, qemu, "fit_%d" % m, scenario(
+            "fit_%d" % m, "linux", m, "protocol = tcp\nparallel = 1\nduration = %ds\n" % secs, 2), linux)
+        seen[m] = (mbps(res), busy(res), round(wall, 1))
+        print("  fit: %4d MIPS -> %s Mb/s, busy %s (%.0f s)" % (m, seen[m][0], seen[m][1], wall), flush=True)
+        if seen[m][0] is None:
+            sys.exit("bench_calibration: %d MIPS: no goodput" % m)
+        return seen[m][0]
+
+    probes, best = search(probe, target, start, tol_pct, max_probes)
     # goodput must not fall as the CPU gets faster: say so if a probe shows it
     order = sorted(probes)
-    monotonic = all(probes[a][0] <= probes[b][0] for a, b in zip(order, order[1:]))
-    return [{"mips": k, "mbps": probes[k][0], "busy_pct": probes[k][1], "wall_s": probes[k][2]}
+    monotonic = all(probes[a] <= probes[b] for a, b in zip(order, order[1:]))
+    return [{"mips": k, "mbps": seen[k][0], "busy_pct": seen[k][1], "wall_s": seen[k][2]}
             for k in order], best, monotonic
 
 
