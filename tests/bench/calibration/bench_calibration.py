@@ -3,7 +3,7 @@
 ONE published figure, then every other figure predicted without refitting
 (issue 19; docs/CALIBRATION.md holds the committed output).
 
-The fit.  Seed 001 §2.2 (docs/SOURCES.md) measures one TCP stream from a
+The fit.  docs/SOURCES.md 001 §2.2 (docs/SOURCES.md) measures one TCP stream from a
 PC into a 667 MHz dual Cortex-A9 running Linux and iperf 2 at 350-450
 Mb/s; its median, TARGET (400 Mb/s), is the one figure fitted.  The model
 is the Linux image with both A9s in parallel virtual time (`cpus = 2`,
@@ -20,17 +20,17 @@ TARGET, or MAX_PROBES have run.  The fitted value is the probe nearest
 TARGET.  Every figure is virtual time, so a rerun gives the same bytes.
 
 The predictions, at the fitted value, with nothing refitted:
-  lx_psweep     Linux, -P 1/2/4/8 host -> board in one boot (seed 001 §2.2:
+  lx_psweep     Linux, -P 1/2/4/8 host -> board in one boot (docs/SOURCES.md 001 §2.2:
                 350-450, 650-750, 850-930, -P 8 like -P 4), per-core busy
-  lx_p4_irq_cpu1  -P 4 with the GEM IRQ on CPU1 (seed 001 §5.2: move it off
+  lx_p4_irq_cpu1  -P 4 with the GEM IRQ on CPU1 (docs/SOURCES.md 001 §5.2: move it off
                 CPU0; the seed gives no figure)
-  lx_reverse    Linux board -> host, one stream (seed 001 §1.1: one stream
+  lx_reverse    Linux board -> host, one stream (docs/SOURCES.md 001 §1.1: one stream
                 300-500; §3.2: the directions need not match)
-  lx_udp        Linux, UDP -b 1000M -l 1470 host -> board (seed 001 §5.3: a
+  lx_udp        Linux, UDP -b 1000M -l 1470 host -> board (docs/SOURCES.md 001 §5.3: a
                 healthy board carries UDP above 900 Mb/s with little loss)
   bm_udp_sizes  bare-metal lwIP UDP client, -b 1000M, 64/256/1024/1472 B
-                (seed 003 §2.3: 148, 487, 812, 922 Mb/s)
-  bm_tcp_rx/tx  bare-metal lwIP TCP both ways (seed 003 §4.1: 942 Mb/s tuned)
+                (docs/SOURCES.md 003 §2.3: 148, 487, 812, 922 Mb/s)
+  bm_tcp_rx/tx  bare-metal lwIP TCP both ways (docs/SOURCES.md 003 §4.1: 942 Mb/s tuned)
 
 Not a test: nothing passes or fails on a figure; it prints the table
 docs/CALIBRATION.md quotes and writes JSON to $BENCH_JSON: the fit's
@@ -219,7 +219,7 @@ def main():
     for what, p in (("gemlab", gemlab), ("QEMU", qemu), ("the Linux image", linux), ("the firmware", fw)):
         if not p or not os.path.exists(p):
             sys.exit("bench_calibration: %s not found (%s): `make all` builds it" % (what, p))
-    out = {"target_mbps": target, "target_source": "seed 001 §2.2, -P 1 350-450 Mb/s (median)",
+    out = {"target_mbps": target, "target_source": "docs/SOURCES.md 001 §2.2, -P 1 350-450 Mb/s (median)",
            "model": "Linux, 2 x A9, quantum 10 us, one TCP stream peer -> board, %d s" % secs}
     if mips:
         out["fit"] = None
