@@ -71,7 +71,7 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
             nanosleep(&ts, NULL);
             rc = set_link_any(&q, true);
         }
-    } else if ((rc = qom_find_gem(&q, gem, sizeof(gem))) == 0) {
+    } else if ((rc = qom_find_link(&q, gem, sizeof(gem))) == 0) {
         scn_init(&s, NULL);
         if (a->kind == FAULT_SET)
             rc = qmp_qom_set(&q, gem, qemu_prop_for(a->key), qemu_prop_json(&s, a->key, &a->val), QMP_TIMEOUT_MS);

@@ -299,9 +299,31 @@ int fw_find(const char *top, const char *firmware, const char *override, char *o
 int qemu_gem_props(const char *qemu, char *buf, size_t len)
 {
     char *argv[] = { (char *)qemu, "-M", "none", "-device", QEMU_GEM_DRIVER ",help", NULL };
+    char *link_argv[] = { (char *)qemu, "-M", "none", "-device", QEMU_LINK_DRIVER ",help", NULL };
     int rc = run_capture(argv, buf, len, 10000);
+    size_t n;
 
-    return rc < 0 ? rc : 0;
+    if (rc < 0)
+        return rc;
+    /* our 10.0: the model's properties are the link's; others lack it */
+    n = strlen(buf);
+    if (n + 1 < len && run_capture(link_argv, buf + n, len - n, 10000) >= 0 &&
+        !strstr(buf + n, QEMU_LINK_DRIVER " options:"))
+        buf[n] = '\0';
+    return 0;
+}
+
+const char *qemu_model_driver(const char *props)
+{
+    return props && strstr(props, QEMU_LINK_DRIVER " options:") ? QEMU_LINK_DRIVER : QEMU_GEM_DRIVER;
+}
+
+/* One model property, as -global DRIVER.PROP=VAL: DRIVER is the link
+ * (our 10.0) or the GEM (our 7.2), qemu_model_driver(). */
+static void model_prop(struct argv_buf *a, const char *driver, const char *prop, const char *val)
+{
+    av_add(a, "-global");
+    av_add(a, "%s.%s=%s", driver, prop, val);
 }
 
 bool qemu_has_prop(const char *props, const char *name)
@@ -445,6 +467,8 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         av_add(a, "-net");
         av_add(a, "none");
     }
+    const char *drv = qemu_model_driver(o->props);
+
     for (size_t k = 0; s && k < sizeof(link_props) / sizeof(link_props[0]); k++) {
         const struct link_prop *lp = &link_props[k];
         const struct scn_val *v = &s->v[lp->key];
@@ -465,8 +489,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
                                              scn_key_name(lp->key));
                 continue;
             }
-            av_add(a, "-global");
-            av_add(a, "%s.%s=%s", QEMU_GEM_DRIVER, prop, val);
+            model_prop(a, drv, prop, val);
         }
     }
     if (s) {
@@ -480,14 +503,13 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         for (size_t k = 0; have && k < sizeof(bprops) / sizeof(bprops[0]); k++)
             have = qemu_has_prop(o->props, bprops[k]);
         if (have) {
-            av_add(a, "-global");
-            av_add(a, "%s.max-speed=%u", QEMU_GEM_DRIVER, bp->phy_max_speed_mbps);
-            av_add(a, "-global");
-            av_add(a, "%s.rgmii-timing=on", QEMU_GEM_DRIVER);
-            av_add(a, "-global");
-            av_add(a, "%s.rgmii-pcb-rx-delay=%s", QEMU_GEM_DRIVER, bp->pcb_rx_delay ? "on" : "off");
-            av_add(a, "-global");
-            av_add(a, "%s.rgmii-pcb-tx-delay=%s", QEMU_GEM_DRIVER, bp->pcb_tx_delay ? "on" : "off");
+            char mbps[16];
+
+            snprintf(mbps, sizeof(mbps), "%u", bp->phy_max_speed_mbps);
+            model_prop(a, drv, "max-speed", mbps);
+            model_prop(a, drv, "rgmii-timing", "on");
+            model_prop(a, drv, "rgmii-pcb-rx-delay", bp->pcb_rx_delay ? "on" : "off");
+            model_prop(a, drv, "rgmii-pcb-tx-delay", bp->pcb_tx_delay ? "on" : "off");
         } else if (uoff < ulen && (s->v[SK_BOARD_PROFILE].set || s->v[SK_BOARD_PHY_MODE].set)) {
             /* asked for, and this QEMU cannot model it */
             uoff += (size_t)snprintf(unapplied + uoff, ulen - uoff, "%s%s", uoff ? "," : "",
@@ -496,10 +518,11 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     }
     /* the wire capture: what a mirror port on the board's cable shows */
     if (o->pcap_path && o->props && qemu_has_prop(o->props, "pcap") && qemu_has_prop(o->props, "pcap-max-bytes")) {
-        av_add(a, "-global");
-        av_add(a, "%s.pcap=%s", QEMU_GEM_DRIVER, opt_path(o->pcap_path, esc, sizeof(esc)));
-        av_add(a, "-global");
-        av_add(a, "%s.pcap-max-bytes=%llu", QEMU_GEM_DRIVER, o->pcap_max_bytes);
+        char bytes[24];
+
+        snprintf(bytes, sizeof(bytes), "%llu", o->pcap_max_bytes);
+        model_prop(a, drv, "pcap", opt_path(o->pcap_path, esc, sizeof(esc)));
+        model_prop(a, drv, "pcap-max-bytes", bytes);
     }
     return 0;
 }

@@ -19,6 +19,12 @@
 
 #define QEMU_GEM_DRIVER "cadence_gem"
 #define QEMU_GEM_PATH "/machine/unattached/device[0]"   /* overridden by lookup */
+/* Our QEMU 10.0: the link model is a QOM object of its own, the GEM's
+ * child QEMU_LINK_PROP, of type QEMU_LINK_DRIVER: its properties are set
+ * with -global QEMU_LINK_DRIVER.NAME=VALUE and read at GEM/QEMU_LINK_PROP
+ * (emu/qemu/include/hw/net/gemlab_link.h). */
+#define QEMU_LINK_DRIVER "gemlab-link"
+#define QEMU_LINK_PROP "gemlab-link"
 #define QEMU_NETDEV_ID "net0"
 /* Virtual time: the console gate between the UART and the console socket
  * (emu/qemu/hw/net/gemlab/gemlab_gate.c, docs/VIRTUAL_TIME.md). */
@@ -57,10 +63,15 @@ int qemu_find(const char *top, const char *override, char *out, size_t len);
 /* Locate firmware: @override, else the default build output. */
 int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);
 
-/* Ask QEMU which properties its cadence_gem device has (our patched QEMU
- * adds the model's).  Fills a newline-separated list into @buf. */
+/* Ask QEMU which properties its cadence_gem device has and, when it has
+ * a QEMU_LINK_DRIVER (our QEMU 10.0), that device's: the model's (our
+ * QEMU 7.2 puts them on the GEM).  Fills QEMU's help text, a property
+ * per line, into @buf. */
 int qemu_gem_props(const char *qemu, char *buf, size_t len);
 bool qemu_has_prop(const char *props, const char *name);
+/* The driver whose -global sets the model's properties, from
+ * qemu_gem_props: QEMU_LINK_DRIVER (our 10.0) or QEMU_GEM_DRIVER (7.2). */
+const char *qemu_model_driver(const char *props);
 
 struct qemu_opts {
     const char *qemu;
@@ -77,7 +88,7 @@ struct qemu_opts {
     int host_port;          /* hostfwd 127.0.0.1:port -> board:5001 (tcp+udp) */
     const char *board_ip;
     int board_port;
-    const char *props;      /* from qemu_gem_props; NULL = stock, no -global */
+    const char *props;      /* from qemu_gem_props; NULL = stock, no model */
     const char *pcap_path;  /* the GEM's wire capture (pcapng), NULL = none */
     unsigned long long pcap_max_bytes;  /* its size cap (pcap-max-bytes) */
     /* virtual time: -icount mips=MIPS,sleep=off,align=off and the console

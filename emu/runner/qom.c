@@ -1,6 +1,6 @@
 /*
  * qom.c - what the runner reads from and finds in a running QEMU over QMP:
- * the GEM's QOM path, the MAC's programmed speed, the model's read-only
+ * the link model's QOM path, the MAC's programmed speed, the model's read-only
  * link state and counters (emu/qemu patch 0003).
  */
 #include "qom.h"
@@ -15,10 +15,32 @@
 
 #define QMP_TIMEOUT_MS 3000
 
-/* Find the GEM's QOM path: the first child<cadence_gem> directly under
- * /machine (our QEMU names them gem0/gem1, patch 0002) or, on stock QEMU,
- * under /machine/unattached.  Fills @path; -ENOENT if none. */
-int qom_find_gem(struct qmp *q, char *path, size_t len)
+/* Does the object at @path have a property @name? */
+static bool qom_has(struct qmp *q, const char *path, const char *name)
+{
+    cJSON *a = cJSON_CreateObject(), *ret = NULL, *e;
+    bool found = false;
+
+    cJSON_AddStringToObject(a, "path", path);
+    if (qmp_exec(q, "qom-list", a, &ret, QMP_TIMEOUT_MS))
+        return false;
+    cJSON_ArrayForEach(e, ret) {
+        const cJSON *nm = cJSON_GetObjectItemCaseSensitive(e, "name");
+        if (cJSON_IsString(nm) && strcmp(nm->valuestring, name) == 0)
+            found = true;
+    }
+    cJSON_Delete(ret);
+    return found;
+}
+
+/* Find the QOM path of the link model's properties.  The GEM is the first
+ * child<cadence_gem> directly under /machine (our QEMU names them
+ * gem0/gem1) or, on stock QEMU, under /machine/unattached.  On our QEMU
+ * 10.0 the model is the gemlab-link object the GEM's "gemlab-link"
+ * property names (emu/qemu/include/hw/net/gemlab_link.h): GEM/gemlab-link
+ * resolves to it.  On our QEMU 7.2 the properties sit on the GEM itself.
+ * Fills @path; -ENOENT if no GEM. */
+int qom_find_link(struct qmp *q, char *path, size_t len)
 {
     static const char *const parents[] = { "/machine", "/machine/unattached" };
 
@@ -37,6 +59,8 @@ int qom_find_gem(struct qmp *q, char *path, size_t len)
                 strcmp(t->valuestring, "child<" QEMU_GEM_DRIVER ">") == 0) {
                 snprintf(path, len, "%s/%s", parents[p], nm->valuestring);
                 cJSON_Delete(ret);
+                if (qom_has(q, path, QEMU_LINK_PROP) && strlen(path) + sizeof(QEMU_LINK_PROP) + 1 <= len)
+                    strcat(strcat(path, "/"), QEMU_LINK_PROP);
                 return 0;
             }
         }

@@ -10,9 +10,11 @@
 
 #include "qmp.h"
 
-/* The GEM's QOM path: the first child<cadence_gem> under /machine (ours:
- * gem0) or /machine/unattached (stock).  -ENOENT if none. */
-int qom_find_gem(struct qmp *q, char *path, size_t len);
+/* The QOM path of the link model's properties: GEM/gemlab-link on our
+ * QEMU 10.0, the GEM itself on our 7.2 and stock QEMU (the GEM is the
+ * first child<cadence_gem> under /machine, or /machine/unattached on
+ * stock).  -ENOENT if there is no GEM. */
+int qom_find_link(struct qmp *q, char *path, size_t len);
 /* 10/100/1000 from GEM0's NWCFG (side-effect-free monitor read); NAN if unknown. */
 double qom_read_mac_speed(struct qmp *q);
 /* The model's read-only link state and counters that @props (the device's

@@ -708,7 +708,7 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
         break;
     }
     if (prop) {
-        if (!r->gem_path[0] || !qemu_has_prop(r->props, prop)) {
+        if (!r->link_path[0] || !qemu_has_prop(r->props, prop)) {
             rc = -ENOTSUP;
             cJSON_AddStringToObject(e, "applied", "no: this QEMU lacks the property");
         } else {
@@ -720,7 +720,7 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
             } else {
                 v = cJSON_CreateBool(1);
             }
-            rc = qmp_qom_set(&r->in.qmp, r->gem_path, prop, v, QMP_TIMEOUT_MS);
+            rc = qmp_qom_set(&r->in.qmp, r->link_path, prop, v, QMP_TIMEOUT_MS);
             cJSON_AddStringToObject(e, "applied", prop);
         }
     }
@@ -1510,8 +1510,8 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qmp_set_abort_flag(&inst_stop_signal);
     if (in == &r->peer)
         return 0;
-    if (qom_find_gem(&in->qmp, r->gem_path, sizeof(r->gem_path)))
-        r->gem_path[0] = '\0';
+    if (qom_find_link(&in->qmp, r->link_path, sizeof(r->link_path)))
+        r->link_path[0] = '\0';
     return 0;
 }
 
@@ -2681,8 +2681,8 @@ int run_scenario(const struct run_opts *o)
         }
     }
     mac_speed = qom_read_mac_speed(&r.in.qmp);
-    if (r.gem_path[0] && qemu_has_prop(r.props, "link-up"))
-        cJSON_AddItemToObject(r.results, "model", qom_collect_model(&r.in.qmp, r.gem_path, r.props));
+    if (r.link_path[0] && qemu_has_prop(r.props, "link-up"))
+        cJSON_AddItemToObject(r.results, "model", qom_collect_model(&r.in.qmp, r.link_path, r.props));
 out:
     build_clock(&r);
     rs_build_conditions(&r);
@@ -2732,7 +2732,7 @@ int run_boot(const struct run_opts *o)
     printf("boot: QMP up, status %s, GEM at %s, pid %d, run dir %s\n",
            cJSON_IsString(cJSON_GetObjectItemCaseSensitive(ret, "status"))
                ? cJSON_GetObjectItemCaseSensitive(ret, "status")->valuestring : "?",
-           r.gem_path[0] ? r.gem_path : "(not found)", (int)r.in.pid, r.in.run_dir);
+           r.link_path[0] ? r.link_path : "(not found)", (int)r.in.pid, r.in.run_dir);
     fflush(stdout);
     cJSON_Delete(ret);
     if (r.o.fw && qmp_exec(&r.in.qmp, "cont", NULL, NULL, QMP_TIMEOUT_MS) == 0)

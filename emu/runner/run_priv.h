@@ -25,7 +25,7 @@ struct run {
     char qemu[PATH_MAX], fw[PATH_MAX];
     char props[16384];
     char unapplied[512];
-    char gem_path[128];
+    char link_path[128];
     int port;
     cJSON *results;
     cJSON *iperf;

@@ -30,6 +30,12 @@
 #include "gem_regs.h"
 #include "qt.h"
 
+/*
+ * GEM0's link model: its child gemlab-link (include/hw/net/gemlab_link.h
+ * in emu/qemu); -global gemlab-link.NAME=VALUE sets it (and GEM1's).
+ */
+#define LINK0_QOM GEM0_QOM "/gemlab-link"
+
 #define NS_PER_US 1000ull
 #define NS_PER_MS 1000000ull
 #define NS_PER_S  1000000000ull
@@ -123,7 +129,7 @@ static uint64_t qom_u64(struct qt *q, const char *prop)
 {
     uint64_t v = ~0ull;
 
-    qt_qom_get_u64(q, GEM0_QOM, prop, &v);
+    qt_qom_get_u64(q, LINK0_QOM, prop, &v);
     return v;
 }
 
@@ -131,7 +137,7 @@ static bool qom_bool(struct qt *q, const char *prop)
 {
     bool v = false;
 
-    qt_qom_get_bool(q, GEM0_QOM, prop, &v);
+    qt_qom_get_bool(q, LINK0_QOM, prop, &v);
     return v;
 }
 
@@ -497,7 +503,7 @@ static int test_aneg_partner_100_only_resolves_100_full(void)
     struct qt q;
     uint16_t bmsr_early, ssr;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100HD,100FD")
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100HD,100FD")
           == 0, "QEMU did not start");
     gem_enable(&q, 0);
     /* autonegotiation takes aneg-ns (1.5 s): not complete after 1 s */
@@ -539,9 +545,9 @@ static int test_aneg_partner_forced_100_parallel_detects_half(void)
 {
     struct qt q;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-autoneg=off "
-                       "-global cadence_gem.partner-speed=100 "
-                       "-global cadence_gem.partner-full-duplex=on") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.partner-autoneg=off "
+                       "-global gemlab-link.partner-speed=100 "
+                       "-global gemlab-link.partner-full-duplex=on") == 0,
           "QEMU did not start");
     qt_step(&q, LINK_SETTLE_NS);
     CHECK_EQ(qom_u64(&q, "link-speed"), 100);
@@ -594,12 +600,12 @@ static int test_half_duplex_mismatch_counts_collisions(void)
     uint32_t r[5], c[5];
     uint64_t m[2], mc[2];
 
-    if (collision_run("-global cadence_gem.partner-autoneg=off "
-                      "-global cadence_gem.partner-speed=100 "
-                      "-global cadence_gem.partner-full-duplex=on", r, m)) {
+    if (collision_run("-global gemlab-link.partner-autoneg=off "
+                      "-global gemlab-link.partner-speed=100 "
+                      "-global gemlab-link.partner-full-duplex=on", r, m)) {
         return -1;
     }
-    if (collision_run("-global cadence_gem.partner-abilities=100FD", c, mc)) {
+    if (collision_run("-global gemlab-link.partner-abilities=100FD", c, mc)) {
         return -1;
     }
     CHECK(r[0] + r[1] + r[2] + r[3] >= 1,
@@ -625,10 +631,10 @@ static int test_bmsr_link_latches_low_until_read(void)
     qt_step(&q, LINK_SETTLE_NS);
     mdio_read(&q, MII_BMSR);
     up1 = mdio_read(&q, MII_BMSR);
-    CHECK(qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp)) == 0,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "link", "false", resp, sizeof(resp)) == 0,
           "qom-set link: %.300s", resp);
     qt_step(&q, NS_PER_MS);
-    CHECK(qt_qom_set(&q, GEM0_QOM, "link", "true", resp, sizeof(resp)) == 0,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "link", "true", resp, sizeof(resp)) == 0,
           "qom-set link: %.300s", resp);
     qt_step(&q, LINK_SETTLE_NS);
     CHECK(qom_bool(&q, "link-up"), "link did not come back");
@@ -648,15 +654,15 @@ static int test_link_flap_via_qom_set_renegotiates(void)
     uint64_t changes0;
     bool down, early;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
           "QEMU did not start");
     qt_step(&q, LINK_SETTLE_NS);
     CHECK(qom_bool(&q, "link-up"), "link not up at start");
     changes0 = qom_u64(&q, "link-changes");
-    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    qt_qom_set(&q, LINK0_QOM, "link", "false", resp, sizeof(resp));
     qt_step(&q, 1);
     down = !qom_bool(&q, "link-up");
-    qt_qom_set(&q, GEM0_QOM, "link", "true", resp, sizeof(resp));
+    qt_qom_set(&q, LINK0_QOM, "link", "true", resp, sizeof(resp));
     qt_step(&q, NS_PER_S);               /* shorter than aneg-ns */
     early = qom_bool(&q, "link-up");
     qt_step(&q, NS_PER_S);
@@ -677,7 +683,7 @@ static int test_stats_registers_clear_on_read(void)
     struct qt q;
     uint32_t first, second;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
           "QEMU did not start");
     gem_setup(&q, 100, true);
     gem_enable(&q, 0);
@@ -701,7 +707,7 @@ static int test_tx_100m_frames_leave_at_line_rate(void)
     bool used_at_start, used_before_first, first_done;
     uint64_t before_last, after_last;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
           "QEMU did not start");
     gem_setup(&q, 100, true);
     gem_enable(&q, 0);
@@ -740,7 +746,7 @@ static int test_tx_link_down_frames_lost_but_completed(void)
     gem_setup(&q, 1000, true);
     gem_enable(&q, 0);
     qt_step(&q, LINK_SETTLE_NS);
-    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    qt_qom_set(&q, LINK0_QOM, "link", "false", resp, sizeof(resp));
     tx_ring(&q, 3, 100);
     gem_enable(&q, GEM_NWCTRL_TSTART);
     qt_step(&q, NS_PER_MS);
@@ -932,15 +938,15 @@ static int test_rx_loss_changed_at_runtime_keeps_frames_flowing(void)
     gem_enable(&q, 0);
     qt_step(&q, LINK_SETTLE_NS);
     got0 = rx_batches(&q, &p, 40, 300);
-    CHECK(qt_qom_set(&q, GEM0_QOM, "wire-loss", "\"50\"", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "wire-loss", "\"50\"", resp,
                      sizeof(resp)) == 0, "qom-set wire-loss: %.200s", resp);
     got50 = rx_batches(&q, &p, 400, 300);
     sent = qom_u64(&q, "stat-rx-wire-sent");
     deliv = qom_u64(&q, "stat-rx-wire-delivered");
     lost = qom_u64(&q, "stat-rx-wire-dropped-loss");
-    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-loss-pct", "0", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "rx-loss-pct", "0", resp,
                      sizeof(resp)) == 0, "qom-set rx-loss-pct: %.200s", resp);
-    CHECK(qt_qom_set(&q, GEM0_QOM, "wire-loss", "\"none\"", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "wire-loss", "\"none\"", resp,
                      sizeof(resp)) == 0, "qom-set wire-loss none: %.200s", resp);
     got_after = rx_batches(&q, &p, 40, 300);
     qt_stop(&q);
@@ -978,7 +984,7 @@ static int test_rx_starve_ns_burst_drops_then_recovers(void)
     gem_wr(&q, GEM_IER, GEM_ISR_RX_USED);
     before = rx_batches(&q, &p, 8, 200);
     gem_rd(&q, GEM_ISR);                         /* clear on read */
-    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-starve-ns", "10000000", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "rx-starve-ns", "10000000", resp,
                      sizeof(resp)) == 0, "qom-set rx-starve-ns: %.200s",
           resp);
     left = qom_u64(&q, "rx-starve-ns");
@@ -1015,7 +1021,7 @@ static int test_rx_backpressure_on_holds_frames_like_stock(void)
 
     CHECK(partner_open(&p) == 0, "no UDP ports");
     snprintf(extra, sizeof(extra),
-             "%s -global cadence_gem.rx-backpressure=on", p.netdev);
+             "%s -global gemlab-link.rx-backpressure=on", p.netdev);
     CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
     gem_setup(&q, 1000, true);
     rx_ring(&q, 2);
@@ -1046,7 +1052,7 @@ static int test_rx_corruption_counts_fcs_errors_and_discards(void)
     struct partner p;
     uint32_t rxcnt, fcs;
 
-    if (rx_start(&q, &p, "-global cadence_gem.rx-corrupt-pct=100", 1000, 0)) {
+    if (rx_start(&q, &p, "-global gemlab-link.rx-corrupt-pct=100", 1000, 0)) {
         return -1;
     }
     partner_send(&p, 4, 300);
@@ -1096,8 +1102,8 @@ static int rgmii_rx_run(const char *globals, bool set_delay, uint32_t *fcs, uint
 
 static int test_rgmii_delay_from_phy_bits_corrupts_rx_at_1000(void)
 {
-    static const char on[] = "-global cadence_gem.rgmii-timing=on "
-                             "-global cadence_gem.rx-skew-crc-pct=100";
+    static const char on[] = "-global gemlab-link.rgmii-timing=on "
+                             "-global gemlab-link.rx-skew-crc-pct=100";
     uint32_t fcs, rx;
 
     if (rgmii_rx_run(on, false, &fcs, &rx)) {
@@ -1108,7 +1114,7 @@ static int test_rgmii_delay_from_phy_bits_corrupts_rx_at_1000(void)
         return -1;
     }
     CHECK(fcs == 0 && rx == 4, "RX delay set: fcs %u rx %u (want 0, 4)", fcs, rx);
-    if (rgmii_rx_run("-global cadence_gem.rx-skew-crc-pct=100", false, &fcs, &rx)) {
+    if (rgmii_rx_run("-global gemlab-link.rx-skew-crc-pct=100", false, &fcs, &rx)) {
         return -1;
     }
     CHECK(fcs == 0 && rx == 4, "timing not modelled: fcs %u rx %u (want 0, 4)", fcs, rx);
@@ -1234,15 +1240,59 @@ static int test_bad_property_at_startup_exits_naming_range(void)
     char err[4096];
     int rc;
 
-    rc = qt_run_expect_exit("-global cadence_gem.rx-loss-pct=150", err,
+    rc = qt_run_expect_exit("-global gemlab-link.rx-loss-pct=150", err,
                             sizeof(err));
     CHECK(rc > 0, "QEMU did not exit with an error (rc %d)", rc);
     CHECK(strstr(err, "rx-loss-pct") && strstr(err, "[0, 100]"),
           "message lacks the name or range: %.300s", err);
-    rc = qt_run_expect_exit("-global cadence_gem.partner-abilities=100XD",
+    rc = qt_run_expect_exit("-global gemlab-link.partner-abilities=100XD",
                             err, sizeof(err));
     CHECK(rc > 0, "bad abilities accepted");
     CHECK(strstr(err, "partner-abilities") != NULL, "message: %.300s", err);
+    return 0;
+}
+
+/*
+ * The link is a QOM object of its own: each GEM's child "gemlab-link"
+ * holds the model's properties (-global gemlab-link.NAME reaches both
+ * GEMs' links at creation, qom-set one of them); the GEM has none.
+ */
+static int test_link_object_is_each_gems_own_child(void)
+{
+    struct qt q;
+    char resp[QT_RESP_MAX];
+    uint64_t a0 = 0, a1 = 0;
+    int rc_gem, rc_list;
+
+    CHECK(qt_start(&q, "-global gemlab-link.aneg-ns=12345678") == 0,
+          "QEMU did not start");
+    CHECK(qt_qom_set(&q, LINK0_QOM, "aneg-ns", "5000000", resp,
+                     sizeof(resp)) == 0, "qom-set: %.200s", resp);
+    qt_qom_get_u64(&q, LINK0_QOM, "aneg-ns", &a0);
+    qt_qom_get_u64(&q, "/machine/gem1/gemlab-link", "aneg-ns", &a1);
+    rc_gem = qt_qmp(&q, resp, sizeof(resp), "{\"execute\": \"qom-get\", "
+                    "\"arguments\": {\"path\": \"" GEM0_QOM "\", "
+                    "\"property\": \"aneg-ns\"}}");
+    rc_list = qt_qmp(&q, resp, sizeof(resp), "{\"execute\": \"qom-list\", "
+                     "\"arguments\": {\"path\": \"" GEM0_QOM "\"}}");
+    qt_stop(&q);
+    CHECK_EQ(a0, 5000000);
+    CHECK_EQ(a1, 12345678);
+    CHECK(rc_gem == 1, "the GEM still has the model's aneg-ns");
+    CHECK(rc_list == 0 && strstr(resp, "\"child<gemlab-link>\""),
+          "no child<gemlab-link> under the GEM: %.300s", resp);
+    return 0;
+}
+
+/* A link comes only with its GEM: -device gemlab-link is refused. */
+static int test_link_object_alone_is_refused(void)
+{
+    char err[4096];
+    int rc;
+
+    rc = qt_run_expect_exit("-device gemlab-link", err, sizeof(err));
+    CHECK(rc > 0, "-device gemlab-link accepted (rc %d)", rc);
+    CHECK(strstr(err, "gemlab-link") != NULL, "message: %.300s", err);
     return 0;
 }
 
@@ -1254,18 +1304,18 @@ static int test_bad_property_at_runtime_rejected_machine_runs(void)
     uint64_t aneg = 0;
 
     CHECK(qt_start(&q, "") == 0, "QEMU did not start");
-    rc = qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "150", resp, sizeof(resp));
+    rc = qt_qom_set(&q, LINK0_QOM, "tx-loss-pct", "150", resp, sizeof(resp));
     qt_qmp_desc(resp, desc, sizeof(desc));
     CHECK(rc == 1, "qom-set of 150 %% accepted: %.300s", resp);
     CHECK(strstr(desc, "tx-loss-pct") && strstr(desc, "[0, 100]"),
           "error lacks the name or range: %.300s", desc);
-    rc = qt_qom_set(&q, GEM0_QOM, "aneg-ns", "0", resp, sizeof(resp));
+    rc = qt_qom_set(&q, LINK0_QOM, "aneg-ns", "0", resp, sizeof(resp));
     CHECK(rc == 1, "aneg-ns=0 accepted");
-    CHECK(qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "2.5", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "tx-loss-pct", "2.5", resp,
                      sizeof(resp)) == 0, "good value refused: %.300s", resp);
     CHECK(qt_qmp(&q, resp, sizeof(resp), "{\"execute\": \"query-status\"}")
           == 0, "QEMU gone after the rejected value");
-    qt_qom_get_u64(&q, GEM0_QOM, "aneg-ns", &aneg);
+    qt_qom_get_u64(&q, LINK0_QOM, "aneg-ns", &aneg);
     qt_stop(&q);
     CHECK(aneg > 0, "aneg-ns changed by a rejected set");
     return 0;
@@ -1301,7 +1351,7 @@ static int test_rx_100m_frames_arrive_at_line_rate(void)
     struct partner p;
     uint32_t before, first, all;
 
-    if (rx_start(&q, &p, "-global cadence_gem.partner-abilities=100FD", 100, 0)) {
+    if (rx_start(&q, &p, "-global gemlab-link.partner-abilities=100FD", 100, 0)) {
         return -1;
     }
     partner_send(&p, N, FULL_FRAME_LEN);
@@ -1354,7 +1404,7 @@ static int test_tx_latency_delays_delivery_to_partner(void)
     struct qt q;
     uint64_t early, late;
 
-    CHECK(qt_start(&q, "-global cadence_gem.tx-latency-ns=2000000") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.tx-latency-ns=2000000") == 0,
           "QEMU did not start");
     gem_setup(&q, 1000, true);
     gem_enable(&q, 0);
@@ -1380,7 +1430,7 @@ static int test_tx_dup_100_delivers_every_frame_twice(void)
     unsigned got;
 
     CHECK(partner_open(&p) == 0, "no UDP ports");
-    snprintf(extra, sizeof(extra), "%s -global cadence_gem.tx-dup-pct=100",
+    snprintf(extra, sizeof(extra), "%s -global gemlab-link.tx-dup-pct=100",
              p.netdev);
     CHECK(qt_start(&q, extra) == 0, "QEMU did not start");
     gem_setup(&q, 1000, true);
@@ -1470,8 +1520,8 @@ static int test_pcap_flags_corrupted_and_dropped_frames(void)
     /* QEMU creates the file (it refuses an existing one) */
     CHECK(mkdtemp(dir), "mkdtemp");
     snprintf(path, sizeof(path), "%s/wire.pcapng", dir);
-    snprintf(extra, sizeof(extra), "-global cadence_gem.pcap=%s "
-             "-global cadence_gem.rx-corrupt-pct=100", path);
+    snprintf(extra, sizeof(extra), "-global gemlab-link.pcap=%s "
+                                   "-global gemlab-link.rx-corrupt-pct=100", path);
     if (rx_start(&q, &p, extra, 1000, 0)) {
         return -1;
     }
@@ -1479,7 +1529,7 @@ static int test_pcap_flags_corrupted_and_dropped_frames(void)
     tx_ring(&q, 2, 100);
     gem_enable(&q, GEM_NWCTRL_TSTART);
     qt_step(&q, NS_PER_MS);
-    qt_qom_set(&q, GEM0_QOM, "tx-loss-pct", "100", NULL, 0);
+    qt_qom_set(&q, LINK0_QOM, "tx-loss-pct", "100", NULL, 0);
     tx_ring(&q, 2, 100);
     gem_wr(&q, GEM_TXQBASE, TXD_BASE);
     gem_wr(&q, GEM_NWCTRL, 0);
@@ -1511,7 +1561,7 @@ static int test_phy_loopback_returns_tx_frames_to_rx(void)
     rx_ring(&q, 8);
     gem_enable(&q, 0);
     qt_step(&q, LINK_SETTLE_NS);
-    CHECK(qt_qom_set(&q, GEM0_QOM, "phy-loopback", "true", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "phy-loopback", "true", resp,
                      sizeof(resp)) == 0, "phy-loopback: %.300s", resp);
     qt_step(&q, NS_PER_MS);
     tx_ring(&q, 2, 100);
@@ -1529,7 +1579,7 @@ static int test_cable_2pair_without_downshift_never_links(void)
     struct qt q;
     bool up;
 
-    CHECK(qt_start(&q, "-global cadence_gem.cable=2pair") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.cable=2pair") == 0,
           "QEMU did not start");
     qt_step(&q, 10 * NS_PER_S);
     up = qom_bool(&q, "link-up");
@@ -1542,9 +1592,9 @@ static int test_cable_2pair_with_downshift_links_at_100(void)
 {
     struct qt q;
 
-    CHECK(qt_start(&q, "-global cadence_gem.cable=2pair "
-                       "-global cadence_gem.downshift=on "
-                       "-global cadence_gem.downshift-attempts=2") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.cable=2pair "
+                       "-global gemlab-link.downshift=on "
+                       "-global gemlab-link.downshift-attempts=2") == 0,
           "QEMU did not start");
     /* 2 failed 1000BASE-T rounds (2 x 2.5 s), then 100 (1.5 s) */
     qt_step(&q, 10 * NS_PER_S);
@@ -1563,7 +1613,7 @@ static int test_phy_max_speed_100_links_at_100_without_1000_registers(void)
     struct qt q;
     uint16_t bmsr, esr;
 
-    CHECK(qt_start(&q, "-global cadence_gem.max-speed=100") == 0, "QEMU did not start");
+    CHECK(qt_start(&q, "-global gemlab-link.max-speed=100") == 0, "QEMU did not start");
     gem_enable(&q, 0);
     qt_step(&q, LINK_SETTLE_NS);
     bmsr = mdio_read(&q, MII_BMSR);
@@ -1584,12 +1634,12 @@ static int test_cable_plugged_at_runtime_brings_link_up(void)
     char resp[512], state[64];
     bool up_before;
 
-    CHECK(qt_start(&q, "-global cadence_gem.cable=none") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.cable=none") == 0,
           "QEMU did not start");
     qt_step(&q, LINK_SETTLE_NS);
     up_before = qom_bool(&q, "link-up");
-    qt_qom_get_str(&q, GEM0_QOM, "phy-state", state, sizeof(state));
-    CHECK(qt_qom_set(&q, GEM0_QOM, "cable", "\"4pair\"", resp,
+    qt_qom_get_str(&q, LINK0_QOM, "phy-state", state, sizeof(state));
+    CHECK(qt_qom_set(&q, LINK0_QOM, "cable", "\"4pair\"", resp,
                      sizeof(resp)) == 0, "cable: %.300s", resp);
     qt_step(&q, LINK_SETTLE_NS);
     CHECK(qom_bool(&q, "link-up"), "no link after plugging the cable");
@@ -1700,13 +1750,13 @@ static int test_link_change_emits_qmp_event(void)
     char resp[512];
     bool up_event, down_event;
 
-    CHECK(qt_start(&q, "-global cadence_gem.partner-abilities=100FD") == 0,
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
           "QEMU did not start");
     qt_step(&q, LINK_SETTLE_NS);
     up_event = qt_event_seen(&q, "\"GEMLAB_LINK_CHANGE\"",
                              "\"device\": \"/machine/gem0\"",
                              "\"up\": true", "\"speed\": 100", NULL);
-    qt_qom_set(&q, GEM0_QOM, "link", "false", resp, sizeof(resp));
+    qt_qom_set(&q, LINK0_QOM, "link", "false", resp, sizeof(resp));
     down_event = qt_event_seen(&q, "\"GEMLAB_LINK_CHANGE\"",
                                "\"device\": \"/machine/gem0\"",
                                "\"up\": false", NULL);
@@ -1762,14 +1812,14 @@ static int screener_queue_case(unsigned qn)
     gem_wr(&q, GEM_NWCTRL, GEM_NWCTRL_RXEN | GEM_NWCTRL_TXEN |
            GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
     qt_step(&q, NS_PER_MS);        /* 64 bytes at 10 Mb/s: 70.4 us */
-    if (qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) != 0) {
+    if (qt_qom_get_bool(&q, LINK0_QOM, "link-up", &up) != 0) {
         char st[64];
 
         usleep(100000);
         CHECK(0, "queue %u: QEMU no longer answers QOM after the frame "
               "(QEMU %s)", qn, qt_status(&q, st, sizeof(st)));
     }
-    CHECK(qt_qom_get_u64(&q, GEM0_QOM, "stat-rx-queue-drops", &drops) == 0,
+    CHECK(qt_qom_get_u64(&q, LINK0_QOM, "stat-rx-queue-drops", &drops) == 0,
           "queue %u: %.200s", qn, q.last_err);
     rx_used = gem_rd(&q, GEM_FRAMES_RX);
     qt_memread(&q, TXD_BASE, back, sizeof(back));
@@ -1964,7 +2014,7 @@ static int test_rx_runt_from_netdev_dropped_and_counted(void)
     qt_step(&q, NS_PER_MS);
     frames = gem_rd(&q, GEM_FRAMES_RX);
     qt_memread(&q, RXD_BASE, d, sizeof(d));
-    qt_qom_get_u64(&q, GEM0_QOM, "stat-rx-runt-drops", &runts);
+    qt_qom_get_u64(&q, LINK0_QOM, "stat-rx-runt-drops", &runts);
     qt_stop(&q);
     partner_close(&p);
     CHECK(!(d[0] & RXD_W0_OWNED_SW), "a 5-byte frame was received "
@@ -2050,7 +2100,7 @@ static int test_rx_dma_into_own_registers_is_blocked(void)
     gem_wr(&q, GEM_NWCTRL, ctrl);
     gem_wr(&q, GEM_NWCTRL, ctrl | GEM_NWCTRL_TSTART);
     qt_step(&q, NS_PER_MS);            /* 1400 bytes at 100 Mb/s: 114 us */
-    CHECK(qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) == 0,
+    CHECK(qt_qom_get_bool(&q, LINK0_QOM, "link-up", &up) == 0,
           "QEMU no longer answers QOM (%.200s)", q.last_err);
     nwctrl = gem_rd(&q, GEM_NWCTRL);
     nwcfg = gem_rd(&q, GEM_NWCFG);
@@ -2106,7 +2156,7 @@ static int test_loopback_dma_quine_paced_without_cpu(void)
     for (int i = 0; i < 100; i++) {
         bool up;
 
-        CHECK(qt_qom_get_bool(&q, GEM0_QOM, "link-up", &up) == 0,
+        CHECK(qt_qom_get_bool(&q, LINK0_QOM, "link-up", &up) == 0,
               "qom-get %d failed: %.200s", i, q.last_err);
     }
     qt_stop(&q);
@@ -2132,13 +2182,13 @@ static int test_rx_backpressure_toggled_in_flight_drops_counted(void)
     uint64_t delivered;
     uint32_t frames, res;
 
-    if (rx_start(&q, &p, "-global cadence_gem.rx-latency-ns=1000000", 1000,
+    if (rx_start(&q, &p, "-global gemlab-link.rx-latency-ns=1000000", 1000,
                  0)) {
         return -1;
     }
     partner_send(&p, 10, 100);
     CHECK(wait_rx_offered(&q, 10) == 0, "QEMU did not take the frames");
-    CHECK(qt_qom_set(&q, GEM0_QOM, "rx-backpressure", "true", resp,
+    CHECK(qt_qom_set(&q, LINK0_QOM, "rx-backpressure", "true", resp,
                      sizeof(resp)) == 0, "rx-backpressure: %.300s", resp);
     qt_step(&q, 5 * NS_PER_MS);
     delivered = qom_u64(&q, "stat-rx-wire-delivered");
@@ -2305,7 +2355,7 @@ static int test_pcap_symlink_refused_naming_property(void)
     snprintf(target, sizeof(target), "%s/target", dir);
     snprintf(link, sizeof(link), "%s/link.pcapng", dir);
     CHECK(symlink(target, link) == 0, "symlink");
-    snprintf(args, sizeof(args), "-global cadence_gem.pcap=%s", link);
+    snprintf(args, sizeof(args), "-global gemlab-link.pcap=%s", link);
     rc = qt_run_expect_exit(args, err, sizeof(err));
     created = access(target, F_OK) == 0;
     unlink(target);
@@ -2313,7 +2363,7 @@ static int test_pcap_symlink_refused_naming_property(void)
     rmdir(dir);
     CHECK(!created, "QEMU created %s through the symlink", target);
     CHECK(rc > 0, "QEMU did not exit with an error (rc %d)", rc);
-    CHECK(strstr(err, "cadence_gem.pcap") != NULL,
+    CHECK(strstr(err, "gemlab-link.pcap") != NULL,
           "message does not name the property: %.300s", err);
     return 0;
 }
@@ -2330,8 +2380,8 @@ static int test_pcap_size_capped_by_pcap_max_bytes(void)
 
     CHECK(mkdtemp(dir), "mkdtemp");
     snprintf(path, sizeof(path), "%s/cap.pcapng", dir);
-    snprintf(args, sizeof(args), "-global cadence_gem.pcap=%s "
-             "-global cadence_gem.pcap-max-bytes=4096", path);
+    snprintf(args, sizeof(args), "-global gemlab-link.pcap=%s "
+                                 "-global gemlab-link.pcap-max-bytes=4096", path);
     if (qt_start(&q, args) != 0) {
         rmdir(dir);
         CHECK(0, "QEMU did not start with pcap-max-bytes");
@@ -2694,6 +2744,8 @@ static const struct test tests[] = {
     T(test_cable_plugged_at_runtime_brings_link_up),
     T(test_bad_property_at_startup_exits_naming_range),
     T(test_bad_property_at_runtime_rejected_machine_runs),
+    T(test_link_object_is_each_gems_own_child),
+    T(test_link_object_alone_is_refused),
     T(test_rx_screener_queue_out_of_range),
     T(test_rx_short_loopback_frame_is_zero_padded),
     T(test_tx_csum_offload_ihl_past_total_length_left_alone),

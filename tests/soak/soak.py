@@ -47,7 +47,7 @@ sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
 from gemlab_test import board, iperf, net  # noqa: E402
 from gemlab_test.console import Console, is_type  # noqa: E402
-from gemlab_test.qmp import GEM, Qmp  # noqa: E402
+from gemlab_test.qmp import LINK, Qmp  # noqa: E402
 
 BOARD_IP = net.BOARD_IP
 FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
@@ -447,7 +447,7 @@ class Soak:
         return d
 
     def model_counters(self):
-        names = [p["name"] for p in self.qmp.execute("qom-list", path=GEM)
+        names = [p["name"] for p in self.qmp.execute("qom-list", path=LINK)
                  if p["name"].startswith("stat-") or p["name"] in ("link-changes", "link-up", "link-speed")]
         return {n: self.qmp.qom_get(n) for n in sorted(names)}
 

@@ -5,7 +5,8 @@ qemu_build_argv() (emu/runner/qemu.c) option for option: xilinx-zynq-a9,
 256M for bare metal / 512M for Linux, started paused (-S) with QMP and
 the console on unix sockets in the run directory, the console on UART0
 (bare metal) or UART1 (Linux: console=ttyPS0 is QEMU's second serial),
-one cadence_gem NIC on netdev n0, model properties as -global.  The tests
+one cadence_gem NIC on netdev n0, model properties as -global of its
+gemlab-link (emu/qemu/include/hw/net/gemlab_link.h).  The tests
 cannot call the runner for it: `gemlab boot` keeps the console to itself.
 tests/qemu/runner/test_board_argv.py compares the two (the runner writes
 RUN_DIR/qemu.argv), so neither drifts alone.  firmware/baremetal/boards/qemu-zynq/qemu.sh stays the human
@@ -31,6 +32,7 @@ LINUX_APPEND = "console=ttyPS0,115200 earlycon"
 
 
 GATE_ID = "con0"            # emu/runner/qemu.h QEMU_GATE_ID
+LINK_DRIVER = "gemlab-link"  # emu/runner/qemu.h QEMU_LINK_DRIVER: the model
 
 
 def _esc(path):
@@ -58,7 +60,7 @@ def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None
     """argv for @qemu booting @fw (a bare-metal ELF, or for firmware
     "linux" a directory holding LINUX_FILES).  qmp/serial: unix socket
     paths QEMU serves; netdev: netdev_user()/netdev_tap() or None (no
-    network); gem: {cadence_gem property: value} as -global; append:
+    network); gem: {gemlab-link property: value} as -global; append:
     more Linux command line (the agent's gemlab.ip=..., see
     firmware/linux); dtb: the Linux DTB's file name in @fw (default
     LINUX_FILES[1], the zc702 board with QEMU's overlay); mips: virtual
@@ -94,7 +96,7 @@ def zynq_argv(qemu, fw, qmp=None, serial=None, firmware="baremetal", netdev=None
     else:
         a += ["-net", "none"]
     for k, v in (gem or {}).items():
-        a += ["-global", "cadence_gem.%s=%s" % (k, v)]
+        a += ["-global", "%s.%s=%s" % (LINK_DRIVER, k, v)]
     return a + list(extra)
 
 

@@ -17,18 +17,26 @@ def baremetal_elf(variant=None):
     return os.path.join(*parts)
 
 
-def gem_props(qemu):
-    """`-device cadence_gem,help` of @qemu, "" when it does not run."""
+def device_help(qemu, driver):
+    """`-device DRIVER,help` of @qemu, "" when it does not run."""
     try:
-        r = subprocess.run([qemu, "-M", "none", "-device", "cadence_gem,help"],
+        r = subprocess.run([qemu, "-M", "none", "-device", driver + ",help"],
                            capture_output=True, text=True, timeout=20, check=False)
     except (OSError, subprocess.SubprocessError):
         return ""
-    return r.stdout
+    return r.stdout if r.returncode == 0 else ""
+
+
+def gem_props(qemu):
+    """The properties of @qemu's GEM and of its link model, as `-device
+    cadence_gem,help` and `-device gemlab-link,help` list them (our QEMU
+    10.0 puts the model's on the gemlab-link, 7.2 on the GEM: the
+    runner's qemu_gem_props, emu/runner/qemu.c); "" when it does not run."""
+    return device_help(qemu, "cadence_gem") + device_help(qemu, "gemlab-link")
 
 
 def is_patched(qemu):
-    """True when @qemu's cadence_gem has gemlab's partner-abilities property."""
+    """True when @qemu's GEM has gemlab's link model (its partner-abilities property)."""
     return "partner-abilities" in gem_props(qemu)
 
 

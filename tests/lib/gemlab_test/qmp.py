@@ -16,6 +16,7 @@ import threading
 import time
 
 GEM = "/machine/gem0"       # the cadence_gem's QOM path on xilinx-zynq-a9
+LINK = GEM + "/gemlab-link"  # its gemlab-link object (the model's properties)
 
 
 class QmpError(RuntimeError):
@@ -137,10 +138,10 @@ class Qmp:
                     return None
                 self.events.append(r)
 
-    def qom_get(self, prop, path=GEM):
+    def qom_get(self, prop, path=LINK):
         return self.execute("qom-get", path=path, property=prop)
 
-    def qom_set(self, prop, value, path=GEM):
+    def qom_set(self, prop, value, path=LINK):
         return self.execute("qom-set", path=path, property=prop, value=value)
 
     def close(self):

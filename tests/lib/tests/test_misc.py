@@ -112,7 +112,7 @@ def test_board_argv_baremetal_on_slirp():
                  "-chardev", "socket,id=ser0,path=/r/ser.sock,server=on,wait=off",
                  "-serial", "chardev:ser0", "-serial", "null", "-kernel", "fw.elf",
                  "-netdev", "user,id=n0,net=10.0.2.0/24,ipv6=off,hostfwd=udp:127.0.0.1:4000-10.0.2.15:7",
-                 "-net", "nic,netdev=n0,model=cadence_gem", "-global", "cadence_gem.wire-seed=3"]
+                 "-net", "nic,netdev=n0,model=cadence_gem", "-global", "gemlab-link.wire-seed=3"]
 
 
 def test_board_argv_linux_console_on_uart1_and_tap():

@@ -50,7 +50,7 @@ def test_arguments_are_sent_as_the_arguments_member():
     q = FakeQemu({"qom-get": [{"return": 42}]})
     m = Qmp(q.c)
     assert m.qom_get("stat-rx-wire-sent") == 42
-    assert q.got[1] == {"execute": "qom-get", "arguments": {"path": "/machine/gem0", "property": "stat-rx-wire-sent"}}
+    assert q.got[1] == {"execute": "qom-get", "arguments": {"path": "/machine/gem0/gemlab-link", "property": "stat-rx-wire-sent"}}
 
 
 def test_error_raises_with_class_and_desc():

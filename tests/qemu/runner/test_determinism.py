@@ -29,7 +29,7 @@ import time
 
 import pytest
 
-from gemlab_test import board, net, pcapng
+from gemlab_test import board, net, pcapng, qmp
 from gemlab_test.console import is_type
 
 IMPAIR = [("wire-loss", "gemodel 5 30"), ("wire-dup-pct", 3.0), ("wire-corrupt-pct", 3.0)]
@@ -58,7 +58,7 @@ def one_run(rd, fw, qemu, seed):
             udp.recv(2048)
         board.settle(lambda: (q.qom_get("stat-rx-wire-sent"), q.qom_get("stat-tx-wire-sent")))
         q.qom_set("pcap", os.path.join(rd, "wire.pcapng"))
-        names = [x["name"] for x in q.execute("qom-list", path="/machine/gem0") if x["name"].startswith("stat-")]
+        names = [x["name"] for x in q.execute("qom-list", path=qmp.LINK) if x["name"].startswith("stat-")]
         before = {n: q.qom_get(n) for n in names}
         for prop, val in IMPAIR:
             q.qom_set(prop, val)

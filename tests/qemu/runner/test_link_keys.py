@@ -1,7 +1,7 @@
 """Every [link] key's QOM property (emu/runner/link_keys.h, the runner's
-one description of the key) is a property of our QEMU's cadence_gem, as
-`-device cadence_gem,help` lists it (emu/qemu/hw/net/gemlab/
-gemlab_props.c).  At run time the runner reports a missing one as
+one description of the key) is a property of our QEMU's link model, the
+GEM's child gemlab-link, as `-device gemlab-link,help` lists it
+(emu/qemu/hw/net/gemlab/gemlab_props.c); the GEM has none of them.  At run time the runner reports a missing one as
 unapplied and goes on; here a rename on either side fails.  Run by make
 test-runner ("link-keys: N passed, M failed")."""
 import os
@@ -26,8 +26,8 @@ def link_keys():
 
 
 def gem_properties(qemu):
-    text = paths.gem_props(qemu)
-    assert text, "%s -device cadence_gem,help printed nothing" % qemu
+    text = paths.device_help(qemu, "gemlab-link")
+    assert text, "%s -device gemlab-link,help printed nothing" % qemu
     return {m.group(1) for m in re.finditer(r"^\s+([a-z0-9-]+)=<", text, re.M)}
 
 
@@ -42,4 +42,8 @@ def test_every_link_key_has_its_property(our_qemu):
     props = gem_properties(our_qemu)
     assert "aneg-ns" in props and "pcap" in props, sorted(props)
     missing = ["%s -> %s" % (w, p) for w, p in link_keys() if p not in props]
-    assert not missing, "cadence_gem lacks: %s" % ", ".join(missing)
+    assert not missing, "gemlab-link lacks: %s" % ", ".join(missing)
+    gem = paths.device_help(our_qemu, "cadence_gem")
+    assert "gemlab=<" in gem, gem
+    on_gem = [p for _, p in link_keys() if re.search(r"^\s+%s=<" % re.escape(p), gem, re.M)]
+    assert not on_gem, "still on cadence_gem: %s" % ", ".join(on_gem)

@@ -538,6 +538,16 @@ static void test_qemu_argv_binds_loopback_and_keeps_values_whole(void **state)
     assert_true(has_arg(&a, "cadence_gem.wire-loss=gemodel 1% 50% 10% 0%"));
     assert_true(has_arg(&a, "cadence_gem.wire-seed=1"));
     assert_string_equal(unapplied, "cable");    /* this QEMU lacks it: reported, not guessed */
+    /* our 10.0: the model's properties are the GEM's child gemlab-link's */
+    struct argv_buf b;
+    o.props = "cadence_gem options:\n  gemlab=<bool>\ngemlab-link options:\n  partner-abilities=<str>\n"
+              "  wire-seed=<uint64>\n";
+    qemu_build_argv(&s, &o, &b, unapplied, sizeof(unapplied));
+    assert_true(has_arg(&b, "gemlab-link.partner-abilities=100FD,100HD"));
+    assert_true(has_arg(&b, "gemlab-link.wire-seed=1"));
+    assert_false(has_arg(&b, "cadence_gem.wire-seed=1"));
+    assert_string_equal(unapplied, "cable,loss");
+    av_free(&b);
     for (int i = 0; i < a.n; i++) {
         if (strstr(a.v[i], "hostfwd")) {
             assert_non_null(strstr(a.v[i], "hostfwd=tcp:127.0.0.1:40000-10.0.2.15:5001"));

@@ -9,6 +9,7 @@
 #include "hw/net/gemlab_link.h"
 #include "hw/registerfields.h"
 #include "qemu/timer.h"
+#include "hw/qdev-core.h"
 
 /* gemlab models (models/include in the gemlab repository) */
 #include "gemlab/pcapng.h"
@@ -91,8 +92,14 @@ typedef struct GemlabCounters {
 
 typedef struct GemlabPcap GemlabPcap;
 
+/*
+ * A gemlab-link (TYPE_GEMLAB_LINK), a bus-less device each GEM creates as
+ * its child: the configuration lives from creation, the PHY, wire and
+ * timers from the GEM's realize until the GEM is finalized.
+ */
 struct GemlabLink {
-    CadenceGEMState *gem;
+    DeviceState parent_obj;
+    CadenceGEMState *gem;        /* its GEM */
     /*
      * Configuration: what the properties hold.  phy_params also carries
      * the partner and the cable; wire_params[GL_LINK_A_TO_B] is our TX.
@@ -131,6 +138,8 @@ struct GemlabLink {
     GemlabCounters cnt;
     Error *migration_blocker;
 };
+
+OBJECT_DECLARE_SIMPLE_TYPE(GemlabLink, GEMLAB_LINK)
 
 /* gemlab_link.c */
 uint64_t gemlab_now(void);

@@ -32,6 +32,7 @@
 #include "qapi/qapi-events-net.h"
 #include "qemu/log.h"
 #include "migration/blocker.h"
+#include "hw/qdev-core.h"
 #include "net/eth.h"
 #include "net/net.h"
 
@@ -625,19 +626,100 @@ void gemlab_link_reset(CadenceGEMState *s)
     gemlab_link_tx_stop(s);
 }
 
-void gemlab_link_instance_init(CadenceGEMState *s)
-{
-    GemlabLink *g = g_new0(GemlabLink, 1);
+/* ---- the gemlab-link object ---------------------------------------- */
 
-    /* model defaults; properties may change them until realize */
-    g->gem = s;
+static void gemlab_link_obj_init(Object *obj)
+{
+    GemlabLink *g = GEMLAB_LINK(obj);
+
+    /* model defaults; properties may change them until the GEM realizes */
     gl_phy_params_default(&g->phy_params);
     gl_wire_params_default(&g->wire_params[GL_LINK_A_TO_B]);
     gl_wire_params_default(&g->wire_params[GL_LINK_B_TO_A]);
     g->wire_seed = 1;
     g->link_prop_up = true;
     g->pcap_max_bytes = GL_PCAPNG_MAX_DEFAULT;
-    s->gl = g;
+}
+
+/* What realize allocated: the wire and its frames, timers, capture. */
+static void gemlab_link_detach(GemlabLink *g)
+{
+    struct gl_delivery d;
+    int dir;
+
+    if (g->wire) {
+        /* frames still on the wire: each is freed at its last delivery */
+        for (dir = GL_LINK_A_TO_B; dir <= GL_LINK_B_TO_A; dir++) {
+            while (gl_link_poll(g->wire, dir, UINT64_MAX, &d) == 1) {
+                if (d.flags & GL_DELIV_LAST) {
+                    g_free((GemlabFrame *)(uintptr_t)d.cookie);
+                }
+            }
+        }
+        g_free(g->wire);
+        g->wire = NULL;
+    }
+    timer_free(g->phy_timer);
+    timer_free(g->tx_timer);
+    timer_free(g->wire_timer);
+    g->phy_timer = g->tx_timer = g->wire_timer = NULL;
+    gemlab_pcap_close(g);
+    if (g->migration_blocker) {
+        migrate_del_blocker(&g->migration_blocker);
+    }
+    g_free(g->tx_loop);
+    g->tx_loop = NULL;
+    g->realized = false;
+}
+
+static void gemlab_link_obj_finalize(Object *obj)
+{
+    GemlabLink *g = GEMLAB_LINK(obj);
+
+    gemlab_link_detach(g);
+    g_free(g->pcap_path);
+}
+
+static void gemlab_link_obj_class_init(ObjectClass *oc, void *data)
+{
+    DeviceClass *dc = DEVICE_CLASS(oc);
+
+    dc->desc = "gemlab link model of a cadence_gem: PHY, MAC timing, wire";
+    /* a GEM creates its own; -global gemlab-link.NAME=VALUE configures it */
+    dc->user_creatable = false;
+    gemlab_props_class_init(oc);
+}
+
+static const TypeInfo gemlab_link_info = {
+    .name = TYPE_GEMLAB_LINK,
+    .parent = TYPE_DEVICE,
+    .instance_size = sizeof(GemlabLink),
+    .instance_init = gemlab_link_obj_init,
+    .instance_finalize = gemlab_link_obj_finalize,
+    .class_init = gemlab_link_obj_class_init,
+};
+
+static void gemlab_link_register_types(void)
+{
+    type_register_static(&gemlab_link_info);
+}
+
+type_init(gemlab_link_register_types);
+
+/* ---- the GEM's side ------------------------------------------------- */
+
+/*
+ * Every GEM creates its link here, so -global gemlab-link.NAME reaches it
+ * (qdev device_post_init) before the GEM's realize reads it.  Only a GEM
+ * running gemlab makes it its child "gemlab-link" and realizes it: every
+ * device in the QOM tree must be realized (qdev_assert_realized_properly),
+ * and a gemlab=off GEM never calls our realize.  The GEM holds a
+ * reference of its own until its instance_finalize.
+ */
+void gemlab_link_instance_init(CadenceGEMState *s)
+{
+    s->gl = GEMLAB_LINK(object_new(TYPE_GEMLAB_LINK));
+    s->gl->gem = s;
 }
 
 bool gemlab_link_realize(CadenceGEMState *s, Error **errp)
@@ -645,24 +727,28 @@ bool gemlab_link_realize(CadenceGEMState *s, Error **errp)
     GemlabLink *g = s->gl;
     struct gl_err err = { { 0 } };
 
+    object_property_add_child(OBJECT(s), "gemlab-link", OBJECT(g));
+    if (!qdev_realize(DEVICE(g), NULL, errp)) {
+        return false;
+    }
     /* MDIO frames take their time (cadence_gem's mdio-timing) */
     s->mdio_timing = true;
     if (gl_phy_init(&g->phy, &g->phy_params, &err) < 0) {
-        error_setg(errp, "cadence_gem: %s", err.msg);
+        error_setg(errp, "gemlab-link: %s", err.msg);
         return false;
     }
     g->wire = g_new0(struct gl_link, 1);
     if (gl_link_init(g->wire, &g->wire_params[GL_LINK_A_TO_B],
                      &g->wire_params[GL_LINK_B_TO_A], g->wire_seed,
                      &err) < 0) {
-        error_setg(errp, "cadence_gem: %s", err.msg);
+        error_setg(errp, "gemlab-link: %s", err.msg);
         return false;
     }
     gemlab_pcap_open(g, errp);
     if (g->pcap_path && *g->pcap_path && !g->pcap) {
         return false;
     }
-    error_setg(&g->migration_blocker, "cadence_gem: the gemlab PHY and "
+    error_setg(&g->migration_blocker, "gemlab-link: the gemlab PHY and "
                "wire model state is not migrated");
     if (migrate_add_blocker(&g->migration_blocker, errp) < 0) {
         return false;
@@ -675,44 +761,24 @@ bool gemlab_link_realize(CadenceGEMState *s, Error **errp)
 }
 
 /*
- * Free what instance_init and realize allocated.  QMP
- * device-list-properties creates and destroys an unrealized instance on
- * every call (docs/SECURITY.md Q7).
+ * Drop the GEM's reference to its link; the link frees what realize
+ * allocated.  QMP device-list-properties creates and destroys an
+ * unrealized GEM on every call (docs/SECURITY.md Q7).
  */
 void gemlab_link_finalize(CadenceGEMState *s)
 {
     GemlabLink *g = s->gl;
-    struct gl_delivery d;
-    int dir;
 
     if (!g) {
         return;
     }
-    if (g->wire) {
-        /* frames still on the wire: each is freed at its last delivery */
-        for (dir = GL_LINK_A_TO_B; dir <= GL_LINK_B_TO_A; dir++) {
-            while (gl_link_poll(g->wire, dir, UINT64_MAX, &d) == 1) {
-                if (d.flags & GL_DELIV_LAST) {
-                    g_free((GemlabFrame *)(uintptr_t)d.cookie);
-                }
-            }
-        }
-        g_free(g->wire);
-    }
-    timer_free(g->phy_timer);
-    timer_free(g->tx_timer);
-    timer_free(g->wire_timer);
-    gemlab_pcap_close(g);
-    if (g->migration_blocker) {
-        migrate_del_blocker(&g->migration_blocker);
-    }
-    g_free(g->tx_loop);
-    g_free(g->pcap_path);
-    g_free(g);
+    gemlab_link_detach(g);
+    g->gem = NULL;
     s->gl = NULL;
+    object_unref(OBJECT(g));
 }
 
+/* The GEM itself gets no property: the model's are on its child. */
 void gemlab_link_class_init(ObjectClass *oc)
 {
-    gemlab_props_class_init(oc);
 }

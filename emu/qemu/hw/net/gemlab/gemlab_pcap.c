@@ -15,7 +15,7 @@
 #include "gemlab_internal.h"
 
 /*
- * An open capture file.  -global cadence_gem.pcap=PATH gives both GEMs
+ * An open capture file.  -global gemlab-link.pcap=PATH gives both GEMs
  * the same path, and the file is created exclusively, so devices naming
  * the same path share one GemlabPcap (one FILE, one offset: their
  * records interleave intact).  Only touched under the BQL.
@@ -76,7 +76,7 @@ void gemlab_pcap_open(GemlabLink *g, Error **errp)
         }
     }
     if (!f) {
-        error_setg_errno(errp, errno, "cadence_gem.pcap: cannot create '%s' "
+        error_setg_errno(errp, errno, "gemlab-link.pcap: cannot create '%s' "
                          "(it must not exist yet; symlinks are refused)",
                          g->pcap_path);
         return;

@@ -1,17 +1,18 @@
 /*
- * gemlab_props.c - the link's QOM properties on the cadence_gem.
+ * gemlab_props.c - the QOM properties of a gemlab-link object.
  *
- * Every model parameter is a property, settable before realize
- * (-global cadence_gem.NAME=VALUE) and afterwards (QMP qom-set).  Values
+ * Every model parameter is a property, settable before the GEM realizes
+ * (-global gemlab-link.NAME=VALUE) and afterwards (QMP qom-set
+ * GEM/gemlab-link NAME; e.g. /machine/gem0/gemlab-link).  Values
  * are validated by the models themselves; a bad value is rejected with
- * "cadence_gem.NAME: <model message naming the field and its range>":
+ * "gemlab-link.NAME: <model message naming the field and its range>":
  * at startup QEMU exits, at run time QMP answers the error and nothing
- * changes.  Read-only properties expose the link and the counters, each
- * from one table (gemlab_counter_props, gemlab_wire_counters).
- *
- * Known limitation: the properties sit on the NIC (names as in gemlab's
- * QEMU 7.2 patch, used by the runner); a gemlab-link QOM object of its own
- * is issue 17's next step.
+ * changes.  The settable properties come from one table (gemlab_props,
+ * and gemlab_wire_fields for each direction); the read-only ones expose
+ * the link and the counters, each from one table (gemlab_counter_props,
+ * gemlab_wire_counters).  The names are those of gemlab's QEMU 7.2
+ * patch, where they sat on the NIC; the runner's emu/runner/link_keys.h
+ * maps each scenario key to one.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
@@ -203,7 +204,7 @@ static bool gemlab_prop_visit(Visitor *v, const char *name,
         g_assert_not_reached();
     }
     if (rc < 0) {
-        error_setg(errp, "cadence_gem.%s: %s", name, err.msg);
+        error_setg(errp, "gemlab-link.%s: %s", name, err.msg);
         ok = false;
     }
     g_free(str);
@@ -213,7 +214,7 @@ static bool gemlab_prop_visit(Visitor *v, const char *name,
 static void gemlab_prop_get(Object *obj, Visitor *v, const char *name,
                             void *opaque, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
     const GemlabProp *gp = opaque;
     struct gl_wire_params *wp;
 
@@ -244,8 +245,7 @@ static void gemlab_prop_get(Object *obj, Visitor *v, const char *name,
 static void gemlab_prop_set(Object *obj, Visitor *v, const char *name,
                             void *opaque, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
-    GemlabLink *g = s->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
     const GemlabProp *gp = opaque;
     struct gl_err err = { { 0 } };
     struct gl_phy_params pp = g->phy_params;
@@ -312,7 +312,7 @@ static void gemlab_prop_set(Object *obj, Visitor *v, const char *name,
         g_assert_not_reached();
     }
     if (rc < 0) {
-        error_setg(errp, "cadence_gem.%s: %s", name, err.msg);
+        error_setg(errp, "gemlab-link.%s: %s", name, err.msg);
         return;
     }
     g->phy_params = pp;
@@ -328,47 +328,47 @@ static void gemlab_prop_set(Object *obj, Visitor *v, const char *name,
 /* "cable": none | 4pair | 2pair; re-plugging renegotiates. */
 static char *gemlab_get_cable(Object *obj, Error **errp)
 {
-    return g_strdup(gl_phy_cable_name(CADENCE_GEM(obj)->gl->phy_params.cable));
+    return g_strdup(gl_phy_cable_name(GEMLAB_LINK(obj)->phy_params.cable));
 }
 
 static void gemlab_set_cable(Object *obj, const char *value, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
+    GemlabLink *g = GEMLAB_LINK(obj);
     struct gl_err err = { { 0 } };
     enum gl_cable c;
 
     if (gl_phy_parse_cable(value, &c, &err) < 0 ||
-        (s->gl->realized &&
-         gl_phy_set_cable(&s->gl->phy, c, gemlab_now(), &err) < 0)) {
-        error_setg(errp, "cadence_gem.cable: %s", err.msg);
+        (g->realized &&
+         gl_phy_set_cable(&g->phy, c, gemlab_now(), &err) < 0)) {
+        error_setg(errp, "gemlab-link.cable: %s", err.msg);
         return;
     }
-    s->gl->phy_params.cable = c;
-    if (s->gl->realized) {
-        gemlab_phy_sync(s->gl);
+    g->phy_params.cable = c;
+    if (g->realized) {
+        gemlab_phy_sync(g);
     }
 }
 
 /* "link": on, or off = the cable model's line forced down (as set_link). */
 static bool gemlab_get_link(Object *obj, Error **errp)
 {
-    return CADENCE_GEM(obj)->gl->link_prop_up;
+    return GEMLAB_LINK(obj)->link_prop_up;
 }
 
 static void gemlab_set_link_prop(Object *obj, bool value, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
+    GemlabLink *g = GEMLAB_LINK(obj);
 
-    s->gl->link_prop_up = value;
-    if (s->gl->realized) {
-        gemlab_link_update(s);
+    g->link_prop_up = value;
+    if (g->realized) {
+        gemlab_link_update(g->gem);
     }
 }
 
 /* "phy-loopback": BMCR bit 14, as firmware would set it over MDIO. */
 static bool gemlab_get_phy_loopback(Object *obj, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
 
     return g->realized &&
            (gl_phy_peek(&g->phy, GL_MII_BMCR) & GL_BMCR_LOOPBACK);
@@ -376,32 +376,32 @@ static bool gemlab_get_phy_loopback(Object *obj, Error **errp)
 
 static void gemlab_set_phy_loopback(Object *obj, bool value, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
+    GemlabLink *g = GEMLAB_LINK(obj);
     uint16_t bmcr;
 
-    if (!s->gl->realized) {
-        error_setg(errp, "cadence_gem.phy-loopback: settable at run time "
+    if (!g->realized) {
+        error_setg(errp, "gemlab-link.phy-loopback: settable at run time "
                    "only (it is a PHY register bit)");
         return;
     }
-    bmcr = gl_phy_peek(&s->gl->phy, GL_MII_BMCR) & ~GL_BMCR_LOOPBACK;
-    gl_phy_write(&s->gl->phy, GL_MII_BMCR,
+    bmcr = gl_phy_peek(&g->phy, GL_MII_BMCR) & ~GL_BMCR_LOOPBACK;
+    gl_phy_write(&g->phy, GL_MII_BMCR,
                  bmcr | (value ? GL_BMCR_LOOPBACK : 0),
                  gemlab_now());
-    gemlab_phy_sync(s->gl);
+    gemlab_phy_sync(g);
 }
 
 static bool gemlab_get_rx_backpressure(Object *obj, Error **errp)
 {
-    return CADENCE_GEM(obj)->gl->rx_backpressure;
+    return GEMLAB_LINK(obj)->rx_backpressure;
 }
 
 static void gemlab_set_rx_backpressure(Object *obj, bool value, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
+    GemlabLink *g = GEMLAB_LINK(obj);
 
-    s->gl->rx_backpressure = value;
-    gemlab_rx_flush(s->gl);
+    g->rx_backpressure = value;
+    gemlab_rx_flush(g);
 }
 
 /*
@@ -414,7 +414,7 @@ static void gemlab_set_rx_backpressure(Object *obj, bool value, Error **errp)
 static void gemlab_get_rx_starve_ns(Object *obj, Visitor *v, const char *name,
                                     void *opaque, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
     uint64_t now = g->realized ? gemlab_now() : 0;
     uint64_t left = g->rx_starve_until_ns > now ?
                     g->rx_starve_until_ns - now : 0;
@@ -425,14 +425,14 @@ static void gemlab_get_rx_starve_ns(Object *obj, Visitor *v, const char *name,
 static void gemlab_set_rx_starve_ns(Object *obj, Visitor *v, const char *name,
                                     void *opaque, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
     uint64_t ns, now;
 
     if (!visit_type_uint64(v, name, &ns, errp)) {
         return;
     }
     if (ns > 3600 * NANOSECONDS_PER_SECOND) {
-        error_setg(errp, "cadence_gem.%s: %" PRIu64 " is out of range "
+        error_setg(errp, "gemlab-link.%s: %" PRIu64 " is out of range "
                    "[0, 3600000000000] (ns)", name, ns);
         return;
     }
@@ -442,12 +442,12 @@ static void gemlab_set_rx_starve_ns(Object *obj, Visitor *v, const char *name,
 
 static char *gemlab_get_pcap(Object *obj, Error **errp)
 {
-    return g_strdup(CADENCE_GEM(obj)->gl->pcap_path ?: "");
+    return g_strdup(GEMLAB_LINK(obj)->pcap_path ?: "");
 }
 
 static void gemlab_set_pcap(Object *obj, const char *value, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
 
     g_free(g->pcap_path);
     g->pcap_path = g_strdup(value);
@@ -459,7 +459,7 @@ static void gemlab_set_pcap(Object *obj, const char *value, Error **errp)
 static void gemlab_get_pcap_max(Object *obj, Visitor *v, const char *name,
                                 void *opaque, Error **errp)
 {
-    visit_type_uint64(v, name, &CADENCE_GEM(obj)->gl->pcap_max_bytes, errp);
+    visit_type_uint64(v, name, &GEMLAB_LINK(obj)->pcap_max_bytes, errp);
 }
 
 static void gemlab_set_pcap_max(Object *obj, Visitor *v, const char *name,
@@ -471,28 +471,28 @@ static void gemlab_set_pcap_max(Object *obj, Visitor *v, const char *name,
         return;
     }
     if (n < GL_PCAPNG_MAX_MIN || n > GL_PCAPNG_MAX_MAX) {
-        error_setg(errp, "cadence_gem.%s: %" PRIu64 " is out of range "
+        error_setg(errp, "gemlab-link.%s: %" PRIu64 " is out of range "
                    "[%llu, %llu] (bytes)", name, n, GL_PCAPNG_MAX_MIN,
                    GL_PCAPNG_MAX_MAX);
         return;
     }
-    CADENCE_GEM(obj)->gl->pcap_max_bytes = n;
+    GEMLAB_LINK(obj)->pcap_max_bytes = n;
 }
 
 static void gemlab_get_wire_seed(Object *obj, Visitor *v, const char *name,
                                  void *opaque, Error **errp)
 {
-    visit_type_uint64(v, name, &CADENCE_GEM(obj)->gl->wire_seed, errp);
+    visit_type_uint64(v, name, &GEMLAB_LINK(obj)->wire_seed, errp);
 }
 
 static void gemlab_set_wire_seed(Object *obj, Visitor *v, const char *name,
                                  void *opaque, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
 
     if (g->realized) {
-        error_setg(errp, "cadence_gem.wire-seed: settable before realize "
-                   "only (use -global cadence_gem.wire-seed=N)");
+        error_setg(errp, "gemlab-link.wire-seed: settable before realize "
+                   "only (use -global gemlab-link.wire-seed=N)");
         return;
     }
     visit_type_uint64(v, name, &g->wire_seed, errp);
@@ -502,7 +502,7 @@ static void gemlab_set_wire_seed(Object *obj, Visitor *v, const char *name,
 
 static char *gemlab_get_phy_state(Object *obj, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
 
     return g_strdup(g->realized ? gl_phy_state_name(gl_phy_state(&g->phy))
                                 : "unrealized");
@@ -511,7 +511,7 @@ static char *gemlab_get_phy_state(Object *obj, Error **errp)
 static void gemlab_get_link_info(Object *obj, Visitor *v, const char *name,
                                  void *opaque, Error **errp)
 {
-    CadenceGEMState *s = CADENCE_GEM(obj);
+    GemlabLink *g = GEMLAB_LINK(obj);
     const char *what = opaque;
     struct gl_phy_link lk = { 0 };
     uint32_t u;
@@ -522,8 +522,8 @@ static void gemlab_get_link_info(Object *obj, Visitor *v, const char *name,
      * events.  The PHY timer syncs at every deadline the model reports,
      * so the stored link is current.
      */
-    if (s->gl->realized) {
-        lk = s->gl->link;
+    if (g->realized) {
+        lk = g->link;
     }
     if (!strcmp(what, "speed")) {
         u = lk.up ? lk.speed_mbps : 0;
@@ -539,7 +539,7 @@ static void gemlab_get_link_info(Object *obj, Visitor *v, const char *name,
         !strcmp(what, "full-duplex") ? lk.up && lk.full_duplex :
         !strcmp(what, "master") ? lk.master :
         !strcmp(what, "downshifted") ? lk.downshifted :
-        !strcmp(what, "mac-matches") ? gemlab_mac_matches_phy(s->gl) : false;
+        !strcmp(what, "mac-matches") ? gemlab_mac_matches_phy(g) : false;
     visit_type_bool(v, name, &b, errp);
 }
 
@@ -586,7 +586,7 @@ static const GemlabCounterProp gemlab_wire_counters[] = {
 static void gemlab_get_counter(Object *obj, Visitor *v, const char *name,
                                void *opaque, Error **errp)
 {
-    GemlabLink *g = CADENCE_GEM(obj)->gl;
+    GemlabLink *g = GEMLAB_LINK(obj);
     const GemlabCounterProp *cp = opaque;
     struct gl_wire_counters wc = { 0 };
     uint64_t val;

@@ -14,6 +14,14 @@
 
 #include "hw/net/cadence_gem.h"
 
+/*
+ * The link is a QOM object of its own, a bus-less device that every GEM
+ * creates as its child "gemlab-link" (QOM path GEM/gemlab-link, e.g.
+ * /machine/gem0/gemlab-link): the model's properties are its own, set
+ * with -global gemlab-link.NAME=VALUE before the GEM realizes and with
+ * QMP qom-set afterwards.  The GEM has none of them.
+ */
+#define TYPE_GEMLAB_LINK "gemlab-link"
 typedef struct GemlabLink GemlabLink;
 
 /* Why a frame was dropped where no GEM register counts it. */
@@ -32,7 +40,8 @@ static inline bool gemlab_on(const CadenceGEMState *s)
 
 /* ---- Hooks: cadence_gem.c calls these when gemlab_on(s) -------------- */
 
-/* class_init: the link's QOM properties on the GEM; instance init/free */
+/* class_init (nothing: the link has the properties); instance init
+ * creates the link; finalize drops it */
 void gemlab_link_class_init(ObjectClass *oc);
 void gemlab_link_instance_init(CadenceGEMState *s);
 void gemlab_link_finalize(CadenceGEMState *s);
