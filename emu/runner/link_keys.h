@@ -4,9 +4,11 @@
  * One row gives what each layer needs to know about the key:
  *  - the scenario file: its word, value type, bounds (in the stored unit:
  *    ns, bit/s, percent) and default text (scenario.c's keydefs);
- *  - QEMU: the property of our GEM's link model that takes it
- *    (emu/qemu/hw/net/gemlab/gemlab_props.c), a second one for the seed,
- *    and how the value is written there (qemu.c: -global and qom-set);
+ *  - QEMU: the property of our GEM's link model that takes it (a row of
+ *    models/include/gemlab/link_props.h, of which QEMU's gemlab-link
+ *    object is made; tests/unit/runner_scenario checks each name there),
+ *    a second one for the seed, and how the value is written there
+ *    (qemu.c: -global and qom-set);
  *  - the models: the parameter it sets (model_glue.c, so a scenario is
  *    judged by the validators QEMU's properties use;
  *    models/include/gemlab/{phy,wire}.h).

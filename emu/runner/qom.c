@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "gemlab/link_props.h"
 #include "qemu.h"
 
 #define QMP_TIMEOUT_MS 3000
@@ -95,33 +96,41 @@ double qom_read_mac_speed(struct qmp *q)
     return speed;
 }
 
-/* Model state and counters from our QEMU's read-only properties (patch
- * 0003); names become results.json "model" members with '-' -> '_'. */
-static const char *const model_props[] = {
-    "link-up", "link-speed", "link-full-duplex", "link-downshifted", "link-changes", "mac-matches-phy",
-    "phy-state", "stat-rx-resource-drops", "stat-rx-fcs-drops", "stat-rx-csum-drops", "stat-rx-mismatch-drops",
-    "stat-tx-mismatch-drops", "stat-tx-partner-fcs-drops", "stat-tx-frames",
-    "stat-tx-wire-sent", "stat-tx-wire-delivered", "stat-tx-wire-dropped-loss", "stat-tx-wire-fcs-errors",
-    "stat-tx-wire-dropped-link-down", "stat-tx-wire-duplicated", "stat-tx-wire-reordered",
-    "stat-rx-wire-sent", "stat-rx-wire-delivered", "stat-rx-wire-dropped-loss", "stat-rx-wire-fcs-errors",
-    "stat-rx-wire-dropped-link-down", "stat-rx-wire-duplicated", "stat-rx-wire-reordered",
-};
-
-cJSON *qom_collect_model(struct qmp *q, const char *gem, const char *props)
+/* One read-only property of the link model into @m, named as in
+ * results.json: '-' -> '_'.  Skipped when this QEMU lacks it. */
+static void collect_one(struct qmp *q, const char *path, const char *props, cJSON *m, const char *prefix,
+                        const char *prop)
 {
+    char name[96];
+    cJSON *v = NULL;
+
+    snprintf(name, sizeof(name), "%s%s", prefix, prop);
+    if (!qemu_has_prop(props, name) || qmp_qom_get(q, path, name, &v, QMP_TIMEOUT_MS))
+        return;
+    for (char *p = name; *p; p++)
+        if (*p == '-')
+            *p = '_';
+    cJSON_AddItemToObject(m, name, v);
+}
+
+/* The model's state and every counter, from the rows of
+ * models/include/gemlab/link_props.h (QEMU makes its properties of the
+ * same rows). */
+cJSON *qom_collect_model(struct qmp *q, const char *path, const char *props)
+{
+#define STATE_NAME(name, what, t) name,
+#define COUNTER_NAME(name, field) name,
+    static const char *const state[] = { GL_LINK_STATE_PROPS(STATE_NAME) GL_LINK_COUNTERS(COUNTER_NAME) };
+    static const char *const wire[] = { GL_LINK_WIRE_COUNTERS(COUNTER_NAME) };
+#undef STATE_NAME
+#undef COUNTER_NAME
     cJSON *m = cJSON_CreateObject();
 
-    for (size_t k = 0; k < sizeof(model_props) / sizeof(model_props[0]); k++) {
-        char name[64];
-        cJSON *v = NULL;
-        if (!qemu_has_prop(props, model_props[k]) || qmp_qom_get(q, gem, model_props[k], &v, QMP_TIMEOUT_MS))
-            continue;
-        snprintf(name, sizeof(name), "%s", model_props[k]);
-        for (char *p = name; *p; p++)
-            if (*p == '-')
-                *p = '_';
-        cJSON_AddItemToObject(m, name, v);
-    }
+    for (size_t k = 0; k < sizeof(state) / sizeof(state[0]); k++)
+        collect_one(q, path, props, m, "", state[k]);
+    for (int dir = 0; dir < 2; dir++)
+        for (size_t k = 0; k < sizeof(wire) / sizeof(wire[0]); k++)
+            collect_one(q, path, props, m, dir ? GL_LINK_WIRE_CNT_RX : GL_LINK_WIRE_CNT_TX, wire[k]);
     return m;
 }
 

@@ -18,6 +18,8 @@
 #undef realloc
 #undef free
 
+#include "gemlab/link_props.h"
+#include "link_keys.h"
 #include "scenario.h"
 #include "units.h"
 #include "util.h"
@@ -673,6 +675,64 @@ static void test_every_key_is_documented(void **state)
     free(doc);
 }
 
+/* Every QOM property the runner writes is a settable property of the
+ * link model as models/include/gemlab/link_props.h describes it, the
+ * table QEMU's gemlab-link is made of: each [link] key's (link_keys.h)
+ * and the ones the runner names itself (qemu.c: the board's PHY and
+ * RGMII delays, the capture; fault.c and run.c: rx-starve-ns,
+ * partner-autoneg).  A rename on either side fails here, without a QEMU
+ * (the link-keys suite then checks the built QEMU). */
+static bool settable(const char *name)
+{
+#define PHY_NAME(n, st, field, t, desc) n,
+#define WIRE_NAME(n, field, t, desc) n,
+#define CONTROL_NAME(n, ident, t, desc) n,
+    static const char *const one[] = { GL_LINK_PHY_PROPS(PHY_NAME) GL_LINK_CONTROL_PROPS(CONTROL_NAME) };
+    static const char *const wire[] = { GL_LINK_WIRE_FIELDS(WIRE_NAME) };
+    static const char *const side[] = { GL_LINK_WIRE_BOTH, GL_LINK_WIRE_TX, GL_LINK_WIRE_RX };
+#undef PHY_NAME
+#undef WIRE_NAME
+#undef CONTROL_NAME
+    char full[96];
+
+    for (size_t k = 0; k < sizeof(one) / sizeof(one[0]); k++)
+        if (strcmp(name, one[k]) == 0)
+            return true;
+    for (size_t sd = 0; sd < 3; sd++)
+        for (size_t k = 0; k < sizeof(wire) / sizeof(wire[0]); k++) {
+            snprintf(full, sizeof(full), "%s%s", side[sd], wire[k]);
+            if (strcmp(name, full) == 0)
+                return true;
+        }
+    return false;
+}
+
+static void test_runner_properties_are_the_link_tables(void **state)
+{
+#define KEY_PROPS(a, id, word, type, min, max, words, def, prop, prop2, ...) prop, prop2,
+    static const char *const keys[] = { LINK_KEYS(KEY_PROPS, _) };
+#undef KEY_PROPS
+    static const char *const own[] = { "max-speed", "rgmii-timing", "rgmii-pcb-rx-delay", "rgmii-pcb-tx-delay",
+                                       "pcap", "pcap-max-bytes", "rx-starve-ns", "partner-autoneg" };
+    size_t n = 0;
+    (void)state;
+    for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+        if (!keys[k])
+            continue;
+        n++;
+        if (!settable(keys[k]))
+            fail_msg("link_keys.h names %s, which link_props.h lacks", keys[k]);
+    }
+    assert_int_equal(n, 23);    /* 22 keys, the seed with two properties */
+    for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+        if (!settable(own[k]))
+            fail_msg("the runner writes %s, which link_props.h lacks", own[k]);
+    /* and the check can fail: a misspelt or read-only name is refused */
+    assert_false(settable("wire-dup-pctx"));
+    assert_false(settable("link-up"));
+    assert_true(settable("tx-loss-pct"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -682,6 +742,7 @@ int main(void)
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
         cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
+        cmocka_unit_test_teardown(test_runner_properties_are_the_link_tables, teardown),
         cmocka_unit_test_teardown(test_baremetal_tool_defaults_to_iperf2_and_rejects_omit, teardown),
         cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),

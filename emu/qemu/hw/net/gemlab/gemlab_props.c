@@ -7,18 +7,18 @@
  * are validated by the models themselves; a bad value is rejected with
  * "gemlab-link.NAME: <model message naming the field and its range>":
  * at startup QEMU exits, at run time QMP answers the error and nothing
- * changes.  The settable properties come from one table (gemlab_props,
- * and gemlab_wire_fields for each direction); the read-only ones expose
- * the link and the counters, each from one table (gemlab_counter_props,
- * gemlab_wire_counters).  The names are those of gemlab's QEMU 7.2
- * patch, where they sat on the NIC; the runner's emu/runner/link_keys.h
- * maps each scenario key to one.
+ * changes.  Every property is a row of models/include/gemlab/link_props.h
+ * (settable: PHY and partner, the wire's fields for both directions and
+ * each, the control rows; read-only: the link's state and the counters),
+ * the one description the runner names them from too.  The names are
+ * those of gemlab's QEMU 7.2 patch, where they sat on the NIC.
  */
 #include "qemu/osdep.h"
 #include "qapi/error.h"
 #include "qapi/visitor.h"
 
 #include "gemlab_internal.h"
+#include "gemlab/link_props.h"
 
 typedef enum GemlabPropKind {
     GP_PHY,        /* a field of struct gl_phy_params (stored for reset) */
@@ -29,7 +29,7 @@ typedef enum GemlabPropKind {
 } GemlabPropKind;
 
 typedef enum GemlabPropType {
-    GPT_U64, GPT_U32, GPT_UNSIGNED, GPT_BOOL, GPT_DOUBLE,
+    GPT_U64, GPT_U32, GPT_UINT, GPT_BOOL, GPT_DOUBLE,
     GPT_ABIL, GPT_MS, GPT_JITTER, GPT_LOSS,
 } GemlabPropType;
 
@@ -41,72 +41,22 @@ typedef struct GemlabProp {
     const char *desc;
 } GemlabProp;
 
-#define PHYP(f) offsetof(struct gl_phy_params, f)
-#define PARTP(f) offsetof(struct gl_phy_partner, f)
-#define WIREP(f) offsetof(struct gl_wire_params, f)
+/* The rows of models/include/gemlab/link_props.h, the one description */
+#define GEMLAB_OFF_PHY(f) offsetof(struct gl_phy_params, f)
+#define GEMLAB_OFF_PARTNER(f) offsetof(struct gl_phy_partner, f)
+#define GEMLAB_PHY_ROW(name, st, field, t, desc) \
+    { name, GP_##st, GPT_##t, GEMLAB_OFF_##st(field), desc },
+#define GEMLAB_WIRE_ROW(name, field, t, desc) \
+    { name, GP_WIRE_BOTH, GPT_##t, offsetof(struct gl_wire_params, field), \
+      desc },
 
 static const GemlabProp gemlab_props[] = {
-    { "aneg-ns", GP_PHY, GPT_U64, PHYP(aneg_ns),
-      "autonegotiation (FLP exchange) time, ns" },
-    { "train-1000-ns", GP_PHY, GPT_U64, PHYP(train_1000_ns),
-      "extra 1000BASE-T training time, ns" },
-    { "phy-rev", GP_PHY, GPT_UNSIGNED, PHYP(phy_rev), "PHYID2 revision" },
-    { "downshift", GP_PHY, GPT_BOOL, PHYP(downshift_enable),
-      "88E1116R downshift enable at PHY reset" },
-    { "downshift-attempts", GP_PHY, GPT_UNSIGNED, PHYP(downshift_attempts),
-      "1000BASE-T attempts before downshifting" },
-    { "phy-seed", GP_PHY, GPT_U64, PHYP(seed), "PHY PRNG seed" },
-    { "max-speed", GP_PHY, GPT_UNSIGNED, PHYP(max_speed_mbps),
-      "the PHY's top speed: 1000, or 100 for a 10/100 PHY" },
-    { "rgmii-timing", GP_PHY, GPT_BOOL, PHYP(rgmii_timing),
-      "model the RGMII clock delays (off: every frame crosses intact)" },
-    { "rgmii-pcb-rx-delay", GP_PHY, GPT_BOOL, PHYP(pcb_rx_delay),
-      "the board's traces delay RXC (RGMII v2.0 3.3)" },
-    { "rgmii-pcb-tx-delay", GP_PHY, GPT_BOOL, PHYP(pcb_tx_delay),
-      "the board's traces delay TXC (RGMII v2.0 3.3)" },
-    { "partner-autoneg", GP_PARTNER, GPT_BOOL, PARTP(autoneg),
-      "link partner autonegotiates" },
-    { "partner-abilities", GP_PARTNER, GPT_ABIL, PARTP(abilities),
-      "partner advertisement, e.g. 10HD,100FD,1000FD,PAUSE" },
-    { "partner-speed", GP_PARTNER, GPT_UNSIGNED, PARTP(forced_speed_mbps),
-      "forced partner speed (10 or 100) when partner-autoneg=off" },
-    { "partner-full-duplex", GP_PARTNER, GPT_BOOL,
-      PARTP(forced_full_duplex), "forced partner duplex" },
-    { "partner-ms", GP_PARTNER, GPT_MS, PARTP(ms),
-      "partner 1000BASE-T master/slave: prefer-slave, prefer-master, "
-      "master, slave" },
+    GL_LINK_PHY_PROPS(GEMLAB_PHY_ROW)
 };
 
 /* The wire fields; each becomes wire-NAME (both), tx-NAME and rx-NAME. */
 static const GemlabProp gemlab_wire_fields[] = {
-    { "latency-ns", GP_WIRE_BOTH, GPT_U64, WIREP(latency_ns),
-      "propagation delay, ns" },
-    { "jitter-ns", GP_WIRE_BOTH, GPT_U64, WIREP(jitter_ns),
-      "jitter sigma, ns" },
-    { "jitter-dist", GP_WIRE_BOTH, GPT_JITTER, WIREP(jitter_dist),
-      "jitter distribution: uniform, normal, pareto, paretonormal" },
-    { "jitter-reorders", GP_WIRE_BOTH, GPT_BOOL, WIREP(jitter_reorders),
-      "jitter may reorder" },
-    { "rate-bps", GP_WIRE_BOTH, GPT_U64, WIREP(rate_bps),
-      "rate cap, bit/s (0: line rate)" },
-    { "queue-frames", GP_WIRE_BOTH, GPT_U32, WIREP(queue_frames),
-      "rate-cap queue, frames" },
-    { "queue-bytes", GP_WIRE_BOTH, GPT_U32, WIREP(queue_bytes),
-      "rate-cap queue, on-wire bytes" },
-    { "loss", GP_WIRE_BOTH, GPT_LOSS, 0,
-      "loss model: none | PCT | gemodel P R 1-H 1-K | state P13 P31 ..." },
-    { "loss-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(loss_pct),
-      "random loss, percent" },
-    { "dup-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(dup_pct),
-      "duplication, percent" },
-    { "corrupt-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(corrupt_pct),
-      "FCS corruption, percent" },
-    { "reorder-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(reorder_pct),
-      "reordering, percent (needs latency)" },
-    { "reorder-gap", GP_WIRE_BOTH, GPT_U32, WIREP(reorder_gap),
-      "netem reorder gap" },
-    { "skew-crc-pct", GP_WIRE_BOTH, GPT_DOUBLE, WIREP(skew_crc_pct),
-      "FCS errors at 1000 Mb/s while the RGMII delay is wrong, %" },
+    GL_LINK_WIRE_FIELDS(GEMLAB_WIRE_ROW)
 };
 
 static void *gemlab_prop_field(void *base, const GemlabProp *gp)
@@ -131,7 +81,7 @@ static bool gemlab_prop_visit(Visitor *v, const char *name,
         return visit_type_uint64(v, name, field, errp);
     case GPT_U32:
         return visit_type_uint32(v, name, field, errp);
-    case GPT_UNSIGNED: {
+    case GPT_UINT: {
         uint32_t u = *(unsigned *)field;
 
         ok = visit_type_uint32(v, name, &u, errp);
@@ -355,7 +305,7 @@ static bool gemlab_get_link(Object *obj, Error **errp)
     return GEMLAB_LINK(obj)->link_prop_up;
 }
 
-static void gemlab_set_link_prop(Object *obj, bool value, Error **errp)
+static void gemlab_set_link(Object *obj, bool value, Error **errp)
 {
     GemlabLink *g = GEMLAB_LINK(obj);
 
@@ -536,10 +486,10 @@ static void gemlab_get_link_info(Object *obj, Visitor *v, const char *name,
         return;
     }
     b = !strcmp(what, "up") ? lk.up :
-        !strcmp(what, "full-duplex") ? lk.up && lk.full_duplex :
+        !strcmp(what, "full_duplex") ? lk.up && lk.full_duplex :
         !strcmp(what, "master") ? lk.master :
         !strcmp(what, "downshifted") ? lk.downshifted :
-        !strcmp(what, "mac-matches") ? gemlab_mac_matches_phy(g) : false;
+        !strcmp(what, "mac_matches") ? gemlab_mac_matches_phy(g) : false;
     visit_type_bool(v, name, &b, errp);
 }
 
@@ -549,38 +499,17 @@ typedef struct GemlabCounterProp {
     size_t off;
 } GemlabCounterProp;
 
-#define WC(f) offsetof(struct gl_wire_counters, f)
-#define GC(f) offsetof(GemlabCounters, f)
+#define GEMLAB_COUNTER_ROW(name, field) \
+    { name, -1, offsetof(GemlabCounters, field) },
+#define GEMLAB_WIRE_COUNTER_ROW(name, field) \
+    { name, 0, offsetof(struct gl_wire_counters, field) },
 static const GemlabCounterProp gemlab_counter_props[] = {
-    { "stat-rx-resource-drops", -1, GC(rx_resource_drops) },
-    { "stat-rx-fcs-drops", -1, GC(rx_fcs_drops) },
-    { "stat-rx-csum-drops", -1, GC(rx_csum_drops) },
-    { "stat-rx-mismatch-drops", -1, GC(rx_mismatch_drops) },
-    { "stat-tx-mismatch-drops", -1, GC(tx_mismatch_drops) },
-    { "stat-tx-partner-fcs-drops", -1, GC(tx_partner_fcs_drops) },
-    { "stat-tx-frames", -1, GC(tx_frames) },
-    { "stat-rx-starve-drops", -1, GC(rx_starve_drops) },
-    { "stat-rx-disabled-drops", -1, GC(rx_disabled_drops) },
-    { "stat-rx-queue-drops", -1, GC(rx_queue_drops) },
-    { "stat-rx-runt-drops", -1, GC(rx_runt_drops) },
+    GL_LINK_COUNTERS(GEMLAB_COUNTER_ROW)
 };
 
 /* Wire counters; each becomes stat-tx-wire-NAME and stat-rx-wire-NAME. */
 static const GemlabCounterProp gemlab_wire_counters[] = {
-    { "sent", 0, WC(sent) },
-    { "delivered", 0, WC(delivered) },
-    { "dropped-link-down", 0, WC(dropped_link_down) },
-    { "dropped-queue", 0, WC(dropped_queue) },
-    { "dropped-loss", 0, WC(dropped_loss) },
-    { "duplicated", 0, WC(duplicated) },
-    { "reordered", 0, WC(reordered) },
-    { "corrupted", 0, WC(corrupted) },
-    { "fcs-errors", 0, WC(fcs_errors) },
-    { "in-flight", 0, WC(in_flight) },
-    { "dropped-collision", 0, WC(dropped_collision) },
-    { "collisions", 0, WC(collisions) },
-    { "late-collisions", 0, WC(late_collisions) },
-    { "deferred", 0, WC(deferred) },
+    GL_LINK_WIRE_COUNTERS(GEMLAB_WIRE_COUNTER_ROW)
 };
 
 static void gemlab_get_counter(Object *obj, Visitor *v, const char *name,
@@ -609,9 +538,9 @@ typedef struct GemlabWireSide {
 } GemlabWireSide;
 
 static const GemlabWireSide gemlab_wire_sides[] = {
-    { "wire-", GP_WIRE_BOTH, "both directions" },
-    { "tx-", GP_WIRE_TX, "GEM->partner" },
-    { "rx-", GP_WIRE_RX, "partner->GEM" },
+    { GL_LINK_WIRE_BOTH, GP_WIRE_BOTH, "both directions" },
+    { GL_LINK_WIRE_TX, GP_WIRE_TX, "GEM->partner" },
+    { GL_LINK_WIRE_RX, GP_WIRE_RX, "partner->GEM" },
 };
 
 static const char *gemlab_prop_type_name(const GemlabProp *gp)
@@ -620,7 +549,7 @@ static const char *gemlab_prop_type_name(const GemlabProp *gp)
     case GPT_U64:
         return "uint64";
     case GPT_U32:
-    case GPT_UNSIGNED:
+    case GPT_UINT:
         return "uint32";
     case GPT_BOOL:
         return "bool";
@@ -631,14 +560,28 @@ static const char *gemlab_prop_type_name(const GemlabProp *gp)
     }
 }
 
+/* Adders for the control and state rows, by their type (link_props.h) */
+#define GEMLAB_ADD_STR(oc, name, get, set) \
+    object_class_property_add_str(oc, name, get, set)
+#define GEMLAB_ADD_BOOL(oc, name, get, set) \
+    object_class_property_add_bool(oc, name, get, set)
+#define GEMLAB_ADD_U64(oc, name, get, set) \
+    object_class_property_add(oc, name, "uint64", get, set, NULL, NULL)
+#define GEMLAB_CONTROL_ADD(name, ident, t, desc) \
+    GEMLAB_ADD_##t(oc, name, gemlab_get_##ident, gemlab_set_##ident); \
+    object_class_property_set_description(oc, name, desc);
+#define GEMLAB_STATE_STR(oc, name, what) \
+    object_class_property_add_str(oc, name, gemlab_get_phy_##what, NULL)
+#define GEMLAB_STATE_BOOL(oc, name, what) \
+    object_class_property_add(oc, name, "bool", gemlab_get_link_info, NULL, \
+                              NULL, (void *)#what)
+#define GEMLAB_STATE_U32(oc, name, what) \
+    object_class_property_add(oc, name, "uint32", gemlab_get_link_info, \
+                              NULL, NULL, (void *)#what)
+#define GEMLAB_STATE_ADD(name, what, t) GEMLAB_STATE_##t(oc, name, what);
+
 void gemlab_props_class_init(ObjectClass *oc)
 {
-    static const char *const link_info[][2] = {
-        { "link-up", "up" }, { "link-speed", "speed" },
-        { "link-full-duplex", "full-duplex" }, { "link-master", "master" },
-        { "link-downshifted", "downshifted" },
-        { "link-changes", "changes" }, { "mac-matches-phy", "mac-matches" },
-    };
     const size_t nfields = ARRAY_SIZE(gemlab_wire_fields);
     size_t i;
 
@@ -650,47 +593,8 @@ void gemlab_props_class_init(ObjectClass *oc)
                                   (void *)gp);
         object_class_property_set_description(oc, gp->name, gp->desc);
     }
-    object_class_property_add_str(oc, "cable", gemlab_get_cable,
-                                  gemlab_set_cable);
-    object_class_property_set_description(oc, "cable",
-                                          "none | 4pair | 2pair");
-    object_class_property_add_bool(oc, "link", gemlab_get_link,
-                                   gemlab_set_link_prop);
-    object_class_property_add_bool(oc, "phy-loopback", gemlab_get_phy_loopback,
-                                   gemlab_set_phy_loopback);
-    object_class_property_add_bool(oc, "rx-backpressure",
-                                   gemlab_get_rx_backpressure,
-                                   gemlab_set_rx_backpressure);
-    object_class_property_set_description(oc, "rx-backpressure",
-        "on: stock QEMU (hold RX frames while no descriptor is free); "
-        "off: drop them and count, as silicon does");
-    object_class_property_add(oc, "rx-starve-ns", "uint64",
-                              gemlab_get_rx_starve_ns, gemlab_set_rx_starve_ns,
-                              NULL, NULL);
-    object_class_property_set_description(oc, "rx-starve-ns",
-        "RX descriptor starvation burst: for this many ns from now no RX "
-        "descriptor is free (frames dropped, 0x1A0 counted); 0 ends it");
-    object_class_property_add_str(oc, "pcap", gemlab_get_pcap, gemlab_set_pcap);
-    object_class_property_set_description(oc, "pcap",
-        "pcapng file of what crossed the wire, after impairments "
-        "(created: it must not exist)");
-    object_class_property_add(oc, "pcap-max-bytes", "uint64",
-                              gemlab_get_pcap_max, gemlab_set_pcap_max,
-                              NULL, NULL);
-    object_class_property_set_description(oc, "pcap-max-bytes",
-        "size cap of the pcap file; frames past it are not captured "
-        "(default 1 GiB)");
-    object_class_property_add(oc, "wire-seed", "uint64", gemlab_get_wire_seed,
-                              gemlab_set_wire_seed, NULL, NULL);
-    object_class_property_add_str(oc, "phy-state", gemlab_get_phy_state, NULL);
-    for (i = 0; i < ARRAY_SIZE(link_info); i++) {
-        object_class_property_add(oc, link_info[i][0],
-                                  !strcmp(link_info[i][1], "speed") ||
-                                  !strcmp(link_info[i][1], "changes") ?
-                                  "uint32" : "bool",
-                                  gemlab_get_link_info, NULL, NULL,
-                                  (void *)link_info[i][1]);
-    }
+    GL_LINK_CONTROL_PROPS(GEMLAB_CONTROL_ADD)
+    GL_LINK_STATE_PROPS(GEMLAB_STATE_ADD)
     for (i = 0; i < ARRAY_SIZE(gemlab_counter_props); i++) {
         object_class_property_add(oc, gemlab_counter_props[i].name, "uint64",
                                   gemlab_get_counter, NULL, NULL,
@@ -715,8 +619,8 @@ void gemlab_props_class_init(ObjectClass *oc)
         *cp = gemlab_wire_counters[i % ARRAY_SIZE(gemlab_wire_counters)];
         cp->dir = i < ARRAY_SIZE(gemlab_wire_counters) ? GL_LINK_A_TO_B
                                                      : GL_LINK_B_TO_A;
-        cp->name = g_strconcat(cp->dir == GL_LINK_A_TO_B ? "stat-tx-wire-"
-                                                         : "stat-rx-wire-",
+        cp->name = g_strconcat(cp->dir == GL_LINK_A_TO_B ? GL_LINK_WIRE_CNT_TX
+                                                         : GL_LINK_WIRE_CNT_RX,
                                cp->name, NULL);
         object_class_property_add(oc, cp->name, "uint64", gemlab_get_counter,
                                   NULL, NULL, cp);
