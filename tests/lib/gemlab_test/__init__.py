@@ -8,6 +8,7 @@
   pcapng   the pcapng reader (draft-ietf-opsawg-pcapng)
   iperf    host iperf 2 / iperf 3 drivers and their output parsers
   results  accessors for a run directory's results.json
+  junit    JUnit XML for the suites that are not pytest (qemu-test.sh)
   paths    where the tree, the build and our QEMU are
 
 Add tests/lib to sys.path (tests/pytest.ini does it with `pythonpath`).

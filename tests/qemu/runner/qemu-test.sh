@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # qemu-test.sh [SCENARIO...] - run the scenario matrix with `gemlab run`.
 #
-# Writes TAP to stdout (for prove) and JUnit XML to $JUNIT.  Each scenario
-# runs on the firmware its [board] names.  gemlab's own watchdog bounds each
+# Writes TAP to stdout (for prove) and JUnit XML to $JUNIT (through
+# tests/lib/gemlab_test/junit.py).  Each scenario runs on the firmware its
+# [board] names.  It stays shell: each case is a `gemlab run` and a
+# `gemlab diagnose`, run in shard slices and parallel jobs, and shell is
+# the shortest way to spawn, time and reap those.  gemlab's own watchdog bounds each
 # run and prints the last 40 console lines when it fires.
 #
 # Every run is diagnosed again blind (issue 20): `gemlab diagnose --blind
@@ -118,21 +121,19 @@ on_exit() {
 trap on_exit EXIT
 trap 'exit 130' INT TERM
 
-# XML 1.0 text (section 2.2 Char): gemlab's output quotes the guest's console,
-# already cleaned by the runner; anything else that is no XML character
-# still goes - C0 controls but TAB/LF/CR become '?', bytes that are not
-# UTF-8 are dropped (iconv -c) - so one run cannot make the JUnit file, and
-# with it every shard's results in CI, unreadable (docs/SECURITY.md R7).
-xesc() {
-    LC_ALL=C sed -e 's/[\x01-\x08\x0b\x0c\x0e-\x1f\x7f]/?/g' | iconv -f UTF-8 -t UTF-8 -c |
-        sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g'
+# record I KIND SECONDS CLASSNAME NAME MESSAGE: scenario I's JUnit case,
+# $tmp/I.case, for tests/lib/gemlab_test/junit.py, which writes the XML
+# (a failure's body goes to $tmp/I.text); one line, tabs apart.
+record() {
+    printf '%s\t%s\t%s\t%s\t%s\n' "$2" "$3" "$4" "$5" "$(printf '%s' "$6" | tr '\t\n' '  ')" >"$tmp/$1.case"
 }
 
-# run_one I FILE: writes $tmp/I.tap (TAP line + comments), $tmp/I.xml (the
-# JUnit testcase) and $tmp/I.st (pass|fail|skip|todo|ciskip) last, as the
-# done marker; ciskip is a skip under CI=true, counted as failed.
+# run_one I FILE: writes $tmp/I.tap (TAP line + comments), $tmp/I.case
+# (the JUnit case: record) and $tmp/I.st (pass|fail|skip|todo|ciskip)
+# last, as the done marker; ciskip is a skip under CI=true, counted as
+# failed.
 run_one() {
-    local i=$1 f=$2 name shown fw todo d t0 args log rc dt esc st why blind brc ctl=()
+    local i=$1 f=$2 name shown fw todo d t0 args log rc dt st why blind brc ctl=()
     if [ "$f" != "${f%#control}" ]; then
         f=${f%#control}
         ctl=(--control)
@@ -176,7 +177,7 @@ $blind"
     fi
     # report.md + report.html in the run dir (CI summaries, gemlab merge's links)
     [ "${REPORT:-1}" != 0 ] && [ -f "$d/results.json" ] && "$G" report "$d" >/dev/null 2>&1
-    esc=$(printf '%s' "$log" | tail -60 | xesc)
+    printf '%s' "$log" | tail -60 >"$tmp/$i.text"
     # exit 3: gemlab could not start the run; its reason is the first line
     # naming a build step, else its first "gemlab: " line
     why=""
@@ -191,27 +192,27 @@ $blind"
         [ $rc -eq 0 ] && st="ok" || st="not ok"
         [ $rc -eq 3 ] && st="ok"
         echo "$st $i - $name ($fw) ${dt}s # TODO $todo${why:+ (not run: $why)}" >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"TODO: $(printf '%s' "$todo" | xesc)\"/></testcase>" >"$tmp/$i.xml"
+        record "$i" skip "$dt" "qemu-test.$fw" "$name" "TODO: $todo"
         echo todo >"$tmp/$i.st"
     elif [ $rc -eq 3 ] && [ "${CI:-}" = true ]; then
         # no "#" before the reason: TAP reads "# skip..." as a SKIP directive
         { echo "not ok $i - $name ($fw) ${dt}s: skipped under CI=true, and a skip is not a pass: ${why//#/\\#}"
           echo "# $name: provide what it needs, or if this is a known gap mark the scenario with"
           echo "# \`todo = REASON\` in its [scenario] section (scenarios/README.md)"; } >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"skipped under CI=true: $(printf '%s' "$why" | xesc)\">$esc</failure></testcase>" >"$tmp/$i.xml"
+        record "$i" fail "$dt" "qemu-test.$fw" "$name" "skipped under CI=true: $why"
         echo ciskip >"$tmp/$i.st"
     elif [ $rc -eq 0 ]; then
         echo "ok $i - $name ($fw) ${dt}s" >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"/>" >"$tmp/$i.xml"
+        record "$i" pass "$dt" "qemu-test.$fw" "$name" ""
         echo pass >"$tmp/$i.st"
     elif [ $rc -eq 3 ]; then
         echo "ok $i - $name ($fw) # SKIP $why" >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><skipped message=\"$(printf '%s' "$why" | xesc)\"/></testcase>" >"$tmp/$i.xml"
+        record "$i" skip "$dt" "qemu-test.$fw" "$name" "$why"
         echo skip >"$tmp/$i.st"
     else
         { echo "not ok $i - $name ($fw) ${dt}s exit $rc${blind:+ (blind diagnosis)}"
           printf '%s\n' "$log" | tail -25 | sed 's/^/# /'; } >"$tmp/$i.tap"
-        echo "  <testcase classname=\"qemu-test.$fw\" name=\"$name\" time=\"$dt\"><failure message=\"exit $rc\">$esc</failure></testcase>" >"$tmp/$i.xml"
+        record "$i" fail "$dt" "qemu-test.$fw" "$name" "exit $rc"
         echo fail >"$tmp/$i.st"
     fi
 }
@@ -243,13 +244,14 @@ done
 while [ -n "$(jobs -rp)" ]; do wait -n 2>/dev/null; flush; done
 wait
 flush
-passes=0; fails=0; skips=0; todos=0; ciskips=""; cases=""
+passes=0; fails=0; skips=0; todos=0; ciskips=""
 for ((j = 1; j <= ${#mine[@]}; j++)); do
     if [ ! -f "$tmp/$j.st" ]; then      # a job that died without a result
         fails=$((fails + 1))
         name=$(casename "${mine[j-1]}")
         echo "not ok $j - $name # no result (job died)"
-        cases+="  <testcase classname=\"qemu-test\" name=\"$name\"><failure message=\"no result\"/></testcase>"$'\n'
+        rm -f "$tmp/$j.text"
+        record "$j" fail "" qemu-test "$name" "no result"
         continue
     fi
     case $(cat "$tmp/$j.st") in
@@ -259,15 +261,13 @@ for ((j = 1; j <= ${#mine[@]}; j++)); do
         todo) todos=$((todos + 1));;
         ciskip) fails=$((fails + 1)); ciskips+=" $(casename "${mine[j-1]}")";;
     esac
-    cases+="$(cat "$tmp/$j.xml")"$'\n'
 done
 t_total=$(( $(date +%s) - t_all ))
-{
-    echo '<?xml version="1.0" encoding="UTF-8"?>'
-    echo "<testsuite name=\"qemu-test$suffix\" tests=\"${#mine[@]}\" failures=\"$fails\" skipped=\"$((skips + todos))\" time=\"$t_total\">"
-    printf '%s' "$cases"
-    echo '</testsuite>'
-} >"$JUNIT"
+if ! PYTHONPATH="$top/tests/lib" python3 -m gemlab_test.junit "$JUNIT" "qemu-test$suffix" "$t_total" "$tmp" \
+        "${#mine[@]}"; then
+    echo "# qemu-test$suffix: could not write $JUNIT"
+    fails=$((fails + 1))
+fi
 [ -n "$ciskips" ] && echo "# qemu-test$suffix: skipped under CI=true (each counted as failed):$ciskips"
 echo "# qemu-test$suffix: $passes passed, $fails failed, $skips skipped, $todos todo; ${#mine[@]} scenarios, ${t_total}s; JUnit: $JUNIT"
 [ $fails -eq 0 ]
