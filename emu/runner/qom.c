@@ -37,9 +37,9 @@ static bool qom_has(struct qmp *q, const char *path, const char *name)
 /* Find the QOM path of the link model's properties.  The GEM is the first
  * child<cadence_gem> directly under /machine (our QEMU names them
  * gem0/gem1) or, on stock QEMU, under /machine/unattached.  On our QEMU
- * 10.0 the model is the gemlab-link object the GEM's "gemlab-link"
- * property names (emu/qemu/include/hw/net/gemlab_link.h): GEM/gemlab-link
- * resolves to it.  On our QEMU 7.2 the properties sit on the GEM itself.
+ * 10.0 the model is the GEM's child gemlab-link
+ * (emu/qemu/include/hw/net/gemlab_link.h), at GEM/gemlab-link.  On our
+ * QEMU 7.2 the properties sit on the GEM itself.
  * Fills @path; -ENOENT if no GEM. */
 int qom_find_link(struct qmp *q, char *path, size_t len)
 {

@@ -1,7 +1,8 @@
 """Every [link] key's QOM property (emu/runner/link_keys.h, the runner's
 one description of the key) is a property of our QEMU's link model, the
 GEM's child gemlab-link, as `-device gemlab-link,help` lists it
-(emu/qemu/hw/net/gemlab/gemlab_props.c); the GEM has none of them.  At run time the runner reports a missing one as
+(emu/qemu/hw/net/gemlab/gemlab_props.c); the GEM has none of them.
+At run time the runner reports a missing one as
 unapplied and goes on; here a rename on either side fails.  Run by make
 test-runner ("link-keys: N passed, M failed")."""
 import os
