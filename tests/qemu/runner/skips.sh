@@ -12,6 +12,9 @@
 #      nothing boots;
 #   5. build_fail.sh's iperf case with no package download cache (an empty
 #      GEMLAB_CACHE; its kernel case takes well under a second).
+#   6. scripts/run-tests.sh with no binary (a tests/unit T= filter that
+#      names no directory) and with a binary that runs no test: each a
+#      failure, not "0 passed, 0 failed" and exit 0.
 # qemu-test.sh and gemlab merge are covered by merge.sh #6-#7.
 # Ends with "skips: N passed, M failed"; exit status non-zero on failure.
 set -u
@@ -61,6 +64,14 @@ if [ $r1 -eq 0 ] && [[ "$o1" == *"skip  iperf: no package download cache"* ]] &&
    && [ $r2 -ne 0 ] && [[ "$o2" == *"FAIL  iperf: no package download cache"*"skipped under CI=true"* ]]; then
     ok "build_fail.sh without the package cache: iperf skipped (not passed); CI=true: FAIL"
 else bad "build_fail.sh skip" "rc=$r1/$r2: $(echo "$o1" | tail -2) / $(echo "$o2" | tail -2)"; fi
+
+# 6. zero tests is not a pass
+printf '#!/bin/sh\necho "[==========] 0 test(s) run."\n' >"$work/none" && chmod +x "$work/none"
+o1=$("$top/scripts/run-tests.sh" unit 2>&1); r1=$?
+o2=$("$top/scripts/run-tests.sh" unit "$work/none" 2>&1); r2=$?
+if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && grep -q "no test binary" <<<"$o1" && grep -q "ran no test" <<<"$o2"; then
+    ok "run-tests.sh with no binary, or binaries that run no test: FAIL"
+else bad "run-tests.sh zero tests" "rc=$r1/$r2: $(echo "$o1" | tail -1) / $(echo "$o2" | tail -1)"; fi
 
 echo "skips: $passed passed, $failed failed"
 [ $failed -eq 0 ]
