@@ -50,6 +50,20 @@ def udp_report(text):
     return r[-1] if r else None
 
 
+def iperf3_began(doc):
+    """Whether an iperf3 -J document shows a test that began: a data
+    stream connected (start.connected) or an interval was reported.  A
+    client whose control connection was refused or reset before the
+    server sent its first state has neither (3.12 prints "start" with
+    "connected": [] and an empty "intervals"), and nothing was measured.
+    Unparseable output counts as begun, so that it is never retried."""
+    try:
+        o = json.loads(doc) if isinstance(doc, str) else doc
+        return bool(o.get("start", {}).get("connected") or o.get("intervals"))
+    except (ValueError, AttributeError):
+        return True
+
+
 def iperf3_summary(doc):
     """An iperf3 -J document (str or dict) -> dict: mbps (received),
     sent_mbps, retransmits (TCP), lost_pct (UDP), protocol; ValueError

@@ -83,6 +83,18 @@ def test_iperf3_summary_tcp_udp_and_error():
         iperf.iperf3_summary({"error": "unable to connect to server"})
 
 
+def test_iperf3_began_tells_a_reset_before_the_test_from_one_during_it():
+    # iperf 3.12's document when slirp resets the control connection
+    reset = ('{"start": {"connected": [], "version": "iperf 3.12"}, "intervals": [], "end": {},'
+             ' "error": "unable to receive control message: Connection reset by peer"}')
+    assert not iperf.iperf3_began(reset)
+    during = {"start": {"connected": [{"socket": 5}], "test_start": {"protocol": "TCP"}},
+              "intervals": [], "end": {}, "error": "control socket has closed unexpectedly"}
+    assert iperf.iperf3_began(during)
+    assert iperf.iperf3_began({"start": {"connected": []}, "intervals": [{"sum": {}}]})
+    assert iperf.iperf3_began("not json")
+
+
 def test_results_accessors_read_top_level_and_truth(tmp_path):
     (tmp_path / "results.json").write_text(json.dumps({
         "link": {"speed_mbps": 100}, "sweep": [{"throughput_bps": 5}], "conditions": {"cpus": 1},
