@@ -45,6 +45,7 @@ static const struct {
     { "streams", "conditions.parallel", false },
     { "reverse", "conditions.reverse", false },
     { "bidir", "conditions.bidir", false },
+    { "client", "conditions.client", false },
     { "bandwidth_bps", "conditions.bandwidth_bps", false },
     { "window_bytes", "conditions.window_bytes", false },
     { "length_bytes", "conditions.length_bytes", false },

@@ -317,6 +317,8 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "parallel", (double)s->v[SK_TRAFFIC_PARALLEL].u);
     cJSON_AddBoolToObject(c, "reverse", s->v[SK_TRAFFIC_REVERSE].b);
     cJSON_AddBoolToObject(c, "bidir", s->v[SK_TRAFFIC_BIDIR].b);
+    if (r->sim)     /* against the peer: the end that runs iperf's client ([traffic] client) */
+        cJSON_AddStringToObject(c, "client", scn_board_client(s) ? "board" : "peer");
     rs_add_num_or_null(c, "bandwidth_bps", s->v[SK_TRAFFIC_BANDWIDTH].set ? s->v[SK_TRAFFIC_BANDWIDTH].d : NAN);
     rs_add_num_or_null(c, "window_bytes", s->v[SK_TRAFFIC_WINDOW].set ? (double)s->v[SK_TRAFFIC_WINDOW].u : NAN);
     rs_add_num_or_null(c, "length_bytes", s->v[SK_TRAFFIC_LENGTH].set ? (double)s->v[SK_TRAFFIC_LENGTH].u : NAN);

@@ -284,6 +284,10 @@ enum rs_type {
       "the board sends") \
     X(IPERF_METHOD_BIDIR, "iperf.method.bidir", RS_BOOL, \
       "both directions at once") \
+    X(IPERF_METHOD_CLIENT, "iperf.method.client", RS_STR, \
+      "against the in-emulator peer: `board` or `peer`, the end that ran iperf's client (`[traffic] client`)") \
+    X(IPERF_METHOD_IPERF_REVERSE, "iperf.method.iperf_reverse", RS_BOOL, \
+      "the client asked iperf 2.1's `-R`: the server sent (`reverse` still says whether the board sent)") \
     X(IPERF_METHOD_LENGTH_BYTES, "iperf.method.length_bytes", RS_NUM, \
       "`-l`, bytes") \
     X(IPERF_METHOD_OFFERED_BPS, "iperf.method.offered_bps", RS_NUM, \

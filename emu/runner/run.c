@@ -1787,6 +1787,15 @@ static int sim_supported(const struct run *r)
                     r->s.npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
             return -EINVAL;
         }
+        if (p > 1 && scn_board_client(&r->s) != r->s.v[SK_TRAFFIC_REVERSE].b) {
+            /* iperf 2.1's -R: the firmware's and the peer's server send
+             * on one of the client's connections (iperf_tcp.c) */
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] client = %s with reverse = %s is iperf 2's -R, "
+                            "which the firmware and the peer run with one stream (no %s > 1 with it)\n",
+                    r->o.scenario, r->s.v[SK_TRAFFIC_CLIENT].line, scn_enum_str(&r->s, SK_TRAFFIC_CLIENT),
+                    r->s.v[SK_TRAFFIC_REVERSE].b ? "yes" : "no", r->s.npsweep ? "parallel_sweep" : "parallel");
+            return -EINVAL;
+        }
         if (p > 1 && r->s.v[SK_TRAFFIC_BIDIR].b) {
             /* (bidir with reverse is the scenario's own error) */
             fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
@@ -1833,6 +1842,16 @@ static int sim_supported(const struct run *r)
             fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] board_tool = %s: the in-emulator peer "
                             "speaks iperf 2 (the Linux image's iperf 2.1.8 runs against it)\n", r->o.scenario,
                     v->line, scn_board_tool(&r->s));
+            return -EINVAL;
+        }
+        v = &r->s.v[SK_TRAFFIC_CLIENT];
+        if (r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 && scn_board_client(&r->s) && !r->s.v[SK_TRAFFIC_REVERSE].b) {
+            /* a UDP receiver's -y C lost/total are misprinted on armhf
+             * (sim_lx_server_report), and a -R client gets no Server
+             * Report to take them from */
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] client = board with protocol = udp into "
+                            "the Linux board (-R): its iperf 2.1.8 misprints a UDP receiver's loss on armhf; "
+                            "let the peer be the client\n", r->o.scenario, v->line);
             return -EINVAL;
         }
         v = &r->s.v[SK_TRAFFIC_DURATION];
@@ -2031,11 +2050,14 @@ static int sim_lx_stats(struct run *r, bool begin)
 
 /* One test against the peer: the scenario's, or test @idx (from 1) of a
  * sweep with -l @length (0: the scenario's).  The peer's server, when the
- * board sends, is started by the first test only; it stays listening, as
- * the board's does. */
+ * board is the client, is started by the first test only; it stays
+ * listening, as the board's does.  The sending end is the client unless
+ * [traffic] client says otherwise: then the client asks iperf 2.1's -R
+ * and the server sends (board_cli != board_tx). */
 static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
+    bool board_cli = scn_board_client(&r->s);
     bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b, lx = r->s.v[SK_BOARD_FIRMWARE].e == 1;
     cJSON *lx_fw = NULL;
     unsigned long long t_s = (r->s.v[SK_TRAFFIC_DURATION].u + 999999999ull) / 1000000000ull;
@@ -2065,6 +2087,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -w %llu", (unsigned long long)r->s.v[SK_TRAFFIC_WINDOW].u);
     if (bidir)              /* the board's server connects back to the peer's listener at once */
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -d");
+    else if (board_cli != board_tx)     /* iperf 2.1's -R: the server sends */
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -R");
     /* ARP first, as on a LAN that has carried traffic: one ping from the
      * peer, 20 ms of virtual time before the test.  Without it the board
      * counted the datagrams the peer's client sent while ARP was being
@@ -2072,7 +2096,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
      * with it, 0); see docs/VIRTUAL_TIME.md */
     rc = vt_sync(r);
     /* the peer's lines of earlier tests (a sweep) are not this one's */
-    cJSON_Delete(sim_peer_result(r, board_tx ? "server" : "client", 0, &peer_skip));
+    cJSON_Delete(sim_peer_result(r, board_cli ? "server" : "client", 0, &peer_skip));
     cJSON_Delete(sim_peer_result(r, "server", 0, &rx_skip));
     if (!rc)
         rc = sim_peer_start(r, "ping -c 1 " SIM_BOARD_IP);
@@ -2080,7 +2104,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         rc = vt_queue_at(r, NULL, "", 0, 20000000ull);
     if (!rc)
         rc = vt_sync(r);   /* the VM is held: the start is at a defined virtual time */
-    if (!rc && board_tx) {
+    if (!rc && board_cli) {
         /* Linux: the agent runs iperf 2.1.8 and answers with its CSV
          * output when it exits (`run`, firmware/linux/agent/agent.c) */
         snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s", udp ? " -u" : "");
@@ -2117,10 +2141,10 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
      * firmware's result line, a time the guest's output decides */
     progress(r, "traffic", 0, (double)t_s);
     want[1] = (const char *)(intptr_t)skip;
-    rc = sim_timeline(r, board_tx, &t, want);
+    rc = sim_timeline(r, board_cli, &t, want);
     if (rc)
         return wait_failed(r, rc, "timeline during traffic");
-    if (lx && !board_tx) {
+    if (lx && !board_cli) {
         /* the peer's client ends the traffic: the agent's stats then,
          * while the board's server still listens in the background */
         rc = vt_sync(r);
@@ -2140,14 +2164,14 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         }
     }
     wait_ms = (long long)t_s * 1000 + 10000 - (long long)(t / 1000000ull) +
-              (lx && !board_tx ? SIM_LX_SRV_EXTRA_S * 1000 : 0);
+              (lx && !board_cli ? SIM_LX_SRV_EXTRA_S * 1000 : 0);
     rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), wait_ms > 1 ? (int)wait_ms : 1, msg_after, want);
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
     /* the peer's lines: up to 10 s of virtual time (sim_peer_wait); a
      * Linux server's answer has come before them (above) */
-    rc = sim_peer_wait(r, board_tx, bidir, peer_skip, rx_skip, skip, &peer, &peer_rx);
+    rc = sim_peer_wait(r, board_cli, bidir, peer_skip, rx_skip, skip, &peer, &peer_rx);
     if (rc)
         return rc;
     if (lx && (rc = sim_lx_stats(r, false)) != 0) {    /* once: no-op after the receiver's */
@@ -2158,14 +2182,14 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (lx) {
         /* the agent's answer, as the firmware's result line; without a
          * summary the board reported nothing (its error is kept below) */
-        lx_fw = iperf2_agent_result(result_where(&r->in, skip, "cmd", "run"), board_tx ? "client" : "server", udp,
+        lx_fw = iperf2_agent_result(result_where(&r->in, skip, "cmd", "run"), board_cli ? "client" : "server", udp,
                                     (double)t_s, SIM_BOARD_IP, bidir ? BOARD_PORT_IPERF2 : 0);
         fw = lx_fw && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(lx_fw, "bps")) ? lx_fw : NULL;
     } else {
-        fw = pair_result(&r->in, skip, board_tx ? "client" : "server");
+        fw = pair_result(&r->in, skip, board_cli ? "client" : "server");
     }
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
-    if (lx && udp && !board_tx && fw)
+    if (lx && udp && !board_tx && !board_cli && fw)
         sim_lx_server_report(res, peer);
     if (lx_fw && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(lx_fw, "error")))
         cJSON_AddStringToObject(res, "board_error", cJSON_GetObjectItemCaseSensitive(lx_fw, "error")->valuestring);
@@ -2197,10 +2221,17 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     cJSON_AddNumberToObject(m, "streams", streams);
     if (bidir)
         cJSON_AddBoolToObject(m, "bidir", true);
-    /* the sending client's own account: direction, -t, -l, -b, refusals */
-    iperf_fw_sender_method(res, board_tx ? fw : peer, board_tx, (double)t_s);
-    cJSON_AddStringToObject(res, "source", board_tx ? "sim: board client -> peer server (virtual time)"
-                                                    : "sim: peer client -> board server (virtual time)");
+    /* which end ran iperf's client; with -R the server sent */
+    cJSON_AddStringToObject(m, "client", board_cli ? "board" : "peer");
+    if (board_cli != board_tx)
+        cJSON_AddBoolToObject(m, "iperf_reverse", true);
+    /* the client's own account: direction, -t, -l, -b, refusals */
+    iperf_fw_sender_method(res, board_cli ? fw : peer, board_tx, (double)t_s);
+    cJSON_AddStringToObject(res, "source", board_cli == board_tx
+                                           ? (board_tx ? "sim: board client -> peer server (virtual time)"
+                                                       : "sim: peer client -> board server (virtual time)")
+                                           : (board_tx ? "sim: peer client -R <- board server (virtual time)"
+                                                       : "sim: board client -R <- peer server (virtual time)"));
     cJSON_AddStringToObject(res, "peer_command", peer_cmd);
     if (fw_cmd[0])
         cJSON_AddStringToObject(res, "board_command", fw_cmd);
@@ -2356,6 +2387,13 @@ int run_scenario(const struct run_opts *o)
     r.sim = r.vt && !(r.o.net && !strcmp(r.o.net, "idle"));
     if (r.vt)
         r.o.net = NULL;     /* the network is r.sim's peer, or the idle hub */
+    if (r.s.v[SK_TRAFFIC_CLIENT].set && r.s.v[SK_TRAFFIC_CLIENT].e != 0 && !r.sim) {
+        /* the host's tools and the pair's firmwares decide their own roles */
+        fprintf(stderr, "gemlab run: %s:%d: [traffic] client = %s: only against the in-emulator peer "
+                        "(virtual time, --net sim)\n", r.o.scenario, r.s.v[SK_TRAFFIC_CLIENT].line,
+                scn_enum_str(&r.s, SK_TRAFFIC_CLIENT));
+        return RUN_EXIT_INPUT;
+    }
     if (r.sim && sim_supported(&r))
         return RUN_EXIT_INPUT;
     if (r.s.v[SK_BOARD_PEER].e == 1) {     /* [board] peer = baremetal */

@@ -97,6 +97,7 @@ static const char *const e_tool[] = { "auto", "iperf3", "iperf2", NULL };
 static const char *const e_proto[] = { "tcp", "udp", NULL };
 static const char *const e_updown[] = { "up", "down", NULL };
 static const char *const e_okfail[] = { "ok", "fail", NULL };
+static const char *const e_client[] = { "auto", "board", "peer", NULL };
 
 struct scn_keydef {
     const char *section;
@@ -151,6 +152,7 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
     [SK_TRAFFIC_PARALLEL] = { "traffic", "parallel", T_COUNT, 1, 128, NULL, "1", false },
     [SK_TRAFFIC_REVERSE] = { "traffic", "reverse", T_BOOL, 0, 0, NULL, "no", false },
     [SK_TRAFFIC_BIDIR] = { "traffic", "bidir", T_BOOL, 0, 0, NULL, "no", false },
+    [SK_TRAFFIC_CLIENT] = { "traffic", "client", T_ENUM, 0, 0, e_client, "auto", false },
     [SK_TRAFFIC_BANDWIDTH] = { "traffic", "bandwidth", T_RATE, 1e3, 1e10, NULL, NULL, false },
     [SK_TRAFFIC_WINDOW] = { "traffic", "window", T_BYTES, 2048, 16 << 20, NULL, NULL, false },
     [SK_TRAFFIC_LENGTH] = { "traffic", "length", T_BYTES, 16, 1 << 20, NULL, NULL, false },
@@ -967,7 +969,7 @@ static void scn_cross_check(struct scn_ctx *c)
         /* --net pair: the firmwares' own iperf (one stream, iperf 2 style) */
         static const enum scn_key unsupported[] = { SK_TRAFFIC_PARALLEL, SK_TRAFFIC_PARALLEL_SWEEP,
                                                     SK_TRAFFIC_SWEEP, SK_TRAFFIC_BIDIR, SK_TRAFFIC_WINDOW,
-                                                    SK_TRAFFIC_OMIT, SK_TRAFFIC_TOOL };
+                                                    SK_TRAFFIC_OMIT, SK_TRAFFIC_TOOL, SK_TRAFFIC_CLIENT };
         if (V(BOARD_FIRMWARE)->e != 0)
             scn_error(c, V(BOARD_PEER)->line, "[board] peer: baremetal needs firmware = baremetal");
         for (size_t k = 0; k < sizeof(unsupported) / sizeof(unsupported[0]); k++)
@@ -1008,6 +1010,10 @@ static void scn_cross_check(struct scn_ctx *c)
                   V(TRAFFIC_SWEEP)->line);
     if (V(TRAFFIC_BIDIR)->b && V(TRAFFIC_REVERSE)->b)
         scn_error(c, V(TRAFFIC_BIDIR)->line, "[traffic] bidir: conflicts with reverse");
+    if (V(TRAFFIC_BIDIR)->b && V(TRAFFIC_CLIENT)->e != 0)
+        /* -d is the client's: the server connects back, so both ends are both */
+        scn_error(c, V(TRAFFIC_CLIENT)->line, "[traffic] client: conflicts with bidir (line %d)",
+                  V(TRAFFIC_BIDIR)->line);
     if (V(EXPECT_THROUGHPUT_MIN)->set && V(EXPECT_THROUGHPUT_MAX)->set &&
         V(EXPECT_THROUGHPUT_MIN)->d > V(EXPECT_THROUGHPUT_MAX)->d)
         scn_error(c, V(EXPECT_THROUGHPUT_MAX)->line, "[expect] throughput_max: below throughput_min");
@@ -1214,6 +1220,13 @@ const char *scn_host_tool(const struct scenario *s)
     if (s->v[SK_TRAFFIC_TOOL].e != 0)
         return scn_enum_str(s, SK_TRAFFIC_TOOL);
     return scn_board_tool(s);
+}
+
+bool scn_board_client(const struct scenario *s)
+{
+    int e = s->v[SK_TRAFFIC_CLIENT].e;
+
+    return e == 0 ? s->v[SK_TRAFFIC_REVERSE].b : e == 1;
 }
 
 const char *scn_enum_word(enum scn_key k, int e)

@@ -60,6 +60,7 @@
     X(TRAFFIC_PARALLEL, "traffic", "parallel")       \
     X(TRAFFIC_REVERSE, "traffic", "reverse")         \
     X(TRAFFIC_BIDIR, "traffic", "bidir")             \
+    X(TRAFFIC_CLIENT, "traffic", "client")           \
     X(TRAFFIC_BANDWIDTH, "traffic", "bandwidth")     \
     X(TRAFFIC_WINDOW, "traffic", "window")           \
     X(TRAFFIC_LENGTH, "traffic", "length")           \
@@ -197,6 +198,10 @@ unsigned long long scn_board_quantum_ns(const struct scenario *s);
 /* [board] clock = virtual (the runner's --clock has already been folded in). */
 bool scn_clock_virtual(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);
+/* Against the in-emulator peer: whether the board runs the iperf client
+ * ([traffic] client; auto: the sending end is the client).  When it
+ * differs from reverse the client asks iperf 2.1's -R. */
+bool scn_board_client(const struct scenario *s);
 /* The word for enum index @e of key @k, or NULL. */
 const char *scn_enum_word(enum scn_key k, int e);
 /* The numeric value of enum keys whose words are numbers (speeds): 0 if none. */

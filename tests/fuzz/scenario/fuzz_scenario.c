@@ -97,6 +97,7 @@ static void check_loaded(const struct scenario *s)
     }
     (void)scn_board_tool(s);
     (void)scn_host_tool(s);
+    (void)scn_board_client(s);
     cJSON *j = scn_to_json(s);
     if (!j) {
         fz_fail("scn_to_json failed");

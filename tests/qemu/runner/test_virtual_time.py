@@ -313,6 +313,35 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
         assert json.load(f)["findings"] == [], "a clean link named a fault"
 
 
+def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
+    """`[traffic] client = board` without reverse: the firmware's client
+    asks iperf 2.1's -R, the peer's server sends on the board's connection
+    and the board's client counts it.  The roles are checked on both ends'
+    own lines, not only the figure, which a peer client sending as usual
+    would also give."""
+    out = str(tmp_path / "run")
+    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_1g_rx_client.ini"))
+    assert r.returncode == 0, r.stdout + r.stderr
+    with open(os.path.join(out, "results.json")) as f:
+        res = json.load(f)
+    ip = res["iperf"]
+    assert ip["board_command"].startswith("iperf -c 10.0.2.2 ") and ip["board_command"].endswith(" -R"), ip
+    assert ip["peer_command"] == "iperf -s", ip
+    assert ip["method"]["client"] == "board" and ip["method"]["iperf_reverse"] is True, ip["method"]
+    assert ip["method"]["reverse"] is False and ip["measured_by"] == "board", ip
+    assert res["truth"]["conditions"]["client"] == "board", res["truth"]["conditions"]
+    pr = ip["peer_result"]
+    assert pr["role"] == "server" and pr["reverse"] is True, pr
+    with open(os.path.join(out, "console.log")) as f:
+        fw_res = [json.loads(line.split("@gemlab ", 1)[1]) for line in f
+                  if "@gemlab " in line and '"type":"result"' in line and '"test":"iperf"' in line]
+    assert len(fw_res) == 1 and fw_res[0]["role"] == "client" and fw_res[0]["reverse"] is True, fw_res
+    # what the peer's server sent is what the board's client received
+    assert fw_res[0]["bytes"] == pr["bytes"] and ip["rx_bps"] == fw_res[0]["bps"], (fw_res, pr)
+    lo, hi = ceiling_bps(1460, 1538, 3)
+    assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+
+
 def test_parallel_sweep_runs_one_test_per_count(tmp_path, vt_qemu, fw):
     """A sweep against the peer: one test per count in one run, the board
     sending (its client `-P 1`, then `-P 2`) to the peer's one server.
@@ -407,6 +436,16 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     assert r.returncode == 2 and "%s:7: [traffic] bidir" % sc in r.stderr and "-d" in r.stderr, r.stderr
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
     assert r.returncode == 2 and "--net idle" in r.stderr and "virtual time" in r.stderr, r.stderr
+    # -R (the client is not the sending end): one stream
+    sc.write_text("[scenario]\nname = r2\n[board]\nclock = virtual\n[traffic]\nparallel = 2\nclient = board\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "r2"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:7: [traffic] client = board with reverse = no is iperf 2's -R" % sc in r.stderr, \
+        r.stderr
+    # the roles are the peer's to swap: not in real time (host tools)
+    sc.write_text("[scenario]\nname = rr\n[board]\nclock = real\n[traffic]\nclient = board\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "rr"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:6: [traffic] client = board: only against the in-emulator peer" % sc \
+        in r.stderr, r.stderr
 
 
 def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
@@ -651,7 +690,8 @@ def test_linux_sim_refusals(tmp_path, vt_qemu):
     sc = tmp_path / "lx.ini"
     for body, where in (("board_tool = iperf3\n", "7: [traffic] board_tool = iperf3"),
                         ("parallel = 2\nbidir = yes\n", "8: [traffic] bidir"),
-                        ("duration = 1s\n", "7: [traffic] duration")):
+                        ("duration = 1s\n", "7: [traffic] duration"),
+                        ("protocol = udp\nclient = board\n", "8: [traffic] client = board with protocol = udp")):
         sc.write_text("[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n" + body)
         r = gemlab_run(vt_qemu, linux_zimage(), str(tmp_path / "r"), scenario=str(sc))
         assert r.returncode == 2 and "%s:%s" % (sc, where) in r.stderr, r.stderr

@@ -189,6 +189,29 @@ static void test_peer_baremetal_limits(void **state)
     assert_non_null(strstr(errbuf, "t.ini:7: [traffic] bidir: not with [board] peer = baremetal"));
 }
 
+/* [traffic] client: which end runs iperf's client against the peer; the
+ * sending end by default, the other end with iperf 2.1's -R. */
+static void test_traffic_client(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[traffic]\nreverse = no\n"), 0);
+    assert_string_equal(scn_enum_str(&scn, SK_TRAFFIC_CLIENT), "auto");
+    assert_false(scn_board_client(&scn));
+    assert_int_equal(load("[traffic]\nreverse = yes\n"), 0);
+    assert_true(scn_board_client(&scn));
+    assert_int_equal(load("[traffic]\nclient = board\n"), 0);
+    assert_true(scn_board_client(&scn));
+    assert_false(scn.v[SK_TRAFFIC_REVERSE].b);
+    assert_int_equal(load("[traffic]\nreverse = yes\nclient = peer\n"), 0);
+    assert_false(scn_board_client(&scn));
+    assert_int_equal(load("[traffic]\nclient = host\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] client: 'host' is not one of auto|board|peer"));
+    assert_int_equal(load("[traffic]\nbidir = yes\nclient = board\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [traffic] client: conflicts with bidir (line 2)"));
+    assert_int_equal(load("[board]\npeer = baremetal\n[traffic]\nclient = board\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [traffic] client: not with [board] peer = baremetal"));
+}
+
 /* [board] clock and mips (issue 18, docs/VIRTUAL_TIME.md): real by
  * default, the profile's placeholder mips unless given, bad values and a
  * second QEMU in virtual time named with file:line. */
@@ -750,6 +773,7 @@ int main(void)
         cmocka_unit_test_teardown(test_bad_values_name_key_and_range, teardown),
         cmocka_unit_test_teardown(test_model_errors_name_the_key_once, teardown),
         cmocka_unit_test_teardown(test_peer_baremetal_limits, teardown),
+        cmocka_unit_test_teardown(test_traffic_client, teardown),
         cmocka_unit_test_teardown(test_board_clock_and_mips, teardown),
         cmocka_unit_test_teardown(test_board_quantum, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
