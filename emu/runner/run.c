@@ -1814,6 +1814,15 @@ static int sim_supported(const struct run *r)
             return -EINVAL;
         }
     }
+    if (r->s.v[SK_TRAFFIC_WINDOW].set && scn_board_client(&r->s) != r->s.v[SK_TRAFFIC_REVERSE].b &&
+        !(r->s.v[SK_BOARD_FIRMWARE].e == 1 && scn_board_client(&r->s))) {
+        /* the firmware's and the peer's client take no -w with -R
+         * (appargs.c); the Linux image's iperf 2.1.8 client does */
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with client = %s (iperf 2's -R): the %s's "
+                        "iperf client takes no -w with -R\n", r->o.scenario, r->s.v[SK_TRAFFIC_WINDOW].line,
+                scn_enum_str(&r->s, SK_TRAFFIC_CLIENT), scn_board_client(&r->s) ? "firmware" : "peer");
+        return -EINVAL;
+    }
     if (r->s.v[SK_TRAFFIC_WINDOW].set && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
         fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
                         "the firmware's and the peer's iperf (their UDP client paces by -b)\n", r->o.scenario,

@@ -441,6 +441,11 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "r2"), scenario=str(sc))
     assert r.returncode == 2 and "%s:7: [traffic] client = board with reverse = no is iperf 2's -R" % sc in r.stderr, \
         r.stderr
+    # ... and no -w in the firmware's (or the peer's) -R client
+    sc.write_text("[scenario]\nname = rw\n[board]\nclock = virtual\n[traffic]\nwindow = 64K\nclient = board\n")
+    r = gemlab_run(vt_qemu, fw, str(tmp_path / "rw"), scenario=str(sc))
+    assert r.returncode == 2 and "%s:6: [traffic] window with client = board (iperf 2's -R)" % sc in r.stderr, \
+        r.stderr
     # the roles are the peer's to swap: not in real time (host tools)
     sc.write_text("[scenario]\nname = rr\n[board]\nclock = real\n[traffic]\nclient = board\n")
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "rr"), scenario=str(sc))
