@@ -785,7 +785,8 @@ static void findings_html(FILE *f, const cJSON *dg)
 static const char *const KV[][2] = {
     { "scenario", "scenario.name" }, { "scenario hash", "scenario.hash" }, { "seed", "seed" },
     { "firmware", "conditions.firmware" }, { "protocol", "conditions.protocol" },
-    { "streams (-P)", "conditions.parallel" }, { "window (bytes)", "conditions.window_bytes" },
+    { "streams (-P)", "conditions.parallel" }, { "traffic", "iperf.source" },
+    { "window (bytes)", "conditions.window_bytes" },
     { "duration (s)", "conditions.duration_s" }, { "RX/TX BDs", "conditions.rx_bds" },
     { "net", "conditions.net" }, { "QEMU", "versions.qemu" }, { "QEMU patch set", "versions.qemu_patch" },
     { "models", "versions.models" }, { "firmware version", "versions.firmware" },
@@ -795,6 +796,15 @@ static const char *const KV[][2] = {
 static void kv_text(const cJSON *res, int i, char *v, size_t len)
 {
     jtext(runner_results_get(res, KV[i][1]), v, len);
+    if (!strcmp(KV[i][0], "traffic") && !strcmp(v, "-")) {
+        /* the host's tools: the direction asked (--net pair and sim say
+         * which end ran the client, and -R, in iperf.source) */
+        const cJSON *rev = runner_results_get(res, "conditions.reverse");
+        if (cJSON_IsTrue(runner_results_get(res, "conditions.bidir")))
+            snprintf(v, len, "host <-> board, both at once");
+        else if (cJSON_IsBool(rev))
+            snprintf(v, len, cJSON_IsTrue(rev) ? "board -> host" : "host -> board");
+    }
     if (!strcmp(KV[i][0], "RX/TX BDs")) {
         char t[32];
         jtext(runner_results_get(res, "conditions.tx_bds"), t, sizeof(t));

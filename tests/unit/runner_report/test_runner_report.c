@@ -276,6 +276,40 @@ static void test_report_evidence_array_does_not_crash(void **state)
     rm_tree(dir);
 }
 
+/* The conditions' "traffic" row: which end ran the client (and -R) as the
+ * run's iperf.source says it (--net sim/pair), else the direction asked. */
+static void test_report_traffic_row_says_the_direction(void **state)
+{
+    static const struct { const char *iperf, *cond, *row; } cases[] = {
+        { "\"source\":\"sim: board client -R <- peer server (virtual time)\"", "\"reverse\":false",
+          "| traffic | sim: board client -R \\<- peer server (virtual time) |" },
+        { "\"retransmits\":0", "\"reverse\":true,\"bidir\":false", "| traffic | board -\\> host |" },
+        { "\"retransmits\":0", "\"reverse\":false,\"bidir\":false", "| traffic | host -\\> board |" },
+        { "\"retransmits\":0", "\"reverse\":false,\"bidir\":true", "| traffic | host \\<-\\> board, both at once |" },
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char dir[64], json[512];
+        char *md;
+
+        snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+        assert_non_null(mkdtemp(dir));
+        snprintf(json, sizeof(json),
+                 "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"t\"},"
+                 "\"verdict\":{\"result\":\"PASS\",\"reason\":\"\"},"
+                 "\"truth\":{\"conditions\":{\"firmware\":\"baremetal\",%s}},"
+                 "\"iperf\":{\"throughput_bps\":1e8,%s}}", cases[k].cond, cases[k].iperf);
+        put(dir, "results.json", json);
+        put(dir, "diagnosis.json", "{\"findings\":[]}");
+        assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+        md = get(dir, "report.md");
+        if (!strstr(md, cases[k].row))
+            fail_msg("case %zu: no '%s' in report.md", k, cases[k].row);
+        free(md);
+        rm_tree(dir);
+    }
+}
+
 static void test_side_by_side_escapes_crafted_results(void **state)
 {
     char a[64], b[64], out[80];
@@ -531,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_limits),
         cmocka_unit_test(test_report_escapes_crafted_results),
         cmocka_unit_test(test_report_evidence_array_does_not_crash),
+        cmocka_unit_test(test_report_traffic_row_says_the_direction),
         cmocka_unit_test(test_side_by_side_escapes_crafted_results),
         cmocka_unit_test(test_report_refuses_incomplete_run),
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
