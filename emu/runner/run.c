@@ -1787,7 +1787,7 @@ static int sim_supported(const struct run *r)
                     r->s.npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
             return -EINVAL;
         }
-        if (p > 1 && scn_board_client(&r->s) != r->s.v[SK_TRAFFIC_REVERSE].b) {
+        if (p > 1 && scn_iperf_reverse(&r->s)) {
             /* iperf 2.1's -R: the firmware's and the peer's server send
              * on one of the client's connections (iperf_tcp.c) */
             fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] client = %s with reverse = %s is iperf 2's -R, "
@@ -1814,7 +1814,7 @@ static int sim_supported(const struct run *r)
             return -EINVAL;
         }
     }
-    if (r->s.v[SK_TRAFFIC_WINDOW].set && scn_board_client(&r->s) != r->s.v[SK_TRAFFIC_REVERSE].b &&
+    if (r->s.v[SK_TRAFFIC_WINDOW].set && scn_iperf_reverse(&r->s) &&
         !(r->s.v[SK_BOARD_FIRMWARE].e == 1 && scn_board_client(&r->s))) {
         /* the firmware's and the peer's client take no -w with -R
          * (appargs.c); the Linux image's iperf 2.1.8 client does */
@@ -2062,11 +2062,11 @@ static int sim_lx_stats(struct run *r, bool begin)
  * board is the client, is started by the first test only; it stays
  * listening, as the board's does.  The sending end is the client unless
  * [traffic] client says otherwise: then the client asks iperf 2.1's -R
- * and the server sends (board_cli != board_tx). */
+ * and the server sends (scn_iperf_reverse). */
 static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON **result)
 {
     bool udp = r->s.v[SK_TRAFFIC_PROTOCOL].e == 1, board_tx = r->s.v[SK_TRAFFIC_REVERSE].b;
-    bool board_cli = scn_board_client(&r->s);
+    bool board_cli = scn_board_client(&r->s), iperf_r = scn_iperf_reverse(&r->s);
     bool bidir = r->s.v[SK_TRAFFIC_BIDIR].b, lx = r->s.v[SK_BOARD_FIRMWARE].e == 1;
     cJSON *lx_fw = NULL;
     unsigned long long t_s = (r->s.v[SK_TRAFFIC_DURATION].u + 999999999ull) / 1000000000ull;
@@ -2096,7 +2096,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -w %llu", (unsigned long long)r->s.v[SK_TRAFFIC_WINDOW].u);
     if (bidir)              /* the board's server connects back to the peer's listener at once */
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -d");
-    else if (board_cli != board_tx)     /* iperf 2.1's -R: the server sends */
+    else if (iperf_r)       /* iperf 2.1's -R: the server sends */
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -R");
     /* ARP first, as on a LAN that has carried traffic: one ping from the
      * peer, 20 ms of virtual time before the test.  Without it the board
@@ -2232,15 +2232,14 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         cJSON_AddBoolToObject(m, "bidir", true);
     /* which end ran iperf's client; with -R the server sent */
     cJSON_AddStringToObject(m, "client", board_cli ? "board" : "peer");
-    if (board_cli != board_tx)
+    if (iperf_r)
         cJSON_AddBoolToObject(m, "iperf_reverse", true);
     /* the client's own account: direction, -t, -l, -b, refusals */
     iperf_fw_sender_method(res, board_cli ? fw : peer, board_tx, (double)t_s);
-    cJSON_AddStringToObject(res, "source", board_cli == board_tx
-                                           ? (board_tx ? "sim: board client -> peer server (virtual time)"
-                                                       : "sim: peer client -> board server (virtual time)")
-                                           : (board_tx ? "sim: peer client -R <- board server (virtual time)"
-                                                       : "sim: board client -R <- peer server (virtual time)"));
+    cJSON_AddStringToObject(res, "source", !iperf_r ? (board_tx ? "sim: board client -> peer server (virtual time)"
+                                                                : "sim: peer client -> board server (virtual time)")
+                                           : board_tx ? "sim: peer client -R <- board server (virtual time)"
+                                                      : "sim: board client -R <- peer server (virtual time)");
     cJSON_AddStringToObject(res, "peer_command", peer_cmd);
     if (fw_cmd[0])
         cJSON_AddStringToObject(res, "board_command", fw_cmd);

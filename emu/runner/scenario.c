@@ -1229,6 +1229,11 @@ bool scn_board_client(const struct scenario *s)
     return e == 0 ? s->v[SK_TRAFFIC_REVERSE].b : e == 1;
 }
 
+bool scn_iperf_reverse(const struct scenario *s)
+{
+    return scn_board_client(s) != s->v[SK_TRAFFIC_REVERSE].b;
+}
+
 const char *scn_enum_word(enum scn_key k, int e)
 {
     if ((unsigned)k >= SK_COUNT || keydefs[k].type != T_ENUM || e < 0)

@@ -202,6 +202,8 @@ const char *scn_host_tool(const struct scenario *s);
  * ([traffic] client; auto: the sending end is the client).  When it
  * differs from reverse the client asks iperf 2.1's -R. */
 bool scn_board_client(const struct scenario *s);
+/* Whether that client asks iperf 2.1's -R: it is not the sending end. */
+bool scn_iperf_reverse(const struct scenario *s);
 /* The word for enum index @e of key @k, or NULL. */
 const char *scn_enum_word(enum scn_key k, int e);
 /* The numeric value of enum keys whose words are numbers (speeds): 0 if none. */

@@ -199,8 +199,10 @@ static void test_traffic_client(void **state)
     assert_false(scn_board_client(&scn));
     assert_int_equal(load("[traffic]\nreverse = yes\n"), 0);
     assert_true(scn_board_client(&scn));
+    assert_false(scn_iperf_reverse(&scn));
     assert_int_equal(load("[traffic]\nclient = board\n"), 0);
     assert_true(scn_board_client(&scn));
+    assert_true(scn_iperf_reverse(&scn));
     assert_false(scn.v[SK_TRAFFIC_REVERSE].b);
     assert_int_equal(load("[traffic]\nreverse = yes\nclient = peer\n"), 0);
     assert_false(scn_board_client(&scn));
