@@ -168,6 +168,20 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"cpus\":1},\"irq\":{\"gem_per_cpu\":[50000]}}", DG_MAC_IRQ_SINGLE_CPU, false },
     { "{\"iperf\":{\"tx_bps\":300e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, true },
     { "{\"iperf\":{\"tx_bps\":850e6,\"rx_bps\":900e6}}", DG_MAC_TX_RX_ASYMMETRY, false },
+    /* a lossy path (retransmits) alone: each end's TCP recovers at its own
+     * pace; 1 % loss both ways, Linux sending, clean MAC counters */
+    { "{\"iperf\":{\"tx_bps\":34.9e6,\"rx_bps\":2.6e6},\"capture\":{\"tcp_retransmits\":120},"
+      "\"gem\":{\"rx_resource_errors\":0,\"rx_overruns\":0}}", DG_MAC_TX_RX_ASYMMETRY, false },
+    { "{\"iperf\":{\"tx_bps\":34.9e6,\"rx_bps\":2.6e6,\"retransmits\":9}}", DG_MAC_TX_RX_ASYMMETRY, false },
+    /* lossy, but the slower direction's ring shows it: 8 RX BDs
+     * (asymmetric_rx_tx: 949.18 against 0.47 Mb/s, 53 RX resource errors) */
+    { "{\"iperf\":{\"tx_bps\":949.18e6,\"rx_bps\":0.47e6},\"capture\":{\"tcp_retransmits\":40},"
+      "\"gem\":{\"rx_resource_errors\":53}}", DG_MAC_TX_RX_ASYMMETRY, true },
+    /* the board sends slower on a lossy path: its TX ring full says it */
+    { "{\"iperf\":{\"tx_bps\":100e6,\"rx_bps\":900e6},\"capture\":{\"tcp_retransmits\":5},"
+      "\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":400}}}}", DG_MAC_TX_RX_ASYMMETRY, true },
+    { "{\"iperf\":{\"tx_bps\":100e6,\"rx_bps\":900e6},\"capture\":{\"tcp_retransmits\":5},"
+      "\"gem\":{\"rx_resource_errors\":53}}", DG_MAC_TX_RX_ASYMMETRY, false },
     /* the board's UDP client in virtual time, 1470 B at 1000 Mb/s
      * (docs/BENCHMARKS.md "1G tables in virtual time"): it sent 916.78
      * against 1000 x 1470/1536 = 957.03 while its 64-descriptor ring was
