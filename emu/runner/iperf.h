@@ -58,6 +58,17 @@ cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON 
  * connect-back), @fw_tx the board's client line for that stream.  Adds
  * tx_bps and the sum as throughput_bps, as iperf2_parse_dual() does. */
 void iperf_sim_dual(cJSON *res, const cJSON *peer_rx, const cJSON *fw_tx);
+/* -P into the Linux board under --net sim: its iperf 2.1.8 server prints
+ * one -y C line per stream and no [SUM], so @fw's bps (iperf2_parse()) is
+ * all the streams' bytes over the longest stream's own time.  The streams
+ * do not start and end at one instant, so the test lasted longer: a -P 8
+ * test at 500 MIPS read 950.24 Mb/s, over the 949.28 Mb/s a 1G line
+ * carries.  The peer's client starts every stream at one instant (iperf
+ * 2's client barrier) and its line's duration_us is the span from there to
+ * the last stream's end.  Sets @res's throughput_bps and rx_bps to @fw's
+ * stream_bytes (two or more) over the longer of the two times; leaves
+ * them when either is missing or malformed. */
+void iperf_sim_group_span(cJSON *res, const cJSON *peer, const cJSON *fw);
 
 /* What a firmware iperf client (the board's or the peer's: the same code,
  * docs/schema.md `result`) says about its own test, for an "iperf" object

@@ -2200,6 +2200,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
     if (lx && udp && !board_tx && !board_cli && fw)
         sim_lx_server_report(res, peer);
+    if (lx && !board_tx && !board_cli && fw && peer)
+        iperf_sim_group_span(res, peer, fw);
     if (lx_fw && cJSON_IsString(cJSON_GetObjectItemCaseSensitive(lx_fw, "error")))
         cJSON_AddStringToObject(res, "board_error", cJSON_GetObjectItemCaseSensitive(lx_fw, "error")->valuestring);
     if (bidir && lx) {

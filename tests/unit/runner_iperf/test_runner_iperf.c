@@ -389,6 +389,50 @@ static void test_sim_result_board_receives_udp(void **state)
     cJSON_Delete(peer);
 }
 
+/* -P 8 -w 64K into the Linux board at 500 MIPS: the board's server lines
+ * (bytes per stream, each over its own time) summed to 950.24 Mb/s, over
+ * the 1G ceiling 949.28; the peer's client span (one start, the last
+ * stream's end) gives the same bytes 949.12. */
+static void test_sim_group_span_takes_the_peer_clients_span(void **state)
+{
+    cJSON *fw = cJSON_Parse("{\"bps\":950238475.2,\"stream_bytes\":[29000710,29356950,30732270,28889750,"
+                            "30222730,30927910,29040130,29032830]}");
+    cJSON *peer = cJSON_Parse("{\"role\":\"client\",\"bytes\":237203280,\"duration_us\":1999343}");
+    cJSON *r = iperf_sim_result(false, false, peer, fw, 2);
+    cJSON *one = cJSON_Parse("{\"bps\":500e6,\"stream_bytes\":[125000000]}");
+    cJSON *r1 = iperf_sim_result(false, false, peer, one, 2);
+    cJSON *longer = cJSON_Parse("{\"role\":\"client\",\"duration_us\":1900000}");
+    cJSON *r2 = iperf_sim_result(false, false, longer, fw, 2);
+    cJSON *bad = cJSON_Parse("{\"bps\":950e6,\"stream_bytes\":[1000,\"x\"]}");
+    cJSON *r3 = iperf_sim_result(false, false, peer, bad, 2);
+
+    (void)state;
+    iperf_sim_group_span(r, peer, fw);
+    assert_float_equal(cJSON_GetObjectItem(r, "throughput_bps")->valuedouble, 237203280 * 8.0 / 1.999343, 1e-3);
+    assert_float_equal(cJSON_GetObjectItem(r, "rx_bps")->valuedouble, 237203280 * 8.0 / 1.999343, 1e-3);
+    assert_true(cJSON_GetObjectItem(r, "throughput_bps")->valuedouble < 949.2848e6);
+    /* one stream: its own line's time is the test's */
+    iperf_sim_group_span(r1, peer, one);
+    assert_float_equal(cJSON_GetObjectItem(r1, "throughput_bps")->valuedouble, 500e6, 0);
+    /* a span shorter than the longest stream's time: that time stays */
+    iperf_sim_group_span(r2, longer, fw);
+    assert_float_equal(cJSON_GetObjectItem(r2, "throughput_bps")->valuedouble, 950238475.2, 0);
+    /* a malformed byte count or no span: left as it was */
+    iperf_sim_group_span(r3, peer, bad);
+    assert_float_equal(cJSON_GetObjectItem(r3, "throughput_bps")->valuedouble, 950e6, 0);
+    iperf_sim_group_span(r2, NULL, fw);
+    assert_float_equal(cJSON_GetObjectItem(r2, "throughput_bps")->valuedouble, 950238475.2, 0);
+    cJSON_Delete(r);
+    cJSON_Delete(r1);
+    cJSON_Delete(r2);
+    cJSON_Delete(r3);
+    cJSON_Delete(fw);
+    cJSON_Delete(one);
+    cJSON_Delete(bad);
+    cJSON_Delete(peer);
+    cJSON_Delete(longer);
+}
+
 /* A receiver that reported nothing counted nothing: goodput 0, not
  * unknown.  Before, throughput_bps was missing, so the bound
  * `throughput_max = 0` of mac_speed_unprogrammed (traffic = fail) read
@@ -608,6 +652,7 @@ int main(void)
         cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_sim_result_board_receives_udp),
+        cmocka_unit_test(test_sim_group_span_takes_the_peer_clients_span),
         cmocka_unit_test(test_sim_result_silent_receiver_counted_nothing),
         cmocka_unit_test(test_fw_sender_method_from_client_line),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
