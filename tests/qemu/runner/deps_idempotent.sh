@@ -18,9 +18,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../../.." && pwd)}
 work=$(mktemp -d /tmp/gemlab-deps.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
-ok()  { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 
 # Stubs.  $STATE/installed holds "package version" lines; apt-get appends
 # to it and logs its arguments to $STATE/apt.log.
@@ -129,5 +128,4 @@ if [ $rc -eq 1 ] && [[ "$out" == *"sudo "*"trixie"* ]] && [[ "$out" == *"bookwor
     ok "non-root: exit 1 naming sudo, trixie and bookworm-backports; nothing written"
 else bad "non-root run" "rc=$rc out=$out"; fi
 
-echo "deps_idempotent: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary deps_idempotent

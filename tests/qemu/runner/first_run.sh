@@ -20,9 +20,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../../.." && pwd)}
 work=$(mktemp -d /tmp/gemlab-firstrun.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
-ok()  { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 
 # a fresh machine: apt-cache lists no source package, an empty cache
 mkdir -p "$work/bin" "$work/cache"
@@ -59,5 +58,4 @@ if [ -n "$groups" ] && grep -qx 'gnuplot-nox' <<<"$pk" && ! grep -qx 'chromium' 
     ok "make run installs gnuplot-nox (groups: $groups), not chromium"
 else bad "make run's dependency groups" "groups '$groups' lack gnuplot-nox or pull in chromium"; fi
 
-echo "first_run: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary first_run

@@ -21,9 +21,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=${TOP:-$(cd "$here/../../.." && pwd)}
 work=$(mktemp -d /tmp/gemlab-qkeys.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0
-ok()  { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 
 # the scratch checkout: emu/qemu (no bench/) and models/{include,src}
 mkdir -p "$work/r/emu" "$work/r/models" "$work/bin" "$work/cache"
@@ -103,5 +102,4 @@ if [ $rc -eq 2 ] && [[ "$out" == *"needs QEMU_SRC"* ]] && [ $rc2 -eq 1 ] &&
     ok "canary: QEMU_SRC required; every patch FAILS on a foreign tree, exit 1, tree untouched"
 else bad "canary" "rc=$rc rc2=$rc2 n=$n: $out2"; fi
 
-echo "qemu_build_keys: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary qemu_build_keys

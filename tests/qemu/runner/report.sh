@@ -14,21 +14,11 @@ top=$(cd "$here/../../.." && pwd)
 G=${1:-$top/build/host/bin/gemlab}
 work=$(mktemp -d /tmp/gemlab-report.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-passed=0; failed=0; skipped=0
-ok()  { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
-# skip NAME WHY: a check this host cannot run
-skip() {
-    if [ "${CI:-}" = true ]; then bad "$1" "skipped under CI=true, and a skip is not a pass: $2"
-    else skipped=$((skipped + 1)); echo "SKIP $1: $2"; fi
-}
-summary() {
-    echo "report: $passed passed, $failed failed$([ $skipped -gt 0 ] && echo ", $skipped skipped")"
-    [ $failed -eq 0 ]
-}
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 if ! command -v gnuplot >/dev/null; then
     skip "report (every check)" "gnuplot not installed (apt-get install gnuplot-nox)"
-    summary; exit
+    summary report; exit
 fi
 
 # a run with two TCP streams, a link flap, a latency result, a size sweep
@@ -129,4 +119,4 @@ else
     else bad "headless chromium" "rc=$rc$why"; fi
 fi
 
-summary
+summary report

@@ -23,7 +23,8 @@ G=${1:-$top/build/host/bin/gemlab}
 case $G in /*) ;; *) G=$PWD/$G ;; esac     # some tests run it from $work
 QEMU=${QEMU:-/usr/bin/qemu-system-arm}
 work=$(mktemp -d /tmp/gemlab-rb.XXXXXX)
-passed=0; failed=0; skipped=0
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 
 cleanup_work() {
     # our own safety net: only processes whose command line names $work
@@ -33,13 +34,6 @@ cleanup_work() {
     rm -rf "$work"
 }
 trap cleanup_work EXIT
-
-ok()   { passed=$((passed + 1)); echo "ok   $1"; }
-bad()  { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
-skip() {
-    if [ "${CI:-}" = true ]; then bad "$1" "skipped under CI=true, and a skip is not a pass: $2"
-    else skipped=$((skipped + 1)); echo "SKIP $1: $2"; fi
-}
 
 # Leftovers of one run directory: live processes naming it, sockets in it.
 leftovers() {
@@ -589,5 +583,4 @@ n=$(qemu_count)
 if [ "${n:-0}" = 0 ] && [ "$ns_before" = "$ns_after" ]; then ok "global: no QEMU left, netns list unchanged"
 else bad "global leftovers" "processes=$n netns before=[$ns_before] after=[$ns_after]"; fi
 
-echo "runner: $passed passed, $failed failed$([ $skipped -gt 0 ] && echo ", $skipped skipped")"
-[ $failed -eq 0 ]
+summary runner

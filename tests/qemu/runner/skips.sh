@@ -23,9 +23,8 @@ top=$(cd "$here/../../.." && pwd)
 work=$(mktemp -d /tmp/gemlab-skips.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 unset CI        # each case sets it
-passed=0; failed=0
-ok()  { passed=$((passed + 1)); echo "ok   $1"; }
-bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }
+# shellcheck source=../../lib/check.sh
+. "$here/../../lib/check.sh"
 
 # 1. report.sh, gnuplot missing: a PATH with only what it needs before
 #    that check (bash builtins aside)
@@ -60,8 +59,9 @@ else bad "test_boot.py skips" "rc=$r1/$r2/$r3: $o1 / $o2 / $o3"; fi
 mkdir -p "$work/cache"
 o1=$(GEMLAB_CACHE=$work/cache "$top/tests/qemu/linux/build_fail.sh" 2>&1); r1=$?
 o2=$(CI=true GEMLAB_CACHE=$work/cache "$top/tests/qemu/linux/build_fail.sh" 2>&1); r2=$?
-if [ $r1 -eq 0 ] && [[ "$o1" == *"skip  iperf: no package download cache"* ]] && [[ "$o1" == *"2 passed, 0 failed, 1 skipped"* ]] \
-   && [ $r2 -ne 0 ] && [[ "$o2" == *"FAIL  iperf: no package download cache"*"skipped under CI=true"* ]]; then
+if [ $r1 -eq 0 ] && [[ "$o1" == *"SKIP iperf build error: no package download cache"* ]] \
+   && [[ "$o1" == *"2 passed, 0 failed, 1 skipped"* ]] && [ $r2 -ne 0 ] \
+   && [[ "$o2" == *"FAIL iperf build error: skipped under CI=true"*"no package download cache"* ]]; then
     ok "build_fail.sh without the package cache: iperf skipped (not passed); CI=true: FAIL"
 else bad "build_fail.sh skip" "rc=$r1/$r2: $(echo "$o1" | tail -2) / $(echo "$o2" | tail -2)"; fi
 
@@ -73,5 +73,4 @@ if [ $r1 -ne 0 ] && [ $r2 -ne 0 ] && grep -q "no test binary" <<<"$o1" && grep -
     ok "run-tests.sh with no binary, or binaries that run no test: FAIL"
 else bad "run-tests.sh zero tests" "rc=$r1/$r2: $(echo "$o1" | tail -1) / $(echo "$o2" | tail -1)"; fi
 
-echo "skips: $passed passed, $failed failed"
-[ $failed -eq 0 ]
+summary skips
