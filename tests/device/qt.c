@@ -473,16 +473,28 @@ static const char *qt_ret(const char *resp)
     return r;
 }
 
+/* qom-get @path.@prop: the value's text in @resp (QT_RESP_MAX), or NULL
+ * after qt_fail() naming the property and QEMU's answer. */
+static const char *qom_get(struct qt *q, const char *path, const char *prop, char *resp)
+{
+    const char *r;
+
+    if (qt_qmp(q, resp, QT_RESP_MAX, "{\"execute\": \"qom-get\", "
+               "\"arguments\": {\"path\": \"%s\", \"property\": \"%s\"}}",
+               path, prop) != 0 || !(r = qt_ret(resp))) {
+        qt_fail(q, "qom-get %s.%s: %s", path, prop, resp);
+        return NULL;
+    }
+    return r;
+}
+
 int qt_qom_get_u64(struct qt *q, const char *path, const char *prop,
                    uint64_t *val)
 {
     char resp[QT_RESP_MAX];
-    const char *r;
+    const char *r = qom_get(q, path, prop, resp);
 
-    if (qt_qmp(q, resp, sizeof(resp), "{\"execute\": \"qom-get\", "
-               "\"arguments\": {\"path\": \"%s\", \"property\": \"%s\"}}",
-               path, prop) != 0 || !(r = qt_ret(resp))) {
-        qt_fail(q, "qom-get %s.%s: %s", path, prop, resp);
+    if (!r) {
         return -1;
     }
     *val = strtoull(r, NULL, 0);
@@ -493,12 +505,9 @@ int qt_qom_get_bool(struct qt *q, const char *path, const char *prop,
                     bool *val)
 {
     char resp[QT_RESP_MAX];
-    const char *r;
+    const char *r = qom_get(q, path, prop, resp);
 
-    if (qt_qmp(q, resp, sizeof(resp), "{\"execute\": \"qom-get\", "
-               "\"arguments\": {\"path\": \"%s\", \"property\": \"%s\"}}",
-               path, prop) != 0 || !(r = qt_ret(resp))) {
-        qt_fail(q, "qom-get %s.%s: %s", path, prop, resp);
+    if (!r) {
         return -1;
     }
     *val = !strncmp(r, "true", 4);
@@ -509,13 +518,14 @@ int qt_qom_get_str(struct qt *q, const char *path, const char *prop,
                    char *buf, size_t len)
 {
     char resp[QT_RESP_MAX];
-    const char *r;
+    const char *r = qom_get(q, path, prop, resp);
     size_t n = 0;
 
-    if (qt_qmp(q, resp, sizeof(resp), "{\"execute\": \"qom-get\", "
-               "\"arguments\": {\"path\": \"%s\", \"property\": \"%s\"}}",
-               path, prop) != 0 || !(r = qt_ret(resp)) || *r != '"') {
-        qt_fail(q, "qom-get %s.%s: %s", path, prop, resp);
+    if (!r) {
+        return -1;
+    }
+    if (*r != '"') {
+        qt_fail(q, "qom-get %s.%s: not a string: %s", path, prop, resp);
         return -1;
     }
     for (r++; *r && *r != '"' && n + 1 < len; r++) {
