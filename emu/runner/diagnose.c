@@ -591,11 +591,17 @@ static bool r_irq_one_cpu(const struct dg_in *in, struct dg_finding *f)
  * or overruns when the board receives slower, the driver's TX ring full
  * when it sends slower.  A 1 % loss both ways with Linux sending gave
  * 34.9 Mb/s against 2.6 with clean MAC counters. */
+/* TCP sent segments again: the sender's own count (iperf3 TCP_INFO) or the
+ * same segment twice on the captured wire (NaN: not known, compares false) */
+static bool tcp_resent(const struct dg_in *in)
+{
+    return in->retransmits > 0 || in->cap_retransmits > 0;
+}
+
 static bool r_asymmetry(const struct dg_in *in, struct dg_finding *f)
 {
     double lo, hi;
-    bool lossy = (!isnan(in->retransmits) && in->retransmits > 0) ||
-                 (!isnan(in->cap_retransmits) && in->cap_retransmits > 0);
+    bool lossy = tcp_resent(in);
 
     if (isnan(in->tx_bps) || isnan(in->rx_bps) || in->tx_bps <= 0 || in->rx_bps <= 0)
         return false;
@@ -784,10 +790,9 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     /* the sender's own count (iperf3 sum_sent.retransmits, from TCP_INFO);
      * iperf 2 -y C and a sender behind slirp show none, but the wire
      * capture does: the same segment sent twice on the cable */
-    bool tool = !isnan(in->retransmits) && in->retransmits > 0;
-    bool wire = !isnan(in->cap_retransmits) && in->cap_retransmits > 0;
+    bool tool = in->retransmits > 0;
 
-    if (in->udp || (!tool && !wire))
+    if (in->udp || !tcp_resent(in))
         return false;
     ev(f, "retransmits", in->retransmits);
     ev(f, "capture_retransmits", in->cap_retransmits);

@@ -554,7 +554,8 @@ void iperf_sim_dual(cJSON *res, const cJSON *peer_rx, const cJSON *fw_tx)
 void iperf_sim_group_span(cJSON *res, const cJSON *peer, const cJSON *fw)
 {
     const cJSON *sb = cJSON_GetObjectItemCaseSensitive(fw, "stream_bytes"), *e;
-    double bytes = 0, span_s = rs_jnumber(peer, "duration_us") / 1e6, bps = rs_jnumber(res, "throughput_bps");
+    double span_s = rs_jnumber(peer, "duration_us") / 1e6, bps = rs_jnumber(res, "throughput_bps");
+    double bytes = 0, bps_span;
 
     if (!cJSON_IsArray(sb) || cJSON_GetArraySize(sb) < 2 || !(span_s > 0) || isnan(bps))
         return;
@@ -563,10 +564,11 @@ void iperf_sim_group_span(cJSON *res, const cJSON *peer, const cJSON *fw)
             return;
         bytes += e->valuedouble;
     }
-    if (!(bytes * 8.0 / span_s < bps))     /* the longest stream's time is the longer */
+    bps_span = bytes * 8.0 / span_s;
+    if (!(bps_span < bps))      /* the longest stream's time is the longer */
         return;
-    cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(bytes * 8.0 / span_s));
-    cJSON_ReplaceItemInObjectCaseSensitive(res, "rx_bps", cJSON_CreateNumber(bytes * 8.0 / span_s));
+    cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(bps_span));
+    cJSON_ReplaceItemInObjectCaseSensitive(res, "rx_bps", cJSON_CreateNumber(bps_span));
 }
 
 cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON *fw, unsigned long long t_s)
