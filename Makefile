@@ -136,7 +136,9 @@ test-baremetal: qemu
 test-linux: qemu
 	$(Q)$(QEMU_SET) && $(MAKE) -C firmware/linux test QEMU="$$qemu"
 
-test-runner: runner
+# determinism and virtual-time boot both firmwares on our QEMU, so the step
+# builds them itself when it runs alone (`make test-runner` in a fresh clone).
+test-runner: qemu baremetal linux runner
 	$(Q)$(MAKE) -C emu/runner robustness
 	$(Q)$(TOP)/tests/qemu/runner/merge.sh
 	$(Q)$(TOP)/tests/qemu/runner/skips.sh
