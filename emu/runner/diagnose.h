@@ -46,6 +46,7 @@ struct dg_in {
     int bidir;                    /* 1: both directions at once (iperf 2 -d, iperf3 --bidir); bps is their sum */
     double board_rcv_wnd;         /* board.tcp_wnd: what the board's stack advertises */
     double rtt_probe_us;          /* rtt.min_us: the runner's ping of the board */
+    double rtt_probe_p50_us;      /* rtt.p50_us: that ping's median */
     double omit_s, duration_s;
     /* expectations that feed rules: the engineer's reference, not a fact */
     double reference_bps;

@@ -377,6 +377,24 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":300},\"link\":{\"up\":true,\"speed_mbps\":1000},"
       "\"iperf\":{\"throughput_bps\":400e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
       DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* a path with jitter (2 ms +- 1 ms each way, the ping's median 4.40 ms
+     * over its minimum 2.10): the window waits the median RTT.  40 Mb/s is
+     * 0.34 of window/median (116.8 Mb/s), 0.16 of window/minimum */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":2101,\"p50_us\":4401},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":40e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_PROTO_WINDOW_LIMITED, true },
+    /* ... a steady path (median within 1.25 x the minimum): the minimum */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":2101,\"p50_us\":2300},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":40e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_PROTO_WINDOW_LIMITED, false },
+    /* ... a LAN ping under a loaded host (real time: 94 us minimum, 149 us
+     * median): far above the ceiling either way, nothing named */
+    { "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":94,\"p50_us\":149},"
+      "\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"throughput_bps\":407e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
     /* -w not set (sock_bufsize 0): autotuning, no window to judge */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_min_us\":20000," TCP3(",\"sock_bufsize\":0") "}}",
       DG_METHOD_WINDOW_BELOW_BDP, false },
@@ -470,6 +488,42 @@ static void test_ceilings_match_facts(void **state)
 
 /* MAC_TX_RING_FULL's line carries the figures an engineer acts on: what
  * was sent, the ceiling, the offered rate, the ring-full count, the BDs. */
+static const struct dg_finding *find_code(const struct dg_report *rep, enum dg_code c)
+{
+    for (int i = 0; i < rep->n; i++)
+        if (rep->f[i].code == c)
+            return &rep->f[i];
+    return NULL;
+}
+
+/* On a jittery path the window rules say which RTT they took. */
+static void test_window_rtt_is_the_pings_median_on_a_jittery_path(void **state)
+{
+    cJSON *root = cJSON_Parse(
+        "{\"board\":{\"tcp_wnd\":64240},\"rtt\":{\"min_us\":2101,\"p50_us\":4401},"
+        "\"link\":{\"up\":true,\"speed_mbps\":1000},"
+        "\"iperf\":{\"throughput_bps\":99.28e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"reverse\":false}}}");
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *w, *b;
+    (void)state;
+
+    assert_non_null(root);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    w = find_code(&rep, DG_PROTO_WINDOW_LIMITED);
+    b = find_code(&rep, DG_METHOD_WINDOW_BELOW_BDP);
+    assert_non_null(w);
+    assert_non_null(b);
+    assert_string_equal(w->summary, "TCP 99.3 Mb/s is what a 63 KB window allows at 4.40 ms RTT (116.8 Mb/s), ceiling "
+                                    "949.3; the RTT is the ping's median, its minimum 2.10 ms: the path jitters");
+    assert_float_equal(cJSON_GetObjectItem(w->evidence, "rtt_ms")->valuedouble, 4.401, 1e-9);
+    assert_float_equal(cJSON_GetObjectItem(b->evidence, "bdp_bytes")->valuedouble,
+                       1000e6 * 1460 / 1538 * 4401e-6 / 8, 1e-3);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 /* MAC_TX_CPU_LIMIT's line: sent against offered, the datagram rate, the
  * wire's ceiling at that length, and the ring count that rules it out. */
 static void test_tx_cpu_limit_names_the_numbers(void **state)
@@ -1037,7 +1091,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 15];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 16];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1051,6 +1105,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_window_rtt_is_the_pings_median_on_a_jittery_path);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
