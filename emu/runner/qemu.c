@@ -21,6 +21,7 @@
 #include <signal.h>
 #include <spawn.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -292,6 +293,35 @@ int fw_find(const char *top, const char *firmware, const char *override, char *o
         fprintf(stderr, "gemlab: no bare-metal firmware at %s: run `make -C firmware/baremetal` (or pass --fw)\n",
                 out);
         return -ENOENT;
+    }
+    return 0;
+}
+
+int fw_kind_check(const char *firmware, const char *path)
+{
+    /* ELF: e_ident "\177ELF" (System V ABI, ELF header); ARM zImage: the
+     * magic 0x016f2818 at offset 0x24 (kernel arch/arm/boot/compressed/head.S,
+     * Documentation/arch/arm/booting.rst) */
+    unsigned char h[0x28];
+    bool elf, zimage;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+
+    if (fd >= 0)
+        close(fd);
+    if (n < 4)
+        return 0;
+    elf = memcmp(h, "\177ELF", 4) == 0;
+    zimage = n == (ssize_t)sizeof(h) && h[0x24] == 0x18 && h[0x25] == 0x28 && h[0x26] == 0x6f && h[0x27] == 0x01;
+    if (strcmp(firmware, "linux") == 0 && elf) {
+        fprintf(stderr, "gemlab: --fw %s is an ELF, the bare-metal firmware's format; [board] firmware = linux "
+                        "boots the zImage (build/linux/zImage)\n", path);
+        return -EINVAL;
+    }
+    if (strcmp(firmware, "baremetal") == 0 && zimage) {
+        fprintf(stderr, "gemlab: --fw %s is a Linux zImage; [board] firmware = baremetal boots the ELF "
+                        "(build/baremetal/qemu-zynq/gemlab-fw.elf), or set firmware = linux\n", path);
+        return -EINVAL;
     }
     return 0;
 }

@@ -62,6 +62,11 @@ cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn
 int qemu_find(const char *top, const char *override, char *out, size_t len);
 /* Locate firmware: @override, else the default build output. */
 int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);
+/* The image at path is of the kind [board] firmware boots: not an ELF for
+ * "linux" (QEMU boots an ELF without the Linux boot protocol, so no DTB),
+ * not an ARM zImage for "baremetal".  0, or -EINVAL with the reason on
+ * stderr; an image of neither kind is left to the boot to judge. */
+int fw_kind_check(const char *firmware, const char *path);
 
 /* Ask QEMU which properties its cadence_gem device has and, when it has
  * a QEMU_LINK_DRIVER (our QEMU 10.0), that device's: the model's (our

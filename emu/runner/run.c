@@ -2440,6 +2440,8 @@ int run_scenario(const struct run_opts *o)
         return RUN_EXIT_MISSING;
     if (fw_find(r.top, scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.o.fw, r.fw, sizeof(r.fw)))
         return RUN_EXIT_MISSING;
+    if (fw_kind_check(scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.fw))
+        return RUN_EXIT_INPUT;
     inst_signals_install();
     rc = inst_rundir(&r.in, r.o.out, r.top, r.s.v[SK_SCENARIO_NAME].s);
     if (rc)

@@ -255,6 +255,21 @@ out=$(cd "$work" && GEMLAB_TOP=$work "$work/gemlab-notree" run "$top/scenarios/c
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C firmware/baremetal"* ]]; then ok "missing firmware names make -C firmware/baremetal"
 else bad "missing firmware message" "rc=$rc $out"; fi
 
+# 9c. An image of the other firmware's kind is refused before anything
+#     boots, naming --fw and the image the scenario's firmware needs: an
+#     ELF for a Linux scenario, a zImage (magic 0x016f2818 at 0x24) for a
+#     bare-metal one.  Neither needs to boot, so stand-ins do.
+printf '\177ELF' >"$work/fake.elf"
+head -c 36 /dev/zero >"$work/fake.zImage" && printf '\030\050\157\001' >>"$work/fake.zImage"
+out=$("$G" run "$top/scenarios/advertise_100_only_linux.ini" --qemu "$QEMU" --fw "$work/fake.elf" \
+      --out "$work/kind1" 2>&1); rc=$?
+out2=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/fake.zImage" \
+       --out "$work/kind2" 2>&1); rc2=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--fw $work/fake.elf is an ELF"*"zImage"* ]] && [ ! -e "$work/kind1" ] \
+   && [ $rc2 -eq 2 ] && [[ "$out2" == *"--fw $work/fake.zImage is a Linux zImage"* ]] && [ ! -e "$work/kind2" ]; then
+    ok "--fw of the other firmware's kind refused (rc 2), nothing booted"
+else bad "--fw of the wrong kind" "rc=$rc rc2=$rc2 $out / $out2"; fi
+
 # 9b. As root the runner runs no code from the tree (docs/SECURITY.md R8): GEMLAB_TOP
 #     is ignored (a booby-trapped emu/qemu/Makefile there is not run), our
 #     QEMU must be named with --qemu, and git is not run in a tree root does
