@@ -191,6 +191,18 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             in->cpu_busy[in->ncpu_busy++] = e->valuedouble;
         }
     }
+    for (i = 0; i < DG_MAX_CPUS; i++)
+        in->cpu_softirq[i] = NAN;
+    a = jget(root, RS(CPU_SOFTIRQ_PCT));
+    if (cJSON_IsArray(a)) {
+        const cJSON *e;
+        i = 0;
+        cJSON_ArrayForEach(e, a) {
+            if (i == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+                break;
+            in->cpu_softirq[i++] = e->valuedouble;
+        }
+    }
     in->cpu_window_s = jnum(root, RS(CPU_WINDOW_S));
     a = jget(root, RS(IRQ_GEM_PER_CPU));
     in->nirq = 0;
@@ -596,6 +608,8 @@ static bool r_irq_one_cpu(const struct dg_in *in, struct dg_finding *f)
     ev(f, "share", top / total);
     ev(f, "gem_irqs_total", total);
     ev(f, "irq_cpu_busy_pct", in->cpu_busy[topi]);
+    if (!isnan(in->cpu_softirq[topi]))
+        ev(f, "irq_cpu_softirq_pct", in->cpu_softirq[topi]);
     ev(f, "idlest_cpu_pct", lo);
     ev(f, "throughput_bps", in->bps);
     ev(f, "ceiling_bps", total_ceiling(in));
@@ -913,6 +927,8 @@ static bool r_cpu_limit(const struct dg_in *in, struct dg_finding *f)
     ev(f, "speed_mbps", in->speed_mbps);
     ev(f, "busiest_cpu", top);
     ev(f, "busiest_cpu_pct", hi);
+    if (!isnan(in->cpu_softirq[top]))  /* how much of it the network's softirq took */
+        ev(f, "busiest_cpu_softirq_pct", in->cpu_softirq[top]);
     ev(f, "cpus", in->ncpu_busy);
     ev(f, "cpu_window_s", in->cpu_window_s);
     ev(f, "duration_s", in->duration_s);

@@ -68,6 +68,7 @@ struct dg_in {
     double irq[DG_MAX_CPUS];
     int nirq;
     double cpu_busy[DG_MAX_CPUS];         /* per CPU, % busy during the test */
+    double cpu_softirq[DG_MAX_CPUS];      /* per CPU, % of the test in softirq; NaN: not reported */
     int ncpu_busy;
     double cpu_window_s;                  /* cpu.window_s: the span the busy figures cover */
     /* traffic results */

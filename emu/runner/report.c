@@ -72,18 +72,44 @@ static void num_text(char *out, size_t len, double v)
         snprintf(out, len, "%g", v);
 }
 
-/* A -P sweep test's per-core load, "88.8 / 16.5" (parallel_sweep[] cpu_busy_pct), or "-". */
-static void busy_text(char *out, size_t len, const cJSON *e)
+/* A per-core figure list, "88.8 / 16.5" (a -P sweep test's cpu_busy_pct or
+ * cpu_softirq_pct), or "-". */
+static void percore_text(char *out, size_t len, const cJSON *e, const char *key)
 {
     const cJSON *c;
     size_t n = 0;
 
     snprintf(out, len, "-");
-    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, "cpu_busy_pct")) {
+    cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(e, key)) {
         if (!cJSON_IsNumber(c) || n >= len)
             continue;
         n += (size_t)snprintf(out + n, len - n, "%s%.1f", n ? " / " : "", c->valuedouble);
     }
+}
+
+static void percore_cell(char *out, size_t len, const cJSON *v, int decimals)
+{
+    if (cJSON_IsNumber(v))
+        snprintf(out, len, "%.*f", decimals, v->valuedouble);
+    else
+        snprintf(out, len, "-");
+}
+
+/* Row i of the per-core table (Linux agent: cpu.busy_pct, cpu.softirq_pct,
+ * irq.gem_per_cpu): its three cells, "-" where a figure is missing.
+ * False past the last core any of them has. */
+static bool percore_row(const cJSON *res, int i, char busy[16], char sirq[16], char irqs[24])
+{
+    const cJSON *b = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_BUSY_PCT)), i);
+    const cJSON *s = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_SOFTIRQ_PCT)), i);
+    const cJSON *q = cJSON_GetArrayItem(runner_json_path(res, RS(IRQ_GEM_PER_CPU)), i);
+
+    if (!b && !s && !q)
+        return false;
+    percore_cell(busy, 16, b, 1);
+    percore_cell(sirq, 16, s, 1);
+    percore_cell(irqs, 24, q, 0);
+    return true;
 }
 
 /* a label gnuplot can quote: [A-Za-z0-9 ._#/+-] */
@@ -905,14 +931,24 @@ static int write_run_md(const struct run_data *r)
         }
     }
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits | CPU busy % |\n|---:|---:|---:|---:|\n", f);
+        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits | CPU busy % | CPU softirq % |\n"
+              "|---:|---:|---:|---:|---:|\n", f);
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
-            char t[32], b[64], rt[32];
+            char t[32], b[64], sq[64], rt[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            busy_text(b, sizeof(b), e);
+            percore_text(b, sizeof(b), e, "cpu_busy_pct");
+            percore_text(sq, sizeof(sq), e, "cpu_softirq_pct");
             num_text(rt, sizeof(rt), jnum(e, "retransmits"));
-            fprintf(f, "| %g | %s | %s | %s |\n", jnum(e, "parallel"), t, rt, b);
+            fprintf(f, "| %g | %s | %s | %s | %s |\n", jnum(e, "parallel"), t, rt, b, sq);
         }
+    }
+    {
+        char b[16], sq[16], q[24];
+        for (int i = 0; percore_row(r->res, i, b, sq, q); i++)
+            fprintf(f, "%s| CPU%d | %s | %s | %s |\n",
+                    i ? "" : "\n## Per core (Linux agent, over the test)\n\n"
+                             "| core | busy % | softirq % | GEM interrupts |\n|---|---:|---:|---:|\n",
+                    i, b, sq, q);
     }
     if (r->lat)
         fprintf(f, "\n## Latency\n\n%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us\n",
@@ -1002,16 +1038,29 @@ static int write_run_html(const struct run_data *r, const struct charts *c)
         fputs("</table>\n", f);
     }
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th><th>CPU busy %</th></tr>\n",
-              f);
+        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th><th>CPU busy %</th>"
+              "<th>CPU softirq %</th></tr>\n", f);
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
-            char t[32], b[64], rt[32];
+            char t[32], b[64], sq[64], rt[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            busy_text(b, sizeof(b), e);
+            percore_text(b, sizeof(b), e, "cpu_busy_pct");
+            percore_text(sq, sizeof(sq), e, "cpu_softirq_pct");
             num_text(rt, sizeof(rt), jnum(e, "retransmits"));
-            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", jnum(e, "parallel"), t, rt, b);
+            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", jnum(e, "parallel"), t,
+                    rt, b, sq);
         }
         fputs("</table>\n", f);
+    }
+    {
+        char b[16], sq[16], q[24];
+        int i;
+        for (i = 0; percore_row(r->res, i, b, sq, q); i++)
+            fprintf(f, "%s<tr><td>CPU%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
+                    i ? "" : "<h2>Per core (Linux agent, over the test)</h2><table><tr><th>core</th><th>busy %</th>"
+                             "<th>softirq %</th><th>GEM interrupts</th></tr>\n",
+                    i, b, sq, q);
+        if (i)
+            fputs("</table>\n", f);
     }
     fputs("<h2>Conditions and versions</h2><table>\n", f);
     for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {

@@ -610,6 +610,9 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                 if (!isnan(r->cpu_t0_ms) && !isnan(rs_jnumber(cs, "t_ms")))
                     cJSON_AddNumberToObject(o, "window_s", (rs_jnumber(cs, "t_ms") - r->cpu_t0_ms) / 1000.0);
                 cJSON_AddItemToObject(o, "busy_pct", busy);
+                cJSON *sirq = rs_cpu_softirq(cs);
+                if (sirq)
+                    cJSON_AddItemToObject(o, "softirq_pct", sirq);
             } else {
                 cJSON_Delete(busy);
             }
@@ -643,23 +646,39 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     }
 }
 
-/* The per-CPU busy share in a Linux agent's `stats` line: 100 less each
- * CPU's idle_pct since the agent's previous `stats` (/proc/stat, agent.c),
- * as a new array in CPU order; NULL when the line has none. */
-cJSON *rs_cpu_busy(const cJSON *stats)
+/* One per-CPU figure of a Linux agent's `stats` line (agent.c stats_cpu),
+ * as a new array in CPU order: `key`, or 100 less it when `complement`
+ * (busy from idle_pct); NULL when no CPU has it. */
+static cJSON *cpu_column(const cJSON *stats, const char *key, bool complement)
 {
     const cJSON *c;
-    cJSON *busy = NULL;
+    cJSON *arr = NULL;
 
     cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(stats, "cpu")) {
-        double idle = rs_jnumber(c, "idle_pct");
-        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "cpu")) || isnan(idle))
+        double v = rs_jnumber(c, key);
+        if (!cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(c, "cpu")) || isnan(v) || v < 0)
             continue;
-        if (!busy && !(busy = cJSON_CreateArray()))
+        if (!arr && !(arr = cJSON_CreateArray()))
             return NULL;
-        cJSON_AddItemToArray(busy, cJSON_CreateNumber(100.0 - idle));
+        /* to the agent's 0.1 %: 100 - 68.9 is 31.099999999999994 in binary */
+        cJSON_AddItemToArray(arr, cJSON_CreateNumber(round((complement ? 100.0 - v : v) * 10.0) / 10.0));
     }
-    return busy;
+    return arr;
+}
+
+/* The per-CPU busy share since the agent's previous `stats` (/proc/stat):
+ * 100 less each CPU's idle_pct. */
+cJSON *rs_cpu_busy(const cJSON *stats)
+{
+    return cpu_column(stats, "idle_pct", true);
+}
+
+/* The per-CPU share of that time spent in softirq (NET_RX's protocol work
+ * among it), the seventh /proc/stat column; NULL from an agent that does
+ * not report it. */
+cJSON *rs_cpu_softirq(const cJSON *stats)
+{
+    return cpu_column(stats, "softirq_pct", false);
 }
 
 void rs_finish(struct run *r)

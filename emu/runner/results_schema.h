@@ -116,6 +116,8 @@ enum rs_type {
       "which tool measured it") \
     X(CPU_BUSY_PCT, "cpu.busy_pct", RS_ARR, \
       "per CPU, percent busy (the Linux agent's `/proc/stat` over the test)") \
+    X(CPU_SOFTIRQ_PCT, "cpu.softirq_pct", RS_ARR, \
+      "per CPU, percent of that time in softirq (`/proc/stat`'s softirq column: NET_RX's protocol work among it)") \
     X(CPU_WINDOW_S, "cpu.window_s", RS_NUM, \
       "how long that window was, seconds") \
     X(CPU_SOURCE, "cpu.source", RS_STR, \
@@ -323,7 +325,7 @@ enum rs_type {
     X(SWEEP, "sweep", RS_TREE, \
       "a size sweep: `length_bytes`, `throughput_bps`, `udp_lost_pct` per size") \
     X(PARALLEL_SWEEP, "parallel_sweep", RS_TREE, \
-      "a `-P` sweep: per stream count `parallel`, `throughput_bps`, `retransmits`, `udp_lost_pct`; Linux under `--net sim`: `cpu_busy_pct` per core over that test") \
+      "a `-P` sweep: per stream count `parallel`, `throughput_bps`, `retransmits`, `udp_lost_pct`; Linux under `--net sim`: `cpu_busy_pct` and `cpu_softirq_pct` per core over that test") \
     X(FIRMWARE_STATS, "firmware_stats", RS_TREE, \
       "the board's last `stats` line as printed") \
     X(FIRMWARE_STATS_GEM_DRV_TX_RING_FULL, "firmware_stats.gem.drv.tx_ring_full", RS_NUM, \

@@ -2680,9 +2680,11 @@ int run_scenario(const struct run_opts *o)
             rs_add_num_or_null(e, "retransmits", rs_jnumber(res, "retransmits"));
             rs_add_num_or_null(e, "udp_lost_pct", rs_jnumber(res, "udp_lost_pct"));
             if (r.cpu_stats) {  /* --net sim, Linux: this test's own per-core load */
-                cJSON *busy = rs_cpu_busy(r.cpu_stats);
+                cJSON *busy = rs_cpu_busy(r.cpu_stats), *sirq = rs_cpu_softirq(r.cpu_stats);
                 if (busy)
                     cJSON_AddItemToObject(e, "cpu_busy_pct", busy);
+                if (sirq)
+                    cJSON_AddItemToObject(e, "cpu_softirq_pct", sirq);
             }
             cJSON_AddItemToArray(ps, e);
             if (k + 1 == r.s.npsweep)

@@ -76,6 +76,8 @@ void rs_iperf_method_banner(const struct run *r, cJSON *res);
 /* The per-CPU busy percentages of a Linux agent's `stats` line since its
  * previous one: a new array, or NULL when the line has none. */
 cJSON *rs_cpu_busy(const cJSON *stats);
+/* Their softirq percentages the same way (NULL from an older agent). */
+cJSON *rs_cpu_softirq(const cJSON *stats);
 /* Diagnose, check [expect], write results.json + diagnosis.json, print. */
 void rs_finish(struct run *r);
 /* Start of a run in r->in.run_dir: remove an earlier run's results.json,

@@ -342,7 +342,8 @@ static void stats_cpufreq(struct glout *g)
         glout_null(g, "cpufreq"); /* no cpufreq driver bound */
 }
 
-/* Idle share per CPU since the previous `stats` (since boot the first time). */
+/* Idle and softirq shares per CPU since the previous `stats` (since boot
+ * the first time). */
 static void stats_cpu(struct glout *g, char *text)
 {
     struct proc_cpu cur[PROC_MAX_CPUS + 1];
@@ -364,6 +365,7 @@ static void stats_cpu(struct glout *g, char *text)
         else
             glout_int(g, "cpu", cur[i].cpu);
         glout_dbl(g, "idle_pct", proc_idle_pct(prev, &cur[i]), 1);
+        glout_dbl(g, "softirq_pct", proc_softirq_pct(prev, &cur[i]), 1);
         glout_u64(g, "jiffies", cur[i].total - prev->total);
         glout_obj_end(g);
     }

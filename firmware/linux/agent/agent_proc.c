@@ -171,6 +171,8 @@ int proc_stat_parse(const char *text, struct proc_cpu *out, int max)
             c.total += v;
             if (col == 3 || col == 4)
                 c.idle += v;
+            if (col == 6)
+                c.softirq = v;
             col++;
         }
         if (col < 4)
@@ -180,17 +182,29 @@ int proc_stat_parse(const char *text, struct proc_cpu *out, int max)
     return n > 0 ? n : -EINVAL;
 }
 
-double proc_idle_pct(const struct proc_cpu *prev, const struct proc_cpu *cur)
+/* One column's share of the time between two samples, in percent. */
+static double share_pct(uint64_t part_prev, uint64_t part_cur, const struct proc_cpu *prev,
+                        const struct proc_cpu *cur)
 {
-    uint64_t dt, di;
+    uint64_t dt, dp;
 
     if (cur->total <= prev->total)
         return -1.0;
     dt = cur->total - prev->total;
-    di = cur->idle >= prev->idle ? cur->idle - prev->idle : 0;
-    if (di > dt)
-        di = dt;
-    return 100.0 * (double)di / (double)dt;
+    dp = part_cur >= part_prev ? part_cur - part_prev : 0;
+    if (dp > dt)
+        dp = dt;
+    return 100.0 * (double)dp / (double)dt;
+}
+
+double proc_idle_pct(const struct proc_cpu *prev, const struct proc_cpu *cur)
+{
+    return share_pct(prev->idle, cur->idle, prev, cur);
+}
+
+double proc_softirq_pct(const struct proc_cpu *prev, const struct proc_cpu *cur)
+{
+    return share_pct(prev->softirq, cur->softirq, prev, cur);
 }
 
 int proc_parse_affinity(const char *text, unsigned long *mask)

@@ -50,6 +50,8 @@ struct proc_cpu {
     int cpu;            /* -1 for the aggregate "cpu" line */
     uint64_t total;     /* sum of all columns */
     uint64_t idle;      /* idle + iowait */
+    uint64_t softirq;   /* the softirq column: time in softirq (NET_RX among
+                           them), Documentation/filesystems/proc.rst 1.8 */
 };
 
 /* Parse the cpu lines.  Returns how many were stored (aggregate first), or
@@ -59,6 +61,10 @@ int proc_stat_parse(const char *text, struct proc_cpu *out, int max);
 /* Idle share in percent between two samples of the same CPU, 0..100;
  * -1 when no time passed. */
 double proc_idle_pct(const struct proc_cpu *prev, const struct proc_cpu *cur);
+
+/* Softirq share in percent between two samples of the same CPU, 0..100;
+ * -1 when no time passed. */
+double proc_softirq_pct(const struct proc_cpu *prev, const struct proc_cpu *cur);
 
 /* An smp_affinity file: hex words separated by commas, most significant
  * first (bitmap_print_to_pagebuf).  Returns 0 and the low 32 bits, or

@@ -662,6 +662,13 @@ def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
     assert c["quantum_ns"] == 10000 and c["icount"] == "mips=150,sleep=off,align=off,quantum=10000", c
     busy = res["cpu"]["busy_pct"]
     assert len(busy) == 2 and max(busy) >= 75 and min(busy) <= 30, busy
+    # softirq per core (/proc/stat's seventh column): the core that takes
+    # the GEM interrupt does the NAPI and protocol work; its share is part
+    # of its busy time and larger than the other core's
+    sirq, irqs = res["cpu"]["softirq_pct"], res["irq"]["gem_per_cpu"]
+    hot = irqs.index(max(irqs))
+    assert len(sirq) == 2 and all(0 <= s <= b + 0.1 for s, b in zip(sirq, busy)), (sirq, busy)
+    assert sirq[hot] > 2 * sirq[1 - hot] and sirq[hot] >= 20, (sirq, irqs)
     assert res["iperf"]["ok"] and res["iperf"]["method"]["streams"] == 1, res["iperf"]
     with open(os.path.join(quiet, "diagnosis.json")) as f:
         codes = [x["code"] for x in json.load(f)["findings"]]
@@ -671,7 +678,7 @@ def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
 
 def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
     """A -P sweep into the two-A9 Linux board: each test's entry carries
-    its own per-core load (the agent's /proc/stat from that test's start
+    its own per-core load and softirq share (the agent's /proc/stat from that test's start
     to its end, not the run's last), and the report's -P table shows it.
     The two tests differ in streams, so their loads are two measurements,
     not one copied."""
@@ -681,10 +688,12 @@ def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
     ps = res["parallel_sweep"]
     assert [e["parallel"] for e in ps] == [1, 4], ps
     for e in ps:
-        b = e["cpu_busy_pct"]
+        b, sq = e["cpu_busy_pct"], e["cpu_softirq_pct"]
         assert len(b) == 2 and all(0 <= x <= 100 for x in b), e
+        assert len(sq) == 2 and all(0 <= s <= x + 0.1 for s, x in zip(sq, b)), e
     assert ps[0]["cpu_busy_pct"] != ps[1]["cpu_busy_pct"], ps
     assert ps[1]["cpu_busy_pct"] == res["cpu"]["busy_pct"], (ps, res["cpu"])   # the last test's is the run's
+    assert ps[1]["cpu_softirq_pct"] == res["cpu"]["softirq_pct"], (ps, res["cpu"])
     r = subprocess.run([GEMLAB, "report", out], capture_output=True, text=True)
     assert r.returncode in (0, 3), r.stdout + r.stderr    # 3: no gnuplot, the tables are written
     with open(os.path.join(out, "report.md")) as f:
@@ -692,8 +701,10 @@ def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
     for e in ps:
         row = "| %d | %.1f |" % (e["parallel"], e["throughput_bps"] / 1e6)
         busy = " / ".join("%.1f" % x for x in e["cpu_busy_pct"])
-        assert any(line.startswith(row) and line.rstrip().endswith("| %s |" % busy) for line in md.splitlines()), \
-            (row, busy, md[md.find("## -P sweep"):][:400])
+        sirq = " / ".join("%.1f" % x for x in e["cpu_softirq_pct"])
+        cells = "| %s | %s |" % (busy, sirq)
+        assert any(line.startswith(row) and line.rstrip().endswith(cells) for line in md.splitlines()), \
+            (row, cells, md[md.find("## -P sweep"):][:400])
 
 
 def test_linux_sim_refusals(tmp_path, vt_qemu):

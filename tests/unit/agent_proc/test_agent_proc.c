@@ -126,6 +126,26 @@ static void test_stat_aggregate_first_and_idle_includes_iowait(void **state)
     assert_int_equal(c[0].idle, 850);
     assert_int_equal(c[2].cpu, 1);
     assert_int_equal(c[2].idle, 430);
+    assert_int_equal(c[2].softirq, 0);
+}
+
+/* The seventh column is softirq, not the sixth (irq) nor the eighth
+ * (steal): proc.rst 1.8's order. */
+static void test_stat_softirq_is_the_seventh_column(void **state)
+{
+    static const char txt[] =
+        "cpu  10 0 20 30 0 5 70 9 0 0\n"
+        "cpu0 10 0 20 30 0 5 70 9\n";
+    struct proc_cpu c[2];
+    struct proc_cpu before = { .cpu = 0, .total = 44, .idle = 30, .softirq = 0 };
+
+    (void)state;
+    assert_int_equal(proc_stat_parse(txt, c, 2), 2);
+    assert_int_equal(c[1].softirq, 70);
+    assert_int_equal(c[1].total, 144);
+    /* 70 of the 100 jiffies since `before` were softirq */
+    assert_true(proc_softirq_pct(&before, &c[1]) > 69.99 && proc_softirq_pct(&before, &c[1]) < 70.01);
+    assert_true(proc_softirq_pct(&c[1], &c[1]) < 0.0);
 }
 
 static void test_idle_pct_between_samples(void **state)
@@ -223,6 +243,7 @@ int main(void)
         cmocka_unit_test(test_interrupts_one_cpu_and_no_match),
         cmocka_unit_test(test_stat_aggregate_first_and_idle_includes_iowait),
         cmocka_unit_test(test_idle_pct_between_samples),
+        cmocka_unit_test(test_stat_softirq_is_the_seventh_column),
         cmocka_unit_test(test_affinity_words_and_bad_text),
         cmocka_unit_test(test_tcp_port_states_summed_over_tcp_and_tcp6),
         cmocka_unit_test(test_tcp_port_other_port_and_bad_text),

@@ -488,12 +488,52 @@ static void test_ceilings_match_facts(void **state)
 
 /* MAC_TX_RING_FULL's line carries the figures an engineer acts on: what
  * was sent, the ceiling, the offered rate, the ring-full count, the BDs. */
+/* The agent's softirq share of the busy core (cpu.softirq_pct) is carried
+ * as evidence by the IRQ and CPU rules, where it says how much of the
+ * core's time the network's softirq took; without it the rules fire as
+ * before and carry none. */
 static const struct dg_finding *find_code(const struct dg_report *rep, enum dg_code c)
 {
     for (int i = 0; i < rep->n; i++)
         if (rep->f[i].code == c)
             return &rep->f[i];
     return NULL;
+}
+
+static void test_softirq_share_is_evidence(void **state)
+{
+    static const char with[] =
+        "{\"board\":{\"cpus\":2},\"irq\":{\"gem_per_cpu\":[90000,10]},"
+        "\"link\":{\"up\":true,\"speed_mbps\":1000},\"cpu\":{\"busy_pct\":[99.5,40.2],"
+        "\"softirq_pct\":[61.3,0.4],\"window_s\":3.05},"
+        "\"iperf\":{\"throughput_bps\":524.46e6,\"method\":{\"duration_s\":3}}}";
+    static const char *const docs[] = { with, IRQ1("[99.5,40.2]", "[90000,10]", "524.46e6") };
+    (void)state;
+
+    for (int k = 0; k < 2; k++) {
+        cJSON *root = cJSON_Parse(docs[k]);
+        struct dg_in in;
+        struct dg_report rep;
+        const struct dg_finding *irq, *cpu;
+
+        assert_non_null(root);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        irq = find_code(&rep, DG_MAC_IRQ_SINGLE_CPU);
+        cpu = find_code(&rep, DG_PROTO_CPU_LIMIT);
+        assert_non_null(irq);
+        assert_non_null(cpu);
+        if (k == 0) {
+            assert_float_equal(cJSON_GetObjectItem(irq->evidence, "irq_cpu_softirq_pct")->valuedouble, 61.3, 1e-9);
+            assert_float_equal(cJSON_GetObjectItem(cpu->evidence, "busiest_cpu_softirq_pct")->valuedouble, 61.3,
+                               1e-9);
+        } else {
+            assert_null(cJSON_GetObjectItem(irq->evidence, "irq_cpu_softirq_pct"));
+            assert_null(cJSON_GetObjectItem(cpu->evidence, "busiest_cpu_softirq_pct"));
+        }
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
 }
 
 /* On a jittery path the window rules say which RTT they took. */
@@ -1091,7 +1131,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 16];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 17];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1105,6 +1145,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_softirq_share_is_evidence);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_window_rtt_is_the_pings_median_on_a_jittery_path);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);

@@ -507,7 +507,7 @@ static void test_sweep_charts_ceiling(void **state)
         "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},\"iperf\":{\"throughput_bps\":9e7},"
         "\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":4e7},{\"length_bytes\":1470,\"throughput_bps\":9.5e7}],"
         "\"parallel_sweep\":[{\"parallel\":1,\"throughput_bps\":9e7},{\"parallel\":2,\"throughput_bps\":9.4e7,"
-        "\"retransmits\":0,\"cpu_busy_pct\":[98.04,30.26]}]}");
+        "\"retransmits\":0,\"cpu_busy_pct\":[98.04,30.26],\"cpu_softirq_pct\":[61.2,0.4]}]}");
     gp = chart_gp(dir, "sweep.gp");
     assert_has(gp, ", 100*x/(x+8+ceil((x+8)/1480.0)*58) with lines");
     assert_has(gp, "line-rate ceiling 100 x L/(L+8+58 x IP fragments)");
@@ -517,9 +517,37 @@ static void test_sweep_charts_ceiling(void **state)
     free(gp);
     /* the -P table: each test's per-core load when the run had it */
     gp = get(dir, "report.md");
-    assert_has(gp, "| 1 | 90.0 | - | - |");
-    assert_has(gp, "| 2 | 94.0 | 0 | 98.0 / 30.3 |");
+    assert_has(gp, "| 1 | 90.0 | - | - | - |\n");
+    assert_has(gp, "| 2 | 94.0 | 0 | 98.0 / 30.3 | 61.2 / 0.4 |\n");
+    /* no per-core section without cpu or irq figures */
+    assert_null(strstr(gp, "## Per core"));
     free(gp);
+    rm_tree(dir);
+}
+
+/* The per-core table of a Linux run: busy, softirq and GEM interrupts per
+ * CPU, "-" where one list is shorter (an agent without softirq). */
+static void test_report_per_core_table(void **state)
+{
+    char dir[64];
+    char *md, *html;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    put(dir, "results.json",
+        "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"pc\"},\"verdict\":{\"result\":\"PASS\"},"
+        "\"iperf\":{\"throughput_bps\":5.2446e8},\"cpu\":{\"busy_pct\":[99.5,40.25],\"softirq_pct\":[61.3]},"
+        "\"irq\":{\"gem_per_cpu\":[90210,3]}}");
+    put(dir, "diagnosis.json", "{\"findings\":[]}");
+    assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+    md = get(dir, "report.md");
+    assert_has(md, "| core | busy % | softirq % | GEM interrupts |\n|---|---:|---:|---:|\n"
+                   "| CPU0 | 99.5 | 61.3 | 90210 |\n| CPU1 | 40.2 | - | 3 |\n");
+    html = get(dir, "report.html");
+    assert_has(html, "<tr><td>CPU1</td><td>40.2</td><td>-</td><td>3</td></tr>\n</table>");
+    free(md);
+    free(html);
     rm_tree(dir);
 }
 
@@ -566,6 +594,7 @@ int main(void)
         cmocka_unit_test(test_report_escapes_crafted_results),
         cmocka_unit_test(test_report_evidence_array_does_not_crash),
         cmocka_unit_test(test_report_traffic_row_says_the_direction),
+        cmocka_unit_test(test_report_per_core_table),
         cmocka_unit_test(test_side_by_side_escapes_crafted_results),
         cmocka_unit_test(test_report_refuses_incomplete_run),
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
