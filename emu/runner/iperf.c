@@ -555,7 +555,7 @@ void iperf_sim_group_span(cJSON *res, const cJSON *peer, const cJSON *fw)
 {
     const cJSON *sb = cJSON_GetObjectItemCaseSensitive(fw, "stream_bytes"), *e;
     double span_s = rs_jnumber(peer, "duration_us") / 1e6, bps = rs_jnumber(res, "throughput_bps");
-    double bytes = 0, bps_span;
+    double bytes = 0, acked, bps_span;
 
     if (!cJSON_IsArray(sb) || cJSON_GetArraySize(sb) < 2 || !(span_s > 0) || isnan(bps))
         return;
@@ -564,6 +564,9 @@ void iperf_sim_group_span(cJSON *res, const cJSON *peer, const cJSON *fw)
             return;
         bytes += e->valuedouble;
     }
+    acked = rs_jnumber(peer, "bytes_acked");
+    if (acked >= 0 && acked < bytes)    /* NaN: an older peer without the count */
+        bytes = acked;
     bps_span = bytes * 8.0 / span_s;
     if (!(bps_span < bps))      /* the longest stream's time is the longer */
         return;

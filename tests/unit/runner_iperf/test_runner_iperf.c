@@ -422,6 +422,22 @@ static void test_sim_group_span_takes_the_peer_clients_span(void **state)
     assert_float_equal(cJSON_GetObjectItem(r3, "throughput_bps")->valuedouble, 950e6, 0);
     iperf_sim_group_span(r2, NULL, fw);
     assert_float_equal(cJSON_GetObjectItem(r2, "throughput_bps")->valuedouble, 950238475.2, 0);
+    {
+        /* -P 2 at 100 Mb/s (vt_linux_parallel_sweep's control): 64240 bytes
+         * written before the span's end reached the board after it; the
+         * bytes it had acknowledged by then give 94.92, under the 94.93
+         * line, where all it received read 95.09 */
+        cJSON *fw2 = cJSON_Parse("{\"bps\":95.1e6,\"stream_bytes\":[17880620,17778420]}");
+        cJSON *pk = cJSON_Parse("{\"role\":\"client\",\"bytes\":35659040,\"duration_us\":2999960,"
+                                "\"bytes_acked\":35594800}");
+        cJSON *r4 = iperf_sim_result(false, false, pk, fw2, 3);
+        iperf_sim_group_span(r4, pk, fw2);
+        assert_float_equal(cJSON_GetObjectItem(r4, "throughput_bps")->valuedouble, 35594800 * 8.0 / 2.99996, 1e-3);
+        assert_true(cJSON_GetObjectItem(r4, "rx_bps")->valuedouble < 100e6 * 1460 / 1538);
+        cJSON_Delete(r4);
+        cJSON_Delete(pk);
+        cJSON_Delete(fw2);
+    }
     cJSON_Delete(r);
     cJSON_Delete(r1);
     cJSON_Delete(r2);
