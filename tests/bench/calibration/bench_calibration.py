@@ -21,7 +21,7 @@ TARGET.  Every figure is virtual time, so a rerun gives the same bytes.
 
 The predictions, at the fitted value, with nothing refitted:
   lx_psweep     Linux, -P 1/2/4/8 host -> board in one boot (docs/SOURCES.md 001 §2.2:
-                350-450, 650-750, 850-930, -P 8 like -P 4), per-core busy
+                350-450, 650-750, 850-930, -P 8 like -P 4), per-core busy and softirq
   lx_p4_irq_cpu1  -P 4 with the GEM IRQ on CPU1 (docs/SOURCES.md 001 §5.2: move it off
                 CPU0; the seed gives no figure)
   lx_reverse    Linux board -> host, one stream (docs/SOURCES.md 001 §1.1: one stream
@@ -120,9 +120,13 @@ def mbps(res, dotted="iperf.throughput_bps"):
     return None if v is None else round(v / 1e6, 2)
 
 
-def busy(res):
-    b = results.get(res, "cpu.busy_pct")
+def busy(res, key="cpu.busy_pct"):
+    b = results.get(res, key)
     return [round(x, 1) for x in b] if b else None
+
+
+def sirq(res):
+    return busy(res, "cpu.softirq_pct")
 
 
 def search(probe, target, start, tol_pct, max_probes):
@@ -181,19 +185,21 @@ def predict(gemlab, qemu, linux, fw, mips, secs):
         "lx_psweep", "linux", mips, "protocol = tcp\nparallel_sweep = 1,2,4,8\nduration = %ds\n" % secs, 2), linux)
     for e in results.get(res, "parallel_sweep", []):
         rows["lx_p%d" % e["parallel"]] = {"mbps": round(e["throughput_bps"] / 1e6, 2),
-                                          "busy_pct": [round(x, 1) for x in e.get("cpu_busy_pct") or []]}
+                                          "busy_pct": [round(x, 1) for x in e.get("cpu_busy_pct") or []],
+                                          "softirq_pct": [round(x, 1) for x in e.get("cpu_softirq_pct") or []]}
     res, _ = run(gemlab, qemu, "lx_p4_irq_cpu1", scenario(
         "lx_p4_irq_cpu1", "linux", mips, "protocol = tcp\nparallel = 4\nduration = %ds\n" % secs, 2,
         "irq_affinity = cpu1\n"), linux)
-    rows["lx_p4_irq_cpu1"] = {"mbps": mbps(res), "busy_pct": busy(res),
+    rows["lx_p4_irq_cpu1"] = {"mbps": mbps(res), "busy_pct": busy(res), "softirq_pct": sirq(res),
                               "gem_irqs_per_cpu": results.get(res, "irq.gem_per_cpu")}
     res, _ = run(gemlab, qemu, "lx_reverse", scenario(
         "lx_reverse", "linux", mips, "protocol = tcp\nreverse = yes\nduration = %ds\n" % secs, 2), linux)
-    rows["lx_reverse"] = {"mbps": mbps(res), "busy_pct": busy(res)}
+    rows["lx_reverse"] = {"mbps": mbps(res), "busy_pct": busy(res), "softirq_pct": sirq(res)}
     res, _ = run(gemlab, qemu, "lx_udp", scenario(
         "lx_udp", "linux", mips, "protocol = udp\nbandwidth = 1000M\nlength = 1470\nduration = %ds\n" % secs, 2),
         linux)
-    rows["lx_udp"] = {"mbps": mbps(res), "busy_pct": busy(res), "lost_pct": results.get(res, "iperf.udp_lost_pct")}
+    rows["lx_udp"] = {"mbps": mbps(res), "busy_pct": busy(res), "softirq_pct": sirq(res),
+                      "lost_pct": results.get(res, "iperf.udp_lost_pct")}
     res, _ = run(gemlab, qemu, "bm_udp_sizes", scenario(
         "bm_udp_sizes", "baremetal", mips,
         "protocol = udp\nreverse = yes\nbandwidth = 1000M\nsweep = 64,256,1024,1472\nduration = 1s\n"), fw)
@@ -236,13 +242,14 @@ def main():
             v["ratio_to_seed"] = round(v["mbps"] / ((a + b) / 2), 3)
     out["predictions"] = rows
     out["run_wall_s"] = bench.mmm(WALLS, 1)
-    print("\n| figure | model Mb/s | seed | seed Mb/s | CPU busy % |\n|---|---:|---|---:|---:|")
+    print("\n| figure | model Mb/s | seed | seed Mb/s | CPU busy % | softirq % |\n|---|---:|---|---:|---:|---:|")
     for k, v in rows.items():
         src, a, b = SEED.get(k, ("", None, None))
         rng = "-" if a is None else ("%d" % a if a == b else "%d-%d" % (a, b))
         bz = " / ".join("%.1f" % x for x in v.get("busy_pct") or []) or "-"
+        sq = " / ".join("%.1f" % x for x in v.get("softirq_pct") or []) or "-"
         extra = " (%.2f %% lost)" % v["lost_pct"] if v.get("lost_pct") is not None else ""
-        print("| %s | %s%s | %s | %s | %s |" % (k, v["mbps"], extra, src, rng, bz))
+        print("| %s | %s%s | %s | %s | %s | %s |" % (k, v["mbps"], extra, src, rng, bz, sq))
     bench.write_json(out)
     return 0
 
