@@ -95,15 +95,23 @@ static void percore_cell(char *out, size_t len, const cJSON *v, int decimals)
         snprintf(out, len, "-");
 }
 
+/* The per-core table's rows at most: a Zynq-7000 has two cores; a
+ * crafted results.json with a long list gets a bounded table (and no
+ * quadratic walk of cJSON_GetArrayItem). */
+#define PERCORE_ROWS_MAX 16
+
 /* Row i of the per-core table (Linux agent: cpu.busy_pct, cpu.softirq_pct,
  * irq.gem_per_cpu): its three cells, "-" where a figure is missing.
  * False past the last core any of them has. */
 static bool percore_row(const cJSON *res, int i, char busy[16], char sirq[16], char irqs[24])
 {
-    const cJSON *b = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_BUSY_PCT)), i);
-    const cJSON *s = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_SOFTIRQ_PCT)), i);
-    const cJSON *q = cJSON_GetArrayItem(runner_json_path(res, RS(IRQ_GEM_PER_CPU)), i);
+    const cJSON *b, *s, *q;
 
+    if (i >= PERCORE_ROWS_MAX)
+        return false;
+    b = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_BUSY_PCT)), i);
+    s = cJSON_GetArrayItem(runner_json_path(res, RS(CPU_SOFTIRQ_PCT)), i);
+    q = cJSON_GetArrayItem(runner_json_path(res, RS(IRQ_GEM_PER_CPU)), i);
     if (!b && !s && !q)
         return false;
     percore_cell(busy, 16, b, 1);

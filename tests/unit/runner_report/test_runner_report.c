@@ -549,6 +549,28 @@ static void test_report_per_core_table(void **state)
     free(md);
     free(html);
     rm_tree(dir);
+    {
+        /* a crafted list of 5000 cores: 16 rows, no more */
+        size_t cap = 64 + 5000 * 4 + 256, n;
+        char *js = malloc(cap);
+        assert_non_null(js);
+        n = (size_t)snprintf(js, cap, "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"pc\"},"
+                                      "\"verdict\":{\"result\":\"PASS\"},\"cpu\":{\"busy_pct\":[1");
+        for (int k = 1; k < 5000; k++)
+            n += (size_t)snprintf(js + n, cap - n, ",1");
+        snprintf(js + n, cap - n, "]}}");
+        snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+        assert_non_null(mkdtemp(dir));
+        put(dir, "results.json", js);
+        put(dir, "diagnosis.json", "{\"findings\":[]}");
+        assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+        md = get(dir, "report.md");
+        assert_has(md, "| CPU15 | 1.0 | - | - |\n");
+        assert_null(strstr(md, "| CPU16 |"));
+        free(md);
+        free(js);
+        rm_tree(dir);
+    }
 }
 
 /* side by side: each distinct ceiling once, on the bars and over time */
