@@ -122,6 +122,24 @@ static double phy_max_speed(const cJSON *root)
     return (unsigned)bmsr & 0x1800u ? 10 : NAN;
 }
 
+/* A per-CPU list (cpu.busy_pct, cpu.softirq_pct, irq.gem_per_cpu) into
+ * out[DG_MAX_CPUS], up to its first entry that is not a finite number;
+ * how many were stored (0: no list). */
+static int jnums(const cJSON *a, double out[DG_MAX_CPUS])
+{
+    const cJSON *e;
+    int n = 0;
+
+    if (!cJSON_IsArray(a))
+        return 0;
+    cJSON_ArrayForEach(e, a) {
+        if (n == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
+            break;
+        out[n++] = e->valuedouble;
+    }
+    return n;
+}
+
 void dg_in_from_json(const cJSON *root, struct dg_in *in)
 {
     const cJSON *a;
@@ -182,38 +200,12 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->tx_ring_full = jnum(root, RS(FIRMWARE_STATS_GEM_DRV_TX_RING_FULL));
     in->sender_tx_errors = jnum(root, RS(IPERF_SENDER_TX_ERRORS));
 
-    a = jget(root, RS(CPU_BUSY_PCT));
-    if (cJSON_IsArray(a)) {
-        const cJSON *e;
-        cJSON_ArrayForEach(e, a) {
-            if (in->ncpu_busy == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-                break;
-            in->cpu_busy[in->ncpu_busy++] = e->valuedouble;
-        }
-    }
+    in->ncpu_busy = jnums(jget(root, RS(CPU_BUSY_PCT)), in->cpu_busy);
     for (i = 0; i < DG_MAX_CPUS; i++)
         in->cpu_softirq[i] = NAN;
-    a = jget(root, RS(CPU_SOFTIRQ_PCT));
-    if (cJSON_IsArray(a)) {
-        const cJSON *e;
-        i = 0;
-        cJSON_ArrayForEach(e, a) {
-            if (i == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-                break;
-            in->cpu_softirq[i++] = e->valuedouble;
-        }
-    }
+    jnums(jget(root, RS(CPU_SOFTIRQ_PCT)), in->cpu_softirq);
     in->cpu_window_s = jnum(root, RS(CPU_WINDOW_S));
-    a = jget(root, RS(IRQ_GEM_PER_CPU));
-    in->nirq = 0;
-    if (cJSON_IsArray(a)) {
-        const cJSON *e;
-        cJSON_ArrayForEach(e, a) {
-            if (in->nirq == DG_MAX_CPUS || !cJSON_IsNumber(e) || !isfinite(e->valuedouble))
-                break;
-            in->irq[in->nirq++] = e->valuedouble;
-        }
-    }
+    in->nirq = jnums(jget(root, RS(IRQ_GEM_PER_CPU)), in->irq);
 
     in->iperf_ok = jbool(root, RS(IPERF_OK));
     jstr(root, RS(IPERF_ERROR), in->iperf_error, sizeof(in->iperf_error));
