@@ -35,6 +35,7 @@
 #include "shell.h"
 #include "fw/apps/apps.h"
 
+#include "peer_iperf3.h"
 #include "peer_stack.h"
 
 static struct {
@@ -65,6 +66,8 @@ static void register_cmds(void)
         latency_register();     /* the echo client, against the board's `echo` */
         shell_register(&ping_cmd);
         shell_register_poll(ping_poll);
+        shell_register(&iperf3_cmd);   /* peer_iperf3.c: against the Linux image's iperf3 -s */
+        shell_register_poll(iperf3_poll);
         cmds_registered = true;
     }
 }
@@ -313,6 +316,7 @@ void gp_stack_fini(void)
     }
     /* what is stopped at exit (a wall-clock moment) is not a result */
     gp.cfg.result = NULL;
+    iperf3_stop();
     for (unsigned i = 0; i < gp.n_cmds; i++) {
         if (strcmp(gp.cmds[i]->name, "iperf") == 0) {
             gp.cmds[i]->fn(2, argv);
@@ -417,7 +421,7 @@ static const struct shell_cmd *split(const char *cmd, char *buf, size_t cap,
             return gp.cmds[i];
         }
     }
-    snprintf(err, errlen, "unknown command '%s' (have: iperf, echo, latency, ping, console)",
+    snprintf(err, errlen, "unknown command '%s' (have: iperf, iperf3, echo, latency, ping, console)",
              argv[0]);
     return NULL;
 }
@@ -649,6 +653,13 @@ int gp_stack_check(const char *cmd, char *err, size_t errlen)
     if (!strcmp(argv[0], "ping")) {
         struct ping_args pa;
         rc = ping_args_parse(argc, argv, &pa);
+    } else if (!strcmp(argv[0], "iperf3")) {
+        char why3[160];
+        rc = iperf3_check(argc, argv, why3, sizeof(why3));
+        if (rc != 0) {
+            snprintf(err, errlen, "bad arguments: %s: %s (usage: %s)", cmd, why3, c->usage);
+            return -1;
+        }
     } else if (!strcmp(argv[0], "echo")) {
         struct echo_args ea;
         rc = echo_args_parse(argc, argv, &ea);
