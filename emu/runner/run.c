@@ -1757,6 +1757,57 @@ static int pair_traffic(struct run *r, cJSON **result)
 #define SIM_LX_SRV_LEAD_NS 500000000ull
 #define SIM_LX_MIN_DURATION_NS 2000000000ull
 
+/* iperf3 (docs/PEER.md "iperf3"): the peer's iperf3 client sends TCP to
+ * the Linux image's iperf 3.12, run per test by the agent as a one-off
+ * server with -J on this port (init's `iperf3 -s -D` holds 5201). */
+#define SIM_IPERF3_PORT 5202
+
+/* tool = iperf3 under --net sim: what its client does not do is refused
+ * naming the line; 0 when the scenario fits. */
+static int sim_supported_iperf3(const struct run *r)
+{
+    static const struct { enum scn_key k; const char *why; } no[] = {
+        { SK_TRAFFIC_PROTOCOL, "protocol = udp" },
+        { SK_TRAFFIC_REVERSE, "reverse" },
+        { SK_TRAFFIC_CLIENT, "client = board" },
+        { SK_TRAFFIC_BIDIR, "bidir" },
+        { SK_TRAFFIC_WINDOW, "window" },
+        { SK_TRAFFIC_SWEEP, "sweep" },
+        { SK_TRAFFIC_PARALLEL_SWEEP, "parallel_sweep" },
+    };
+    const struct scn_val *v = &r->s.v[SK_TRAFFIC_TOOL];
+
+    if (r->s.v[SK_BOARD_FIRMWARE].e != 1) {
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] tool = iperf3: the bare-metal firmware's "
+                        "lwiperf speaks iperf 2 (an iperf3 client gets no answer from it, as on a bench)\n",
+                r->o.scenario, v->line);
+        return -EINVAL;
+    }
+    if (r->s.v[SK_TRAFFIC_BOARD_TOOL].e == 2) {
+        /* the 2.x/3.x mismatch is a real-time scenario (the host's iperf3
+         * against the board's iperf 2: iperf_version_mismatch.ini) */
+        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] board_tool = iperf2 with tool = iperf3 (line %d): "
+                        "the peer's iperf3 client runs against the board's iperf3 server only; the version "
+                        "mismatch needs clock = real\n", r->o.scenario, r->s.v[SK_TRAFFIC_BOARD_TOOL].line, v->line);
+        return -EINVAL;
+    }
+    for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
+        const struct scn_val *n = &r->s.v[no[k].k];
+        bool on = no[k].k == SK_TRAFFIC_PROTOCOL ? n->e == 1
+                  : no[k].k == SK_TRAFFIC_CLIENT ? scn_board_client(&r->s)
+                  : no[k].k == SK_TRAFFIC_REVERSE || no[k].k == SK_TRAFFIC_BIDIR ? n->b
+                  : n->set;
+        if (on) {
+            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s with tool = iperf3 (line %d): the "
+                            "in-emulator peer's iperf3 client sends TCP to the board's server, nothing else "
+                            "(use tool = iperf2 for it)\n", r->o.scenario, n->line ? n->line : v->line,
+                    no[k].why, v->line);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 /* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
 static int sim_supported(const struct run *r)
 {
@@ -1764,12 +1815,15 @@ static int sim_supported(const struct run *r)
         { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
     };
     const struct scn_val *v;
+    bool v3 = strcmp(scn_host_tool(&r->s), "iperf3") == 0;
 
     if (!r->vt_gated) {
         fprintf(stderr, "gemlab run: --net sim: %s: needs the console gate (GEMLAB_CONSOLE_GATE=off given)\n",
                 r->o.scenario);
         return -EINVAL;
     }
+    if (v3)
+        return sim_supported_iperf3(r);
     if ((r->s.nsweep || r->s.npsweep) && r->s.nevents) {
         /* a sweep is several tests; the timeline's times are one test's */
         v = &r->s.v[r->s.nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_PARALLEL_SWEEP];
@@ -1837,12 +1891,6 @@ static int sim_supported(const struct run *r)
             return -EINVAL;
         }
     }
-    v = &r->s.v[SK_TRAFFIC_TOOL];
-    if (v->set && v->e == 1) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] tool = iperf3: the in-emulator peer speaks "
-                        "iperf 2\n", r->o.scenario, v->line);
-        return -EINVAL;
-    }
     if (r->s.v[SK_BOARD_FIRMWARE].e == 1) {
         /* the Linux image runs its iperf 2.1.8 through the agent's `run`
          * (firmware/linux/agent/agent.c), one command at a time */
@@ -1875,10 +1923,11 @@ static int sim_supported(const struct run *r)
     return 0;
 }
 
-/* The peer's last iperf `result` line of @role in its results file (a new
- * object), NULL when there are no more than @skip such lines (a sweep's
- * earlier tests wrote those).  *@count, when given, gets their number. */
-static cJSON *sim_peer_result(const struct run *r, const char *role, int skip, int *count)
+/* The peer's last `result` line of @test ("iperf", "iperf3") and @role in
+ * its results file (a new object), NULL when there are no more than @skip
+ * such lines (a sweep's earlier tests wrote those).  *@count, when given,
+ * gets their number. */
+static cJSON *sim_peer_result(const struct run *r, const char *test, const char *role, int skip, int *count)
 {
     size_t len;
     char *text = runner_read_file(r->peer_results, 16 << 20, &len), *line, *save = NULL;
@@ -1895,7 +1944,7 @@ static cJSON *sim_peer_result(const struct run *r, const char *role, int skip, i
         const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "role");
         const cJSON *te = cJSON_GetObjectItemCaseSensitive(j, "test");
         if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(ro) &&
-            cJSON_IsString(te) && !strcmp(te->valuestring, "iperf") &&
+            cJSON_IsString(te) && !strcmp(te->valuestring, test) &&
             !strcmp(ro->valuestring, role)) {
             cJSON_Delete(found);
             found = j;
@@ -1994,8 +2043,8 @@ static void sim_lx_server_report(cJSON *res, const cJSON *peer)
  * found the peer's line or not as the host scheduled it, and the run took
  * one 50 ms step more or less.  0 with *@peer (and *@peer_rx) owned by
  * the caller, NULL when they did not come, or wait_failed()'s error. */
-static int sim_peer_wait(struct run *r, bool board_tx, bool bidir, int peer_skip, int rx_skip, int skip,
-                         cJSON **peer, cJSON **peer_rx)
+static int sim_peer_wait(struct run *r, const char *test, bool board_tx, bool bidir, int peer_skip, int rx_skip,
+                         int skip, cJSON **peer, cJSON **peer_rx)
 {
     int rc = 0;
 
@@ -2004,8 +2053,8 @@ static int sim_peer_wait(struct run *r, bool board_tx, bool bidir, int peer_skip
         if (!rc) {
             cJSON_Delete(*peer);
             cJSON_Delete(*peer_rx);
-            *peer = sim_peer_result(r, board_tx ? "server" : "client", peer_skip, NULL);
-            *peer_rx = bidir ? sim_peer_result(r, "server", rx_skip, NULL) : NULL;
+            *peer = sim_peer_result(r, test, board_tx ? "server" : "client", peer_skip, NULL);
+            *peer_rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
             /* -d: the board's server result too (Linux: the agent's answer) */
             if (*peer && (!bidir || (*peer_rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
                                                       ? result_where(&r->in, skip, "cmd", "run")
@@ -2057,6 +2106,131 @@ static int sim_lx_stats(struct run *r, bool begin)
     return 0;
 }
 
+/* ARP first, as on a LAN that has carried traffic: one ping from the
+ * peer, 20 ms of virtual time before the test.  Without it the board
+ * counted the datagrams the peer's client sent while ARP was being
+ * resolved as lost (0.032 % of a 3 s test at -b 950M, 0.051 % at 1000M;
+ * with it, 0); see docs/VIRTUAL_TIME.md.  Returns with the VM held: the
+ * test starts at a defined virtual time.  0 or the QMP/gate error. */
+static int sim_arp_first(struct run *r)
+{
+    int rc = sim_peer_start(r, "ping -c 1 " SIM_BOARD_IP);
+
+    if (!rc)
+        rc = vt_queue_at(r, NULL, "", 0, 20000000ull);
+    if (!rc)
+        rc = vt_sync(r);
+    return rc;
+}
+
+/* tool = iperf3 against the Linux image: the agent runs the board's iperf
+ * 3.12 as a one-off server with -J (`run -b`: it exits after the test and
+ * the agent answers with its JSON), the peer's iperf3 client sends -P
+ * streams for -O + -t seconds.  The result is the board's own JSON, as
+ * iperf3 -s -J prints it on a bench: its intervals, its omit, its
+ * receiver's sum (iperf3_parse); the copy is RUN_DIR/iperf.json. */
+static int sim_traffic_iperf3(struct run *r, cJSON **result)
+{
+    unsigned long long t_s = r->s.v[SK_TRAFFIC_DURATION].u / 1000000000ull;
+    unsigned long long o_s = r->s.v[SK_TRAFFIC_OMIT].u / 1000000000ull, end_ns = (t_s + o_s) * 1000000000ull;
+    unsigned streams = r->s.v[SK_TRAFFIC_PARALLEL].u > 1 ? (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u : 1;
+    const char *want[2] = { "result", NULL };
+    char opt[64] = "", peer_cmd[192], fw_cmd[96], pat[64], path[PATH_MAX];
+    int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), peer_skip;
+    cJSON *peer = NULL, *none = NULL, *res, *m;
+    const cJSON *line, *js;
+    char *text;
+    uint64_t t = 0;
+
+    *result = NULL;
+    if (o_s)
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -O %llu", o_s);
+    if (streams > 1)
+        n += snprintf(opt + n, sizeof(opt) - (size_t)n, " -P %u", streams);
+    if (r->s.v[SK_TRAFFIC_LENGTH].set)
+        snprintf(opt + n, sizeof(opt) - (size_t)n, " -l %llu", (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u);
+    snprintf(fw_cmd, sizeof(fw_cmd), "run -b iperf3 -s -1 -J -p %d", SIM_IPERF3_PORT);
+    snprintf(peer_cmd, sizeof(peer_cmd), "iperf3 -c %s -p %d -t %llu%s", SIM_BOARD_IP, SIM_IPERF3_PORT, t_s, opt);
+    /* ARP first (sim_arp_first); then the board's server, and the
+     * peer's client once it listens */
+    rc = vt_sync(r);
+    cJSON_Delete(sim_peer_result(r, "iperf3", "client", 0, &peer_skip));
+    if (!rc)
+        rc = sim_arp_first(r);
+    if (!rc)
+        rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
+    if (!rc)    /* the CPU figure counts from the peer's start */
+        rc = sim_lx_stats(r, true);
+    if (!rc)
+        rc = vt_sync(r);
+    if (!rc)
+        rc = sim_peer_start(r, peer_cmd);
+    if (rc)
+        return wait_failed(r, rc, "peer start");
+    progress(r, "traffic", 0, (double)(t_s + o_s));
+    want[1] = (const char *)(intptr_t)skip;
+    rc = sim_timeline(r, false, &t, want);
+    if (rc)
+        return wait_failed(r, rc, "timeline during traffic");
+    /* the agent's stats at the traffic's end, before the server's tail */
+    rc = vt_sync(r);
+    if (!rc && t < end_ns)
+        rc = vt_queue_at(r, NULL, "", 0, end_ns - t);
+    if (!rc)
+        rc = sim_lx_stats(r, false);
+    if (rc)
+        return wait_failed(r, rc, "traffic");
+    /* the server's JSON comes when it exits, after the results exchange */
+    rc = con_wait(r, type_pattern("result", pat, sizeof(pat)), 10000, msg_after, want);
+    progress_end(r);
+    if (rc && rc != -ETIMEDOUT)
+        return wait_failed(r, rc, "traffic");
+    rc = sim_peer_wait(r, "iperf3", false, false, peer_skip, 0, skip, &peer, &none);
+    if (rc)
+        return rc;
+    line = result_where(&r->in, skip, "cmd", "run");
+    js = cJSON_GetObjectItemCaseSensitive(line, "json");
+    text = cJSON_IsObject(js) ? cJSON_PrintUnformatted(js) : NULL;
+    res = iperf3_parse(text);
+    if (text) {
+        FILE *f;
+        snprintf(path, sizeof(path), "%s/iperf.json", r->in.run_dir);
+        f = fopen(path, "w");
+        if (f) {
+            fputs(text, f);
+            fputc('\n', f);
+            fclose(f);
+        }
+    } else {
+        const cJSON *out = cJSON_GetObjectItemCaseSensitive(line, "output");
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
+        cJSON_AddStringToObject(res, "error", !line ? "the board's iperf3 server did not answer"
+                                : cJSON_IsString(out) && *out->valuestring ? out->valuestring
+                                : "the board's iperf3 server printed no JSON");
+    }
+    free(text);
+    /* the sender's own account, as an iperf3 client's sum_sent: the
+     * server's JSON has none for a stream it received (bytes 0) */
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "sent_bps");
+    rs_add_num_or_null(res, "sent_bps", rs_jnumber(peer, "bps"));
+    m = cJSON_GetObjectItemCaseSensitive(res, "method");
+    if (m) {
+        /* which end ran iperf's client (the window rules take the board's
+         * receive window when it receives) */
+        cJSON_AddStringToObject(m, "client", "peer");
+        if (!cJSON_GetObjectItemCaseSensitive(m, "reverse"))
+            cJSON_AddBoolToObject(m, "reverse", false);
+    }
+    cJSON_AddStringToObject(res, "source", "sim: peer iperf3 client -> board iperf3 -s -J (virtual time)");
+    cJSON_AddStringToObject(res, "peer_command", peer_cmd);
+    cJSON_AddStringToObject(res, "board_command", fw_cmd);
+    if (peer)
+        cJSON_AddItemToObject(res, "peer_result", peer);
+    cJSON_Delete(none);
+    *result = res;
+    return 0;
+}
+
 /* One test against the peer: the scenario's, or test @idx (from 1) of a
  * sweep with -l @length (0: the scenario's).  The peer's server, when the
  * board is the client, is started by the first test only; it stays
@@ -2080,6 +2254,8 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     long long wait_ms;
 
     *result = NULL;
+    if (strcmp(scn_host_tool(&r->s), "iperf3") == 0)    /* sim_supported_iperf3() */
+        return sim_traffic_iperf3(r, result);
     if (streams < 1)
         streams = 1;
     if (udp && r->s.v[SK_TRAFFIC_BANDWIDTH].set)
@@ -2098,21 +2274,12 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -d");
     else if (iperf_r)       /* iperf 2.1's -R: the server sends */
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -R");
-    /* ARP first, as on a LAN that has carried traffic: one ping from the
-     * peer, 20 ms of virtual time before the test.  Without it the board
-     * counted the datagrams the peer's client sent while ARP was being
-     * resolved as lost (0.032 % of a 3 s test at -b 950M, 0.051 % at 1000M;
-     * with it, 0); see docs/VIRTUAL_TIME.md */
     rc = vt_sync(r);
     /* the peer's lines of earlier tests (a sweep) are not this one's */
-    cJSON_Delete(sim_peer_result(r, board_cli ? "server" : "client", 0, &peer_skip));
-    cJSON_Delete(sim_peer_result(r, "server", 0, &rx_skip));
+    cJSON_Delete(sim_peer_result(r, "iperf", board_cli ? "server" : "client", 0, &peer_skip));
+    cJSON_Delete(sim_peer_result(r, "iperf", "server", 0, &rx_skip));
     if (!rc)
-        rc = sim_peer_start(r, "ping -c 1 " SIM_BOARD_IP);
-    if (!rc)
-        rc = vt_queue_at(r, NULL, "", 0, 20000000ull);
-    if (!rc)
-        rc = vt_sync(r);   /* the VM is held: the start is at a defined virtual time */
+        rc = sim_arp_first(r);
     if (!rc && board_cli) {
         /* Linux: the agent runs iperf 2.1.8 and answers with its CSV
          * output when it exits (`run`, firmware/linux/agent/agent.c) */
@@ -2163,7 +2330,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         }
         if (rc)
             return wait_failed(r, rc, "traffic");
-        rc = sim_peer_wait(r, false, false, peer_skip, rx_skip, skip, &peer, &peer_rx);
+        rc = sim_peer_wait(r, "iperf", false, false, peer_skip, rx_skip, skip, &peer, &peer_rx);
         if (rc)
             return rc;
         rc = sim_lx_stats(r, false);
@@ -2180,7 +2347,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         return wait_failed(r, rc, "traffic");
     /* the peer's lines: up to 10 s of virtual time (sim_peer_wait); a
      * Linux server's answer has come before them (above) */
-    rc = sim_peer_wait(r, board_cli, bidir, peer_skip, rx_skip, skip, &peer, &peer_rx);
+    rc = sim_peer_wait(r, "iperf", board_cli, bidir, peer_skip, rx_skip, skip, &peer, &peer_rx);
     if (rc)
         return rc;
     if (lx && (rc = sim_lx_stats(r, false)) != 0) {    /* once: no-op after the receiver's */

@@ -1191,9 +1191,12 @@ const char *scn_board_tool(const struct scenario *s)
     if (s->v[SK_TRAFFIC_BOARD_TOOL].e != 0)
         return scn_enum_str(s, SK_TRAFFIC_BOARD_TOOL);
     /* lwIP's lwiperf speaks iperf 2; the Linux agent runs iperf3 against
-     * the host's, and iperf 2.1.8 against the in-emulator peer (virtual
-     * time, docs/PEER.md), which speaks iperf 2 */
-    return s->v[SK_BOARD_FIRMWARE].e == 1 && !scn_clock_virtual(s) ? "iperf3" : "iperf2";
+     * the host's, and against the in-emulator peer (virtual time,
+     * docs/PEER.md) iperf 2.1.8, or iperf3 when the peer's side is its
+     * iperf3 client (tool = iperf3) */
+    if (s->v[SK_BOARD_FIRMWARE].e != 1)
+        return "iperf2";
+    return !scn_clock_virtual(s) || s->v[SK_TRAFFIC_TOOL].e == 1 ? "iperf3" : "iperf2";
 }
 
 unsigned long long scn_board_quantum_ns(const struct scenario *s)

@@ -626,6 +626,52 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
         ([("result", False)] if board_tx else [("status", True), ("result", True)]), runs
 
 
+def test_linux_iperf3_against_the_peer(tmp_path, vt_qemu):
+    """tool = iperf3: the peer's iperf3 client (docs/PEER.md "iperf3")
+    against the Linux image's iperf 3.12, run by the agent as a one-off
+    server with -J.  The figures are the board's own JSON: its omit, its
+    intervals after the omitted one, its receiver's sum; the server's
+    results reach the peer's client through the protocol's results
+    exchange, byte for byte."""
+    out, res = linux_run(vt_qemu, tmp_path, "lx3",
+                         "[scenario]\nname = lx3\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n"
+                         "tool = iperf3\nparallel = 2\nomit = 1s\nduration = 2s\n")
+    ip = res["iperf"]
+    assert ip["ok"] and ip["source"].startswith("sim: peer iperf3 client"), ip
+    m = ip["method"]
+    assert (m["tool"], m["version"], m["omit_s"], m["streams"], m["duration_s"], m["client"]) == \
+        ("iperf3", "iperf 3.12", 1, 2, 2, "peer"), m
+    assert ip["board_command"] == "run -b iperf3 -s -1 -J -p 5202", ip
+    assert res["truth"]["conditions"]["board_tool"] == "iperf3", res["truth"]["conditions"]
+    assert ip["peer_command"] == "iperf3 -c 10.0.2.15 -p 5202 -t 2 -O 1 -P 2", ip
+    with open(os.path.join(out, "iperf.json")) as f:
+        js = json.load(f)
+    rec = js["end"]["sum_received"]
+    pr = ip["peer_result"]
+    # the server's count after the omit, as it sent it to the client
+    assert not pr["aborted"] and pr["streams"] == 2 and pr["server_bytes"] == rec["bytes"], (pr, rec)
+    # what the client wrote after its omit is what the board received
+    # after its own: the two omits end half an RTT apart, and what was in
+    # flight at TEST_END never counted (0.05 % at 886 Mb/s)
+    assert pr["bytes_measured"] == pytest.approx(rec["bytes"], rel=1e-3), (pr, rec)
+    assert ip["sent_bps"] == pr["bps"], ip
+    # the omitted second is marked in the JSON and not in intervals_bps
+    om = [i["sum"]["omitted"] for i in js["intervals"]]
+    assert om[0] is True and om.count(True) == 1, om
+    assert len(ip["intervals_bps"]) == om.count(False) >= 2, (ip["intervals_bps"], om)
+    assert ip["throughput_bps"] == rec["bits_per_second"], ip
+    # the board's iperf3 server keeps its one 500 MIPS core busy and stays
+    # under the line (886 Mb/s), where iperf 2.1.8's server reaches it
+    # (test_linux_iperf2_against_the_peer); the agent's figure covers
+    # -O + -t
+    lo, hi = ceiling_bps(1460, 1538, 2)
+    assert 0.5 * lo <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+    assert 3.0 <= res["cpu"]["window_s"] < 3.3 and max(res["cpu"]["busy_pct"]) >= 90, res["cpu"]
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        codes = [x["code"] for x in json.load(f)["findings"]]
+    assert "METHOD_NO_OMIT" not in codes, codes
+
+
 def test_linux_iperf2_dual_against_the_peer(tmp_path, vt_qemu):
     """bidir = yes: the peer's client runs iperf 2's -d and the Linux
     image's iperf 2.1.8 server connects back and sends while it receives.
@@ -715,7 +761,9 @@ def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""
     sc = tmp_path / "lx.ini"
-    for body, where in (("board_tool = iperf3\n", "7: [traffic] board_tool = iperf3"),
+    for body, where in (("board_tool = iperf2\ntool = iperf3\n", "7: [traffic] board_tool = iperf2 with tool = iperf3"),
+                        ("tool = iperf3\nprotocol = udp\n", "8: [traffic] protocol = udp with tool = iperf3"),
+                        ("tool = iperf3\nparallel_sweep = 1,2\n", "8: [traffic] parallel_sweep with tool = iperf3"),
                         ("parallel = 2\nbidir = yes\n", "8: [traffic] bidir"),
                         ("duration = 1s\n", "7: [traffic] duration"),
                         ("protocol = udp\nclient = board\n", "8: [traffic] client = board with protocol = udp")):

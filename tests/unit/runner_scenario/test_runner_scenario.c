@@ -97,6 +97,24 @@ static void test_baremetal_tool_defaults_to_iperf2_and_rejects_omit(void **state
     assert_string_equal(scn_board_tool(&scn), "iperf2");   /* a version mismatch, allowed on purpose */
 }
 
+/* The Linux image's side: iperf3 against the host's tools; in virtual
+ * time iperf 2.1.8 against the peer, or iperf3 when the peer's side is
+ * its iperf3 client. */
+static void test_linux_board_tool_follows_the_clock_and_the_peers_tool(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[board]\nfirmware = linux\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf3");
+    assert_int_equal(load("[board]\nfirmware = linux\nclock = virtual\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf2");
+    assert_string_equal(scn_host_tool(&scn), "iperf2");
+    assert_int_equal(load("[board]\nfirmware = linux\nclock = virtual\n[traffic]\ntool = iperf3\nomit = 1s\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf3");
+    assert_string_equal(scn_host_tool(&scn), "iperf3");
+    assert_int_equal(load("[board]\nclock = virtual\n[traffic]\ntool = iperf3\n"), 0);
+    assert_string_equal(scn_board_tool(&scn), "iperf2");   /* bare-metal: lwiperf whatever the peer speaks */
+}
+
 static void test_full_file_parses_every_type(void **state)
 {
     (void)state;
@@ -769,6 +787,7 @@ int main(void)
         cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
         cmocka_unit_test_teardown(test_runner_properties_are_the_link_tables, teardown),
         cmocka_unit_test_teardown(test_baremetal_tool_defaults_to_iperf2_and_rejects_omit, teardown),
+        cmocka_unit_test_teardown(test_linux_board_tool_follows_the_clock_and_the_peers_tool, teardown),
         cmocka_unit_test_teardown(test_full_file_parses_every_type, teardown),
         cmocka_unit_test_teardown(test_unknown_key_in_every_section_reports_each_line, teardown),
         cmocka_unit_test_teardown(test_unknown_section_reported_once_keys_skipped, teardown),
