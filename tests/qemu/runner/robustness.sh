@@ -411,7 +411,7 @@ else bad "fault on a finished run" "$r5 $o5"; fi
 if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     before=$(netns_list)
     d=$work/tapok
-    "$G" run "$top/scenarios/method_defaults.ini" --firmware baremetal --qemu "$QEMU" --fw "$work/ready.elf" \
+    "$G" run "$top/scenarios/clean_1g_realtime.ini" --firmware baremetal --qemu "$QEMU" --fw "$work/ready.elf" \
         --net tap --out "$d" >"$work/tapok.out" 2>&1; rc=$?
     mid=$(netns_list)
     d2=$work/tapint
@@ -438,7 +438,7 @@ if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
     #      on our QEMU the run drops root with -run-with user= instead.
     if [ -x "$ourq" ]; then
         d3=$work/tap10
-        "$G" run "$top/scenarios/method_defaults.ini" --firmware baremetal --qemu "$ourq" --fw "$work/ready.elf" \
+        "$G" run "$top/scenarios/clean_1g_realtime.ini" --firmware baremetal --qemu "$ourq" --fw "$work/ready.elf" \
             --net tap --out "$d3" >"$work/tap10.out" 2>&1; rc3=$?
         ruser3=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["qemu"]["user"])' "$d3/results.json" 2>/dev/null)
         if [ $rc3 -le 1 ] && [ -n "$ruser3" ] && [ "$ruser3" != root ] && grep -qx -- -run-with "$d3/qemu.argv" \
