@@ -143,7 +143,7 @@ static int args_parse(int argc, char **argv, struct ip3_args *a, char *err, size
     a->time_s = 10;
     a->streams = 1;
     a->len = IP3_DEFAULT_LEN;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) {     /* every option takes a value */
         const char *o = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         uint32_t u;
 
@@ -165,7 +165,6 @@ static int args_parse(int argc, char **argv, struct ip3_args *a, char *err, size
                      IP3_MAX_TIME_S, IP3_MAX_TIME_S, IP3_MAX_STREAMS);
             return -1;
         }
-        i++;
     }
     if (!have_host) {
         snprintf(err, errlen, "-c A.B.C.D is required (this client connects; it is no server)");
