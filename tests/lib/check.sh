@@ -8,7 +8,15 @@
 #   summary SUITE    prints "SUITE: N passed, M failed[, K skipped]", the
 #                    closing line `make test` shows, and returns non-zero
 #                    when a check failed
-# The Python suites get the same from tests/conftest.py.
+#   scratch NAME     makes $work, a directory removed at exit
+# It also sets $top, the tree under test (TOP=DIR: another of the same
+# layout).  The Python suites get the same from tests/conftest.py.
+# shellcheck disable=SC2034  # for the sourcing script
+top=${TOP:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}
+scratch() {
+    work=$(mktemp -d "${TMPDIR:-/tmp}/gemlab-$1.XXXXXX")
+    trap 'rm -rf "$work"' EXIT
+}
 passed=0; failed=0; skipped=0
 ok()  { passed=$((passed + 1)); echo "ok   $1"; }
 bad() { failed=$((failed + 1)); echo "FAIL $1${2:+: $2}"; }

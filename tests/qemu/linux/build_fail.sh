@@ -17,13 +17,11 @@
 # Last line: "linux-build-fail: N passed, M failed[, K skipped]".
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
 real_cache=${GEMLAB_CACHE:-$HOME/.cache/gemlab}
-work=$(mktemp -d "${TMPDIR:-/tmp}/gemlab-linux-buildfail.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-trap 'echo "linux-build-fail: interrupted"; exit 130' INT TERM
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch linux-buildfail
+trap 'echo "linux-build-fail: interrupted"; exit 130' INT TERM
 
 # expect_fail NAME STEP_TEXT LOG: make exited non-zero ($rc) and LOG names the step.
 expect_fail() {

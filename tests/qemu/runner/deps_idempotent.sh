@@ -15,11 +15,9 @@
 # Ends with "deps_idempotent: N passed, M failed"; non-zero exit on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=${TOP:-$(cd "$here/../../.." && pwd)}
-work=$(mktemp -d /tmp/gemlab-deps.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch deps
 
 # Stubs.  $STATE/installed holds "package version" lines; apt-get appends
 # to it and logs its arguments to $STATE/apt.log.

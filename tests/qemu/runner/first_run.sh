@@ -17,11 +17,9 @@
 # Ends with "first_run: N passed, M failed"; exit status non-zero on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=${TOP:-$(cd "$here/../../.." && pwd)}
-work=$(mktemp -d /tmp/gemlab-firstrun.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch firstrun
 
 # a fresh machine: apt-cache lists no source package, an empty cache
 mkdir -p "$work/bin" "$work/cache"

@@ -13,12 +13,10 @@ set -u
 ci_env=${CI-}
 unset CI
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-G=${1:-$top/build/host/bin/gemlab}
-work=$(mktemp -d /tmp/gemlab-merge.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch merge
+G=${1:-$top/build/host/bin/gemlab}
 
 # shard K of N with the given cases: "name:pass|fail|skip"
 shard() {

@@ -18,11 +18,9 @@
 # Ends with "qemu_build_keys: N passed, M failed"; non-zero exit on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=${TOP:-$(cd "$here/../../.." && pwd)}
-work=$(mktemp -d /tmp/gemlab-qkeys.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch qkeys
 
 # the scratch checkout: emu/qemu (no bench/) and models/{include,src}
 mkdir -p "$work/r/emu" "$work/r/models" "$work/bin" "$work/cache"

@@ -10,12 +10,10 @@
 # on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-G=${1:-$top/build/host/bin/gemlab}
-work=$(mktemp -d /tmp/gemlab-report.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch report
+G=${1:-$top/build/host/bin/gemlab}
 if ! command -v gnuplot >/dev/null; then
     skip "report (every check)" "gnuplot not installed (apt-get install gnuplot-nox)"
     summary report; exit

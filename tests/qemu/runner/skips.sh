@@ -19,12 +19,10 @@
 # Ends with "skips: N passed, M failed"; exit status non-zero on failure.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
-top=$(cd "$here/../../.." && pwd)
-work=$(mktemp -d /tmp/gemlab-skips.XXXXXX)
-trap 'rm -rf "$work"' EXIT
 unset CI        # each case sets it
 # shellcheck source=../../lib/check.sh
 . "$here/../../lib/check.sh"
+scratch skips
 
 # 1. report.sh, gnuplot missing: a PATH with only what it needs before
 #    that check (bash builtins aside)
