@@ -12,15 +12,32 @@ stays at the top.  Every member is optional: a missing one reads as
 import json
 import os
 
+from .console import parse_line
 
-def load(run_dir):
-    """The parsed RUN_DIR/results.json; OSError / ValueError name the file."""
-    path = os.path.join(run_dir, "results.json")
+
+def load(run_dir, name="results.json"):
+    """The parsed RUN_DIR/NAME (results.json, diagnosis.json, iperf.json);
+    OSError / ValueError name the file."""
+    path = os.path.join(run_dir, name)
     with open(path) as f:
         try:
             return json.load(f)
         except ValueError as e:
             raise ValueError("%s: %s" % (path, e)) from None
+
+
+def codes(run_dir):
+    """The codes diagnosis.json names, in its order."""
+    return [x["code"] for x in load(run_dir, "diagnosis.json")["findings"]]
+
+
+def messages(run_dir, name="console.log", **match):
+    """The @gemlab messages of RUN_DIR/NAME (console.log, or a JSON-lines
+    file such as peer.jsonl) whose members equal @match
+    (type="result", test="iperf")."""
+    with open(os.path.join(run_dir, name)) as f:
+        ms = [json.loads(x) if name.endswith(".jsonl") else parse_line(x) for x in f]
+    return [m for m in ms if m and all(m.get(k) == v for k, v in match.items())]
 
 
 TRUTH_FIRST = ("conditions", "model")

@@ -116,6 +116,19 @@ def test_results_accessors_read_top_level_and_truth(tmp_path):
         results.load(str(tmp_path))
 
 
+def test_results_codes_and_messages_of_a_run_dir(tmp_path):
+    (tmp_path / "diagnosis.json").write_text('{"findings": [{"code": "B"}, {"code": "A"}]}')
+    (tmp_path / "console.log").write_text(
+        'boot\n@gemlab {"type":"result","test":"iperf","bps":1}\n'
+        'x @gemlab {"type":"result","test":"echo"}\n@gemlab {"type":\n')
+    (tmp_path / "peer.jsonl").write_text('{"type":"result","role":"server"}\n{"type":"log"}\n')
+    assert results.codes(str(tmp_path)) == ["B", "A"]
+    assert results.messages(str(tmp_path), type="result", test="iperf") == [
+        {"type": "result", "test": "iperf", "bps": 1}]
+    assert len(results.messages(str(tmp_path))) == 2      # the torn line is not a message
+    assert results.messages(str(tmp_path), "peer.jsonl", role="server") == [{"type": "result", "role": "server"}]
+
+
 def test_board_argv_baremetal_on_slirp():
     a = board.zynq_argv("q", "fw.elf", qmp="/r,1/qmp.sock", serial="/r/ser.sock",
                         netdev=board.netdev_user([("udp", 4000, 7)], ipv6=False), gem={"wire-seed": 3})
@@ -170,3 +183,4 @@ def test_gemregs_expressions_names_and_errors(tmp_path):
     h.write_text("#define BAD (1 <<)\n")
     with pytest.raises(ValueError, match=r"r.h:1"):
         gemregs.load(str(h))
+

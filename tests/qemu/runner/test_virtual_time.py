@@ -38,7 +38,7 @@ import subprocess
 
 import pytest
 
-from gemlab_test import paths
+from gemlab_test import paths, results
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCENARIO = os.path.join(HERE, "fixtures", "vt_idle.ini")
@@ -56,12 +56,24 @@ def vt_qemu(our_qemu):
     return our_qemu
 
 
-def gemlab_run(qemu, fw, out, scenario=SCENARIO, extra=(), env=None):
+def gemlab_run(qemu, fw, out, scenario=SCENARIO, extra=(), env=None, text=None):
+    """`gemlab run` of @scenario, or of @text written to OUT.ini."""
+    if text is not None:
+        scenario = out + ".ini"
+        with open(scenario, "w") as f:
+            f.write(text)
     if scenario == SCENARIO and "--net" not in extra:
         extra = ["--net", "idle"] + list(extra)   # the link and timeline only, no peer
     r = subprocess.run([GEMLAB, "run", "--qemu", qemu, "--fw", fw, "--out", out] + list(extra) + [scenario],
                        capture_output=True, text=True, timeout=600, env=env)
     return r
+
+
+def run_ok(qemu, fw, out, **kw):
+    """gemlab_run that must exit 0: its results.json."""
+    r = gemlab_run(qemu, fw, out, **kw)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return results.load(out)
 
 
 def without_wall_clock(doc):
@@ -106,8 +118,7 @@ def quiet_and_loaded_runs(qemu, fw, tmp_path, scenario=SCENARIO, extra=()):
 
 def test_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path)
-    with open(os.path.join(quiet, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(quiet)
     clock = res["clock"]
     assert clock["mode"] == "virtual" and clock["mips"] == 500 and clock["mips_default"], clock
     assert clock["console_gate"]["unsynced_inputs"] == 0, clock
@@ -150,13 +161,8 @@ def linux_zimage():
 def linux_run(qemu, tmp_path, name, text):
     """`gemlab run` of the Linux image on a scenario of @text (written to
     TMP/NAME.ini); it must succeed.  (run directory, results.json)."""
-    sc = tmp_path / (name + ".ini")
-    sc.write_text(text)
-    out = str(tmp_path / "run")
-    r = gemlab_run(qemu, linux_zimage(), out, scenario=str(sc))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        return out, json.load(f)
+    out = str(tmp_path / name)
+    return out, run_ok(qemu, linux_zimage(), out, text=text)
 
 
 def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
@@ -165,8 +171,7 @@ def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
     zimage = linux_zimage()
     sc = os.path.join(HERE, "fixtures", "vt_linux.ini")
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, zimage, tmp_path, scenario=sc, extra=["--net", "idle"])
-    with open(os.path.join(quiet, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(quiet)
     c = res["clock"]
     assert 0 < c["ready_s"] <= c["link_up_s"] < c["end_s"] and c["console_gate"]["timeouts"] == 0, c
     assert [e["up"] for e in res["link_events"]][-2:] == [False, True], res["link_events"]
@@ -175,13 +180,8 @@ def test_linux_rerun_identical_under_cpu_hog(tmp_path, vt_qemu):
 
 def boot_ready_s(qemu, fw, out, mips):
     text = open(SCENARIO).read().replace("clock = virtual", "clock = virtual\nmips = %d" % mips)
-    sc = out + ".ini"
-    with open(sc, "w") as f:
-        f.write(text.replace("name = vt_idle", "name = vt_mips%d" % mips))
-    r = gemlab_run(qemu, fw, out, scenario=sc, extra=["--net", "idle"])
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        c = json.load(f)["clock"]
+    c = run_ok(qemu, fw, out, text=text.replace("name = vt_idle", "name = vt_mips%d" % mips),
+               extra=["--net", "idle"])["clock"]
     assert c["mips"] == mips and not c["mips_default"], c
     return c["ready_s"]
 
@@ -212,11 +212,10 @@ def test_bad_clock_options_refused(tmp_path, vt_qemu, fw):
     # host networking in virtual time is refused, naming the flag
     r = gemlab_run(vt_qemu, fw, str(tmp_path / "y"), scenario=TCP_1G, extra=["--net", "user"])
     assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
-    sc = tmp_path / "bad.ini"
-    sc.write_text("[scenario]\nname = bad\n[board]\nclock = fast\nmips = 0\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "z"), scenario=str(sc))
+    sc = str(tmp_path / "z")
+    r = gemlab_run(vt_qemu, fw, sc, text="[scenario]\nname = bad\n[board]\nclock = fast\nmips = 0\n")
     assert r.returncode == 2, r.stderr
-    assert "%s:4: [board] clock" % sc in r.stderr and "%s:5: [board] mips" % sc in r.stderr, r.stderr
+    assert "%s.ini:4: [board] clock" % sc in r.stderr and "%s.ini:5: [board] mips" % sc in r.stderr, r.stderr
 
 
 # ---- --net sim: traffic against the in-emulator peer (docs/PEER.md) ------
@@ -240,16 +239,14 @@ def test_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     sits at the Ethernet ceiling (1000 x 1460/1538), and a second run beside
     a busy loop per core gives the same files, the peer's results too."""
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path, scenario=TCP_1G)
-    with open(os.path.join(quiet, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(quiet)
     ip = res["iperf"]
     assert ip["ok"] and ip["measured_by"] == "peer" and "virtual_idle" not in ip, ip
     assert ip["peer_result"]["src"] == "peer" and ip["peer_result"]["role"] == "server", ip
     lo, hi = ceiling_bps(1460, 1538, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
     assert ip["tx_bps"] == ip["throughput_bps"], ip
-    with open(os.path.join(quiet, "diagnosis.json")) as f:
-        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert results.codes(quiet) == [], "a clean link named a fault"
     assert res["clock"]["console_gate"]["unsynced_inputs"] == 0, res["clock"]
     # the evidence the diagnosis reads: the firmware's whole stats line
     # (a ~3 KB line the gate once cut at its start, so "gem" was missing)
@@ -266,8 +263,7 @@ def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     (patch 0043: runs parted by 768 ns after 1861 frames) and the runner
     reading peer.jsonl before the gate's hold."""
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path, scenario=UDP_1G)
-    with open(os.path.join(quiet, "results.json")) as f:
-        ip = json.load(f)["iperf"]
+    ip = results.load(quiet)["iperf"]
     assert ip["ok"] and ip["measured_by"] == "board" and ip["udp_lost_pct"] == 0, ip
     lo, hi = ceiling_bps(1470, 1536, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
@@ -282,10 +278,7 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     result line: every stream carries traffic, the streams add up to the
     sum, and the sum sits at the one-stream ceiling, 1000 x 1460/1538."""
     out = str(tmp_path / "run")    # short: the run's unix sockets live in it (108 bytes)
-    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, name + ".ini"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    res = run_ok(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, name + ".ini"))
     ip = res["iperf"]
     assert ip["ok"] and ip["measured_by"] == ("peer" if board_tx else "board"), ip
     assert ip["method"]["streams"] == 4 and res["truth"]["conditions"]["parallel"] == 4, ip
@@ -300,17 +293,14 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     pr = ip["peer_result"]
     assert pr["streams"] == 4 and pr["role"] == ("server" if board_tx else "client"), pr
     assert len(pr["stream_bytes"]) == 4 and min(pr["stream_bytes"]) >= 0.2 * pr["bytes"], pr
-    with open(os.path.join(out, "console.log")) as f:
-        fw_res = [json.loads(line.split("@gemlab ", 1)[1]) for line in f
-                  if "@gemlab " in line and '"type":"result"' in line and '"test":"iperf"' in line]
+    fw_res = results.messages(out, type="result", test="iperf")
     assert len(fw_res) == 1, fw_res       # one result line per test, the [SUM]
     assert fw_res[0]["streams"] == 4 and len(fw_res[0]["stream_bytes"]) == 4, fw_res
     rx = pr if board_tx else fw_res[0]
     assert sum(rx["stream_bytes"]) == rx["bytes"], rx
     lo, hi = ceiling_bps(1460, 1538, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert results.codes(out) == [], "a clean link named a fault"
 
 
 def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
@@ -320,10 +310,7 @@ def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
     own lines, not only the figure, which a peer client sending as usual
     would also give."""
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_1g_rx_client.ini"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    res = run_ok(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_1g_rx_client.ini"))
     ip = res["iperf"]
     assert ip["board_command"].startswith("iperf -c 10.0.2.2 ") and ip["board_command"].endswith(" -R"), ip
     assert ip["peer_command"] == "iperf -s", ip
@@ -332,9 +319,7 @@ def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
     assert res["truth"]["conditions"]["client"] == "board", res["truth"]["conditions"]
     pr = ip["peer_result"]
     assert pr["role"] == "server" and pr["reverse"] is True, pr
-    with open(os.path.join(out, "console.log")) as f:
-        fw_res = [json.loads(line.split("@gemlab ", 1)[1]) for line in f
-                  if "@gemlab " in line and '"type":"result"' in line and '"test":"iperf"' in line]
+    fw_res = results.messages(out, type="result", test="iperf")
     assert len(fw_res) == 1 and fw_res[0]["role"] == "client" and fw_res[0]["reverse"] is True, fw_res
     # what the peer's server sent is what the board's client received
     assert fw_res[0]["bytes"] == pr["bytes"] and ip["rx_bps"] == fw_res[0]["bps"], (fw_res, pr)
@@ -347,16 +332,10 @@ def test_parallel_sweep_runs_one_test_per_count(tmp_path, vt_qemu, fw):
     sending (its client `-P 1`, then `-P 2`) to the peer's one server.
     Each entry must be its own test's figure: the runner takes the peer's
     result line newer than the previous test's."""
-    sc = tmp_path / "ps.ini"
-    sc.write_text("[scenario]\nname = ps\n[board]\nclock = virtual\n"
-                  "[traffic]\nreverse = yes\nparallel_sweep = 1, 2\nduration = 1s\n")
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, fw, out, scenario=str(sc))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
-    with open(os.path.join(out, "peer.jsonl")) as f:
-        lines = [json.loads(x) for x in f if '"type":"result"' in x and '"test":"iperf"' in x]
+    res = run_ok(vt_qemu, fw, out, text="[scenario]\nname = ps\n[board]\nclock = virtual\n"
+                 "[traffic]\nreverse = yes\nparallel_sweep = 1, 2\nduration = 1s\n")
+    lines = results.messages(out, "peer.jsonl", type="result", test="iperf")
     srv = [x for x in lines if x["role"] == "server"]
     assert [x.get("streams", 1) for x in srv] == [1, 2], srv
     ps = res["parallel_sweep"]
@@ -368,8 +347,7 @@ def test_parallel_sweep_runs_one_test_per_count(tmp_path, vt_qemu, fw):
     ip = res["iperf"]           # the last test's
     assert ip["method"]["streams"] == 2 and ip["peer_result"]["streams"] == 2, ip
     assert "-P 2" in ip["board_command"], ip
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert results.codes(out) == [], "a clean link named a fault"
 
 
 def test_udp_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw):
@@ -378,10 +356,7 @@ def test_udp_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw):
     one line and acks each; the sum meets the UDP ceiling, 1000 x
     1470/1536, with nothing lost."""
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_udp_1g_p4.ini"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        ip = json.load(f)["iperf"]
+    ip = run_ok(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_udp_1g_p4.ini"))["iperf"]
     assert ip["ok"] and ip["measured_by"] == "board" and ip["method"]["streams"] == 4, ip
     assert "-u" in ip["peer_command"] and "-P 4" in ip["peer_command"], ip
     sb = ip["stream_bytes"]
@@ -393,64 +368,43 @@ def test_udp_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw):
     assert pr["server"]["bytes"] == sum(sb), (pr, sb)
     lo, hi = ceiling_bps(1470, 1536, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert results.codes(out) == [], "a clean link named a fault"
 
 
 def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
-    # the peer runs in virtual time only
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "a"), scenario=TCP_1G, extra=["--net", "sim", "--clock", "real"])
-    assert r.returncode == 2 and "--net sim" in r.stderr and "virtual time" in r.stderr, r.stderr
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "b"), scenario=TCP_1G, extra=["--net", "user"])
-    assert r.returncode == 2 and "--net" in r.stderr and "--clock real" in r.stderr, r.stderr
-    # what the peer cannot do yet, named with file:line
-    sc = tmp_path / "p4.ini"
-    sc.write_text("[scenario]\nname = p4\n[board]\nclock = virtual\n[traffic]\nparallel_sweep = 1,9\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "c"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] parallel_sweep = 9" % sc in r.stderr, r.stderr
-    # a sweep is several tests: a timeline's times are one test's
-    sc.write_text("[scenario]\nname = st\n[board]\nclock = virtual\n[timeline]\nat = 1s restart-aneg\n"
-                  "[traffic]\nprotocol = udp\nsweep = 64, 1472\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "st"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:9: [traffic] sweep with a [timeline]" % sc in r.stderr, r.stderr
-    # UDP -l: 20..8972 bytes in the firmware's and the peer's iperf
-    sc.write_text("[scenario]\nname = l16\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\n"
-                  "sweep = 16, 1472\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "l16"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:7: [traffic] sweep length 16" % sc in r.stderr and "20..8972" in r.stderr, \
-        r.stderr
-    sc.write_text("[scenario]\nname = l9k\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nlength = 9000\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "l9k"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:7: [traffic] length = 9000" % sc in r.stderr, r.stderr
-    # -P N: 1..8 streams (the firmware's iperf)
-    sc.write_text("[scenario]\nname = p9\n[board]\nclock = virtual\n[traffic]\nparallel = 9\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "c9"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] parallel = 9" % sc in r.stderr and "1..8" in r.stderr, r.stderr
-    # -w: the TCP client's send buffer; UDP paces by -b
-    sc.write_text("[scenario]\nname = w\n[board]\nclock = virtual\n[traffic]\nprotocol = udp\nwindow = 64K\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "d"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:7: [traffic] window" % sc in r.stderr and "TCP only" in r.stderr, r.stderr
-    # -d: one stream from the peer's client
-    sc.write_text("[scenario]\nname = d\n[board]\nclock = virtual\n[traffic]\nparallel = 2\nbidir = yes\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "dd"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:7: [traffic] bidir" % sc in r.stderr and "-d" in r.stderr, r.stderr
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "f"), scenario=TCP_1G, extra=["--net", "idle", "--clock", "real"])
-    assert r.returncode == 2 and "--net idle" in r.stderr and "virtual time" in r.stderr, r.stderr
-    # -R (the client is not the sending end): one stream
-    sc.write_text("[scenario]\nname = r2\n[board]\nclock = virtual\n[traffic]\nparallel = 2\nclient = board\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "r2"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:7: [traffic] client = board with reverse = no is iperf 2's -R" % sc in r.stderr, \
-        r.stderr
-    # ... and no -w in the firmware's (or the peer's) -R client
-    sc.write_text("[scenario]\nname = rw\n[board]\nclock = virtual\n[traffic]\nwindow = 64K\nclient = board\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "rw"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] window with client = board (iperf 2's -R)" % sc in r.stderr, \
-        r.stderr
-    # the roles are the peer's to swap: not in real time (host tools)
-    sc.write_text("[scenario]\nname = rr\n[board]\nclock = real\n[traffic]\nclient = board\n")
-    r = gemlab_run(vt_qemu, fw, str(tmp_path / "rr"), scenario=str(sc))
-    assert r.returncode == 2 and "%s:6: [traffic] client = board: only against the in-emulator peer" % sc \
-        in r.stderr, r.stderr
+    # the peer, and --net idle, run in virtual time only
+    for extra, words in ((["--net", "sim", "--clock", "real"], ("--net sim", "virtual time")),
+                         (["--net", "idle", "--clock", "real"], ("--net idle", "virtual time"))):
+        r = gemlab_run(vt_qemu, fw, str(tmp_path / "a"), scenario=TCP_1G, extra=extra)
+        assert r.returncode == 2 and all(w in r.stderr for w in words), r.stderr
+    # what the peer cannot do yet, named with file:line (BAD.ini:LINE: ...)
+    vt = "clock = virtual\n"
+    for body, where, also in (
+            (vt + "[traffic]\nparallel_sweep = 1,9\n", "6: [traffic] parallel_sweep = 9", ""),
+            # a sweep is several tests: a timeline's times are one test's
+            (vt + "[timeline]\nat = 1s restart-aneg\n[traffic]\nprotocol = udp\nsweep = 64, 1472\n",
+             "9: [traffic] sweep with a [timeline]", ""),
+            # UDP -l: 20..8972 bytes in the firmware's and the peer's iperf
+            (vt + "[traffic]\nprotocol = udp\nsweep = 16, 1472\n", "7: [traffic] sweep length 16", "20..8972"),
+            (vt + "[traffic]\nprotocol = udp\nlength = 9000\n", "7: [traffic] length = 9000", ""),
+            # -P N: 1..8 streams (the firmware's iperf)
+            (vt + "[traffic]\nparallel = 9\n", "6: [traffic] parallel = 9", "1..8"),
+            # -w: the TCP client's send buffer; UDP paces by -b
+            (vt + "[traffic]\nprotocol = udp\nwindow = 64K\n", "7: [traffic] window", "TCP only"),
+            # -d: one stream from the peer's client
+            (vt + "[traffic]\nparallel = 2\nbidir = yes\n", "7: [traffic] bidir", "-d"),
+            # -R (the client is not the sending end): one stream ...
+            (vt + "[traffic]\nparallel = 2\nclient = board\n",
+             "7: [traffic] client = board with reverse = no is iperf 2's -R", ""),
+            # ... and no -w in the firmware's (or the peer's) -R client
+            (vt + "[traffic]\nwindow = 64K\nclient = board\n",
+             "6: [traffic] window with client = board (iperf 2's -R)", ""),
+            # the roles are the peer's to swap: not in real time (host tools)
+            ("clock = real\n[traffic]\nclient = board\n",
+             "6: [traffic] client = board: only against the in-emulator peer", "")):
+        out = str(tmp_path / "bad")
+        r = gemlab_run(vt_qemu, fw, out, text="[scenario]\nname = bad\n[board]\n" + body)
+        assert r.returncode == 2 and "%s.ini:%s" % (out, where) in r.stderr and also in r.stderr, r.stderr
 
 
 def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
@@ -461,8 +415,7 @@ def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu
     landed 2..9 us late while the guest was busy (the main loop's clock
     warp), and the runs parted at the first action."""
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, fw, tmp_path, extra=["--net", "sim"])
-    with open(os.path.join(quiet, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(quiet)
     ip = res["iperf"]
     assert ip["ok"] and ip["measured_by"] == "board" and "virtual_idle" not in ip, ip
     applied = [(e["t_s"], e["applied"]) for e in res["truth"]["timeline_applied"]]
@@ -480,8 +433,7 @@ def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu
     with open(os.path.join(quiet, "console.log")) as f:
         con = f.read()
     assert con.count("\"type\":\"phy_regs\"") == 2, con[-2000:]
-    with open(os.path.join(quiet, "diagnosis.json")) as f:
-        codes = [x["code"] for x in json.load(f)["findings"]]
+    codes = results.codes(quiet)
     assert "PHY_LINK_FLAPS" in codes, codes
     assert res["clock"]["console_gate"]["unsynced_inputs"] == 0, res["clock"]
     assert_same_runs(quiet, loaded, peer=True)
@@ -499,14 +451,11 @@ def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
     with open(os.path.join(SCENARIOS, "high_rtt_small_window.ini")) as f:
         text = f.read()
     assert "\nwindow = 64K\n" in text
-    sc = tmp_path / "w16.ini"
-    sc.write_text(text.replace("\nwindow = 64K\n", "\nwindow = 16K\n"))
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, fw, out, scenario=str(sc))
+    r = gemlab_run(vt_qemu, fw, out, text=text.replace("\nwindow = 64K\n", "\nwindow = 16K\n"))
     # the scenario's own bounds are the 64 KB window's: this run is below them
     assert r.returncode == 1 and "throughput" in r.stdout, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(out)
     ip = res["iperf"]
     assert "-w 16384" in ip["peer_command"] and ip["method"]["window_bytes"] == 16384, ip
     assert ip["peer_result"]["window_bytes"] == 16384, ip["peer_result"]
@@ -533,20 +482,14 @@ def test_udp_dual_carries_the_offered_rate_both_ways(tmp_path, vt_qemu, fw):
     peer's UDP server.  Each way carries the offered rate (1470-byte
     datagrams, far below 1000 x 1470/1536), nothing is lost, and
     throughput_bps is the sum, as with the host's -d."""
-    sc = tmp_path / "udpd.ini"
-    sc.write_text("[scenario]\nname = udpd\ndescription = UDP -d\n[board]\nclock = virtual\n"
-                  "[traffic]\nprotocol = udp\nbidir = yes\nbandwidth = 200M\nduration = 2s\n")
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, fw, out, scenario=str(sc))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        ip = json.load(f)["iperf"]
+    ip = run_ok(vt_qemu, fw, out, text="[scenario]\nname = udpd\ndescription = UDP -d\n[board]\nclock = virtual\n"
+                "[traffic]\nprotocol = udp\nbidir = yes\nbandwidth = 200M\nduration = 2s\n")["iperf"]
     assert ip["ok"] and ip["method"]["bidir"] and ip["peer_command"].endswith(" -d"), ip
     for k in ("rx_bps", "tx_bps"):
         assert abs(ip[k] - 200e6) < 0.005 * 200e6, (k, ip)
     assert ip["throughput_bps"] == ip["rx_bps"] + ip["tx_bps"] and ip["udp_lost_pct"] == 0, ip
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        assert json.load(f)["findings"] == [], "a clean link named a fault"
+    assert results.codes(out) == [], "a clean link named a fault"
 
 
 def test_loss_variant_names_retransmits(tmp_path, vt_qemu, fw):
@@ -557,11 +500,9 @@ def test_loss_variant_names_retransmits(tmp_path, vt_qemu, fw):
     out = str(tmp_path / "loss")
     r = gemlab_run(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_loss_1pct.ini"))
     assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        codes = [x["code"] for x in json.load(f)["findings"]]
+    codes = results.codes(out)
     assert "PROTO_RETRANSMITS" in codes, codes
-    with open(os.path.join(out, "results.json")) as f:
-        ip = json.load(f)["iperf"]
+    ip = results.load(out)["iperf"]
     assert ip["ok"] and ip["measured_by"] == "peer" and ip["throughput_bps"] < 0.99 * ceiling_bps(1460, 1538, 3)[0], ip
 
 
@@ -620,8 +561,7 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
     assert 3.0 <= c["window_s"] < 3.3, c
     if proto == "tcp":
         assert max(c["busy_pct"]) >= 90, c           # 1G TCP keeps a 500 MIPS A9 busy both ways
-    with open(os.path.join(out, "console.log")) as f:
-        runs = [json.loads(x.split("@gemlab ", 1)[1]) for x in f if '"cmd":"run"' in x and "@gemlab " in x]
+    runs = results.messages(out, cmd="run")
     assert [(m["type"], m.get("background", False)) for m in runs] == \
         ([("result", False)] if board_tx else [("status", True), ("result", True)]), runs
 
@@ -644,8 +584,7 @@ def test_linux_iperf3_against_the_peer(tmp_path, vt_qemu):
     assert ip["board_command"] == "run -b iperf3 -s -1 -J -p 5202", ip
     assert res["truth"]["conditions"]["board_tool"] == "iperf3", res["truth"]["conditions"]
     assert ip["peer_command"] == "iperf3 -c 10.0.2.15 -p 5202 -t 2 -O 1 -P 2", ip
-    with open(os.path.join(out, "iperf.json")) as f:
-        js = json.load(f)
+    js = results.load(out, "iperf.json")
     rec = js["end"]["sum_received"]
     pr = ip["peer_result"]
     # the server's count after the omit, as it sent it to the client
@@ -667,8 +606,7 @@ def test_linux_iperf3_against_the_peer(tmp_path, vt_qemu):
     lo, hi = ceiling_bps(1460, 1538, 2)
     assert 0.5 * lo <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
     assert 3.0 <= res["cpu"]["window_s"] < 3.3 and max(res["cpu"]["busy_pct"]) >= 90, res["cpu"]
-    with open(os.path.join(out, "diagnosis.json")) as f:
-        codes = [x["code"] for x in json.load(f)["findings"]]
+    codes = results.codes(out)
     assert "METHOD_NO_OMIT" not in codes, codes
 
 
@@ -680,10 +618,7 @@ def test_linux_iperf2_dual_against_the_peer(tmp_path, vt_qemu):
     receiver: rx_bps by the board, tx_bps by the peer's server, which saw
     the bytes the board says it sent."""
     out = str(tmp_path / "run")
-    r = gemlab_run(vt_qemu, linux_zimage(), out, scenario=os.path.join(SCENARIOS, "vt_linux_tcp_dual.ini"))
-    assert r.returncode == 0, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    res = run_ok(vt_qemu, linux_zimage(), out, scenario=os.path.join(SCENARIOS, "vt_linux_tcp_dual.ini"))
     ip = res["iperf"]
     assert ip["ok"] and ip["method"]["bidir"] and ip["peer_command"].endswith(" -d"), ip
     assert ip["board_command"].startswith("run -b iperf -s"), ip
@@ -706,8 +641,7 @@ def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
     run, and the waiting core read busy)."""
     sc = os.path.join(SCENARIOS, "vt_linux_single_stream.ini")
     quiet, loaded = quiet_and_loaded_runs(vt_qemu, linux_zimage(), tmp_path, scenario=sc)
-    with open(os.path.join(quiet, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(quiet)
     c = res["clock"]
     assert c["quantum_ns"] == 10000 and c["icount"] == "mips=150,sleep=off,align=off,quantum=10000", c
     busy = res["cpu"]["busy_pct"]
@@ -720,8 +654,7 @@ def test_linux_two_cpus_in_parallel_virtual_time(tmp_path, vt_qemu):
     assert len(sirq) == 2 and all(0 <= s <= b + 0.1 for s, b in zip(sirq, busy)), (sirq, busy)
     assert sirq[hot] > 2 * sirq[1 - hot] and sirq[hot] >= 20, (sirq, irqs)
     assert res["iperf"]["ok"] and res["iperf"]["method"]["streams"] == 1, res["iperf"]
-    with open(os.path.join(quiet, "diagnosis.json")) as f:
-        codes = [x["code"] for x in json.load(f)["findings"]]
+    codes = results.codes(quiet)
     assert "METHOD_SINGLE_STREAM" in codes, codes
     assert_same_runs(quiet, loaded, peer=True)
 
@@ -760,16 +693,16 @@ def test_linux_parallel_sweep_has_each_tests_core_load(tmp_path, vt_qemu):
 def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""
-    sc = tmp_path / "lx.ini"
+    out = str(tmp_path / "lx")
     for body, where in (("board_tool = iperf2\ntool = iperf3\n", "7: [traffic] board_tool = iperf2 with tool = iperf3"),
                         ("tool = iperf3\nprotocol = udp\n", "8: [traffic] protocol = udp with tool = iperf3"),
                         ("tool = iperf3\nparallel_sweep = 1,2\n", "8: [traffic] parallel_sweep with tool = iperf3"),
                         ("parallel = 2\nbidir = yes\n", "8: [traffic] bidir"),
                         ("duration = 1s\n", "7: [traffic] duration"),
                         ("protocol = udp\nclient = board\n", "8: [traffic] client = board with protocol = udp")):
-        sc.write_text("[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n" + body)
-        r = gemlab_run(vt_qemu, linux_zimage(), str(tmp_path / "r"), scenario=str(sc))
-        assert r.returncode == 2 and "%s:%s" % (sc, where) in r.stderr, r.stderr
+        r = gemlab_run(vt_qemu, linux_zimage(), out,
+                       text="[scenario]\nname = lx\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n" + body)
+        assert r.returncode == 2 and "%s.ini:%s" % (out, where) in r.stderr, r.stderr
 
 
 def test_linux_kernel_panic_ends_the_run(tmp_path, vt_qemu):
@@ -784,6 +717,5 @@ def test_linux_kernel_panic_ends_the_run(tmp_path, vt_qemu):
     r = gemlab_run(vt_qemu, str(lone / "zImage"), out, scenario=os.path.join(HERE, "fixtures", "vt_linux.ini"),
                    extra=["--net", "idle"])
     assert r.returncode == 1, r.stdout + r.stderr
-    with open(os.path.join(out, "results.json")) as f:
-        res = json.load(f)
+    res = results.load(out)
     assert "the guest kernel panicked during boot: Kernel panic - not syncing" in res["verdict"]["reason"], res["verdict"]
