@@ -2046,30 +2046,39 @@ static void sim_lx_server_report(cJSON *res, const cJSON *peer)
 static int sim_peer_wait(struct run *r, const char *test, bool board_tx, bool bidir, int peer_skip, int rx_skip,
                          int skip, cJSON **peer, cJSON **peer_rx)
 {
+    cJSON *rx = NULL;   /* -d only: *@peer_rx may be NULL without */
     int rc = 0;
 
+    if (peer_rx) {
+        rx = *peer_rx;
+        *peer_rx = NULL;
+    }
     for (int k = 0; k < 200; k++) {
         rc = vt_sync(r);
         if (!rc) {
             cJSON_Delete(*peer);
-            cJSON_Delete(*peer_rx);
+            cJSON_Delete(rx);
             *peer = sim_peer_result(r, test, board_tx ? "server" : "client", peer_skip, NULL);
-            *peer_rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
+            rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
             /* -d: the board's server result too (Linux: the agent's answer) */
-            if (*peer && (!bidir || (*peer_rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
-                                                      ? result_where(&r->in, skip, "cmd", "run")
-                                                      : pair_result(&r->in, skip, "server")))))
+            if (*peer && (!bidir || (rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
+                                                ? result_where(&r->in, skip, "cmd", "run")
+                                                : pair_result(&r->in, skip, "server")))))
                 break;
         }
         if (!rc)
             rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
         if (rc) {
             cJSON_Delete(*peer);
-            cJSON_Delete(*peer_rx);
-            *peer = *peer_rx = NULL;
+            cJSON_Delete(rx);
+            *peer = NULL;
             return wait_failed(r, rc, "peer result");
         }
     }
+    if (peer_rx)
+        *peer_rx = rx;
+    else
+        cJSON_Delete(rx);
     return 0;
 }
 
@@ -2123,6 +2132,37 @@ static int sim_arp_first(struct run *r)
     return rc;
 }
 
+/* The Linux image receives: the agent starts the board's server @fw_cmd
+ * (`run -b`: in the background, for this test only) SIM_LX_SRV_LEAD_NS
+ * ahead of the peer's client @peer_cmd, which starts once it listens.
+ * The CPU figure counts from the peer's start.  0 or the QMP/gate error. */
+static int sim_lx_server_then_peer(struct run *r, const char *fw_cmd, const char *peer_cmd)
+{
+    int rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
+
+    if (!rc)
+        rc = sim_lx_stats(r, true);
+    if (!rc)
+        rc = vt_sync(r);
+    if (!rc)
+        rc = sim_peer_start(r, peer_cmd);
+    return rc;
+}
+
+/* On to @end_ns of the test's virtual time, where the peer's client ends
+ * the traffic, from *@t (where the timeline left the VM); the VM is held
+ * there.  0 or the QMP/gate error. */
+static int sim_run_to(struct run *r, uint64_t *t, uint64_t end_ns)
+{
+    int rc = vt_sync(r);
+
+    if (!rc && *t < end_ns) {
+        rc = vt_queue_at(r, NULL, "", 0, end_ns - *t);
+        *t = end_ns;
+    }
+    return rc;
+}
+
 /* tool = iperf3 against the Linux image: the agent runs the board's iperf
  * 3.12 as a one-off server with -J (`run -b`: it exits after the test and
  * the agent answers with its JSON), the peer's iperf3 client sends -P
@@ -2137,7 +2177,7 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     const char *want[2] = { "result", NULL };
     char opt[64] = "", peer_cmd[192], fw_cmd[96], pat[64], path[PATH_MAX];
     int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), peer_skip;
-    cJSON *peer = NULL, *none = NULL, *res, *m;
+    cJSON *peer = NULL, *res, *m;
     const cJSON *line, *js;
     char *text;
     uint64_t t = 0;
@@ -2158,13 +2198,7 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     if (!rc)
         rc = sim_arp_first(r);
     if (!rc)
-        rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
-    if (!rc)    /* the CPU figure counts from the peer's start */
-        rc = sim_lx_stats(r, true);
-    if (!rc)
-        rc = vt_sync(r);
-    if (!rc)
-        rc = sim_peer_start(r, peer_cmd);
+        rc = sim_lx_server_then_peer(r, fw_cmd, peer_cmd);
     if (rc)
         return wait_failed(r, rc, "peer start");
     progress(r, "traffic", 0, (double)(t_s + o_s));
@@ -2173,9 +2207,7 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     if (rc)
         return wait_failed(r, rc, "timeline during traffic");
     /* the agent's stats at the traffic's end, before the server's tail */
-    rc = vt_sync(r);
-    if (!rc && t < end_ns)
-        rc = vt_queue_at(r, NULL, "", 0, end_ns - t);
+    rc = sim_run_to(r, &t, end_ns);
     if (!rc)
         rc = sim_lx_stats(r, false);
     if (rc)
@@ -2185,7 +2217,7 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     progress_end(r);
     if (rc && rc != -ETIMEDOUT)
         return wait_failed(r, rc, "traffic");
-    rc = sim_peer_wait(r, "iperf3", false, false, peer_skip, 0, skip, &peer, &none);
+    rc = sim_peer_wait(r, "iperf3", false, false, peer_skip, 0, skip, &peer, NULL);
     if (rc)
         return rc;
     line = result_where(&r->in, skip, "cmd", "run");
@@ -2193,14 +2225,8 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     text = cJSON_IsObject(js) ? cJSON_PrintUnformatted(js) : NULL;
     res = iperf3_parse(text);
     if (text) {
-        FILE *f;
         snprintf(path, sizeof(path), "%s/iperf.json", r->in.run_dir);
-        f = fopen(path, "w");
-        if (f) {
-            fputs(text, f);
-            fputc('\n', f);
-            fclose(f);
-        }
+        runner_write_text(path, text);    /* a copy: a failure is named on stderr */
     } else {
         const cJSON *out = cJSON_GetObjectItemCaseSensitive(line, "output");
         cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
@@ -2226,7 +2252,6 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     cJSON_AddStringToObject(res, "board_command", fw_cmd);
     if (peer)
         cJSON_AddItemToObject(res, "peer_result", peer);
-    cJSON_Delete(none);
     *result = res;
     return 0;
 }
@@ -2292,21 +2317,16 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         if (!rc)
             rc = con_send(r, fw_cmd);
     } else if (!rc) {
+        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -c %s -t %llu%s", SIM_BOARD_IP, t_s, opt);
         if (lx) {
-            /* the board's server for this test only, in the foreground:
-             * it exits after -t and the agent answers with what it
-             * printed.  The peer's client starts once it listens. */
+            /* the board's server exits after -t and the agent answers
+             * with what it printed */
             snprintf(fw_cmd, sizeof(fw_cmd), "run -b iperf -s%s -i 1 -y C -t %llu", udp ? " -u" : "",
                      t_s + SIM_LX_SRV_EXTRA_S);
-            rc = vt_queue_at(r, fw_cmd, "", 0, SIM_LX_SRV_LEAD_NS);
-            if (!rc)    /* the CPU figure counts from the peer's start */
-                rc = sim_lx_stats(r, true);
-            if (!rc)
-                rc = vt_sync(r);
-        }
-        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -c %s -t %llu%s", SIM_BOARD_IP, t_s, opt);
-        if (!rc)
+            rc = sim_lx_server_then_peer(r, fw_cmd, peer_cmd);
+        } else {
             rc = sim_peer_start(r, peer_cmd);
+        }
     }
     if (rc)
         return wait_failed(r, rc, "peer start");
@@ -2323,11 +2343,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (lx && !board_cli) {
         /* the peer's client ends the traffic: the agent's stats then,
          * while the board's server still listens in the background */
-        rc = vt_sync(r);
-        if (!rc && t < t_s * 1000000000ull) {
-            rc = vt_queue_at(r, NULL, "", 0, t_s * 1000000000ull - t);
-            t = t_s * 1000000000ull;
-        }
+        rc = sim_run_to(r, &t, t_s * 1000000000ull);
         if (rc)
             return wait_failed(r, rc, "traffic");
         rc = sim_peer_wait(r, "iperf", false, false, peer_skip, rx_skip, skip, &peer, &peer_rx);
