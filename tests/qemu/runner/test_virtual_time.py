@@ -594,6 +594,9 @@ def test_linux_iperf3_against_the_peer(tmp_path, vt_qemu):
     # flight at TEST_END never counted (0.05 % at 886 Mb/s)
     assert pr["bytes_measured"] == pytest.approx(rec["bytes"], rel=1e-3), (pr, rec)
     assert ip["sent_bps"] == pr["bps"], ip
+    # the client's line has no receiver's figures of its own (the iperf 2
+    # engines' throughput_bps/tx_bps/rx_bps: docs/PEER.md "Results")
+    assert not {"throughput_bps", "tx_bps", "rx_bps"} & set(pr), pr
     # the omitted second is marked in the JSON and not in intervals_bps
     om = [i["sum"]["omitted"] for i in js["intervals"]]
     assert om[0] is True and om.count(True) == 1, om

@@ -183,8 +183,9 @@ static void json_add(char *out, size_t cap, const char *key, double v,
  * the direction (tx_bps: the board sent, to the peer's server or -R
  * client; rx_bps: the peer sent, as a client or a -R test's server),
  * udp_lost_pct and udp_jitter_ms.  A UDP sender's figures are the board's
- * report, absent without one (a -R test has none: no-udp-fin).
- */
+ * report, absent without one (a -R test has none: no-udp-fin).  Only the
+ * iperf 2 engines' results get them: the iperf3 client's "bps" is what it
+ * sent, and the board's server reports what arrived (peer_iperf3.c). */
 static void put_json(const char *json)
 {
     char out[GLOUT_LINE_MAX + 256];
@@ -199,7 +200,7 @@ static void put_json(const char *json)
     memcpy(out, json, n - 1);
     out[n - 1] = 0;
     json_add(out, sizeof(out), "t_us", (double)gp_now_us(), 0);
-    if (strstr(json, "\"type\":\"result\"")) {
+    if (strstr(json, "\"type\":\"result\"") && strstr(json, "\"test\":\"iperf\"")) {
         server = strstr(json, "\"role\":\"server\"") != NULL;
         udp = strstr(json, "\"proto\":\"udp\"") != NULL;
         /* the client sends, or with -R ("reverse") the server does */
