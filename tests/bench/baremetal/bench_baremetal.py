@@ -292,8 +292,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(main())
-    except RuntimeError as e:
-        print("bench_baremetal: %s" % e, file=sys.stderr)
-        sys.exit(1)
+    bench.run_main(main, "bench_baremetal")

@@ -408,11 +408,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        rc = main()
-    except (RuntimeError, subprocess.CalledProcessError) as e:
-        print("bench linux: %s" % e, file=sys.stderr)
-        rc = 1
-    finally:
-        cleanup()
-    sys.exit(rc)
+    bench.run_main(main, "bench linux", (RuntimeError, subprocess.CalledProcessError), cleanup)

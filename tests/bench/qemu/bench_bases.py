@@ -611,15 +611,4 @@ def main():
 
 
 if __name__ == "__main__":
-    try:
-        rc = main()
-    except RuntimeError as e:
-        print("bench bases: %s" % e, file=sys.stderr)
-        rc = 1
-    except SystemExit as e:      # a signal (proc.exit_on_signals)
-        rc = e.code if isinstance(e.code, int) else 1
-        print("bench bases: stopped (exit %d%s); cleaning up" % (
-            rc, ", signal %d" % (rc - 128) if rc > 128 else ""), file=sys.stderr)
-    finally:
-        cleanup()
-    sys.exit(rc)
+    bench.run_main(main, "bench bases", cleanup=cleanup)

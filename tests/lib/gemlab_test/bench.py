@@ -2,6 +2,7 @@
 import json
 import os
 import statistics
+import sys
 
 
 def mmm(xs, ndigits=None, runs=False):
@@ -30,3 +31,23 @@ def write_json(obj):
             json.dump(obj, f, indent=1)
             f.write("\n")
     return path
+
+
+def run_main(main, name, errors=(RuntimeError,), cleanup=None):
+    """sys.exit(main()) for a bench script @name: an exception in @errors
+    is printed as "NAME: error" (exit 1), a signal's exit
+    (proc.exit_on_signals) is said, and @cleanup runs however it ends."""
+    rc = 1
+    try:
+        rc = main()
+    except errors as e:
+        print("%s: %s" % (name, e), file=sys.stderr)
+    except SystemExit as e:
+        if not (isinstance(e.code, int) and e.code > 128):
+            raise                   # sys.exit(...) of the script's own
+        rc = e.code
+        print("%s: stopped by signal %d; cleaning up" % (name, rc - 128), file=sys.stderr)
+    finally:
+        if cleanup:
+            cleanup()
+    sys.exit(rc)

@@ -184,3 +184,26 @@ def test_gemregs_expressions_names_and_errors(tmp_path):
     with pytest.raises(ValueError, match=r"r.h:1"):
         gemregs.load(str(h))
 
+
+def test_bench_run_main_exit_codes_and_cleanup(capsys):
+    from gemlab_test import bench
+    done = []
+
+    def run(main, **kw):
+        with pytest.raises(SystemExit) as e:
+            bench.run_main(main, "b", cleanup=lambda: done.append(1), **kw)
+        return e.value.code
+
+    assert run(lambda: 3) == 3 and done == [1]
+
+    def boom():
+        raise RuntimeError("no QEMU")
+    assert run(boom) == 1 and "b: no QEMU" in capsys.readouterr().err
+
+    def sig():
+        raise SystemExit(143)
+    assert run(sig) == 143 and "b: stopped by signal 15" in capsys.readouterr().err
+
+    def why():
+        raise SystemExit("usage: b")
+    assert run(why) == "usage: b" and len(done) == 4     # cleanup every time
