@@ -85,6 +85,7 @@ the order above, so `-k` can pick a check (its fixtures run first).
 Run by `make -C firmware/baremetal test-ourqemu` ("baremetal-ourqemu: N
 passed, M failed"); logs stay in $O/test-results/baremetal-ourqemu/.
 """
+import contextlib
 import json
 import os
 import sys
@@ -135,6 +136,21 @@ def result(b, timeout, role=None, proto="udp"):
     """The next result line (proto/role None: any)."""
     return b.con.expect_json("result", timeout, lambda j: (proto is None or j.get("proto") == proto) and
                              (role is None or j.get("role") == role))
+
+
+def fw_client(b, ns, port, args, roles=("client",), proto="udp"):
+    """The firmware's `iperf -c H [-u] -p PORT ARGS` against the host's
+    `iperf -s` on PORT (-u, or -y C for TCP); UDP under RX backpressure.
+    (the firmware's result lines for @roles, the host server's output)."""
+    udp = proto == "udp"
+    srv = iperf.Iperf(["-s", "-p", str(port)] + (["-u"] if udp else ["-y", "C"]), net=ns)
+    time.sleep(0.3)
+    with backpressure(b) if udp else contextlib.nullcontext():
+        b.con.send("iperf -c %s%s -p %d %s" % (H, " -u" if udp else "", port, args))
+        res = [result(b, 30, role, proto) for role in roles]
+    time.sleep(0.5 if udp else 1.0)
+    srv.kill()
+    return res, srv.wait(5)
 
 
 # ---- 1. boot and link
@@ -335,14 +351,7 @@ def udp_rev_tx(b, ns, link):
     """The firmware's `iperf -c -u -R` against the host's `iperf -s -u`
     (2.1.8 sends from its port to the firmware's socket): the firmware's
     reverse client line."""
-    srv = iperf.Iperf(["-s", "-u", "-p", "5004"], net=ns)
-    time.sleep(0.3)
-    with backpressure(b):
-        b.con.send("iperf -c %s -u -p 5004 -R -b 10M -t 2" % H)
-        r = result(b, 30, "client")
-    time.sleep(0.3)
-    srv.kill()
-    srv.wait(5)
+    (r,), _ = fw_client(b, ns, 5004, "-R -b 10M -t 2")
     print("  firmware received %r" % r)
     assert r, "no firmware result line"
     return r
@@ -403,13 +412,8 @@ def test_tcp_p4_host_client_streams_match_the_firmwares(tcp_p4_rx):
 def tcp_p4_tx(b, ns, link):
     """The firmware's `iperf -c H -P 4` to the host's `iperf -s`: (the
     firmware's result line, the host server's per-stream bytes)."""
-    srv = iperf.Iperf(["-s", "-p", "5004", "-y", "C"], net=ns)
-    time.sleep(0.3)
-    b.con.send("iperf -c %s -p 5004 -P 4 -t 2" % H)
-    res = result(b, 20, "client", "tcp")
-    time.sleep(1.0)
-    srv.kill()
-    host = csv_streams(srv.wait(5))
+    (res,), out = fw_client(b, ns, 5004, "-P 4 -t 2", proto="tcp")
+    host = csv_streams(out)
     print("  firmware: %r; host streams %r" % (res and (res["mbps"], res.get("stream_bytes")), host))
     return res, host
 
@@ -429,13 +433,8 @@ def tcp_rev_tx(b, ns, link):
     """The firmware's `iperf -c H -R` (2.1's reverse test) to the host's
     `iperf -s -y C`: (the firmware's result line, the host server's
     per-stream bytes: what it sent)."""
-    srv = iperf.Iperf(["-s", "-p", "5006", "-y", "C"], net=ns)
-    time.sleep(0.3)
-    b.con.send("iperf -c %s -p 5006 -R -t 2" % H)
-    res = result(b, 30, "client", "tcp")
-    time.sleep(1.0)
-    srv.kill()
-    host = csv_streams(srv.wait(5))
+    (res,), out = fw_client(b, ns, 5006, "-R -t 2", proto="tcp")
+    host = csv_streams(out)
     print("  firmware: %r; host sent %r" % (res and (res["mbps"], res["bytes"]), host))
     return res, host
 
@@ -456,14 +455,8 @@ def tcp_tradeoff_tx(b, ns, link):
     firmware's server on 5001 when the firmware's test is over.  (the
     firmware's client line, its server's line, the host's per-stream
     bytes)."""
-    srv = iperf.Iperf(["-s", "-p", "5001", "-y", "C"], net=ns)
-    time.sleep(0.3)
-    b.con.send("iperf -c %s -p 5001 -r -t 2" % H)
-    cl = result(b, 30, "client", "tcp")
-    sv = result(b, 30, "server", "tcp")
-    time.sleep(1.0)
-    srv.kill()
-    host = csv_streams(srv.wait(5))
+    (cl, sv), out = fw_client(b, ns, 5001, "-r -t 2", ("client", "server"), "tcp")
+    host = csv_streams(out)
     print("  firmware sent %r, received %r; host %r" % (cl and cl["bytes"], sv and sv["bytes"], host))
     return cl, sv, host
 
@@ -481,15 +474,8 @@ def udp_tradeoff_tx(b, ns, udp_server):
     """The firmware's `iperf -c H -u -r -b 10M -t 2` to the host's
     `iperf -s -u` on 5001: (the firmware's client line, its server's line
     of the host's back test, the host's UDP reports)."""
-    srv = iperf.Iperf(["-s", "-u", "-p", "5001"], net=ns)
-    time.sleep(0.3)
-    with backpressure(b):
-        b.con.send("iperf -c %s -u -p 5001 -r -b 10M -t 2" % H)
-        cl = result(b, 30, "client")
-        sv = result(b, 30, "server")
-    time.sleep(0.5)
-    srv.kill()
-    reps = iperf.udp_reports(srv.wait(5))
+    (cl, sv), out = fw_client(b, ns, 5001, "-r -b 10M -t 2", ("client", "server"))
+    reps = iperf.udp_reports(out)
     print("  firmware sent %r; received %r; host %r" % (cl and cl.get("server"), sv, reps))
     return cl, sv, reps
 
@@ -536,14 +522,8 @@ def test_udp_p2_host_client_one_summed_line_two_reports(udp_p2_rx):
 def udp_p2_tx(b, ns, link):
     """The firmware's `iperf -c H -u -P 2 -b 5M -t 2` to the host's
     `iperf -s -u`: (the firmware's line, the host server's reports)."""
-    srv = iperf.Iperf(["-s", "-u", "-p", "5007"], net=ns)
-    time.sleep(0.3)
-    with backpressure(b):
-        b.con.send("iperf -c %s -u -p 5007 -P 2 -b 5M -t 2" % H)
-        r = result(b, 30, "client")
-    time.sleep(0.3)
-    srv.kill()
-    reps = iperf.udp_reports(srv.wait(5))
+    (r,), out = fw_client(b, ns, 5007, "-P 2 -b 5M -t 2")
+    reps = iperf.udp_reports(out)
     print("  firmware %r; host %r" % (r and (r.get("stream_bytes"), r.get("server")), reps))
     assert r, "no firmware result line"
     return r, reps
