@@ -45,9 +45,9 @@ import time
 
 sys.dont_write_bytecode = True
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "lib"))
-from gemlab_test import board, iperf, net  # noqa: E402
-from gemlab_test.console import Console, is_type  # noqa: E402
-from gemlab_test.qmp import LINK, Qmp  # noqa: E402
+from gemlab_test import board, iperf, net, proc  # noqa: E402
+from gemlab_test.console import is_type  # noqa: E402
+from gemlab_test.qmp import LINK  # noqa: E402
 
 BOARD_IP = net.BOARD_IP
 FULL_ABILITIES = "10HD,10FD,100HD,100FD,1000FD"
@@ -83,9 +83,7 @@ class Soak:
         self.abort = threading.Event()      # interrupted or QEMU died
         self.children = set()
         self.children_lock = threading.Lock()
-        self.qemu = None
-        self.qmp = None
-        self.con = None
+        self.board = self.qemu = self.qmp = self.con = None
         self.linux = a.firmware == "linux"
         self.res = {"schema": "gemlab-soak/1", "firmware": a.firmware, "seconds": a.seconds,
                     "seed": a.seed, "checks": {}, "faults": {}, "traffic": {}}
@@ -118,39 +116,8 @@ class Soak:
                 except OSError:
                     pass
             p.wait()
-        if self.qemu and self.qemu.poll() is None:
-            try:
-                if self.qmp:
-                    self.qmp.execute("quit", timeout=2)
-            except Exception:
-                pass
-            try:
-                self.qemu.wait(3)
-            except subprocess.TimeoutExpired:
-                for sig in (signal.SIGTERM, signal.SIGKILL):
-                    try:
-                        os.killpg(self.qemu.pid, sig)
-                    except OSError:
-                        pass
-                    try:
-                        self.qemu.wait(3)
-                        break
-                    except subprocess.TimeoutExpired:
-                        continue
-        if self.qemu:
-            try:
-                os.killpg(self.qemu.pid, signal.SIGKILL)   # anything left in its group
-            except OSError:
-                pass
-        if self.qmp:
-            self.qmp.close()
-        if self.con:
-            self.con.close()
-        for n in ("qmp.sock", "serial.sock"):
-            try:
-                os.unlink(os.path.join(self.a.out, n))
-            except OSError:
-                pass
+        if self.board:
+            self.board.stop()       # QMP quit, SIGTERM, SIGKILL; the sockets
 
     def check_alive(self):
         if self.abort.is_set():
@@ -164,8 +131,6 @@ class Soak:
         self.port_iperf, self.port_echo = net.free_port(), net.free_port()
         while self.port_echo == self.port_iperf:
             self.port_echo = net.free_port()
-        qmp_path = os.path.join(a.out, "qmp.sock")
-        ser_path = os.path.join(a.out, "serial.sock")
         if self.linux:
             # the Linux console is UART1; the agent speaks @gemlab there,
             # /init starts `iperf3 -s -D` (port 5201); no echo server
@@ -177,18 +142,10 @@ class Soak:
             # "every delivered frame is counted" could not hold exactly
             netdev = board.netdev_user([("tcp", self.port_iperf, 5001), ("tcp", self.port_echo, 7),
                                         ("udp", self.port_echo, 7)], ipv6=False)
-        argv = board.zynq_argv(a.qemu, a.fw, qmp=qmp_path, serial=ser_path, firmware=a.firmware, netdev=netdev,
-                               gem={"wire-seed": a.seed, "phy-seed": a.seed, "aneg-ns": int(a.aneg * 1e9),
-                                    "train-1000-ns": int(a.train * 1e9)})
-        with open(os.path.join(a.out, "qemu.argv"), "w") as f:
-            f.write("\n".join(argv) + "\n")
-        qlog = open(os.path.join(a.out, "qemu.log"), "w")
-        self.qemu = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=qlog, stderr=subprocess.STDOUT,
-                                     start_new_session=True)
-        qlog.close()
-        self.qmp = Qmp.connect(qmp_path)
-        self.con = Console.connect(ser_path, os.path.join(a.out, "console.log"))
-        self.qmp.execute("cont")
+        self.board = board.Board(a.fw, a.out, a.qemu, netdev=netdev, firmware=a.firmware,
+                                 gem={"wire-seed": a.seed, "phy-seed": a.seed, "aneg-ns": int(a.aneg * 1e9),
+                                      "train-1000-ns": int(a.train * 1e9)})
+        self.qemu, self.qmp, self.con = self.board.proc, self.board.qmp, self.board.con
         ready = self.con.wait_json(is_type("ready"), 0, 180 if self.linux else 30)
         if not ready:
             raise RuntimeError("no @gemlab ready line within %d s" % (180 if self.linux else 30))
@@ -262,15 +219,11 @@ class Soak:
 
     # -- threads --
     def rss_sampler(self):
-        path = "/proc/%d/status" % self.qemu.pid
         while not self.abort.is_set() and not self.rss_stop.is_set():
-            try:
-                with open(path) as f:
-                    for line in f:
-                        if line.startswith("VmRSS:"):
-                            self.rss.append((round(now() - self.t0, 1), int(line.split()[1])))
-            except OSError:
+            kb = proc.rss_kb(self.qemu.pid)
+            if kb is None:
                 return
+            self.rss.append((round(now() - self.t0, 1), kb))
             self.rss_stop.wait(self.a.rss_period)
 
     def qset(self, what, prop, value):
