@@ -4,7 +4,6 @@
  * run directories flagged (docs/SECURITY.md D1). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
-#include <ftw.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -16,6 +15,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "../../common/rm_tree.h"
 
 #include "merge.h"
 
@@ -176,19 +176,6 @@ static char *get(const char *path)
     assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
     fclose(f);
     return buf;
-}
-
-static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(p);
-}
-
-static void rm_tree(const char *dir)
-{
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* mg_merge of one INPUT into @out, as `gemlab merge --out OUT INPUT`

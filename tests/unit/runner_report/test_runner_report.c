@@ -6,7 +6,6 @@
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
 #include <dirent.h>
-#include <ftw.h>
 #include <math.h>
 #include <stdbool.h>
 #include <setjmp.h>
@@ -17,6 +16,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include "../../common/rm_tree.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -148,19 +148,6 @@ static void put(const char *dir, const char *name, const char *text)
     assert_non_null(f);
     fputs(text, f);
     fclose(f);
-}
-
-static int rm_one(const char *p, const struct stat *st, int type, struct FTW *ftw)
-{
-    (void)st;
-    (void)type;
-    (void)ftw;
-    return remove(p);
-}
-
-static void rm_tree(const char *dir)
-{
-    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 static char *get(const char *dir, const char *name)

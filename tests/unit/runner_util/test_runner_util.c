@@ -1,6 +1,7 @@
 /* emu/runner/util.c: the runner's one mkdir -p, parent creation and file
  * reader (issue 21: five private copies before, with drifting limits and
  * error reporting), against a real temporary directory. */
+#define _XOPEN_SOURCE 700
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 #include <unistd.h>
 #include <setjmp.h>
 #include <cmocka.h>
+#include "../../common/rm_tree.h"
 /* util.c allocates with the C library, so the test frees with it */
 #undef malloc
 #undef calloc
@@ -31,10 +33,8 @@ static int setup(void **state)
 
 static int teardown(void **state)
 {
-    char cmd[PATH_MAX + 16];
     (void)state;
-    snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-    return system(cmd) == 0 ? 0 : -1;
+    return rm_tree(root);
 }
 
 static bool is_dir(const char *p, mode_t *mode)
