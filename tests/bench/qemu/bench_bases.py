@@ -44,6 +44,7 @@ they are), FW (the ELF), LINUX_OUT (build/linux), PERF (0; N > 0: after
 the rounds, `perf record` N s of each of our QEMUs during a Linux
 host->guest run and during the UDP sender, top symbols in the JSON).
 """
+import contextlib
 import os
 import select
 import shutil
@@ -254,13 +255,27 @@ def host_iperf3(ns, args):
     return None, err
 
 
-def linux_session(qemu, out, label):
+@contextlib.contextmanager
+def linux_guest(qemu, out, label, tag):
+    """The Linux image booted on the tap of netns TAG (LINUX_NET): yields
+    (board, seconds to its ready line, netns); QEMU is stopped and the
+    netns dropped on the way out."""
     host, guest, plen = LINUX_NET
-    ns = netns("bl", tap="gl0", host_ip=host)
+    ns = netns(tag, tap="gl0", host_ip=host)
     b = None
     try:
         b, t = boot(qemu, out, label, ns, firmware="linux", machine_opts="flash=off", smp=SMP,
                     append="gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host))
+        yield b, t, ns
+    finally:
+        if b:
+            stop(b)
+        drop_netns(ns)
+
+
+def linux_session(qemu, out, label):
+    guest = LINUX_NET[1]
+    with linux_guest(qemu, out, label, "bl") as (b, t, ns):
         pid = b.qemu_pid()
         wait = Waited(b)
         res = {"boot_to_ready_s": round(t, 3), "errors": []}
@@ -273,10 +288,6 @@ def linux_session(qemu, out, label):
                 res["errors"].append("%s: %s" % (key, err))
         res["lx_qemu_wait_pct"] = wait.pct()
         return res
-    finally:
-        if b:
-            stop(b)
-        drop_netns(ns)
 
 
 # --- startup -----------------------------------------------------------------
@@ -365,22 +376,13 @@ def perf_top(pid, secs, n=15):
 
 
 def perf_linux(qemu, out, label):
-    host, guest, plen = LINUX_NET
-    ns = netns("bp", tap="gl0", host_ip=host)
-    b = None
-    try:
-        b, _ = boot(qemu, out, label, ns, firmware="linux", machine_opts="flash=off", smp=SMP,
-                    append="gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host))
+    with linux_guest(qemu, out, label, "bp") as (b, _, ns):
         time.sleep(2.0)
-        cl = host_iperf(["-J", "-t", str(PERF + 4), "-c", guest], ns, prog="iperf3")
+        cl = host_iperf(["-J", "-t", str(PERF + 4), "-c", LINUX_NET[1]], ns, prog="iperf3")
         time.sleep(2.0)
         top = perf_top(b.qemu_pid(), PERF)
         reap(cl, PERF + 40)
         return top
-    finally:
-        if b:
-            stop(b)
-        drop_netns(ns)
 
 
 def perf_udp(qemu, fw, label):
