@@ -2274,6 +2274,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     const cJSON *fw;
     cJSON *peer = NULL, *peer_rx = NULL, *res, *m;
     int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), peer_skip, rx_skip;
+    int p0 = rs_count_msgs(&r->in, "progress");
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
     uint64_t t = 0;
     long long wait_ms;
@@ -2381,6 +2382,15 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         fw = pair_result(&r->in, skip, board_cli ? "client" : "server");
     }
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
+    if (!lx && !udp && !board_tx && !board_cli) {
+        /* the receiver's intervals: the firmware's `iperf -s -i 1`
+         * progress lines, as in real time (board_tcp_result) */
+        cJSON *iv = board_tcp_intervals(r, p0);
+        if (cJSON_GetArraySize(iv) > 0)
+            cJSON_AddItemToObject(res, "intervals_bps", iv);
+        else
+            cJSON_Delete(iv);
+    }
     if (lx && udp && !board_tx && !board_cli && fw)
         sim_lx_server_report(res, peer);
     if (lx && !board_tx && !board_cli && fw && peer)

@@ -300,6 +300,12 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     assert sum(rx["stream_bytes"]) == rx["bytes"], rx
     lo, hi = ceiling_bps(1460, 1538, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
+    if not board_tx:
+        # the board's own per-second count, its `iperf -s -i 1` progress
+        # lines summed over the streams: each second at the ceiling, to a
+        # frame at an interval's edge
+        ceil = 1e9 * 1460 / 1538
+        assert len(ip["intervals_bps"]) >= 2 and all(abs(x / ceil - 1) < 1e-3 for x in ip["intervals_bps"]), ip
     assert results.codes(out) == [], "a clean link named a fault"
 
 
