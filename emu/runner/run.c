@@ -2046,39 +2046,34 @@ static void sim_lx_server_report(cJSON *res, const cJSON *peer)
 static int sim_peer_wait(struct run *r, const char *test, bool board_tx, bool bidir, int peer_skip, int rx_skip,
                          int skip, cJSON **peer, cJSON **peer_rx)
 {
-    cJSON *rx = NULL;   /* -d only: *@peer_rx may be NULL without */
+    cJSON *none = NULL;     /* without -d nothing is read into it */
     int rc = 0;
 
-    if (peer_rx) {
-        rx = *peer_rx;
-        *peer_rx = NULL;
-    }
+    if (!peer_rx)
+        peer_rx = &none;
     for (int k = 0; k < 200; k++) {
         rc = vt_sync(r);
         if (!rc) {
             cJSON_Delete(*peer);
-            cJSON_Delete(rx);
+            cJSON_Delete(*peer_rx);
             *peer = sim_peer_result(r, test, board_tx ? "server" : "client", peer_skip, NULL);
-            rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
+            *peer_rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
             /* -d: the board's server result too (Linux: the agent's answer) */
-            if (*peer && (!bidir || (rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
-                                                ? result_where(&r->in, skip, "cmd", "run")
-                                                : pair_result(&r->in, skip, "server")))))
+            if (*peer && (!bidir || (*peer_rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
+                                                      ? result_where(&r->in, skip, "cmd", "run")
+                                                      : pair_result(&r->in, skip, "server")))))
                 break;
         }
         if (!rc)
             rc = vt_queue_at(r, NULL, "", 0, 50000000ull);     /* 50 ms of virtual time */
         if (rc) {
             cJSON_Delete(*peer);
-            cJSON_Delete(rx);
-            *peer = NULL;
+            cJSON_Delete(*peer_rx);
+            *peer = *peer_rx = NULL;
             return wait_failed(r, rc, "peer result");
         }
     }
-    if (peer_rx)
-        *peer_rx = rx;
-    else
-        cJSON_Delete(rx);
+    cJSON_Delete(none);
     return 0;
 }
 
