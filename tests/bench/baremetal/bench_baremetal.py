@@ -191,29 +191,20 @@ def main():
     csum_elf = build(64, csum=True)
     out["size"] = fw_size(elfs[64])
 
-    # 1 + 2: default build on our QEMU, then stock
-    tcp = {"rx": {}, "tx": {}}
-    sess = Session(elfs[64], qemu, True)
-    try:
-        tcp["rx"]["ours"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
-        tcp["tx"]["ours"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
-        sweeps = [sess.sweep() for _ in range(ROUNDS)]
-        waits = {"ours": sess.wait_pct()}
-    finally:
-        sess.close()
-    sess = Session(csum_elf, qemu, True)
-    try:
-        tcp["rx"]["ours_csum_offload"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
-        tcp["tx"]["ours_csum_offload"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
-        waits["ours_csum_offload"] = sess.wait_pct()
-    finally:
-        sess.close()
-    if stock:
-        sess = Session(elfs[64], stock, False)
+    # 1 + 2: default build on our QEMU, its checksum-offload build, then stock
+    tcp, waits, sweeps = {"rx": {}, "tx": {}}, {}, None
+    for name, elf, q, ours in (("ours", elfs[64], qemu, True),
+                               ("ours_csum_offload", csum_elf, qemu, True),
+                               ("stock", elfs[64], stock, False)):
+        if not q:
+            continue
+        sess = Session(elf, q, ours)
         try:
-            tcp["rx"]["stock"] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
-            tcp["tx"]["stock"] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
-            waits["stock"] = sess.wait_pct()
+            tcp["rx"][name] = stats([sess.tcp_rx(SECS) for _ in range(ROUNDS)])
+            tcp["tx"][name] = stats([sess.tcp_tx(SECS) for _ in range(ROUNDS)])
+            if name == "ours":
+                sweeps = [sess.sweep() for _ in range(ROUNDS)]
+            waits[name] = sess.wait_pct()
         finally:
             sess.close()
     for d in tcp.values():

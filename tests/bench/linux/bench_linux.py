@@ -40,7 +40,6 @@ import glob
 import json
 import os
 import re
-import shutil
 import signal
 import subprocess
 import sys
@@ -55,26 +54,11 @@ MIB = 1024 * 1024
 TAP_NET = ("192.168.77.1", "192.168.77.2", 24)
 LABEL = {"host_to_guest": "host->guest", "guest_to_host": "guest->host"}
 
-live = []       # Popen objects to kill on exit
-boards = []     # Boards to stop on exit
-netns = []      # net.Netns to delete on exit
-
-
-def cleanup():
-    for p in live:
-        if p.poll() is None:
-            p.kill()
-            p.wait()
-    live.clear()
-    for b in list(boards):
-        stop(b)
-    for ns in netns:
-        ns.close()
-    netns.clear()
+reaper = bench.Reaper()   # what to end on exit: boards, netns, iperf3 clients
 
 
 def on_signal(sig, _frame):
-    cleanup()
+    reaper.close()
     sys.exit(128 + sig)
 
 
@@ -119,19 +103,12 @@ def start_until_ready(qemu, stock, out, netdev, append, ns=None, timeout=90):
     b = board.Board(out, tempfile.mkdtemp(prefix="gemlab-benchl."), qemu, net=ns, netdev=netdev,
                     firmware="linux", machine_opts="" if stock else "flash=off", smp=1 if stock else 2,
                     append=append)
-    boards.append(b)
+    reaper.keep(b, bench.stop_board)
     if not b.con.expect_json("ready", timeout):
         tail = "\n".join(b.tail(30))
-        stop(b)
+        reaper.end(b)
         raise RuntimeError("no ready line within %d s; console tail:\n%s" % (timeout, tail))
     return b, time.monotonic() - t0
-
-
-def stop(b):
-    b.stop()
-    shutil.rmtree(b.rundir, ignore_errors=True)
-    if b in boards:
-        boards.remove(b)
 
 
 # --- iperf3 ------------------------------------------------------------------
@@ -140,13 +117,13 @@ def host_iperf3(prefix, args, secs):
     for attempt in range(3):
         c = subprocess.Popen(prefix + ["iperf3", "-J", "-t", str(secs)] + args,
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        live.append(c)     # killed on Ctrl-C too
+        reaper.keep(c, bench.kill)     # killed on Ctrl-C too
         try:
             so, se = c.communicate(timeout=secs + 40)
         except subprocess.TimeoutExpired:
             c.kill()
             so, se = c.communicate()
-        live.remove(c)
+        reaper.forget(c)
         try:
             j = json.loads(so)
         except ValueError:
@@ -177,8 +154,7 @@ def throughput(qemu, out, kind, rounds, secs, pin=None, stock=False):
         target = ["-c", "127.0.0.1", "-p", str(port)]
     else:
         host, guest, plen = TAP_NET
-        ns = net.Netns("bench", tap="gl0", host_ip=host).create()
-        netns.append(ns)
+        ns = reaper.keep(net.Netns("bench", tap="gl0", host_ip=host), net.Netns.close).create()
         prefix = ns.cmd([])
         netdev = None
         append = "gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host)
@@ -209,10 +185,9 @@ def throughput(qemu, out, kind, rounds, secs, pin=None, stock=False):
                     retr, cpu, ("  (" + err + ")") if err else ""))
                 sys.stdout.flush()
     finally:
-        stop(p)
+        reaper.end(p)
         if ns is not None:
-            ns.close()
-            netns.remove(ns)
+            reaper.end(ns)
     return {d: {"mbps": mmm([x["mbps"] for x in v]),
                 "qemu_cpu_cores": mmm([x["qemu_cpu_cores"] for x in v]), "runs": v}
             for d, v in res.items()}
@@ -303,7 +278,7 @@ def main():
         for i in range(boots):
             p, t = start_until_ready(q, is_stock, o, board.netdev_user(),
                                      "gemlab.ip=10.0.2.15/24 gemlab.gw=10.0.2.2")
-            stop(p)
+            reaper.end(p)
             ts.append(t)
             print("  boot %-5s %d: %.2f s to ready" % (name, i + 1, t))
             sys.stdout.flush()
@@ -408,4 +383,4 @@ def main():
 
 
 if __name__ == "__main__":
-    bench.run_main(main, "bench linux", (RuntimeError, subprocess.CalledProcessError), cleanup)
+    bench.run_main(main, "bench linux", (RuntimeError, subprocess.CalledProcessError), reaper.close)

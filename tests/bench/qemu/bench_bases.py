@@ -80,58 +80,24 @@ UDP_LEN = 1470
 LINUX_NET = ("192.168.77.1", "192.168.77.2", 24)
 BASES = ("7.2", "10.0")
 
-live = []       # iperf.Iperf / Popen to end on exit
-boards = []     # board.Board to stop on exit
-spaces = []     # net.Netns to delete on exit
+reaper = bench.Reaper()   # what to end on exit: boards, netns, iperf
 
 
 def die(msg):
     raise RuntimeError(msg)
 
 
-def cleanup():
-    for p in list(live):
-        pr = getattr(p, "proc", p)
-        if pr.poll() is None:
-            pr.kill()
-            pr.wait()
-    live.clear()
-    for b in list(boards):
-        stop(b)
-    for ns in list(spaces):
-        ns.close()
-    spaces.clear()
-
-
-def stop(b):
-    b.stop()
-    shutil.rmtree(b.rundir, ignore_errors=True)
-    if b in boards:
-        boards.remove(b)
-
-
 def netns(tag, **kw):
-    ns = net.Netns(tag, **kw)
-    spaces.append(ns)
-    return ns.create()
-
-
-def drop_netns(ns):
-    ns.close()
-    if ns in spaces:
-        spaces.remove(ns)
+    return reaper.keep(net.Netns(tag, **kw), net.Netns.close).create()
 
 
 def host_iperf(args, ns, prog="iperf"):
-    p = iperf.Iperf(args, net=ns, prog=prog)
-    live.append(p)
-    return p
+    return reaper.keep(iperf.Iperf(args, net=ns, prog=prog), bench.kill)
 
 
 def reap(p, timeout):
     out = p.wait(timeout)
-    if p in live:
-        live.remove(p)
+    reaper.forget(p)
     return out
 
 
@@ -144,7 +110,7 @@ def boot(qemu, fw, label, ns, firmware="baremetal", link=True, **kw):
     except BaseException:
         shutil.rmtree(rd, ignore_errors=True)
         raise
-    boards.append(b)
+    reaper.keep(b, bench.stop_board)
     t0 = time.monotonic()
     ok = b.con.expect_json("ready", 90)
     t = time.monotonic() - t0
@@ -152,7 +118,7 @@ def boot(qemu, fw, label, ns, firmware="baremetal", link=True, **kw):
         ok = b.con.expect_json("link", 30, lambda j: j.get("up") is True)
     if not ok:
         tail = "\n  ".join(b.tail(15) + b.qemu_log_tail(5))
-        stop(b)
+        reaper.end(b)
         die("%s did not boot (no ready%s line within 90 s); console and QEMU log tail:\n  %s"
             % (label, "/link" if link and firmware == "baremetal" else "", tail))
     return b, t
@@ -219,10 +185,7 @@ def bm_udp_tx(b, ns):
 
 
 def baremetal_session(qemu, fw, label, ours):
-    ns = netns("bb")
-    b = None
-    try:
-        b, _ = boot(qemu, fw, label, ns, machine_opts="flash=off" if ours else "")
+    with guest(qemu, fw, label, "bb", machine_opts="flash=off" if ours else "") as (b, _, ns):
         pid = b.qemu_pid()
         wait = Waited(b)
         res = {}
@@ -233,10 +196,6 @@ def baremetal_session(qemu, fw, label, ours):
             cpu_cores(pid, lambda: bm_udp_tx(b, ns))
         res["bm_qemu_wait_pct"] = wait.pct()
         return res
-    finally:
-        if b:
-            stop(b)
-        drop_netns(ns)
 
 
 # --- Linux -------------------------------------------------------------------
@@ -256,21 +215,27 @@ def host_iperf3(ns, args):
 
 
 @contextlib.contextmanager
-def linux_guest(qemu, out, label, tag):
-    """The Linux image booted on the tap of netns TAG (LINUX_NET): yields
+def guest(qemu, img, label, tag, ns_kw=None, **kw):
+    """IMG booted (boot(..., **kw)) on the tap of a new netns TAG: yields
     (board, seconds to its ready line, netns); QEMU is stopped and the
     netns dropped on the way out."""
-    host, guest, plen = LINUX_NET
-    ns = netns(tag, tap="gl0", host_ip=host)
-    b = None
+    ns = netns(tag, **(ns_kw or {}))
     try:
-        b, t = boot(qemu, out, label, ns, firmware="linux", machine_opts="flash=off", smp=SMP,
-                    append="gemlab.ip=%s/%d gemlab.gw=%s" % (guest, plen, host))
-        yield b, t, ns
+        b, t = boot(qemu, img, label, ns, **kw)
+        try:
+            yield b, t, ns
+        finally:
+            reaper.end(b)
     finally:
-        if b:
-            stop(b)
-        drop_netns(ns)
+        reaper.end(ns)
+
+
+def linux_guest(qemu, out, label, tag):
+    """The Linux image as guest() on LINUX_NET."""
+    host, addr, plen = LINUX_NET
+    return guest(qemu, out, label, tag, {"tap": "gl0", "host_ip": host}, firmware="linux",
+                 machine_opts="flash=off", smp=SMP,
+                 append="gemlab.ip=%s/%d gemlab.gw=%s" % (addr, plen, host))
 
 
 def linux_session(qemu, out, label):
@@ -299,7 +264,7 @@ def to_ready(qemu, fw, machine_opts, timeout=60):
     t0 = time.monotonic()
     p = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                          stdin=subprocess.DEVNULL, start_new_session=True)
-    live.append(p)
+    reaper.keep(p, bench.kill)
     buf = b""
     try:
         while True:
@@ -316,9 +281,7 @@ def to_ready(qemu, fw, machine_opts, timeout=60):
                 if j and j.get("type") == "ready":
                     return time.monotonic() - t0
     finally:
-        p.kill()
-        p.wait()
-        live.remove(p)
+        reaper.end(p)
 
 
 def startup(qemu, fw, img):
@@ -386,10 +349,7 @@ def perf_linux(qemu, out, label):
 
 
 def perf_udp(qemu, fw, label):
-    ns = netns("bq")
-    b = None
-    try:
-        b, _ = boot(qemu, fw, label, ns, machine_opts="flash=off")
+    with guest(qemu, fw, label, "bq", machine_opts="flash=off") as (b, _, ns):
         srv = host_iperf(["-s", "-u", "-p", "5003", "-w", "4M"], ns)
         time.sleep(0.3)
         b.con.send("iperf -c %s -u -p 5003 -l %d -b 1000M -t %d" % (net.HOST_IP, UDP_LEN, PERF + 4))
@@ -399,10 +359,6 @@ def perf_udp(qemu, fw, label):
         srv.kill()
         reap(srv, 5)
         return top
-    finally:
-        if b:
-            stop(b)
-        drop_netns(ns)
 
 
 # --- set-up ------------------------------------------------------------------
@@ -613,4 +569,4 @@ def main():
 
 
 if __name__ == "__main__":
-    bench.run_main(main, "bench bases", cleanup=cleanup)
+    bench.run_main(main, "bench bases", cleanup=reaper.close)

@@ -1,6 +1,7 @@
 """What the bench scripts (tests/bench/*/bench_*.py) share."""
 import json
 import os
+import shutil
 import statistics
 import sys
 
@@ -31,6 +32,48 @@ def write_json(obj):
             json.dump(obj, f, indent=1)
             f.write("\n")
     return path
+
+
+class Reaper:
+    """What a bench script has started and must end however it stops:
+    each thing with the call that ends it.  keep() returns the thing,
+    end() ends one now, forget() drops one that ended by itself, and
+    close() (run_main's cleanup) ends the rest, the last kept first."""
+
+    def __init__(self):
+        self._kept = []                 # [(thing, end)]
+
+    def keep(self, thing, end):
+        self._kept.append((thing, end))
+        return thing
+
+    def forget(self, thing):
+        self._kept = [(t, e) for t, e in self._kept if t is not thing]
+
+    def end(self, thing):
+        ends = [e for t, e in self._kept if t is thing]
+        self.forget(thing)
+        for e in ends:
+            e(thing)
+
+    def close(self):
+        while self._kept:
+            thing, end = self._kept.pop()
+            end(thing)
+
+
+def kill(p):
+    """End a Popen, or what holds one in .proc (iperf.Iperf), and reap it."""
+    p = getattr(p, "proc", p)
+    if p.poll() is None:
+        p.kill()
+        p.wait()
+
+
+def stop_board(b):
+    """Stop a board.Board and remove its run directory."""
+    b.stop()
+    shutil.rmtree(b.rundir, ignore_errors=True)
 
 
 def run_main(main, name, errors=(RuntimeError,), cleanup=None):

@@ -207,3 +207,24 @@ def test_bench_run_main_exit_codes_and_cleanup(capsys):
     def why():
         raise SystemExit("usage: b")
     assert run(why) == "usage: b" and len(done) == 4     # cleanup every time
+
+
+def test_bench_reaper_ends_what_is_left_last_first_once():
+    import subprocess
+    from gemlab_test import bench
+    r, ended = bench.Reaper(), []
+    a = r.keep("a", ended.append)
+    r.keep("b", ended.append)
+    r.keep("c", ended.append)
+    assert a == "a"
+    r.forget("b")                       # ended by itself
+    r.end("c")
+    r.end("c")                          # a second end does nothing
+    assert ended == ["c"]
+    r.keep("d", ended.append)
+    r.close()
+    r.close()
+    assert ended == ["c", "d", "a"]
+    p = r.keep(subprocess.Popen(["sleep", "30"]), bench.kill)
+    r.close()
+    assert p.returncode == -9
