@@ -27,6 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/bench_time.h"
+
 #define REPS        7
 #define FRAMES      2000000ULL
 #define CG_FRAMES   100000ULL
@@ -93,49 +95,6 @@ static uint64_t run_case(const struct bench_case *bc, struct gl_link *l, uint64_
         now += step;
     }
     return sum;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Total instructions of `self --count MODE FRAMES` under callgrind, or 0. */
-static unsigned long long callgrind_ir(const char *self, const char *mode, uint64_t frames)
-{
-    char out[] = "/tmp/gemlab-bench-cg-XXXXXX";
-    char cmd[1024], line[512];
-    unsigned long long ir = 0;
-    int fd = mkstemp(out);
-    FILE *f;
-
-    if (fd < 0) {
-        return 0;
-    }
-    close(fd);
-    snprintf(cmd, sizeof(cmd),
-             "valgrind --tool=callgrind --callgrind-out-file=%s %s --count %s %llu "
-             ">/dev/null 2>&1",
-             out, self, mode, (unsigned long long)frames);
-    if (system(cmd) == 0 && (f = fopen(out, "r")) != NULL) {
-        while (fgets(line, sizeof(line), f)) {
-            if (sscanf(line, "totals: %llu", &ir) == 1 ||
-                sscanf(line, "summary: %llu", &ir) == 1) {
-                break;
-            }
-        }
-        fclose(f);
-    }
-    unlink(out);
-    return ir;
 }
 
 int main(int argc, char **argv)

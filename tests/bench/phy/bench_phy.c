@@ -28,6 +28,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../common/bench_time.h"
+
 #if defined(__x86_64__) || defined(__i386__)
 #include <x86intrin.h>
 static uint64_t cycles(void)
@@ -105,49 +107,6 @@ static uint64_t run_case(enum bench_kind kind, struct gl_phy *phy, uint64_t n)
         }
     }
     return sum;
-}
-
-static double now_s(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-/* Total instructions of `self --count CASE N` under callgrind, or 0. */
-static unsigned long long callgrind_ir(const char *self, const char *name,
-                                       uint64_t n)
-{
-    char out[] = "/tmp/gemlab-bench-phy-cg-XXXXXX";
-    char cmd[1024], line[512];
-    unsigned long long ir = 0;
-    int fd = mkstemp(out);
-    FILE *f;
-
-    if (fd < 0) {
-        return 0;
-    }
-    close(fd);
-    snprintf(cmd, sizeof(cmd),
-             "valgrind --tool=callgrind --callgrind-out-file=%s %s --count %s "
-             "%llu >/dev/null 2>&1", out, self, name, (unsigned long long)n);
-    if (system(cmd) == 0 && (f = fopen(out, "r")) != NULL) {
-        while (fgets(line, sizeof(line), f)) {
-            if (sscanf(line, "totals: %llu", &ir) == 1 ||
-                sscanf(line, "summary: %llu", &ir) == 1) {
-                break;
-            }
-        }
-        fclose(f);
-    }
-    unlink(out);
-    return ir;
 }
 
 int main(int argc, char **argv)

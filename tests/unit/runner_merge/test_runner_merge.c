@@ -16,6 +16,7 @@
 
 #include <cmocka.h>
 #include "../../common/rm_tree.h"
+#include "../../common/slurp.h"
 
 #include "merge.h"
 
@@ -163,18 +164,9 @@ static void put(const char *path, const char *text)
 
 static char *get(const char *path)
 {
-    FILE *f = fopen(path, "r");
-    long n;
-    char *buf;
+    char *buf = slurp(path);
 
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = calloc(1, (size_t)n + 1);
     assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
     return buf;
 }
 

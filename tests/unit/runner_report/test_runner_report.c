@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 #include "../../common/rm_tree.h"
+#include "../../common/slurp.h"
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -153,20 +154,11 @@ static void put(const char *dir, const char *name, const char *text)
 static char *get(const char *dir, const char *name)
 {
     char path[512];
-    FILE *f;
-    long n;
     char *buf;
 
     snprintf(path, sizeof(path), "%s/%s", dir, name);
-    f = fopen(path, "r");
-    assert_non_null(f);
-    fseek(f, 0, SEEK_END);
-    n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    buf = calloc(1, (size_t)n + 1);
+    buf = slurp(path);
     assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-    fclose(f);
     return buf;
 }
 
