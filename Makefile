@@ -3,6 +3,8 @@
 #   make run     install what is missing, build what is missing, run the
 #                default board and scenario, print the report
 #   make test    everything CI checks
+#   make all     build every component (QEMU, firmwares, runner); runs nothing.
+#                `make build` is the same (build/ is also the output folder)
 #   make bench   benchmarks (never part of `make test`)
 #   make fuzz    every fuzz target for FUZZ_SECONDS (default 120) each
 #   make fuzz-qemu  QEMU generic-fuzz on cadence_gem, FUZZ_SECONDS (default 600)
@@ -28,7 +30,7 @@ DEPS_RUN  := base qemu baremetal charts
 # directly, not $(MAKE): a line naming $(MAKE) runs even under `make -n`.
 QEMU_SET = qemu=$$(QEMU_SAN=$(SAN) $(TOP)/emu/qemu/build.sh path)
 
-.PHONY: all deps help models demo qemu qemu-path firmware baremetal linux runner \
+.PHONY: all build deps help models demo qemu qemu-path firmware baremetal linux runner \
         test test-unit test-san test-fuzz test-device test-baremetal \
         qemu-san test-device-san fuzz-qemu test-fuzz-qemu \
         test-linux test-runner test-campaign test-soak qemu-test qemu-test-merge bench \
@@ -36,9 +38,10 @@ QEMU_SET = qemu=$$(QEMU_SAN=$(SAN) $(TOP)/emu/qemu/build.sh path)
         run run-demo clean
 
 all: models qemu baremetal linux runner
+build: all
 
 help:
-	@sed -n '2,14p' Makefile
+	@sed -n '2,16p' Makefile
 
 deps:
 	$(Q)$(TOP)/scripts/deps.sh $(DEPS_TEST)
