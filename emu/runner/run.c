@@ -861,17 +861,18 @@ struct board_tcp_want {
     double bps;         /* summed over the streams' results */
 };
 
-/* The board's own per-interval receive rates (its `iperf -s -i 1`
- * progress lines, docs/schema.md: bytes received in the interval) from
- * progress ordinal @p0 on, summed over streams by interval index. */
-static cJSON *board_tcp_intervals(const struct run *r, int p0)
+/* A TCP receiver's per-interval rates from its `iperf -s -i 1` progress
+ * lines (docs/schema.md: bytes received in the interval) among @msgs,
+ * from progress ordinal @p0 on, summed over streams by interval index:
+ * the board's console lines, or the in-emulator peer's (peer.jsonl). */
+static cJSON *tcp_server_intervals(const cJSON *msgs, int p0)
 {
     cJSON *a = cJSON_CreateArray();
     const cJSON *m;
     char peer[8][40];
     int k = 0, npeer = 0, idx[8] = { 0 };
 
-    cJSON_ArrayForEach(m, r->in.msgs) {
+    cJSON_ArrayForEach(m, msgs) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
         const cJSON *test = cJSON_GetObjectItemCaseSensitive(m, "test");
         const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
@@ -968,7 +969,7 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
             cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
             if (sent)
                 cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
-            cJSON_AddItemToObject(res, "intervals_bps", board_tcp_intervals(r, p0));
+            cJSON_AddItemToObject(res, "intervals_bps", tcp_server_intervals(r->in.msgs, p0));
         }
         return 0;
     }
@@ -977,7 +978,7 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
     cJSON_AddStringToObject(res, "receiver", "board iperf result (bytes received)");
     {
         /* the intervals too: the board's, the host's kept as sent_intervals_bps */
-        cJSON *iv = board_tcp_intervals(r, p0);
+        cJSON *iv = tcp_server_intervals(r->in.msgs, p0);
         if (cJSON_GetArraySize(iv) > 0) {
             cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
             if (sent)
@@ -1923,44 +1924,63 @@ static int sim_supported(const struct run *r)
     return 0;
 }
 
+/* Every JSON line of the peer's results file (peer.jsonl) so far, in
+ * order; an empty array when it has none yet. */
+static cJSON *sim_peer_lines(const struct run *r)
+{
+    char *text = runner_read_file(r->peer_results, 16 << 20, NULL), *line, *save = NULL;
+    cJSON *a = cJSON_CreateArray();
+
+    for (line = text ? strtok_r(text, "\n", &save) : NULL; line; line = strtok_r(NULL, "\n", &save)) {
+        cJSON *j = cJSON_Parse(line);
+        if (j && !cJSON_AddItemToArray(a, j))
+            cJSON_Delete(j);
+    }
+    free(text);
+    return a;
+}
+
 /* The peer's last `result` line of @test ("iperf", "iperf3") and @role in
  * its results file (a new object), NULL when there are no more than @skip
  * such lines (a sweep's earlier tests wrote those).  *@count, when given,
  * gets their number. */
 static cJSON *sim_peer_result(const struct run *r, const char *test, const char *role, int skip, int *count)
 {
-    size_t len;
-    char *text = runner_read_file(r->peer_results, 16 << 20, &len), *line, *save = NULL;
-    cJSON *found = NULL;
+    cJSON *all = sim_peer_lines(r), *copy;
+    const cJSON *j, *found = NULL;
     int n = 0;
 
-    if (count)
-        *count = 0;
-    if (!text)
-        return NULL;
-    for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-        cJSON *j = cJSON_Parse(line);
+    cJSON_ArrayForEach(j, all) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "type");
         const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "role");
         const cJSON *te = cJSON_GetObjectItemCaseSensitive(j, "test");
         if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(ro) &&
             cJSON_IsString(te) && !strcmp(te->valuestring, test) &&
             !strcmp(ro->valuestring, role)) {
-            cJSON_Delete(found);
             found = j;
             n++;
-        } else {
-            cJSON_Delete(j);
         }
     }
-    free(text);
+    copy = n > skip ? cJSON_Duplicate(found, true) : NULL;
+    cJSON_Delete(all);
     if (count)
         *count = n;
-    if (n <= skip) {
-        cJSON_Delete(found);
-        found = NULL;
+    return copy;
+}
+
+/* How many `progress` lines the peer has written so far */
+static int sim_peer_progress_count(const struct run *r)
+{
+    cJSON *all = sim_peer_lines(r);
+    const cJSON *j;
+    int n = 0;
+
+    cJSON_ArrayForEach(j, all) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "type");
+        n += cJSON_IsString(t) && !strcmp(t->valuestring, "progress");
     }
-    return found;
+    cJSON_Delete(all);
+    return n;
 }
 
 static int sim_peer_start(struct run *r, const char *cmd)
@@ -2269,7 +2289,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     const cJSON *fw;
     cJSON *peer = NULL, *peer_rx = NULL, *res, *m;
     int n = 0, rc, skip = rs_count_msgs(&r->in, "result"), peer_skip, rx_skip;
-    int p0 = rs_count_msgs(&r->in, "progress");
+    int p0 = rs_count_msgs(&r->in, "progress"), peer_p0;
     unsigned streams = (unsigned)r->s.v[SK_TRAFFIC_PARALLEL].u;
     uint64_t t = 0;
     long long wait_ms;
@@ -2299,12 +2319,13 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     /* the peer's lines of earlier tests (a sweep) are not this one's */
     cJSON_Delete(sim_peer_result(r, "iperf", board_cli ? "server" : "client", 0, &peer_skip));
     cJSON_Delete(sim_peer_result(r, "iperf", "server", 0, &rx_skip));
+    peer_p0 = sim_peer_progress_count(r);
     if (!rc)
         rc = sim_arp_first(r);
     if (!rc && board_cli) {
         /* Linux: the agent runs iperf 2.1.8 and answers with its CSV
          * output when it exits (`run`, firmware/linux/agent/agent.c) */
-        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s", udp ? " -u" : "");
+        snprintf(peer_cmd, sizeof(peer_cmd), "iperf -s%s -i 1", udp ? " -u" : "");   /* as in real time */
         snprintf(fw_cmd, sizeof(fw_cmd), "%siperf -c %s -t %llu -i 1%s%s", lx ? "run " : "", SIM_PEER_IP, t_s,
                  lx ? " -y C" : "", opt);
         rc = idx > 1 ? 0 : sim_peer_start(r, peer_cmd);
@@ -2380,11 +2401,20 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     if (!lx && !udp && !board_tx && !board_cli) {
         /* the receiver's intervals: the firmware's `iperf -s -i 1`
          * progress lines, as in real time (board_tcp_result) */
-        cJSON *iv = board_tcp_intervals(r, p0);
+        cJSON *iv = tcp_server_intervals(r->in.msgs, p0);
         if (cJSON_GetArraySize(iv) > 0)
             cJSON_AddItemToObject(res, "intervals_bps", iv);
         else
             cJSON_Delete(iv);
+    } else if (!udp && board_tx && board_cli) {
+        /* the board's client sends: the receiver's intervals are the
+         * peer's server's, its `iperf -s -i 1` progress lines */
+        cJSON *all = sim_peer_lines(r), *iv = tcp_server_intervals(all, peer_p0);
+        if (cJSON_GetArraySize(iv) > 0)
+            cJSON_AddItemToObject(res, "intervals_bps", iv);
+        else
+            cJSON_Delete(iv);
+        cJSON_Delete(all);
     }
     if (lx && udp && !board_tx && !board_cli && fw)
         sim_lx_server_report(res, peer);

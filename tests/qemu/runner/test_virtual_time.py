@@ -300,12 +300,16 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     assert sum(rx["stream_bytes"]) == rx["bytes"], rx
     lo, hi = ceiling_bps(1460, 1538, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
-    if not board_tx:
-        # the board's own per-second count, its `iperf -s -i 1` progress
-        # lines summed over the streams: each second at the ceiling, to a
-        # frame at an interval's edge
-        ceil = 1e9 * 1460 / 1538
-        assert len(ip["intervals_bps"]) >= 2 and all(abs(x / ceil - 1) < 1e-3 for x in ip["intervals_bps"]), ip
+    # the receiver's per-second count, its `iperf -s -i 1` progress lines
+    # summed over the streams (the board's, or with board_tx the peer's,
+    # in peer.jsonl): each second at the ceiling, to a frame at an
+    # interval's edge
+    ceil = 1e9 * 1460 / 1538
+    assert len(ip["intervals_bps"]) >= 2 and all(abs(x / ceil - 1) < 1e-3 for x in ip["intervals_bps"]), ip
+    if board_tx:
+        assert ip["peer_command"] == "iperf -s -i 1", ip
+        prog = results.messages(out, "peer.jsonl", type="progress", role="server")
+        assert len(prog) == len(ip["intervals_bps"]), prog     # one line a second, the streams' sum
     assert results.codes(out) == [], "a clean link named a fault"
 
 
@@ -319,7 +323,7 @@ def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
     res = run_ok(vt_qemu, fw, out, scenario=os.path.join(SCENARIOS, "vt_baremetal_tcp_1g_rx_client.ini"))
     ip = res["iperf"]
     assert ip["board_command"].startswith("iperf -c 10.0.2.2 ") and ip["board_command"].endswith(" -R"), ip
-    assert ip["peer_command"] == "iperf -s", ip
+    assert ip["peer_command"] == "iperf -s -i 1", ip
     assert ip["method"]["client"] == "board" and ip["method"]["iperf_reverse"] is True, ip["method"]
     assert ip["method"]["reverse"] is False and ip["measured_by"] == "board", ip
     assert res["truth"]["conditions"]["client"] == "board", res["truth"]["conditions"]
