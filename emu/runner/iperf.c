@@ -445,7 +445,7 @@ cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double 
 {
     const cJSON *out = cJSON_GetObjectItemCaseSensitive(run, "output");
     const cJSON *ex = cJSON_GetObjectItemCaseSensitive(run, "exit");
-    cJSON *res, *p, *sb;
+    cJSON *res, *p, *sb, *iv;
     char *text;
     size_t n = 0;
 
@@ -495,6 +495,13 @@ cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double 
     sb = cJSON_DetachItemFromObjectCaseSensitive(p, "stream_bytes");
     if (sb)
         cJSON_AddItemToObject(res, "stream_bytes", sb);
+    /* its -i 1 rows, summed over the streams by interval (not -d's: they
+     * mix the two directions) */
+    iv = dual_port > 0 ? NULL : cJSON_DetachItemFromObjectCaseSensitive(p, "intervals_bps");
+    if (cJSON_GetArraySize(iv) > 0)
+        cJSON_AddItemToObject(res, "intervals_bps", iv);
+    else
+        cJSON_Delete(iv);
     cJSON_Delete(p);
     return res;
 }

@@ -36,8 +36,8 @@ cJSON *iperf2_parse_dual(const char *csv, const char *err, int udp, double durat
 /* The Linux agent's answer to `run iperf ... -y C` (@run: its result
  * message, firmware/linux/agent/agent.c cmd_run), as the firmware's iperf
  * result message of @role ("client" or "server") that iperf_sim_result()
- * reads: bps, loss_pct, jitter_us and stream_bytes from iperf2_parse() of
- * its output; without a summary, no bps and "error" the tool's first
+ * reads: bps, loss_pct, jitter_us, stream_bytes and (without -d, when it
+ * printed -i rows) intervals_bps from iperf2_parse() of its output; without a summary, no bps and "error" the tool's first
  * line.  @dual_port > 0: a server that ran iperf 2's dual test (-d); the
  * lines to @dual_ip:@dual_port (its own address and port) are what it
  * received, the rest the stream it sent back: bps is the first, tx_bps the

@@ -2406,6 +2406,12 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_AddItemToObject(res, "intervals_bps", iv);
         else
             cJSON_Delete(iv);
+    } else if (lx && !udp && !board_tx && !board_cli && lx_fw) {
+        /* the Linux board's server: its own `-i 1 -y C` rows (the agent's
+         * answer), summed over the streams by interval */
+        cJSON *iv = cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps");
+        if (iv)
+            cJSON_AddItemToObject(res, "intervals_bps", iv);
     } else if (!udp && board_tx && board_cli) {
         /* the board's client sends: the receiver's intervals are the
          * peer's server's, its `iperf -s -i 1` progress lines */

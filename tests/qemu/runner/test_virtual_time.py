@@ -549,6 +549,10 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
         assert ip["throughput_bps"] == pytest.approx(min(br["bps"], got * 8 / span_s), rel=1e-12), (ip, span_s)
         if proto == "tcp":
             assert 0 < sum(br["stream_bytes"]) - pr["bytes_acked"] <= 256 * 1024, pr
+            # the board's own -i 1 rows, the two streams added per second:
+            # each of the 3 s at the ceiling, to a frame at an interval's edge
+            ceil = 1e9 * 1460 / 1538
+            assert len(ip["intervals_bps"]) == 3 and all(abs(x / ceil - 1) < 1e-3 for x in ip["intervals_bps"]), ip
     if proto == "tcp":
         # what one end sent, the other received, stream by stream
         assert sorted(br["stream_bytes"]) == sorted(pr["stream_bytes"]), (br, pr)

@@ -206,6 +206,11 @@ static void test_agent_result_reads_the_run_output(void **state)
     assert_true(fabs(num(r, "loss_pct") - 100.0 / 3574.0) < 1e-9);
     assert_true(fabs(num(r, "jitter_us") - 3.0) < 1e-9);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "stream_bytes")), 2);
+    /* the two -i 1 rows of each second, added (the 0.0-2.0 rows are the
+     * streams' totals, not an interval) */
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(r, "intervals_bps")), 2);
+    assert_true(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "intervals_bps"), 0)->valuedouble == 10513440.0 * 2);
+    assert_true(cJSON_GetArrayItem(cJSON_GetObjectItem(r, "intervals_bps"), 1)->valuedouble == 10489920.0 + 10478160.0);
     assert_null(cJSON_GetObjectItem(r, "error"));
     cJSON_Delete(r);
     cJSON_Delete(m);
@@ -236,6 +241,7 @@ static void test_agent_result_splits_a_dual_server(void **state)
     assert_true(fabs(num(r, "bps") - 544658088.0) < 1);      /* 0.0-3.0 of 10.0.2.2:59049 -> :5001 */
     assert_true(fabs(num(r, "tx_bps") - 585957006.0) < 1);   /* 0.0-3.0 of 10.0.2.15:41288 -> :5001 */
     assert_null(cJSON_GetObjectItem(r, "error"));
+    assert_null(cJSON_GetObjectItem(r, "intervals_bps"));    /* -d's rows mix both directions */
     cJSON_Delete(r);
     /* without the address every line matches the port: both streams
      * would count as received */
