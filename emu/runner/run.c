@@ -1940,47 +1940,49 @@ static cJSON *sim_peer_lines(const struct run *r)
     return a;
 }
 
+/* @j is a peer line of @type, and of @test and @role when they are not NULL */
+static bool sim_peer_line_is(const cJSON *j, const char *type, const char *test, const char *role)
+{
+    const char *want[3] = { type, test, role }, *key[3] = { "type", "test", "role" };
+
+    for (int k = 0; k < 3; k++) {
+        const cJSON *v = cJSON_GetObjectItemCaseSensitive(j, key[k]);
+        if (want[k] && !(cJSON_IsString(v) && !strcmp(v->valuestring, want[k])))
+            return false;
+    }
+    return true;
+}
+
+/* How many of @lines (sim_peer_lines) are of @type, @test and @role */
+static int sim_peer_count(const cJSON *lines, const char *type, const char *test, const char *role)
+{
+    const cJSON *j;
+    int n = 0;
+
+    cJSON_ArrayForEach(j, lines)
+        n += sim_peer_line_is(j, type, test, role);
+    return n;
+}
+
 /* The peer's last `result` line of @test ("iperf", "iperf3") and @role in
  * its results file (a new object), NULL when there are no more than @skip
- * such lines (a sweep's earlier tests wrote those).  *@count, when given,
- * gets their number. */
-static cJSON *sim_peer_result(const struct run *r, const char *test, const char *role, int skip, int *count)
+ * such lines (a sweep's earlier tests wrote those). */
+static cJSON *sim_peer_result(const struct run *r, const char *test, const char *role, int skip)
 {
-    cJSON *all = sim_peer_lines(r), *copy;
+    cJSON *all = sim_peer_lines(r), *copy = NULL;
     const cJSON *j, *found = NULL;
     int n = 0;
 
     cJSON_ArrayForEach(j, all) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "type");
-        const cJSON *ro = cJSON_GetObjectItemCaseSensitive(j, "role");
-        const cJSON *te = cJSON_GetObjectItemCaseSensitive(j, "test");
-        if (cJSON_IsString(t) && !strcmp(t->valuestring, "result") && cJSON_IsString(ro) &&
-            cJSON_IsString(te) && !strcmp(te->valuestring, test) &&
-            !strcmp(ro->valuestring, role)) {
+        if (sim_peer_line_is(j, "result", test, role)) {
             found = j;
             n++;
         }
     }
-    copy = n > skip ? cJSON_Duplicate(found, true) : NULL;
+    if (n > skip)
+        copy = cJSON_Duplicate(found, true);
     cJSON_Delete(all);
-    if (count)
-        *count = n;
     return copy;
-}
-
-/* How many `progress` lines the peer has written so far */
-static int sim_peer_progress_count(const struct run *r)
-{
-    cJSON *all = sim_peer_lines(r);
-    const cJSON *j;
-    int n = 0;
-
-    cJSON_ArrayForEach(j, all) {
-        const cJSON *t = cJSON_GetObjectItemCaseSensitive(j, "type");
-        n += cJSON_IsString(t) && !strcmp(t->valuestring, "progress");
-    }
-    cJSON_Delete(all);
-    return n;
 }
 
 static int sim_peer_start(struct run *r, const char *cmd)
@@ -2076,8 +2078,8 @@ static int sim_peer_wait(struct run *r, const char *test, bool board_tx, bool bi
         if (!rc) {
             cJSON_Delete(*peer);
             cJSON_Delete(*peer_rx);
-            *peer = sim_peer_result(r, test, board_tx ? "server" : "client", peer_skip, NULL);
-            *peer_rx = bidir ? sim_peer_result(r, test, "server", rx_skip, NULL) : NULL;
+            *peer = sim_peer_result(r, test, board_tx ? "server" : "client", peer_skip);
+            *peer_rx = bidir ? sim_peer_result(r, test, "server", rx_skip) : NULL;
             /* -d: the board's server result too (Linux: the agent's answer) */
             if (*peer && (!bidir || (*peer_rx && (r->s.v[SK_BOARD_FIRMWARE].e == 1
                                                       ? result_where(&r->in, skip, "cmd", "run")
@@ -2209,7 +2211,11 @@ static int sim_traffic_iperf3(struct run *r, cJSON **result)
     /* ARP first (sim_arp_first); then the board's server, and the
      * peer's client once it listens */
     rc = vt_sync(r);
-    cJSON_Delete(sim_peer_result(r, "iperf3", "client", 0, &peer_skip));
+    {
+        cJSON *lines = sim_peer_lines(r);
+        peer_skip = sim_peer_count(lines, "result", "iperf3", "client");
+        cJSON_Delete(lines);
+    }
     if (!rc)
         rc = sim_arp_first(r);
     if (!rc)
@@ -2317,9 +2323,13 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         snprintf(opt + n, sizeof(opt) - (size_t)n, " -R");
     rc = vt_sync(r);
     /* the peer's lines of earlier tests (a sweep) are not this one's */
-    cJSON_Delete(sim_peer_result(r, "iperf", board_cli ? "server" : "client", 0, &peer_skip));
-    cJSON_Delete(sim_peer_result(r, "iperf", "server", 0, &rx_skip));
-    peer_p0 = sim_peer_progress_count(r);
+    {
+        cJSON *lines = sim_peer_lines(r);
+        peer_skip = sim_peer_count(lines, "result", "iperf", board_cli ? "server" : "client");
+        rx_skip = sim_peer_count(lines, "result", "iperf", "server");
+        peer_p0 = sim_peer_count(lines, "progress", NULL, NULL);
+        cJSON_Delete(lines);
+    }
     if (!rc)
         rc = sim_arp_first(r);
     if (!rc && board_cli) {
@@ -2398,29 +2408,24 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         fw = pair_result(&r->in, skip, board_cli ? "client" : "server");
     }
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
-    if (!lx && !udp && !board_tx && !board_cli) {
-        /* the receiver's intervals: the firmware's `iperf -s -i 1`
-         * progress lines, as in real time (board_tcp_result) */
-        cJSON *iv = tcp_server_intervals(r->in.msgs, p0);
+    if (!udp && board_tx == board_cli) {
+        /* the receiver's per-second count, as in real time
+         * (board_tcp_result): the board's server's (the firmware's
+         * `iperf -s -i 1` progress lines, or the Linux one's `-i 1 -y C`
+         * rows in the agent's answer), or when the board's client sends,
+         * the peer's server's progress lines */
+        cJSON *lines = board_tx ? sim_peer_lines(r) : NULL, *iv;
+        if (board_tx)
+            iv = tcp_server_intervals(lines, peer_p0);
+        else if (lx)
+            iv = lx_fw ? cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps") : NULL;
+        else
+            iv = tcp_server_intervals(r->in.msgs, p0);
         if (cJSON_GetArraySize(iv) > 0)
             cJSON_AddItemToObject(res, "intervals_bps", iv);
         else
             cJSON_Delete(iv);
-    } else if (lx && !udp && !board_tx && !board_cli && lx_fw) {
-        /* the Linux board's server: its own `-i 1 -y C` rows (the agent's
-         * answer), summed over the streams by interval */
-        cJSON *iv = cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps");
-        if (iv)
-            cJSON_AddItemToObject(res, "intervals_bps", iv);
-    } else if (!udp && board_tx && board_cli) {
-        /* the board's client sends: the receiver's intervals are the
-         * peer's server's, its `iperf -s -i 1` progress lines */
-        cJSON *all = sim_peer_lines(r), *iv = tcp_server_intervals(all, peer_p0);
-        if (cJSON_GetArraySize(iv) > 0)
-            cJSON_AddItemToObject(res, "intervals_bps", iv);
-        else
-            cJSON_Delete(iv);
-        cJSON_Delete(all);
+        cJSON_Delete(lines);
     }
     if (lx && udp && !board_tx && !board_cli && fw)
         sim_lx_server_report(res, peer);
