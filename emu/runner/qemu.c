@@ -369,14 +369,17 @@ bool qemu_has_prop(const char *props, const char *name)
     return false;
 }
 
-void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, char *buf, size_t len)
+void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, unsigned long long dma_line_ns,
+                      char *buf, size_t len)
 {
     /* sleep=off skips idle time instead of waiting for it, align=off
      * never paces against the host */
     int n = snprintf(buf, len, "mips=%u,sleep=off,align=off", mips);
 
     if (quantum_ns && n > 0 && (size_t)n < len)
-        snprintf(buf + n, len - (size_t)n, ",quantum=%llu", quantum_ns);
+        n += snprintf(buf + n, len - (size_t)n, ",quantum=%llu", quantum_ns);
+    if (dma_line_ns && n > 0 && (size_t)n < len)
+        snprintf(buf + n, len - (size_t)n, ",dmaline=%llu", dma_line_ns);
 }
 
 /* A path for a QemuOpts value.  Paths are shorter than PATH_MAX, so their
@@ -423,7 +426,7 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
     if (o->mips) {
         /* QEMU's instruction counter at a rational rate (qemu_icount_opts) */
         char ic[96];
-        qemu_icount_opts(o->mips, o->quantum_ns, ic, sizeof(ic));
+        qemu_icount_opts(o->mips, o->quantum_ns, o->dma_line_ns, ic, sizeof(ic));
         av_add(a, "-icount");
         av_add(a, "%s", ic);
         av_add(a, "-chardev");

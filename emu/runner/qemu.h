@@ -102,11 +102,16 @@ struct qemu_opts {
     /* with mips: the vCPUs' round in ns of virtual time (-icount
      * quantum=, our patch 0045); 0 = one shared count */
     unsigned long long quantum_ns;
+    /* with mips: a core's wait for a line the GEM wrote by DMA (-icount
+     * dmaline=, our patch 0046); 0 = none */
+    unsigned long long dma_line_ns;
 };
 
-/* The -icount option string for @mips and @quantum_ns (QEMU's
- * qemu-options.hx "-icount", patches 0040 and 0045) into @buf. */
-void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, char *buf, size_t len);
+/* The -icount option string for @mips, @quantum_ns and @dma_line_ns
+ * (QEMU's qemu-options.hx "-icount", patches 0040, 0045 and 0046) into
+ * @buf; a zero @quantum_ns or @dma_line_ns is left out. */
+void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, unsigned long long dma_line_ns,
+                      char *buf, size_t len);
 
 /* Hardening (docs/SECURITY.md Q5).  With --net tap QEMU starts as root (it must open
  * the tap in the namespace) and drops to QEMU_RUNAS_USER with -runas

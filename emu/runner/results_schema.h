@@ -49,7 +49,7 @@ enum rs_type {
     X(QEMU, "qemu", RS_TREE, \
       "how QEMU ran the guest: `user`, `sandbox`") \
     X(CLOCK, "clock", RS_TREE, \
-      "`mode` real or virtual; virtual: `mips`, `quantum_ns` (null: one CPU, no rounds), `icount`, `ready_s`, `link_up_s`, `end_s`, `console_gate` (docs/VIRTUAL_TIME.md)") \
+      "`mode` real or virtual; virtual: `mips`, `quantum_ns` (null: one CPU, no rounds), `dma_line_ns` (0: none), `icount`, `ready_s`, `link_up_s`, `end_s`, `console_gate` (docs/VIRTUAL_TIME.md)") \
     X(WALL_CLOCK, "wall_clock", RS_TREE, \
       "host-dependent figures: `finished_at`, `host_loadavg`; virtual: wall seconds per virtual second") \
     X(WALL_CLOCK_FIELDS, "wall_clock_fields", RS_ARR, \

@@ -1457,6 +1457,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.props = r->props;
     qo.mips = r->vt && s ? scn_board_mips(s) : 0;
     qo.quantum_ns = r->vt && s ? scn_board_quantum_ns(s) : 0;
+    qo.dma_line_ns = r->vt && s ? s->v[SK_BOARD_DMA_LINE].u : 0;
     if (in == &r->in && s) {
         /* the board's cable as a mirror port would show it (capture.h);
          * a reused --out directory's old capture goes first (QEMU opens
@@ -2524,8 +2525,10 @@ static void build_clock(struct run *r)
         cJSON *g;
         cJSON_AddNumberToObject(c, "mips", scn_board_mips(&r->s));
         cJSON_AddBoolToObject(c, "mips_default", !r->s.v[SK_BOARD_MIPS].set);
-        qemu_icount_opts(scn_board_mips(&r->s), quantum_ns, ic, sizeof(ic));
+        unsigned long long dma_line_ns = r->s.v[SK_BOARD_DMA_LINE].u;
+        qemu_icount_opts(scn_board_mips(&r->s), quantum_ns, dma_line_ns, ic, sizeof(ic));
         rs_add_num_or_null(c, "quantum_ns", quantum_ns ? (double)quantum_ns : NAN);
+        cJSON_AddNumberToObject(c, "dma_line_ns", (double)dma_line_ns);
         cJSON_AddStringToObject(c, "icount", ic);
         add_vtime(c, "ready_s", r->vt_ready_ns);
         add_vtime(c, "link_up_s", r->vt_link_ns);

@@ -140,6 +140,10 @@ static const struct scn_keydef keydefs[SK_COUNT] = {
      * -icount quantum=NS); unset: scn_board_quantum_ns()'s default.
      * The bounds are the patch's. */
     [SK_BOARD_QUANTUM] = { "board", "quantum", T_TIME, 1000, 100000000, NULL, NULL, false },
+    /* virtual time: what a core waits for each 32-byte line the GEM wrote
+     * by DMA, at its first load of it (-icount dmaline=NS, our QEMU patch
+     * 0046); unset or 0: nothing.  The bounds are the patch's. */
+    [SK_BOARD_DMA_LINE] = { "board", "dma_line", T_TIME, 0, 100000, NULL, NULL, false },
     /* [link]: link_keys.h */
 #define LINK_KEYDEF(a, id, word, type, min, max, words, def, ...) \
     [SK_LINK_##id] = { "link", word, type, min, max, words, def, false },
@@ -982,6 +986,8 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_QUANTUM)->line, "[board] quantum: parallel virtual time is for cpus = 2");
     if (V(BOARD_QUANTUM)->set && V(BOARD_CLOCK)->e != 1)
         scn_error(c, V(BOARD_QUANTUM)->line, "[board] quantum: needs clock = virtual");
+    if (V(BOARD_DMA_LINE)->set && V(BOARD_CLOCK)->e != 1)
+        scn_error(c, V(BOARD_DMA_LINE)->line, "[board] dma_line: needs clock = virtual");
     if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
     if (dur % 1000000000ull)

@@ -52,6 +52,7 @@
     X(BOARD_CLOCK, "board", "clock")                 \
     X(BOARD_MIPS, "board", "mips")                   \
     X(BOARD_QUANTUM, "board", "quantum")             \
+    X(BOARD_DMA_LINE, "board", "dma_line")           \
     LINK_KEYS(SCN_LINK_KEY, X)                       \
     X(TIMELINE_AT, "timeline", "at")                 \
     X(TRAFFIC_TOOL, "traffic", "tool")               \

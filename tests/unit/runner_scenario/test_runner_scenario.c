@@ -21,6 +21,7 @@
 #include "gemlab/link_props.h"
 #include "link_keys.h"
 #include "scenario.h"
+#include "qemu.h"
 #include "units.h"
 #include "util.h"
 
@@ -271,6 +272,30 @@ static void test_board_quantum(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: [board] quantum: needs clock = virtual"));
     assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\nquantum = 500ns\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:5: [board] quantum: '500ns' is out of range"));
+}
+
+/* [board] dma_line (QEMU patch 0046, -icount dmaline=NS): none unless set,
+ * only in virtual time, within the patch's 0 .. 100 us; the -icount
+ * string carries it only when it is not 0. */
+static void test_board_dma_line(void **state)
+{
+    char ic[96];
+
+    (void)state;
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\n"), 0);
+    assert_int_equal(scn.v[SK_BOARD_DMA_LINE].u, 0);
+    assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\ndma_line = 60ns\n"), 0);
+    assert_int_equal(scn.v[SK_BOARD_DMA_LINE].u, 60);
+    assert_int_equal(load("[board]\nfirmware = linux\ndma_line = 60ns\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] dma_line: needs clock = virtual"));
+    assert_int_equal(load("[board]\nclock = virtual\ndma_line = 101us\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] dma_line: '101us' is out of range"));
+    qemu_icount_opts(93, 10000, 60, ic, sizeof(ic));
+    assert_string_equal(ic, "mips=93,sleep=off,align=off,quantum=10000,dmaline=60");
+    qemu_icount_opts(500, 0, 0, ic, sizeof(ic));
+    assert_string_equal(ic, "mips=500,sleep=off,align=off");
+    qemu_icount_opts(500, 0, 25, ic, sizeof(ic));
+    assert_string_equal(ic, "mips=500,sleep=off,align=off,dmaline=25");
 }
 
 /* Model-checked values: the model's own label ("loss:", "abilities:",
@@ -797,6 +822,7 @@ int main(void)
         cmocka_unit_test_teardown(test_traffic_client, teardown),
         cmocka_unit_test_teardown(test_board_clock_and_mips, teardown),
         cmocka_unit_test_teardown(test_board_quantum, teardown),
+        cmocka_unit_test_teardown(test_board_dma_line, teardown),
         cmocka_unit_test_teardown(test_duplicate_key_names_first_line, teardown),
         cmocka_unit_test_teardown(test_syntax_errors_each_reported, teardown),
         cmocka_unit_test_teardown(test_key_outside_section_rejected, teardown),
