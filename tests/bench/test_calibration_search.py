@@ -59,3 +59,18 @@ def test_probe_budget_is_kept():
     probe, calls = counted(lambda m: 10.0 * m + 5)
     probes, best = cal.search(probe, 400.0, 1000, 0.0, 2)
     assert len(calls) == 2 and best in calls, calls
+
+
+def test_falling_curve_of_the_line_cost():
+    # FIT=dma_line: goodput falls as each DMA line costs more.  One 1460-byte
+    # segment costs 2.1 us plus 46 lines at D ns: 400 Mb/s at D = 589.1
+    probe, calls = counted(lambda d: 1460 * 8 / (2.1 + 46 * d / 1000.0))
+    probes, best = cal.search(probe, 400.0, 600, 0.0, 8, rising=False)
+    assert best == 589 and len(calls) <= 5, (best, calls)
+    assert len(calls) == len(set(calls)), calls
+
+
+def test_falling_linear_curve_brackets_from_below_the_answer():
+    probe, calls = counted(lambda d: 1000.0 - d)              # 400 at d = 600
+    probes, best = cal.search(probe, 400.0, 300, 0.5, 8, rising=False)
+    assert best == 600 and calls == [300, 525, 623, 600], calls
