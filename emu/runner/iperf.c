@@ -498,10 +498,7 @@ cJSON *iperf2_agent_result(const cJSON *run, const char *role, bool udp, double 
     /* its -i 1 rows, summed over the streams by interval (not -d's: they
      * mix the two directions) */
     iv = dual_port > 0 ? NULL : cJSON_DetachItemFromObjectCaseSensitive(p, "intervals_bps");
-    if (cJSON_GetArraySize(iv) > 0)
-        cJSON_AddItemToObject(res, "intervals_bps", iv);
-    else
-        cJSON_Delete(iv);
+    rs_add_nonempty(res, "intervals_bps", iv);
     cJSON_Delete(p);
     return res;
 }

@@ -1457,7 +1457,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     qo.props = r->props;
     qo.mips = r->vt && s ? scn_board_mips(s) : 0;
     qo.quantum_ns = r->vt && s ? scn_board_quantum_ns(s) : 0;
-    qo.dma_line_ns = r->vt && s ? s->v[SK_BOARD_DMA_LINE].u : 0;
+    qo.dma_line_ns = r->vt && s ? scn_board_dma_line_ns(s) : 0;
     if (in == &r->in && s) {
         /* the board's cable as a mirror port would show it (capture.h);
          * a reused --out directory's old capture goes first (QEMU opens
@@ -2422,10 +2422,7 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             iv = lx_fw ? cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps") : NULL;
         else
             iv = tcp_server_intervals(r->in.msgs, p0);
-        if (cJSON_GetArraySize(iv) > 0)
-            cJSON_AddItemToObject(res, "intervals_bps", iv);
-        else
-            cJSON_Delete(iv);
+        rs_add_nonempty(res, "intervals_bps", iv);
         cJSON_Delete(lines);
     }
     if (lx && udp && !board_tx && !board_cli && fw)
@@ -2525,7 +2522,7 @@ static void build_clock(struct run *r)
         cJSON *g;
         cJSON_AddNumberToObject(c, "mips", scn_board_mips(&r->s));
         cJSON_AddBoolToObject(c, "mips_default", !r->s.v[SK_BOARD_MIPS].set);
-        unsigned long long dma_line_ns = r->s.v[SK_BOARD_DMA_LINE].u;
+        unsigned long long dma_line_ns = scn_board_dma_line_ns(&r->s);
         qemu_icount_opts(scn_board_mips(&r->s), quantum_ns, dma_line_ns, ic, sizeof(ic));
         rs_add_num_or_null(c, "quantum_ns", quantum_ns ? (double)quantum_ns : NAN);
         cJSON_AddNumberToObject(c, "dma_line_ns", (double)dma_line_ns);

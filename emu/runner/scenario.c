@@ -1212,6 +1212,11 @@ unsigned long long scn_board_quantum_ns(const struct scenario *s)
     return s->v[SK_BOARD_CPUS].u > 1 ? SCN_QUANTUM_DEFAULT_NS : 0;
 }
 
+unsigned long long scn_board_dma_line_ns(const struct scenario *s)
+{
+    return s->v[SK_BOARD_DMA_LINE].u;
+}
+
 unsigned scn_board_mips(const struct scenario *s)
 {
     if (s->v[SK_BOARD_MIPS].set)

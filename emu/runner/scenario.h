@@ -196,6 +196,8 @@ unsigned scn_board_mips(const struct scenario *s);
  * cpus = 2; 0 with one CPU (no rounds: one count, as before the patch). */
 #define SCN_QUANTUM_DEFAULT_NS 10000ull
 unsigned long long scn_board_quantum_ns(const struct scenario *s);
+/* [board] dma_line in ns (QEMU patch 0046); 0 when unset */
+unsigned long long scn_board_dma_line_ns(const struct scenario *s);
 /* [board] clock = virtual (the runner's --clock has already been folded in). */
 bool scn_clock_virtual(const struct scenario *s);
 const char *scn_host_tool(const struct scenario *s);

@@ -550,6 +550,14 @@ void rs_add_num_or_null(cJSON *o, const char *name, double v)
         cJSON_AddNumberToObject(o, name, v);
 }
 
+void rs_add_nonempty(cJSON *o, const char *name, cJSON *arr)
+{
+    if (cJSON_GetArraySize(arr) > 0)
+        cJSON_AddItemToObject(o, name, arr);
+    else
+        cJSON_Delete(arr);
+}
+
 double rs_jnumber(const cJSON *o, const char *name)
 {
     const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);

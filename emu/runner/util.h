@@ -128,5 +128,7 @@ enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up);
  * NAN.  rs_add_num_or_null writes NAN as null. */
 double rs_jnumber(const struct cJSON *o, const char *name);
 void rs_add_num_or_null(struct cJSON *o, const char *name, double v);
+/* @arr (owned) under @name of @o when it has items; else it is freed */
+void rs_add_nonempty(struct cJSON *o, const char *name, struct cJSON *arr);
 
 #endif /* GEMLAB_RUNNER_UTIL_H */

@@ -283,9 +283,9 @@ static void test_board_dma_line(void **state)
 
     (void)state;
     assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\n"), 0);
-    assert_int_equal(scn.v[SK_BOARD_DMA_LINE].u, 0);
+    assert_int_equal(scn_board_dma_line_ns(&scn), 0);
     assert_int_equal(load("[board]\nclock = virtual\nfirmware = linux\ncpus = 2\ndma_line = 60ns\n"), 0);
-    assert_int_equal(scn.v[SK_BOARD_DMA_LINE].u, 60);
+    assert_int_equal(scn_board_dma_line_ns(&scn), 60);
     assert_int_equal(load("[board]\nfirmware = linux\ndma_line = 60ns\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [board] dma_line: needs clock = virtual"));
     assert_int_equal(load("[board]\nclock = virtual\ndma_line = 101us\n"), -EINVAL);
