@@ -174,17 +174,14 @@ def fit(gemlab, qemu, linux, target, start, tol_pct, max_probes, secs, param="mi
     """The probes [{@param, mbps, busy_pct, wall_s}], the fitted value,
     and whether the goodput moved one way over the probes (up with mips,
     down with dma_line, at @mips)."""
-    global DMA_LINE_NS
     seen = {}
     unit = "MIPS" if param == "mips" else "ns/line"
 
     def probe(v):
-        global DMA_LINE_NS
-        if param == "dma_line":
-            DMA_LINE_NS = v
         res, wall = run(gemlab, qemu, "fit_%s_%d" % (param, v), scenario(
             "fit_%s_%d" % (param, v), "linux", v if param == "mips" else mips,
-            "protocol = tcp\nparallel = 1\nduration = %ds\n" % secs, 2), linux)
+            "protocol = tcp\nparallel = 1\nduration = %ds\n" % secs, 2,
+            "dma_line = %dns\n" % v if param == "dma_line" else ""), linux)
         seen[v] = (mbps(res), busy(res), round(wall, 1))
         print("  fit: %4d %s -> %s Mb/s, busy %s (%.0f s)" % (v, unit, seen[v][0], seen[v][1], wall), flush=True)
         if seen[v][0] is None:
@@ -193,13 +190,11 @@ def fit(gemlab, qemu, linux, target, start, tol_pct, max_probes, secs, param="mi
 
     rising = param == "mips"
     probes, best = search(probe, target, start, tol_pct, max_probes, rising)
-    if param == "dma_line":
-        DMA_LINE_NS = best
     # goodput must not fall as the CPU gets faster, nor rise as memory gets
     # slower: say so if a probe shows it
     order = sorted(probes)
-    monotonic = all((probes[a] <= probes[b]) == rising or probes[a] == probes[b]
-                    for a, b in zip(order, order[1:]))
+    sign = 1 if rising else -1
+    monotonic = all(sign * (probes[b] - probes[a]) >= 0 for a, b in zip(order, order[1:]))
     return [{param: k, "mbps": seen[k][0], "busy_pct": seen[k][1], "wall_s": seen[k][2]}
             for k in order], best, monotonic
 
@@ -250,6 +245,8 @@ def main():
         sys.exit("bench_calibration: FIT=%r: want mips or dma_line" % param)
     if param == "dma_line":
         mips = mips or 500
+        if DMA_LINE_NS:
+            sys.exit("bench_calibration: FIT=dma_line fits the line cost: give it or DMA_LINE, not both")
     gemlab = os.environ.get("GEMLAB") or os.path.join(O, "host", "bin", "gemlab")
     qemu = paths.our_qemu()
     linux = os.environ.get("LINUX") or os.path.join(O, "linux", "zImage")
@@ -262,8 +259,8 @@ def main():
     if param == "dma_line":
         print("fit: -P 1 into the Linux board to %.0f Mb/s with dma_line, at %d MIPS" % (target, mips),
               flush=True)
-        probes, _, mono = fit(gemlab, qemu, linux, target, env_num("DMA_LINE_START", 600, 1), tol,
-                              max_probes, secs, "dma_line", mips)
+        probes, DMA_LINE_NS, mono = fit(gemlab, qemu, linux, target, env_num("DMA_LINE_START", 600, 1),
+                                        tol, max_probes, secs, "dma_line", mips)
         out["fit"] = {"param": "dma_line", "probes": probes, "monotonic": mono}
     elif mips:
         out["fit"] = None
