@@ -11,7 +11,7 @@
  *  - TX write-back covers 24 bytes from a frame's first descriptor: the TX
  *    ring has two spare (inert) descriptors after its end;
  *  - ISR latches only enabled causes: IER is set before use;
- *  - statistics never clear on read: see gem_counter_read().
+ *  - stock QEMU statistics never clear on read: see gem_stats.h.
  *  - not fixable here: when the ring is full QEMU queues frames, and the
  *    flush triggered by our NWCTRL write delivers only as many as there are
  *    free descriptors and drops the rest (net/queue.c frees a packet when
@@ -59,37 +59,12 @@ static bool phy_full;
 static int mac_mode = GEM_MAC_SPEED_AUTO;
 static unsigned rx_armed = GEM_RXBD; /* RX descriptors in the ring */
 
-/* Statistics registers, UG585 B.18 names. */
-const struct gem_counter gem_counters[] = {
-    { "frames_tx", 0x108 },        { "broadcast_frames_tx", 0x10C },
-    { "multi_frames_tx", 0x110 },  { "pause_frames_tx", 0x114 },
-    { "frames_64b_tx", 0x118 },    { "frames_65to127b_tx", 0x11C },
-    { "frames_128to255b_tx", 0x120 }, { "frames_256to511b_tx", 0x124 },
-    { "frames_512to1023b_tx", 0x128 }, { "frames_1024to1518b_tx", 0x12C },
-    { "frames_1519b_plus_tx", 0x130 }, { "tx_under_runs", 0x134 },
-    { "single_collisn_frames", 0x138 }, { "multi_collisn_frames", 0x13C },
-    { "excessive_collisns", 0x140 }, { "late_collisns", 0x144 },
-    { "deferred_tx_frames", 0x148 }, { "carrier_sense_errs", 0x14C },
-    { "frames_rx", 0x158 },        { "bdcast_fr_rx", 0x15C },
-    { "multi_fr_rx", 0x160 },      { "pause_rx", 0x164 },
-    { "frames_64b_rx", 0x168 },    { "frames_65to127b_rx", 0x16C },
-    { "frames_128to255b_rx", 0x170 }, { "frames_256to511b_rx", 0x174 },
-    { "frames_512to1023b_rx", 0x178 }, { "frames_1024to1518b_rx", 0x17C },
-    { "frames_1519b_plus_rx", 0x180 }, { "undersz_rx", 0x184 },
-    { "oversz_rx", 0x188 },        { "jab_rx", 0x18C },
-    { "fcs_errors", 0x190 },       { "length_field_errors", 0x194 },
-    { "rx_symbol_errors", 0x198 }, { "align_errors", 0x19C },
-    { "rx_resource_errors", 0x1A0 }, { "rx_overrun_errors", 0x1A4 },
-    { "rx_ip_hdr_csum_errors", 0x1A8 }, { "rx_tcp_csum_errors", 0x1AC },
-    { "rx_udp_csum_errors", 0x1B0 },
-};
-const unsigned gem_counter_count = sizeof(gem_counters) / sizeof(gem_counters[0]);
-static uint64_t counter_acc[sizeof(gem_counters) / sizeof(gem_counters[0])];
-/* 0 unknown, 1 clear-on-read (silicon), 2 sticky (stock QEMU) */
-static int counters_mode;
 
 static inline uint32_t rd(uint32_t off) { return *(volatile uint32_t *)(BOARD_GEM_BASE + off); }
 static inline void wr(uint32_t off, uint32_t v) { *(volatile uint32_t *)(BOARD_GEM_BASE + off) = v; }
+static uint32_t rd_stat(uint32_t off) { return rd(off); }
+/* Read only through gem_stats.c: the registers clear on read. */
+static struct gem_stats hw_stats = { .rd = rd_stat, .mode = GEM_STATS_UNKNOWN };
 
 uint32_t gem_reg_read(uint32_t offset) { return rd(offset); }
 
@@ -389,56 +364,15 @@ unsigned gem_tx_inflight(void) { return txr.count; }
 
 const struct gem_sw_stats *gem_sw_stats(void) { return &st; }
 
-uint64_t gem_counter_read(unsigned i)
-{
-    if (i >= gem_counter_count)
-        return 0;
-    uint32_t v = rd(gem_counters[i].offset);
-    if (counters_mode == 0 && v != 0) {
-        /* A second read right away: unchanged means the counter did not
-         * clear (stock QEMU); smaller means it did (silicon). */
-        uint32_t v2 = rd(gem_counters[i].offset);
-        counters_mode = v2 >= v ? 2 : 1;
-        if (counters_mode == 1)
-            v += v2;
-    }
-    if (counters_mode == 2)
-        counter_acc[i] = v;
-    else
-        counter_acc[i] += v;
-    return counter_acc[i];
-}
+uint64_t gem_counter_read(unsigned i) { return gem_stats_counter(&hw_stats, i); }
 
-/* UG585 B.18: octets_*_bot (0x100/0x150) holds bits 31:0, octets_*_top
- * (0x104/0x154) bits 47:32.  Stock QEMU 7.2 swapped the halves; our patch
- * 0003 keeps the silicon layout, so the registers are read as silicon has
- * them (a swapped-layout guess broke with clear-on-read: a small read
- * looked like a high half and the total jumped by 2^32 steps). */
-static uint64_t octets_value(uint32_t bot, uint32_t top)
-{
-    return ((uint64_t)(top & 0xFFFFu) << 32) | bot;
-}
-
-void gem_octets(uint64_t *tx, uint64_t *rx)
-{
-    static uint64_t acc_tx, acc_rx;
-    uint64_t t = octets_value(rd(GEM_OCTTXL), rd(GEM_OCTTXH));
-    uint64_t r = octets_value(rd(GEM_OCTRXL), rd(GEM_OCTRXH));
-    if (counters_mode == 2) {       /* sticky: the value is the total */
-        acc_tx = t;
-        acc_rx = r;
-    } else {                        /* clear on read (or not yet known) */
-        acc_tx += t;
-        acc_rx += r;
-    }
-    *tx = acc_tx;
-    *rx = acc_rx;
-}
+void gem_octets(uint64_t *tx, uint64_t *rx) { gem_stats_octets(&hw_stats, tx, rx); }
 
 void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi)
 {
-    *tx_lo = rd(GEM_OCTTXL);
-    *tx_hi = rd(GEM_OCTTXH);
-    *rx_lo = rd(GEM_OCTRXL);
-    *rx_hi = rd(GEM_OCTRXH);
+    const uint32_t *h = hw_stats.octets_raw;
+    *tx_lo = h[GEM_OCT_TX_BOT];
+    *tx_hi = h[GEM_OCT_TX_TOP];
+    *rx_lo = h[GEM_OCT_RX_BOT];
+    *rx_hi = h[GEM_OCT_RX_TOP];
 }

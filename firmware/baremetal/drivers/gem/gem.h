@@ -20,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include "gem_stats.h"
 
 #ifndef GEM_RXBD
 #define GEM_RXBD 64
@@ -66,14 +67,6 @@ struct gem_sw_stats {
     uint32_t max_rx_batch;
     uint32_t rx_reinit_drops;   /* frames discarded by gem_set_rx_bds() */
 };
-
-/* One hardware statistics register (UG585 B.18). */
-struct gem_counter {
-    const char *name;
-    uint16_t offset;
-};
-extern const struct gem_counter gem_counters[];
-extern const unsigned gem_counter_count;
 
 /* Reset and start the MAC with `mac`, rings empty, link assumed 1000FD.
  * Returns 0 or a negative errno. */
@@ -123,7 +116,9 @@ uint64_t gem_counter_read(unsigned index);
 /* 48-bit octet counters, accumulated like gem_counter_read(); call after
  * at least one gem_counter_read() so the clear-on-read mode is known. */
 void gem_octets(uint64_t *tx, uint64_t *rx);
-/* 48-bit octet counters, raw halves as read (stock QEMU swaps them). */
+/* The raw halves the last gem_octets() read (stock QEMU swaps them).
+ * No register access: a second read of a clear-on-read counter would
+ * take bytes that arrived since gem_octets() out of its total. */
 void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi);
 uint32_t gem_reg_read(uint32_t offset);
 unsigned gem_tx_inflight(void);
