@@ -282,11 +282,30 @@ static bool text_ok(const char *v, bool ident)
     return true;
 }
 
+/* @ns in the largest of s, ms, us, ns that keeps it whole ("100us"). */
+static void fmt_time_ns(double ns, char *buf, size_t len)
+{
+    static const struct { const char *unit; double ns; } u[] = {
+        { "s", 1e9 }, { "ms", 1e6 }, { "us", 1e3 },
+    };
+    for (size_t i = 0; i < sizeof(u) / sizeof(u[0]); i++) {
+        if (ns != 0 && fmod(ns, u[i].ns) == 0) {
+            snprintf(buf, len, "%g%s", ns / u[i].ns, u[i].unit);
+            return;
+        }
+    }
+    snprintf(buf, len, "%gns", ns);
+}
+
 static void fmt_range(const struct scn_keydef *d, char *buf, size_t len)
 {
+    char lo[32], hi[32];
+
     switch (d->type) {
     case T_TIME:
-        snprintf(buf, len, "[%gs, %gs]", d->min / 1e9, d->max / 1e9);
+        fmt_time_ns(d->min, lo, sizeof(lo));
+        fmt_time_ns(d->max, hi, sizeof(hi));
+        snprintf(buf, len, "[%s, %s]", lo, hi);
         break;
     case T_RATE:
         snprintf(buf, len, "[%g, %g] bit/s", d->min, d->max);
@@ -374,7 +393,7 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
         rc = un_parse_u64(text, &out->u);
         x = (double)out->u;
         if (rc == -EINVAL) {
-            snprintf(msg, msglen, "'%.40s' is not a whole number", text);
+            snprintf(msg, msglen, "'%.40s' is not a whole number in %s", text, range);
             return rc;
         }
         break;
