@@ -495,7 +495,7 @@ static int load_results(const char *run_dir, cJSON **root, FILE *err)
         return -ENOENT;
     }
     snprintf(path, sizeof(path), "%s/results.json", run_dir);
-    return dg_load_json(path, root, err);
+    return dg_load_results(path, root, err);
 }
 
 static int load_baseline(const char *path, cJSON **bl, FILE *err)

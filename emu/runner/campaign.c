@@ -899,7 +899,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         fflush(out);
         e->rc = run_sample(self, sdir, e, co->qemu, co->timeout_s);
         snprintf(path, sizeof(path), "%s/run/results.json", sdir);
-        if (access(path, F_OK) == 0 && dg_load_json(path, &res, err) == 0) {
+        if (access(path, F_OK) == 0 && dg_load_results(path, &res, err) == 0) {
             const cJSON *vr = runner_json_path(res, RS(VERDICT_RESULT)), *b = runner_json_path(res, RS(IPERF_THROUGHPUT_BPS));
             snprintf(e->verdict, sizeof(e->verdict), "%s", cJSON_IsString(vr) ? vr->valuestring : "?");
             if (cJSON_IsNumber(b))

@@ -1457,6 +1457,27 @@ int dg_load_json(const char *path, cJSON **root, FILE *err)
     return 0;
 }
 
+int dg_load_results(const char *path, cJSON **root, FILE *err)
+{
+    const cJSON *s;
+    int rc = dg_load_json(path, root, err);
+
+    if (rc)
+        return rc;
+    s = cJSON_GetObjectItemCaseSensitive(*root, "schema");
+    if (cJSON_IsString(s) && (!strcmp(s->valuestring, "gemlab-results-1") ||
+                              !strcmp(s->valuestring, "gemlab-results-2")))
+        return 0;
+    if (cJSON_IsString(s))
+        fprintf(err, "%s: schema '%.60s' is not gemlab-results-1 or gemlab-results-2: not a gemlab run's results\n",
+                path, s->valuestring);
+    else
+        fprintf(err, "%s: no \"schema\": not a gemlab run's results (gemlab-results-2)\n", path);
+    cJSON_Delete(*root);
+    *root = NULL;
+    return -EINVAL;
+}
+
 int dg_diagnose_dir(const char *run_dir, FILE *out, FILE *err, int *failed)
 {
     return dg_diagnose_dir_baseline(run_dir, NULL, out, err, failed);
@@ -1485,7 +1506,7 @@ int dg_diagnose_dir_opts(const char *run_dir, const cJSON *baseline, bool blind,
 
     *failed = 0;
     snprintf(path, sizeof(path), "%s/results.json", run_dir);
-    rc = dg_load_json(path, &root, err);
+    rc = dg_load_results(path, &root, err);
     if (rc)
         return rc;
     if (baseline) { /* `gemlab diagnose --baseline`: the stored baseline's median and tolerance */

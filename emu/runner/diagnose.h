@@ -146,5 +146,9 @@ int dg_diagnose_dir_opts(const char *run_dir, const cJSON *baseline, bool blind,
 
 /* Read a whole JSON file (at most 64 MiB) into a cJSON tree. */
 int dg_load_json(const char *path, cJSON **root, FILE *err);
+/* The same for a run's results.json: its "schema" must be
+ * gemlab-results-1 or gemlab-results-2 (emu/runner/RESULTS.md), else
+ * -EINVAL with the path and what the file holds instead. */
+int dg_load_results(const char *path, cJSON **root, FILE *err);
 
 #endif

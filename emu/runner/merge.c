@@ -357,7 +357,7 @@ static void add_run(const char *dir)
     if (runner_run_incomplete(dir, NULL))
         return; /* a problem of its own (visit) */
     snprintf(path, sizeof(path), "%s/results.json", dir);
-    if (dg_load_json(path, &res, walk_err))
+    if (dg_load_results(path, &res, walk_err))
         return; /* reported; a broken run dir is listed by its JUnit case */
     r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "dir", dir);

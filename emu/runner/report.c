@@ -439,7 +439,7 @@ static int load_run(const char *dir, struct run_data *r)
     if (runner_run_incomplete(dir, stderr))
         return -EINVAL;
     snprintf(path, sizeof(path), "%s/results.json", dir);
-    if (dg_load_json(path, &r->res, stderr))
+    if (dg_load_results(path, &r->res, stderr))
         return -EINVAL;
     snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
     if (access(path, R_OK) == 0 && dg_load_json(path, &r->dg, stderr))

@@ -1076,7 +1076,7 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/results.json", dir);
     f = fopen(path, "w");
-    fputs("{\"scenario\":{\"name\":\"x\"},\"truth\":{\"model\":{\"mac_matches_phy\":false}},"
+    fputs("{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"x\"},\"truth\":{\"model\":{\"mac_matches_phy\":false}},"
           "\"expect\":{\"diag\":[\"PHY_NO_LINK\"],\"diag_absent\":[\"MAC_SPEED_MISMATCH\"]},\"link\":{\"up\":false}}", f);
     fclose(f);
     f = fopen("/dev/null", "w");
@@ -1106,7 +1106,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/results.json", dir);
     f = fopen(path, "w");
-    fputs("{\"link\":{\"up\":false}}", f);
+    fputs("{\"schema\":\"gemlab-results-2\",\"link\":{\"up\":false}}", f);
     fclose(f);
     f = fopen("/dev/null", "w");
     assert_int_equal(dg_diagnose_dir(dir, f, f, &failed), 0);
@@ -1124,7 +1124,26 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
     f = fopen("/dev/null", "w");
     assert_int_equal(dg_diagnose_dir(dir, f, f, &failed), -EINVAL);
     fclose(f);
+    /* valid JSON that is not a run's results: refused, not "no findings" */
+    static const char *const not_results[] = {
+        "{\"link\":{\"up\":false}}",
+        "{\"schema\":\"gemlab-baseline-1\",\"link\":{\"up\":false}}",
+        "{\"schema\":2}",
+    };
+    for (size_t i = 0; i < sizeof(not_results) / sizeof(not_results[0]); i++) {
+        char msg[512] = "";
+        f = fopen(path, "w");
+        fputs(not_results[i], f);
+        fclose(f);
+        f = fmemopen(msg, sizeof(msg) - 1, "w");
+        assert_int_equal(dg_diagnose_dir(dir, f, f, &failed), -EINVAL);
+        fclose(f);
+        assert_non_null(strstr(msg, "/results.json: "));
+        assert_non_null(strstr(msg, "not a gemlab run's results"));
+    }
     unlink(path);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+    assert_int_equal(access(path, F_OK), -1);
     rmdir(dir);
 }
 

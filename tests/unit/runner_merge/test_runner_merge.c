@@ -194,7 +194,7 @@ static void test_merge_escapes_crafted_runs(void **state)
     snprintf(run, sizeof(run), "%s/javascript:alert(1)", top);
     assert_int_equal(mkdir(run, 0700), 0);
     snprintf(path, sizeof(path), "%s/results.json", run);
-    put(path, "{\"scenario\":{\"name\":\"<img src=x onerror=1>\"},\"conditions\":{\"firmware\":\"b|`\"},"
+    put(path, "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"<img src=x onerror=1>\"},\"conditions\":{\"firmware\":\"b|`\"},"
               "\"verdict\":{\"result\":\"x\\\"><script>alert(1)</script>\",\"reason\":\"\"},"
               "\"iperf\":{\"throughput_bps\":1e6}}");
     snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
@@ -235,7 +235,7 @@ static void test_merge_flags_incomplete_run(void **state)
     assert_int_equal(mkdir(run, 0700), 0);
     /* an earlier run's PASS next to the marker of a re-run that was killed */
     snprintf(path, sizeof(path), "%s/results.json", run);
-    put(path, "{\"scenario\":{\"name\":\"clean_1g\"},\"verdict\":{\"result\":\"PASS\"}}");
+    put(path, "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"clean_1g\"},\"verdict\":{\"result\":\"PASS\"}}");
     snprintf(path, sizeof(path), "%s/run.in-progress", run);
     put(path, "2026-12-01T15:00:00Z pid 1\n");
     snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
