@@ -642,9 +642,16 @@ class Soak:
                 break
             time.sleep(2)
         r["settle_s"] = round(now() - settle_t0, 1)
-        m0 = self.model_counters()
-        st = self.stats()
-        m1 = self.model_counters()
+        # the firmware's `stats` between two model reads; the exact rows
+        # need no frame moving in between (a late retransmission or ARP
+        # from the peer): until the two reads agree, up to 5 tries
+        for tries in range(1, 6):
+            m0 = self.model_counters()
+            st = self.stats()
+            m1 = self.model_counters()
+            if m0 == m1:
+                break
+        r["final_snapshot_tries"] = tries
         self.check_alive()
 
         # ---- verdict ----
