@@ -375,6 +375,27 @@ cJSON *iperf2_parse(const char *csv, const char *err, int udp, double duration_s
     return out;
 }
 
+/* throughput_bps := @rxb + @txb, the two directions' sum (as iperf3
+ * --bidir).  Two finite halves of a forged report can still add up to
+ * infinity: that is refused (ok false, an error), never written as inf. */
+static void set_bidir_sum(cJSON *res, double rxb, double txb)
+{
+    double sum = rxb + txb;
+
+    if (!cJSON_GetObjectItemCaseSensitive(res, "throughput_bps"))
+        return;     /* no figure to replace */
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "throughput_bps");
+    if (isfinite(sum)) {
+        cJSON_AddNumberToObject(res, "throughput_bps", sum);
+        return;
+    }
+    cJSON_AddNullToObject(res, "throughput_bps");
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "ok");
+    cJSON_AddFalseToObject(res, "ok");
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
+    cJSON_AddStringToObject(res, "error", "dual test: the two directions' rates add up to no finite number");
+}
+
 /* The CSV of an iperf 2 dual test (-d) in its two directions: a line
  * whose destination (fields 3 and 4) is @ip (NULL: any) and @port is of
  * the received half when @match_rx, of the sent half otherwise; the other
@@ -422,7 +443,7 @@ static cJSON *dual_split(const char *csv, const char *err, int udp, double dur, 
     if (!isnan(txb)) {
         cJSON_AddNumberToObject(res, "tx_bps", txb);
         if (!isnan(rxb))
-            cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
+            set_bidir_sum(res, rxb, txb);
     }
     cJSON_Delete(txr);
     free(rx);
@@ -545,7 +566,7 @@ void iperf_sim_dual(cJSON *res, const cJSON *peer_rx, const cJSON *fw_tx)
     cJSON_DeleteItemFromObjectCaseSensitive(res, "tx_bps");
     rs_add_num_or_null(res, "tx_bps", txb);
     if (!isnan(rxb) && !isnan(txb))
-        cJSON_ReplaceItemInObjectCaseSensitive(res, "throughput_bps", cJSON_CreateNumber(rxb + txb));
+        set_bidir_sum(res, rxb, txb);
     if (fw_tx)
         rs_add_num_or_null(res, "tx_sent_bps", rs_jnumber(fw_tx, "bps"));
     if (!peer_rx) {

@@ -336,6 +336,22 @@ static void test_iperf2_dual_splits_by_listen_port_and_sums(void **state)
     cJSON_Delete(o);
 }
 
+/* Found by fuzz_runner_iperf (corpus/regress_iperf2_dual_sum_inf): each
+ * half finite, their sum not.  Refused with an error; no inf reaches
+ * results.json, where cJSON would print it as null and the report as a
+ * rate. */
+static void test_iperf2_dual_halves_whose_sum_overflows_are_refused(void **state)
+{
+    const char *csv = "20261201,127.0.0.1,40000,127.0.0.1,5001,3,0.0-10.0,1000,1e308\n"
+                      "20261201,127.0.0.1,5001,127.0.0.1,47000,4,0.0-10.0,1000,1.7e308\n";
+    cJSON *o = iperf2_parse_dual(csv, "", 0, 10.0, 47000);
+    (void)state;
+    assert_true(cJSON_IsFalse(cJSON_GetObjectItem(o, "ok")));
+    assert_true(cJSON_IsNull(cJSON_GetObjectItem(o, "throughput_bps")));
+    assert_non_null(strstr(cJSON_GetObjectItem(o, "error")->valuestring, "no finite number"));
+    cJSON_Delete(o);
+}
+
 /* R2 (docs/SECURITY.md): a CSV cut off without its final newline (iperf
  * killed at the traffic deadline, or the 32 MB read cap) whose lines all
  * land in one half used to be appended with its "\n" into an n+1 buffer:
@@ -670,6 +686,7 @@ int main(void)
         cmocka_unit_test(test_iperf2_no_summary_keeps_stderr),
         cmocka_unit_test(test_iperf2_stream_id_beyond_int_is_no_sum_line),
         cmocka_unit_test(test_iperf2_dual_splits_by_listen_port_and_sums),
+        cmocka_unit_test(test_iperf2_dual_halves_whose_sum_overflows_are_refused),
         cmocka_unit_test(test_iperf2_dual_csv_without_final_newline_stays_in_bounds),
         cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
