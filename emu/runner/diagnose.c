@@ -1465,14 +1465,15 @@ int dg_load_results(const char *path, cJSON **root, FILE *err)
     if (rc)
         return rc;
     s = cJSON_GetObjectItemCaseSensitive(*root, "schema");
-    if (cJSON_IsString(s) && (!strcmp(s->valuestring, "gemlab-results-1") ||
-                              !strcmp(s->valuestring, "gemlab-results-2")))
+    if (cJSON_IsString(s) && (!strcmp(s->valuestring, RESULTS_SCHEMA_V1) ||
+                              !strcmp(s->valuestring, RESULTS_SCHEMA)))
         return 0;
     if (cJSON_IsString(s))
-        fprintf(err, "%s: schema '%.60s' is not gemlab-results-1 or gemlab-results-2: not a gemlab run's results\n",
+        fprintf(err, "%s: schema '%.60s' is not " RESULTS_SCHEMA_V1 " or " RESULTS_SCHEMA
+                     ": not a gemlab run's results\n",
                 path, s->valuestring);
     else
-        fprintf(err, "%s: no \"schema\": not a gemlab run's results (gemlab-results-2)\n", path);
+        fprintf(err, "%s: no \"schema\": not a gemlab run's results (" RESULTS_SCHEMA ")\n", path);
     cJSON_Delete(*root);
     *root = NULL;
     return -EINVAL;

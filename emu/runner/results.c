@@ -784,7 +784,7 @@ void rs_build_header(struct run *r)
     char *argv_q[] = { r->qemu, "--version", NULL };
     char *argv_i[] = { strcmp(scn_host_tool(&r->s), "iperf3") == 0 ? "iperf3" : "iperf", "--version", NULL };
 
-    cJSON_AddStringToObject(r->results, "schema", "gemlab-results-2");
+    cJSON_AddStringToObject(r->results, "schema", RESULTS_SCHEMA);
     sc = cJSON_AddObjectToObject(r->results, "scenario");
     cJSON_AddStringToObject(sc, "name", r->s.v[SK_SCENARIO_NAME].s);
     cJSON_AddStringToObject(sc, "path", r->s.path);

@@ -20,6 +20,11 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+/* The schema this runner writes, and the older one its readers still
+ * accept (emu/runner/RESULTS.md, "Reading a gemlab-results-1 file"). */
+#define RESULTS_SCHEMA "gemlab-results-2"
+#define RESULTS_SCHEMA_V1 "gemlab-results-1"
+
 enum rs_type {
     RS_NUM,     /* a number, or null when unknown */
     RS_STR,     /* a string, or null */
@@ -31,7 +36,7 @@ enum rs_type {
 /* X(ID, dotted path, type, what it is) */
 #define RESULTS_FIELDS(X) \
     X(SCHEMA, "schema", RS_STR, \
-      "`gemlab-results-2`") \
+      "`" RESULTS_SCHEMA "`") \
     X(SEED, "seed", RS_NUM, \
       "the run's seed (`[link] seed`, `--seed`)") \
     X(VERDICT_RESULT, "verdict.result", RS_STR, \
