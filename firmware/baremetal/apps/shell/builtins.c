@@ -373,7 +373,7 @@ static int cmd_stats(int argc, char **argv)
            gem_tx_inflight(), gem_rx_bds(), (unsigned)GEM_RXBD, s->rx_reinit_drops, (unsigned)GEM_TXBD,
            mac_mode_str(gem_mac_speed_mode()), gem_link_speed(),
            GEM_CSUM_OFFLOAD ? "true" : "false", GEM_JUMBO ? "true" : "false", mdio_timeouts(), mdio_max_wait_us(),
-           gem_reg_read(GEM_IMR));
+           gem_imr());
 
     static const uint8_t phy_regs[] = { MII_BMCR, MII_BMSR, MII_PHYSID1, MII_PHYSID2,
         MII_ADVERTISE, MII_LPA, MII_EXPANSION, MII_CTRL1000, MII_STAT1000, MII_ESTATUS,

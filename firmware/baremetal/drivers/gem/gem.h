@@ -120,7 +120,8 @@ void gem_octets(uint64_t *tx, uint64_t *rx);
  * No register access: a second read of a clear-on-read counter would
  * take bytes that arrived since gem_octets() out of its total. */
 void gem_octets_raw(uint32_t *tx_lo, uint32_t *tx_hi, uint32_t *rx_lo, uint32_t *rx_hi);
-uint32_t gem_reg_read(uint32_t offset);
+/* The interrupt mask (UG585 B.18 intr_mask, 0x30): 1 = masked. */
+uint32_t gem_imr(void);
 unsigned gem_tx_inflight(void);
 unsigned gem_link_speed(void);
 #endif

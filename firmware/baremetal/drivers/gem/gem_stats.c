@@ -32,7 +32,7 @@ _Static_assert(sizeof(gem_counters) / sizeof(gem_counters[0]) <= GEM_COUNTERS_MA
 
 void gem_stats_init(struct gem_stats *s, uint32_t (*rd)(uint32_t offset))
 {
-    *s = (struct gem_stats){ .rd = rd, .mode = GEM_STATS_UNKNOWN };
+    *s = (struct gem_stats)GEM_STATS_INIT(rd);
 }
 
 uint64_t gem_stats_counter(struct gem_stats *s, unsigned i)

@@ -42,7 +42,9 @@ struct gem_stats {
     uint32_t octets_raw[GEM_OCT_HALVES];   /* as the last octets read saw them */
 };
 
-/* Totals zero, mode unknown, registers read through `rd`. */
+/* Totals zero, mode unknown, registers read through `rd`: as a static
+ * initializer, or at run time by gem_stats_init(). */
+#define GEM_STATS_INIT(rd_fn) { .rd = (rd_fn), .mode = GEM_STATS_UNKNOWN }
 void gem_stats_init(struct gem_stats *s, uint32_t (*rd)(uint32_t offset));
 /* Read counter `index` of gem_counters[] once (twice while the mode is
  * unknown) and return its total; 0 for an index out of range. */
