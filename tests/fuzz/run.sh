@@ -2,6 +2,7 @@
 # run.sh - run libFuzzer targets built by tests/fuzz/Makefile, one at a time.
 #
 #   run.sh smoke     FZO RUNS NAME [ARGS...]       one target, RUNS executions
+#                                                  from libFuzzer seed SMOKE_SEED (1)
 #   run.sh smoke-all FZO RUNS 'NAME:ARGS'...       each; "fuzz-smoke: N passed, M failed"
 #   run.sh fuzz      FZO seconds=S|runs=N NAME [ARGS...]
 #   run.sh fuzz-all  FZO seconds=S|runs=N 'NAME:ARGS'...
@@ -31,7 +32,10 @@ run_one() {
     mkdir -p "$work" "$art" "$seeds"
     [ -f "$here/$name/fuzz.dict" ] && opts+=("-dict=$here/$name/fuzz.dict")
     case $m in
-    smoke) opts+=("-runs=$budget") ;;
+    # A smoke run is part of `make test`: the same seed gives the same
+    # inputs, so a pass or a failure reproduces.  SMOKE_SEED=0 asks
+    # libFuzzer for a random one (it prints it: "Seed: N").
+    smoke) opts+=("-runs=$budget" "-seed=${SMOKE_SEED:-1}") ;;
     fuzz)
         case $budget in
         runs=*) opts+=("-runs=${budget#runs=}") ;;
@@ -58,8 +62,10 @@ run_one() {
     elif [ $rc -ne 0 ]; then
         status=crash
     fi
-    printf '  %-16s %-6s %12s execs %9s exec/s %6ss  %s\n' "$name" "$status" \
-        "${execs:-0}" "${eps:-0}" "$secs" "${crash:+artifact $crash}"
+    local seed
+    seed=$(sed -n 's/^INFO: Seed: *//p' "$log" | head -1)
+    printf '  %-16s %-6s %12s execs %9s exec/s %6ss  seed %s  %s\n' "$name" "$status" \
+        "${execs:-0}" "${eps:-0}" "$secs" "${seed:-?}" "${crash:+artifact $crash}"
     if [ "$status" = crash ]; then
         echo "  --- $log (tail) ---"
         grep -v '^#[0-9]' "$log" | tail -25 | sed 's/^/  | /'
