@@ -101,7 +101,7 @@ static double phy_reg(const cJSON *root, const char *reg)
 {
     const cJSON *regs = jget(root, RS(PHY_REGS));
 
-    return cJSON_IsObject(regs) ? jnum(regs, reg) : NAN;
+    return cJSON_IsObject(regs) ? rs_reg16(jnum(regs, reg)) : NAN;
 }
 
 /* The best speed the PHY can do, from its own status registers: BMSR

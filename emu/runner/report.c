@@ -518,7 +518,9 @@ static bool run_ceiling(const cJSON *res, struct ceiling *ce)
         sp = jnum(res, RS(EXPECT_SPEED_MBPS));
         expected = true;
     }
-    if (isnan(sp) || sp <= 0)
+    /* a hand-edited file may say anything: no ceiling for a speed no
+     * Ethernet PHY negotiates (IEEE 802.3 tops out at 800 Gb/s) */
+    if (isnan(sp) || sp <= 0 || sp > 800000)
         return false;
     ce->speed_mbps = sp;
     if (cJSON_IsTrue(runner_results_get(res, "conditions.bidir")))
@@ -528,24 +530,27 @@ static bool run_ceiling(const cJSON *res, struct ceiling *ce)
             int n;
             double w;
             ce->bps = udp_ceiling_bps(sp, len, &n, &w);
-            o = (size_t)snprintf(ce->legend, sizeof(ce->legend), "line-rate ceiling %.2f Mb/s = %g x %g/%g (UDP, %g-byte datagrams",
-                                 ce->bps / 1e6, sp, len, w, len);
+            o = runner_appendf(ce->legend, sizeof(ce->legend), 0,
+                               "line-rate ceiling %.2f Mb/s = %g x %g/%g (UDP, %g-byte datagrams", ce->bps / 1e6, sp,
+                               len, w, len);
             if (n > 1)
-                o += (size_t)snprintf(ce->legend + o, sizeof(ce->legend) - o, " in %d IP fragments", n);
+                o = runner_appendf(ce->legend, sizeof(ce->legend), o, " in %d IP fragments", n);
         } else {
             ce->bps = dg_ceiling_bps(sp, true, false);
-            o = (size_t)snprintf(ce->legend, sizeof(ce->legend),
-                                 "line-rate ceiling %.2f Mb/s = %g x 1472/1538 (UDP, 1472-byte datagrams assumed", ce->bps / 1e6, sp);
+            o = runner_appendf(ce->legend, sizeof(ce->legend), 0,
+                               "line-rate ceiling %.2f Mb/s = %g x 1472/1538 (UDP, 1472-byte datagrams assumed",
+                               ce->bps / 1e6, sp);
         }
     } else {
         /* timestamps: as results say, else Linux uses them and lwIP does not (diagnose.c) */
         bool on = cJSON_IsBool(ts) ? cJSON_IsTrue(ts) : strcmp(fw, "linux") == 0;
         ce->bps = dg_ceiling_bps(sp, false, on);
-        o = (size_t)snprintf(ce->legend, sizeof(ce->legend), "line-rate ceiling %.2f Mb/s = %g x %d/1538 (TCP, MSS %d: %s%s",
-                             ce->bps / 1e6, sp, on ? 1448 : 1460, on ? 1448 : 1460,
-                             on ? "with timestamps" : "no timestamps", cJSON_IsBool(ts) ? "" : " assumed");
+        o = runner_appendf(ce->legend, sizeof(ce->legend), 0,
+                           "line-rate ceiling %.2f Mb/s = %g x %d/1538 (TCP, MSS %d: %s%s", ce->bps / 1e6, sp,
+                           on ? 1448 : 1460, on ? 1448 : 1460, on ? "with timestamps" : "no timestamps",
+                           cJSON_IsBool(ts) ? "" : " assumed");
     }
-    snprintf(ce->legend + o, sizeof(ce->legend) - o, "%s%s)", expected ? ", expected speed: link not up" : "", side);
+    runner_appendf(ce->legend, sizeof(ce->legend), o, "%s%s)", expected ? ", expected speed: link not up" : "", side);
     return true;
 }
 
@@ -557,8 +562,8 @@ static size_t ceiling_term(char *out, size_t len, const struct ceiling *ce, int 
     static const char *const colour[] = { "#cc0000", "#e07000", "#008060", "#5030c0" };
 
     style %= 4;
-    return (size_t)snprintf(out, len, "%.6g with lines dt %d lw 2 lc rgb '%s' title '%s%s'", ce->bps / 1e6,
-                            2 + style, colour[style], prefix, ce->legend);
+    return runner_appendf(out, len, 0, "%.6g with lines dt %d lw 2 lc rgb '%s' title '%s%s'", ce->bps / 1e6,
+                          2 + style, colour[style], prefix, ce->legend);
 }
 
 static void run_charts(struct run_data *r, struct charts *c)
@@ -1193,7 +1198,7 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         for (int j = 0; j < nce; j++) {
             if (nce > 1)
                 snprintf(who[j] + strlen(who[j]), sizeof(who[j]) - strlen(who[j]), ": ");
-            co += (size_t)snprintf(ceils + co, sizeof(ceils) - co, ", ");
+            co = runner_appendf(ceils, sizeof(ceils), co, ", ");
             co += ceiling_term(ceils + co, sizeof(ceils) - co, &ce[j], j, nce > 1 ? who[j] : "");
         }
         if ((d = chart_file(&c, "runs.dat", "w"))) {

@@ -502,6 +502,8 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                 c1000 = cJSON_GetArrayItem(lr, 9)->valuedouble;
             }
         }
+        anar = rs_reg16(anar);
+        c1000 = rs_reg16(c1000);
         if (!isnan(anar) && !isnan(c1000) && anar != 0xFFFF && c1000 != 0xFFFF) {
             static const struct { int reg; unsigned bit; const char *w; } b[] = {
                 { 9, 1u << 9, "1000FD" }, { 9, 1u << 8, "1000HD" }, { 4, 1u << 8, "100FD" },
@@ -527,7 +529,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
          * our PHY resolved by parallel detection (28.2.3.1, always half
          * duplex).  BMCR and ANER come from build_phy()'s "phy.regs". */
         const cJSON *regs = runner_json_path(r->results, RS(PHY_REGS));
-        double bmcr = rs_jnumber(regs, "0"), aner = rs_jnumber(regs, "6");
+        double bmcr = rs_reg16(rs_jnumber(regs, "0")), aner = rs_reg16(rs_jnumber(regs, "6"));
         if (!isnan(bmcr))
             cJSON_AddBoolToObject(l, "local_autoneg", ((unsigned)bmcr & 0x1000u) != 0);
         if (!isnan(aner)) {
@@ -560,6 +562,8 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             ecr = cJSON_IsNumber(r20) ? r20->valuedouble : NAN;
             scr = cJSON_IsNumber(r16) ? r16->valuedouble : NAN;
         }
+        ecr = rs_reg16(ecr);
+        scr = rs_reg16(scr);
         if (m1116r && !isnan(ecr) && ecr != 0xFFFF && !isnan(scr) && scr != 0xFFFF) {
             bool en20 = ((unsigned)ecr & 0x100u) != 0, en16 = ((unsigned)scr & 0x800u) != 0, en = en20 || en16;
             cJSON_AddBoolToObject(l, "downshift_enabled", en);

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -480,13 +481,31 @@ int runner_mkdir_parents(const char *path)
 
 char *runner_read_file(const char *path, size_t max, size_t *len)
 {
-    FILE *f = fopen(path, "r");
+    /* O_NONBLOCK: opening a FIFO for reading would wait for a writer */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    FILE *f;
     char *buf = NULL;
     size_t n = 0, cap = 0;
     int e = 0;
 
-    if (!f)
+    if (fd < 0)
         return NULL;
+    if (fstat(fd, &st))
+        e = errno;
+    else if (!S_ISREG(st.st_mode))
+        e = EINVAL;
+    if (e) {
+        close(fd);
+        errno = e;
+        return NULL;
+    }
+    if (!(f = fdopen(fd, "r"))) {
+        e = errno;
+        close(fd);
+        errno = e;
+        return NULL;
+    }
     for (;;) {
         if (n == cap) {
             size_t ncap = cap ? cap * 2 : 4096;
@@ -530,6 +549,23 @@ char *runner_read_file(const char *path, size_t max, size_t *len)
     return buf;
 }
 
+size_t runner_appendf(char *buf, size_t size, size_t off, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+
+    if (!size)
+        return 0;
+    if (off >= size - 1)
+        return size - 1;
+    va_start(ap, fmt);
+    n = vsnprintf(buf + off, size - off, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return off;
+    return (size_t)n >= size - off ? size - 1 : off + (size_t)n;
+}
+
 enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up)
 {
     /* the idle phase (--net idle) keeps the timeline's virtual times, link or not */
@@ -556,6 +592,11 @@ void rs_add_nonempty(cJSON *o, const char *name, cJSON *arr)
         cJSON_AddItemToObject(o, name, arr);
     else
         cJSON_Delete(arr);
+}
+
+double rs_reg16(double v)
+{
+    return v >= 0 && v <= 0xFFFF && v == floor(v) ? v : NAN;
 }
 
 double rs_jnumber(const cJSON *o, const char *name)

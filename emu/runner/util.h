@@ -40,9 +40,16 @@ int runner_mkdir_p(const char *dir, mode_t mode);
 /* The missing parent directories of @path (not @path itself), 0755. */
 int runner_mkdir_parents(const char *path);
 /* The whole of @path, NUL-terminated (*len, when given, is its length):
- * NULL with errno set when it cannot be opened or read, or EFBIG when it
- * is longer than @max bytes. */
+ * NULL with errno set when it cannot be opened or read, EINVAL when it is
+ * not a regular file (a FIFO is refused without waiting for a writer, a
+ * directory without reading it), or EFBIG when it is longer than @max
+ * bytes. */
 char *runner_read_file(const char *path, size_t max, size_t *len);
+/* Append printf text at @off in @buf of @size bytes, cutting it to fit;
+ * returns the new length, at most @size - 1 (snprintf returns the length
+ * the text would have had, which as the next offset writes past @buf). */
+size_t runner_appendf(char *buf, size_t size, size_t off, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 
 struct cJSON;
 
@@ -127,6 +134,10 @@ enum runner_traffic runner_traffic_path(bool sim, bool vt, bool link_up);
 /* @name of @o as a number: a finite JSON number or numeric string, else
  * NAN.  rs_add_num_or_null writes NAN as null. */
 double rs_jnumber(const struct cJSON *o, const char *name);
+/* @v when it is a 16-bit register's value (a whole number in 0..0xFFFF,
+ * IEEE 802.3 22.2.4), else NAN: a guest or a hand-edited file may print
+ * anything, and (unsigned) of a negative or huge double is undefined. */
+double rs_reg16(double v);
 void rs_add_num_or_null(struct cJSON *o, const char *name, double v);
 /* @arr (owned) under @name of @o when it has items; else it is freed */
 void rs_add_nonempty(struct cJSON *o, const char *name, struct cJSON *arr);

@@ -477,6 +477,38 @@ static void test_mistyped_members_are_unknown_not_crashes(void **state)
     }
 }
 
+/* PHY registers outside 16 bits are unknown, not cast: (unsigned)-1.0 is
+ * undefined (C11 6.3.1.4), and SAN=1 has float-cast-overflow */
+static void test_phy_regs_outside_16_bits_are_unknown(void **state)
+{
+    static const char *regs[] = { "-1", "1e30", "-1e300", "65536", "0.5", "1e130" };
+    char json[160];
+    (void)state;
+    for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
+        cJSON *root;
+        struct dg_in in;
+        /* BMSR says extended status; ESR (reg 15) is the bad one, then BMSR */
+        snprintf(json, sizeof(json), "{\"phy\":{\"regs\":{\"1\":%d,\"15\":%s}}}", 0x7949, regs[i]);
+        assert_non_null(root = cJSON_Parse(json));
+        dg_in_from_json(root, &in);
+        assert_true(isnan(in.board_max_speed_mbps));
+        cJSON_Delete(root);
+        snprintf(json, sizeof(json), "{\"phy\":{\"regs\":{\"1\":%s,\"15\":12288}}}", regs[i]);
+        assert_non_null(root = cJSON_Parse(json));
+        dg_in_from_json(root, &in);
+        assert_true(isnan(in.board_max_speed_mbps));
+        cJSON_Delete(root);
+    }
+    /* the same registers in range: 1000BASE-T full duplex */
+    {
+        cJSON *root = cJSON_Parse("{\"phy\":{\"regs\":{\"1\":31049,\"15\":12288}}}");
+        struct dg_in in;
+        dg_in_from_json(root, &in);
+        assert_true(in.board_max_speed_mbps == 1000);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_ceilings_match_facts(void **state)
 {
     (void)state;
@@ -1150,7 +1182,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 17];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 18];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1161,6 +1193,7 @@ int main(void)
     }
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_clean_run_has_no_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mistyped_members_are_unknown_not_crashes);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_phy_regs_outside_16_bits_are_unknown);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);

@@ -408,6 +408,27 @@ static void test_throughput_chart_ceiling_100_tcp(void **state)
     rm_tree(dir);
 }
 
+/* a hand-edited speed no PHY negotiates draws no ceiling; its 130-digit
+ * legend once ran past the legend buffer (ASan: stack-buffer-overflow) */
+static void test_throughput_chart_no_ceiling_for_absurd_speed(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 1000, "tcp", ",\"tcp_timestamps\":true");
+    put(dir, "results.json",
+        "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"huge\"},"
+        "\"verdict\":{\"result\":\"PASS\",\"reason\":\"\"},"
+        "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"udp\",\"duration_s\":3,\"length_bytes\":1000},"
+        "\"link\":{\"up\":true,\"speed_mbps\":1e130,\"full_duplex\":true},"
+        "\"iperf\":{\"throughput_bps\":9e8,\"intervals_bps\":[9e8,9e8,9e8]}}");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_null(strstr(gp, "line-rate ceiling"));
+    free(gp);
+    rm_tree(dir);
+}
+
 /* the same run at 1000 Mb/s gets the 1000 Mb/s ceiling */
 static void test_throughput_chart_ceiling_1000_tcp(void **state)
 {
@@ -601,6 +622,7 @@ int main(void)
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
         cmocka_unit_test(test_throughput_chart_ceiling_100_tcp),
         cmocka_unit_test(test_throughput_chart_ceiling_1000_tcp),
+        cmocka_unit_test(test_throughput_chart_no_ceiling_for_absurd_speed),
         cmocka_unit_test(test_throughput_chart_ceiling_no_timestamps),
         cmocka_unit_test(test_throughput_chart_ceiling_udp),
         cmocka_unit_test(test_sweep_charts_ceiling),

@@ -152,10 +152,37 @@ static void test_read_file_over_limit_and_missing_set_errno(void **state)
     errno = 0;
     assert_null(runner_read_file(p, 100, NULL));
     assert_int_equal(errno, ENOENT);
-    /* a directory opens for reading but does not read */
+    /* a directory is not read */
     errno = 0;
     assert_null(runner_read_file(root, 100, NULL));
-    assert_int_equal(errno, EIO);
+    assert_int_equal(errno, EINVAL);
+    /* nor is a FIFO, and opening it does not wait for a writer */
+    snprintf(p, sizeof(p), "%s/fifo", root);
+    assert_int_equal(mkfifo(p, 0600), 0);
+    errno = 0;
+    assert_null(runner_read_file(p, 100, NULL));
+    assert_int_equal(errno, EINVAL);
+    unlink(p);
+}
+
+static void test_appendf_never_passes_the_end(void **state)
+{
+    char b[16];
+    size_t o;
+    (void)state;
+    o = runner_appendf(b, sizeof(b), 0, "%s", "abc");
+    assert_int_equal(o, 3);
+    o = runner_appendf(b, sizeof(b), o, "%.2f", 1e30);   /* 33 characters */
+    assert_int_equal(o, sizeof(b) - 1);
+    assert_int_equal(strlen(b), sizeof(b) - 1);
+    assert_memory_equal(b, "abc100000000000", 16);
+    /* once full, further text is dropped and the offset stays */
+    o = runner_appendf(b, sizeof(b), o, "more");
+    assert_int_equal(o, sizeof(b) - 1);
+    assert_int_equal(strlen(b), sizeof(b) - 1);
+    /* an offset past the end (a caller's snprintf sum) writes nothing */
+    assert_int_equal(runner_appendf(b, sizeof(b), 400, "x"), sizeof(b) - 1);
+    assert_int_equal(b[15], '\0');
 }
 
 /* The traffic a run does after boot (run.c).  No link means no traffic
@@ -189,6 +216,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_mkdir_parents_makes_parents_not_the_leaf, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_whole_text_and_length, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_file_over_limit_and_missing_set_errno, setup, teardown),
+        cmocka_unit_test(test_appendf_never_passes_the_end),
         cmocka_unit_test(test_traffic_path_no_link_skips_in_both_clocks),
         cmocka_unit_test(test_traffic_path_with_link),
     };
