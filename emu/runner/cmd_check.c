@@ -14,11 +14,13 @@ int cmd_check(int argc, char **argv)
         return RUN_EXIT_INPUT;
     }
     for (int i = 0; i < argc; i++) {
-        static struct scenario s;
-        if (scn_load(argv[i], &s, stderr))
+        static struct scenario s, c;
+        /* a [control] is checked as the scenario it makes (`show
+         * --control`, and what `make qemu-test` runs as NAME_control) */
+        if (scn_load(argv[i], &s, stderr) || (s.control_line && scn_make_control(&s, &c, stderr)))
             bad++;
         else
-            printf("%s: ok\n", argv[i]);
+            printf("%s: ok%s\n", argv[i], s.control_line ? " (and its [control])" : "");
     }
     return bad ? RUN_EXIT_INPUT : 0;
 }

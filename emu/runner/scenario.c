@@ -409,7 +409,7 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
         rc = un_parse_rate_bps(text, &out->d);
         x = out->d;
         if (rc == -EINVAL) {
-            snprintf(msg, msglen, "'%.40s' is not a rate (e.g. 200M, 941.5M, 1G)", text);
+            snprintf(msg, msglen, "'%.40s' is not a rate in bits per second (e.g. 200M, 941.5Mb/s, 1Gbps)", text);
             return rc;
         }
         break;
@@ -674,6 +674,19 @@ static int control_key(struct scn_ctx *c, const char *text, int *key)
     return 0;
 }
 
+/* Is key @k (-1: the timeline) already changed by the control?  Each key
+ * is unset or set once: a second word for it would silently win. */
+static bool control_has(const struct scenario *s, int k)
+{
+    for (unsigned i = 0; i < s->nctl_unset; i++)
+        if (s->ctl_unset[i] == k)
+            return true;
+    for (unsigned i = 0; i < s->nctl_set; i++)
+        if (s->ctl_set[i].key == k)
+            return true;
+    return false;
+}
+
 static int control_entry(struct scn_ctx *c, const char *name, const char *value)
 {
     struct scenario *s = c->s;
@@ -682,21 +695,25 @@ static int control_entry(struct scn_ctx *c, const char *name, const char *value)
         s->control_line = c->line;
     if (!strcmp(name, "unset")) {
         char buf[SCN_STR_MAX], *save = NULL;
+        bool any = false;
         snprintf(buf, sizeof(buf), "%s", value);
         for (char *t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-            int k;
+            int k = -1;
+            any = true;
             if (s->nctl_unset == SCN_MAX_CONTROL) {
                 scn_error(c, c->line, "[control] unset: more than %d entries", SCN_MAX_CONTROL);
                 return 1;
             }
-            if (!strcmp(t, "timeline")) {
-                s->ctl_unset[s->nctl_unset++] = -1;
-                continue;
-            }
-            if (control_key(c, t, &k))
+            if (strcmp(t, "timeline") && control_key(c, t, &k))
                 return 1;
+            if (control_has(s, k)) {
+                scn_error(c, c->line, "[control] unset: %.60s is already changed by the control", t);
+                return 1;
+            }
             s->ctl_unset[s->nctl_unset++] = k;
         }
+        if (!any)
+            scn_error(c, c->line, "[control] unset: no SECTION.KEY given");
         return 1;
     }
     if (!strcmp(name, "set")) {
@@ -715,6 +732,10 @@ static int control_entry(struct scn_ctx *c, const char *name, const char *value)
             return 1;
         if (keydefs[k].repeat || keydefs[k].type == T_BYTELIST || keydefs[k].type == T_COUNTLIST) {
             scn_error(c, c->line, "[control] set: %s is a list; unset it instead", key);
+            return 1;
+        }
+        if (control_has(s, k)) {
+            scn_error(c, c->line, "[control] set: %s is already changed by the control", key);
             return 1;
         }
         if (s->nctl_set == SCN_MAX_CONTROL) {
@@ -858,7 +879,7 @@ static void scn_screen_line(struct scn_ctx *c, char *line)
         if (strcmp(c->section, "link") == 0 && !c->link_line)
             c->link_line = c->line;
         if (!c->section_ok)
-            scn_error(c, c->line, "unknown section [%.40s] (known: scenario, board, link, timeline, traffic, expect)",
+            scn_error(c, c->line, "unknown section [%.40s] (known: scenario, board, link, timeline, traffic, expect, control)",
                       c->section);
         return;
     }

@@ -115,8 +115,9 @@ int un_parse_rate_bps(const char *s, double *bps)
     case 'g': case 'G': mult = 1e9; s++; break;
     default: break;
     }
-    if (*s && strcasecmp(s, "bps") != 0 && strcasecmp(s, "bit/s") != 0 &&
-        strcasecmp(s, "b/s") != 0)
+    /* lower-case b only: "100MB/s" is bytes, 8 times the bits it would
+     * otherwise be read as (IEC 80000-13: b bit, B byte) */
+    if (*s && strcmp(s, "bps") != 0 && strcmp(s, "bit/s") != 0 && strcmp(s, "b/s") != 0)
         return -EINVAL;
     v *= mult;
     if (v > 1e12)

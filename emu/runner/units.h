@@ -23,7 +23,8 @@ int un_parse_num(const char *s, double *out);
 int un_parse_time_ns(const char *s, uint64_t *ns);
 
 /* Bit rate, decimal multipliers as iperf uses them: "200M", "941.5M",
- * "1G", "64k", optional "bps" / "bit/s" suffix.  At most 1e12. */
+ * "1G", "64k", optional "bps" / "bit/s" / "b/s" suffix, lower case: a
+ * byte rate ("100MB/s", "1GBps") is refused.  At most 1e12. */
 int un_parse_rate_bps(const char *s, double *bps);
 
 /* Byte count, binary multipliers like iperf's -w/-l: "256K" = 262144,

@@ -213,14 +213,31 @@ static int tokenize(char *buf, char **tok)
     }
 }
 
-/* A percentage token ("1", "1.5%", "0.25%") -> probability in [0, 1]. */
+/* A percentage token ("1", "1.5%", "0.25%", ".5") -> probability in
+ * [0, 1].  Plain decimal only, as every other number of a scenario
+ * (emu/runner/units.c): strtod alone would also take "0x10", "1e1" and
+ * "0x1p-3". */
 static int parse_pct_token(const char *tok, const char *what, double *out,
                            struct gl_err *err)
 {
+    const char *c = tok;
     char *end;
-    double v = strtod(tok, &end);
+    double v;
+    int digits = 0;
 
-    if (end == tok || (*end && strcmp(end, "%") != 0)) {
+    while (isdigit((unsigned char)*c)) {
+        c++;
+        digits++;
+    }
+    if (*c == '.') {
+        c++;
+        while (isdigit((unsigned char)*c)) {
+            c++;
+            digits++;
+        }
+    }
+    v = strtod(tok, &end);
+    if (!digits || end != c || (*end && strcmp(end, "%") != 0)) {
         return gl_err_set(err, -EINVAL, "loss: %s '%s' is not a percentage", what, tok);
     }
     if (!(v >= 0.0 && v <= 100.0)) {

@@ -312,8 +312,14 @@ printf '[scenario]\nzz = 1\n[board]\nzz = 1\n[link]\nzz = 1\n[timeline]\nzz = 1\
 # shellcheck disable=SC2016
 printf '[traffic]\nfw_cmd = $(reboot); `id` | rm -rf /\n' >"$g/shell.ini"
 awk 'BEGIN { printf "[scenario]\ndescription = "; for (i = 0; i < 100000; i++) printf "x"; printf "\n" }' >"$g/longline.ini"
+# a negative control that breaks a rule its scenario keeps
+printf '[link]\nloss = 1%%\n[expect]\ndiag = PROTO_RETRANSMITS\n[control]\nset = link.latency 5ms\nset = link.jitter 10ms\n' >"$g/control.ini"
+# bytes per second, and a loss in hex: numbers are plain decimal bits
+printf '[traffic]\nprotocol = udp\nbandwidth = 100MB/s\n' >"$g/byterate.ini"
+printf '[link]\nloss = 0x10\n' >"$g/hexloss.ini"
 allgood=1
-for f in "$g"/random.ini "$g"/huge.ini "$g"/unknown.ini "$g"/longline.ini; do
+for f in "$g"/random.ini "$g"/huge.ini "$g"/unknown.ini "$g"/longline.ini "$g"/control.ini "$g"/byterate.ini \
+    "$g"/hexloss.ini; do
     out=$("$G" check "$f" 2>&1); rc=$?
     if [ $rc -ne 2 ] || ! [[ "$out" == *"$f:"[0-9]* ]]; then allgood=0; bad "garbage $(basename "$f")" "rc=$rc $(echo "$out" | head -2)"; fi
 done

@@ -472,6 +472,12 @@ static void test_units_reject_junk(void **state)
     assert_int_equal(un_parse_rate_bps("inf", &d), -EINVAL);
     assert_int_equal(un_parse_rate_bps("94.15Mbps", &d), 0);
     assert_true(d > 94.149e6 && d < 94.151e6);
+    /* bytes per second is not bits per second */
+    assert_int_equal(un_parse_rate_bps("100MB/s", &d), -EINVAL);
+    assert_int_equal(un_parse_rate_bps("100MBps", &d), -EINVAL);
+    assert_int_equal(un_parse_rate_bps("1GBPS", &d), -EINVAL);
+    assert_int_equal(un_parse_rate_bps("1Gbit/s", &d), 0);
+    assert_true(d == 1e9);
     assert_int_equal(un_parse_bytes("256K", &u), 0);
     assert_int_equal(u, 262144);
     assert_int_equal(un_parse_bytes("99999999999G", &u), -ERANGE);
@@ -666,6 +672,16 @@ static void test_control_errors_name_the_line(void **state)
     assert_non_null(strstr(errbuf, "t.ini:7: [control] set: traffic.sweep is a list"));
     assert_non_null(strstr(errbuf, "t.ini:8: [control] set: 'link.latency' is not SECTION.KEY VALUE"));
     assert_non_null(strstr(errbuf, "t.ini:9: [control] unknown key 'what' (known: unset, set, todo)"));
+    /* each key is changed once: a second word for it would silently win */
+    assert_int_equal(load("[expect]\ndiag = PHY_NO_LINK\n[control]\nset = link.loss 2%\nset = link.loss 3%\n"
+                          "unset = link.loss\nunset = timeline, timeline\nunset = link.latency\n"
+                          "set = link.latency 1ms\nunset = ,\n"),
+                     -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:5: [control] set: link.loss is already changed by the control"));
+    assert_non_null(strstr(errbuf, "t.ini:6: [control] unset: link.loss is already changed by the control"));
+    assert_non_null(strstr(errbuf, "t.ini:7: [control] unset: timeline is already changed by the control"));
+    assert_non_null(strstr(errbuf, "t.ini:9: [control] set: link.latency is already changed by the control"));
+    assert_non_null(strstr(errbuf, "t.ini:10: [control] unset: no SECTION.KEY given"));
     /* [control] todo: the control's known gap, not the scenario's; the
      * scenario's own todo does not carry over */
     assert_int_equal(load("[scenario]\ntodo = the scenario gap\n[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n"

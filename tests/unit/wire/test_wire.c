@@ -1120,6 +1120,13 @@ static void test_parse_loss_errors_name_the_token(void **state)
         { "random", "loss: random needs a percentage" },
         { "random x%", "loss: random 'x%' is not a percentage" },
         { "random 120%", "loss: random '120%' is out of range [0, 100] %" },
+        /* plain decimal only: strtod would take these */
+        { "random 1e1", "loss: random '1e1' is not a percentage" },
+        { "random 0x10", "loss: random '0x10' is not a percentage" },
+        { "random 0x1p-3", "loss: random '0x1p-3' is not a percentage" },
+        { "random .", "loss: random '.' is not a percentage" },
+        { "random +1", "loss: random '+1' is not a percentage" },
+        { "gemodel 1e0 5", "loss: gemodel p '1e0' is not a percentage" },
         { "random 1% 25%", "loss: unexpected token '25%' (correlation is not supported)" },
         { "none 3", "loss: unexpected token '3' after none" },
         { "gemodel", "loss: gemodel needs at least p" },
