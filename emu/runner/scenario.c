@@ -34,6 +34,7 @@
 
 #include "model_glue.h"
 #include "units.h"
+#include "util.h"
 
 enum scn_type {
     T_STR,      /* identifier-like text */
@@ -205,6 +206,7 @@ struct scn_ctx {
 static void __attribute__((format(printf, 3, 4)))
 scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
 {
+    char msg[1024], clean[3 * sizeof(msg) + 1];
     va_list ap;
 
     c->nerr++;
@@ -214,14 +216,16 @@ scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
         fprintf(c->errs, "%s: too many errors, giving up reporting\n", c->name);
         return;
     }
-    if (line > 0)
-        fprintf(c->errs, "%s:%d: ", c->name, line);
-    else
-        fprintf(c->errs, "%s: ", c->name);
     va_start(ap, fmt);
-    vfprintf(c->errs, fmt, ap);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
     va_end(ap);
-    fputc('\n', c->errs);
+    /* the message quotes the file's own text: no escape sequence or
+     * invalid UTF-8 of it reaches the terminal (docs/SECURITY.md R7) */
+    runner_clean_text(clean, sizeof(clean), msg, strlen(msg), false);
+    if (line > 0)
+        fprintf(c->errs, "%s:%d: %s\n", c->name, line, clean);
+    else
+        fprintf(c->errs, "%s: %s\n", c->name, clean);
 }
 
 const char *scn_key_section(enum scn_key k)
@@ -270,14 +274,42 @@ static void list_keys(const char *section, char *buf, size_t len)
 }
 
 /* Text keys: identifiers are [A-Za-z0-9_.-]; free text is printable ASCII
- * or UTF-8 but never a control character. */
+ * or valid UTF-8 (RFC 3629 section 4: no overlong form, no surrogate,
+ * nothing above U+10FFFF), never a C0 or C1 control character.  It goes
+ * into results.json, which strict JSON readers take as UTF-8 only (RFC
+ * 8259 section 8.1). */
 static bool text_ok(const char *v, bool ident)
 {
     for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
+        unsigned n, lo = 0x80, hi = 0xBF;
         if (ident && !(isalnum(*p) || *p == '_' || *p == '.' || *p == '-'))
             return false;
         if (*p < 0x20 || *p == 0x7f)
             return false;
+        if (*p < 0x80)
+            continue;
+        if (*p >= 0xC2 && *p <= 0xDF)
+            n = 1;
+        else if (*p >= 0xE0 && *p <= 0xEF)
+            n = 2;
+        else if (*p >= 0xF0 && *p <= 0xF4)
+            n = 3;
+        else
+            return false;
+        if (*p == 0xC2 && p[1] < 0xA0)
+            return false;           /* U+0080..U+009F: C1 controls */
+        if (*p == 0xE0)
+            lo = 0xA0;
+        else if (*p == 0xED)
+            hi = 0x9F;
+        else if (*p == 0xF0)
+            lo = 0x90;
+        else if (*p == 0xF4)
+            hi = 0x8F;
+        for (unsigned i = 1; i <= n; i++, lo = 0x80, hi = 0xBF)
+            if (p[i] < lo || p[i] > hi)
+                return false;
+        p += n;
     }
     return true;
 }
@@ -368,7 +400,7 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
         }
         if (!text_ok(text, d->type == T_STR)) {
             snprintf(msg, msglen, d->type == T_STR ? "'%.40s' may only hold letters, digits, '_', '.', '-'"
-                                                   : "'%.40s' holds a control character", text);
+                                                   : "'%.40s' holds a control character or is not UTF-8", text);
             return -EINVAL;
         }
         snprintf(out->s, sizeof(out->s), "%s", text);

@@ -659,6 +659,35 @@ static void test_control_unsets_sets_and_derives_expect(void **state)
     assert_int_equal(scn.nevents, 2);
 }
 
+/* free text is UTF-8 (it goes into results.json), and an error quoting
+ * the file never hands the terminal an escape sequence */
+static void test_text_is_utf8_and_errors_are_clean(void **state)
+{
+    static const char *bad[] = {
+        "caf\xe9",             /* Latin-1 */
+        "\xff\xfe",           /* never in UTF-8 */
+        "\xc0\xaf",           /* overlong '/' */
+        "\xed\xa0\x80",       /* a surrogate */
+        "\xf4\x90\x80\x80",   /* above U+10FFFF */
+        "\xc2\x9b",           /* U+009B, a C1 control (CSI) */
+        "\xe2\x82",           /* cut short */
+    };
+    char text[128];
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(text, sizeof(text), "[scenario]\ndescription = x%sy\n", bad[i]);
+        if (load(text) != -EINVAL)
+            fail_msg("description with bytes #%zu accepted", i);
+        assert_non_null(strstr(errbuf, "t.ini:2: [scenario] description: "));
+    }
+    assert_int_equal(load("[scenario]\ndescription = caf\xc3\xa9 \xe2\x82\xac \xf0\x9f\x93\xa1\n"), 0);
+    assert_int_equal(load("[scenario]\ndescription = \x1b]0;pwned\x07\x1b[2J\n[b\x1b[2Jx]\n"), -EINVAL);
+    assert_null(strchr(errbuf, '\x1b'));
+    assert_null(strchr(errbuf, '\x07'));
+    assert_non_null(strstr(errbuf, "'^[]0;pwned^G^[[2J'"));
+    assert_non_null(strstr(errbuf, "t.ini:3: unknown section [b^[[2Jx]"));
+}
+
 static void test_control_errors_name_the_line(void **state)
 {
     static struct scenario c;
@@ -824,6 +853,7 @@ int main(void)
         cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
+        cmocka_unit_test_teardown(test_text_is_utf8_and_errors_are_clean, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
         cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
         cmocka_unit_test_teardown(test_runner_properties_are_the_link_tables, teardown),
