@@ -592,6 +592,8 @@ static void parse_event(struct scn_ctx *c, const char *value)
         tok[n++] = t;
         if (n == 2 && strcmp(t, "fw") == 0)
             break;
+        if (n == 3 && strcmp(tok[1], "set") == 0)
+            break;      /* VALUE may have words: "set loss random 1%" */
     }
     if (n < 2) {
         scn_error(c, c->line, "[timeline] at: expected 'TIME ACTION [ARGS]', got '%.60s'", value);
@@ -645,8 +647,9 @@ static void parse_event(struct scn_ctx *c, const char *value)
             scn_error(c, c->line, "[timeline] at: flap with a count needs a period: 'flap DOWN COUNT PERIOD'");
             return;
         }
-    } else if (strcmp(tok[1], "set") == 0 && n == 4) {
+    } else if (strcmp(tok[1], "set") == 0 && n == 3 && save && save[strspn(save, " \t")]) {
         int k = scn_key_lookup("link", tok[2]);
+        tok[3] = save + strspn(save, " \t");
         ev.act = SCN_ACT_SET;
         if (k < 0 || k == SK_LINK_SEED) {
             char keys[512];

@@ -315,6 +315,16 @@ static void test_model_errors_name_the_key_once(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: set loss: unknown model 'bogus'"));
     assert_null(strstr(errbuf, "loss: loss:"));
     assert_null(strstr(errbuf, "abilities:"));
+    /* a timeline value keeps its words, as [link] does */
+    assert_int_equal(load("[traffic]\nduration = 10s\n[timeline]\nat = 1s set loss random 1%\n"
+                          "at = 2s set loss gemodel 1% 20%\n"), 0);
+    assert_int_equal(scn.nevents, 2);
+    assert_string_equal(scn.events[0].val.s, "random 1%");
+    assert_string_equal(scn.events[1].val.s, "gemodel 1% 20%");
+    assert_int_equal(load("[traffic]\nduration = 10s\n[timeline]\nat = 1s set loss\n"
+                          "at = 2s set latency 5ms later\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: unknown or malformed action"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: set latency: '5ms later' is not a duration"));
 }
 
 static void test_duplicate_key_names_first_line(void **state)
