@@ -1372,6 +1372,24 @@ int rp_report(const struct rp_opts *o)
             rc = 2;
             goto done;
         }
+    if (n > 1) {
+        /* before any report is written: the side-by-side report.md
+         * would replace a run's own (a run directory holds results.json) */
+        char probe[4096];
+        struct stat st;
+        snprintf(probe, sizeof(probe), "%s/results.json", o->out);
+        if (!stat(probe, &st)) {
+            fprintf(stderr, "gemlab report: --out %s is a run directory: its own report.md would be replaced; "
+                            "give another directory\n", o->out);
+            rc = 2;
+            goto done;
+        }
+        if (runner_mkdir_p(o->out, 0755)) {
+            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", o->out, strerror(errno));
+            rc = 2;
+            goto done;
+        }
+    }
     for (int i = 0; i < n; i++) {
         int r = run_report(&runs[i], o->html);
         if (r > worst)
@@ -1379,11 +1397,6 @@ int rp_report(const struct rp_opts *o)
         printf("%s/report.md%s\n", runs[i].dir, o->html ? " report.html" : "");
     }
     if (n > 1) {
-        if (runner_mkdir_p(o->out, 0755)) {
-            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", o->out, strerror(errno));
-            rc = 2;
-            goto done;
-        }
         int r = side_by_side(runs, n, o->out, o->html);
         if (r > worst)
             worst = r;

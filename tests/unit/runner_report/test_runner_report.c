@@ -314,6 +314,27 @@ static void test_side_by_side_escapes_crafted_results(void **state)
     rm_tree(b);
 }
 
+/* --out at one of the runs would replace its own report.md: refused
+ * before anything is written */
+static void test_side_by_side_refuses_a_run_dir_as_out(void **state)
+{
+    char a[64], b[64], probe[96];
+    struct stat st;
+
+    (void)state;
+    evil_run(a, sizeof(a), false);
+    evil_run(b, sizeof(b), true);
+    const char *dirs[] = { a, b };
+    struct rp_opts o = { .dirs = dirs, .n = 2, .out = a, .html = false };
+    assert_int_equal(rp_report(&o), 2);
+    snprintf(probe, sizeof(probe), "%s/report.md", a);
+    assert_int_equal(stat(probe, &st), -1);
+    snprintf(probe, sizeof(probe), "%s/report.md", b);
+    assert_int_equal(stat(probe, &st), -1);
+    rm_tree(a);
+    rm_tree(b);
+}
+
 /* an artifact's RUN_DIR/report -> elsewhere: no chart file lands there */
 static void test_report_refuses_symlinked_chart_dir(void **state)
 {
@@ -622,6 +643,7 @@ int main(void)
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
         cmocka_unit_test(test_throughput_chart_ceiling_100_tcp),
         cmocka_unit_test(test_throughput_chart_ceiling_1000_tcp),
+        cmocka_unit_test(test_side_by_side_refuses_a_run_dir_as_out),
         cmocka_unit_test(test_throughput_chart_no_ceiling_for_absurd_speed),
         cmocka_unit_test(test_throughput_chart_ceiling_no_timestamps),
         cmocka_unit_test(test_throughput_chart_ceiling_udp),
