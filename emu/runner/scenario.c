@@ -494,6 +494,25 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
 
 /* ---- compound values ------------------------------------------------------ */
 
+/* A comma list ("64, 128,256") with an empty item: a leading, trailing
+ * or doubled comma.  strtok would skip it, and "1,,2" is more likely a
+ * lost value than a wish for two. */
+static bool list_has_empty_item(const char *v)
+{
+    bool item = false;
+
+    for (; *v; v++) {
+        if (*v == ',') {
+            if (!item)
+                return true;
+            item = false;
+        } else if (*v != ' ' && *v != '\t') {
+            item = true;
+        }
+    }
+    return !item;
+}
+
 static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
 {
     const struct scn_keydef *d = &keydefs[k];
@@ -505,19 +524,15 @@ static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
         scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
         return;
     }
+    if (strchr(value, ',') && list_has_empty_item(value)) {
+        scn_error(c, c->line, "[%s] %s: '%.60s' has an empty item", d->section, d->name, value);
+        return;
+    }
     strcpy(buf, value);
     *n = 0;
     for (tok = strtok_r(buf, ", ", &save); tok; tok = strtok_r(NULL, ", ", &save)) {
         uint64_t b = 0;
-        char *end = NULL;
-        int rc = 0;
-        if (counts) {
-            errno = 0;
-            b = strtoull(tok, &end, 10);
-            rc = errno || end == tok || *end || *tok == '-' ? -EINVAL : 0;
-        } else {
-            rc = un_parse_bytes(tok, &b);
-        }
+        int rc = counts ? un_parse_u64(tok, &b) : un_parse_bytes(tok, &b);
         if (rc || b < d->min || b > d->max) {
             scn_error(c, c->line, "[%s] %s: '%.40s' is not a %s in [%.0f, %.0f]", d->section, d->name, tok,
                       counts ? "count" : "byte count", d->min, d->max);
@@ -546,6 +561,10 @@ static void parse_codes(struct scn_ctx *c, enum scn_key k, const char *value)
 
     if (strlen(value) >= sizeof(buf)) {
         scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
+        return;
+    }
+    if (strchr(value, ',') && list_has_empty_item(value)) {
+        scn_error(c, c->line, "[%s] %s: '%.60s' has an empty item", d->section, d->name, value);
         return;
     }
     strcpy(buf, value);

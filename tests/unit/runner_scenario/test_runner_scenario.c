@@ -190,6 +190,25 @@ static void test_bad_values_name_key_and_range(void **state)
     assert_non_null(strstr(errbuf, "t.ini:10: [traffic] window: '-4K' is not a byte count"));
 }
 
+/* lists: each item as strict as the scalar, and no empty item */
+static void test_list_items_are_strict(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[traffic]\nparallel_sweep = +1,2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] parallel_sweep: '+1' is not a count"));
+    assert_int_equal(load("[traffic]\nparallel_sweep = 1,,2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] parallel_sweep: '1,,2' has an empty item"));
+    assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 64, 128,\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [traffic] sweep: '64, 128,' has an empty item"));
+    assert_int_equal(load("[link]\nloss = 1%\n[expect]\ndiag = ,PROTO_RETRANSMITS\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [expect] diag: ',PROTO_RETRANSMITS' has an empty item"));
+    assert_int_equal(load("[traffic]\nparallel_sweep = 1, 2 ,4\n"), 0);
+    assert_int_equal(scn.npsweep, 3);
+    assert_int_equal(scn.psweep[2], 4);
+    assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 64 128\n"), 0);
+    assert_int_equal(scn.nsweep, 2);
+}
+
 /* [board] peer = baremetal (--net pair): one firmware iperf stream. */
 static void test_peer_baremetal_limits(void **state)
 {
@@ -863,6 +882,7 @@ int main(void)
         cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
+        cmocka_unit_test_teardown(test_list_items_are_strict, teardown),
         cmocka_unit_test_teardown(test_text_is_utf8_and_errors_are_clean, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
         cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
