@@ -25,10 +25,18 @@ int cmd_diagnose(int argc, char **argv)
         else if (strcmp(argv[i], "--blind") == 0)
             blind = true;
         else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
-            if (!strcmp(argv[i], "--baseline"))
-                bname = argv[++i];
-            else
-                bdir = argv[++i];
+            const char **slot = !strcmp(argv[i], "--baseline") ? &bname : &bdir;
+            if (*slot) {
+                fprintf(stderr, "gemlab diagnose: %s given twice\n", argv[i]);
+                return RUN_EXIT_INPUT;
+            }
+            *slot = argv[++i];
+            /* a name, as `baseline --name` takes it: never a path */
+            if (slot == &bname && !bl_name_ok(bname)) {
+                fprintf(stderr, "gemlab diagnose: --baseline '%.60s': use letters, digits, - _ . + "
+                                "(no leading dot)\n", bname);
+                return RUN_EXIT_INPUT;
+            }
         }
         else if (!dir && argv[i][0] != '-')
             dir = argv[i];
@@ -39,6 +47,11 @@ int cmd_diagnose(int argc, char **argv)
     }
     if (!dir) {
         fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
+        return RUN_EXIT_INPUT;
+    }
+    if (bname && (!auto_bl || blind)) {
+        fprintf(stderr, "gemlab diagnose: --baseline and %s exclude each other\n",
+                blind ? "--blind" : "--no-baseline");
         return RUN_EXIT_INPUT;
     }
     if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))

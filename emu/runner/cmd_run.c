@@ -10,9 +10,25 @@
 #include "run.h"
 #include "units.h"
 
-/* Parse "--flag VALUE" pairs.  @allowed lists the accepted flags. */
+/* Is @a one of the space-separated words of @allowed?  (strstr alone
+ * took "--f" for "--fw" and "--" for any flag.) */
+static bool flag_in(const char *allowed, const char *a)
+{
+    size_t n = strlen(a);
+
+    for (const char *p = allowed; (p = strstr(p, a)); p += n)
+        if ((p == allowed || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+            return true;
+    return false;
+}
+
+/* Parse "--flag VALUE" pairs.  @allowed lists the accepted flags; each
+ * may be given once (a second one would silently win). */
 static int parse_opts(int argc, char **argv, const char *allowed, struct run_opts *o, bool want_positional)
 {
+    const char *seen[16];
+    int nseen = 0;
+
     memset(o, 0, sizeof(*o));
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i], *val;
@@ -24,10 +40,17 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct run_opt
             o->scenario = a;
             continue;
         }
-        if (!strstr(allowed, a) || a[1] != '-') {
+        if (!flag_in(allowed, a) || a[1] != '-') {
             fprintf(stderr, "gemlab: unknown option '%s'\n", a);
             return -EINVAL;
         }
+        for (int k = 0; k < nseen; k++)
+            if (!strcmp(seen[k], a)) {
+                fprintf(stderr, "gemlab: %s given twice\n", a);
+                return -EINVAL;
+            }
+        if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
+            seen[nseen++] = a;
         if (!strcmp(a, "--control")) {
             o->control = true;     /* a flag: the scenario's negative control */
             continue;

@@ -338,6 +338,20 @@ out2=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --bogus 1 2>&1); rc2=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"--seed"* ]] && [ $rc2 -eq 2 ] && [[ "$out2" == *"--bogus"* ]]; then
     ok "bad flags rejected by name"
 else bad "bad flags" "$out / $out2"; fi
+# a flag is matched whole, and given once
+out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --f x 2>&1); rc=$?
+out2=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --seed 1 --seed 2 2>&1); rc2=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"unknown option '--f'"* ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == *"--seed given twice"* ]]; then
+    ok "a flag prefix is unknown; a flag twice is refused"
+else bad "flag matching" "rc=$rc $out / rc=$rc2 $out2"; fi
+# a baseline is named, never a path; a flag given twice is not a choice
+out=$("$G" diagnose "$work" --baseline ../../etc/x 2>&1); rc=$?
+out2=$("$G" diagnose "$work" --baseline a --baseline b 2>&1); rc2=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--baseline '../../etc/x'"* ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == *"--baseline given twice"* ]]; then
+    ok "diagnose --baseline takes a name, once"
+else bad "diagnose --baseline" "rc=$rc $out / rc=$rc2 $out2"; fi
 # `gemlab CMD --help` shows the usage on stdout, exit 0; an unknown
 # command with --help is still an unknown command (exit 2).
 out=$("$G" run --help 2>/dev/null); rc=$?
