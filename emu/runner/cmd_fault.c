@@ -4,6 +4,7 @@
  * work is fault.c's.  Exit codes: RUN_EXIT_INPUT for a bad action,
  * RUN_EXIT_FAIL when the instance cannot be reached or refuses it.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -17,6 +18,7 @@ int cmd_fault(int argc, char **argv)
 {
     struct fault_action a;
     char msg[256];
+    int rc;
 
     if (argc < 2) {
         fprintf(stderr, "usage: gemlab fault RUN_DIR link up|down | flap DUR | set KEY VALUE | restart-aneg | "
@@ -51,7 +53,10 @@ int cmd_fault(int argc, char **argv)
         fprintf(stderr, "gemlab fault: unknown or malformed action '%s'\n", argv[1]);
         return RUN_EXIT_INPUT;
     }
-    if (fault_apply(argv[0], &a, stderr))
+    rc = fault_apply(argv[0], &a, stderr);
+    if (rc == -ESRCH)
+        return RUN_EXIT_INPUT;      /* RUN_DIR is not a running run */
+    if (rc)
         return RUN_EXIT_FAIL;
     printf("fault applied: %s\n", argv[1]);
     return RUN_EXIT_PASS;

@@ -7,6 +7,7 @@
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "qemu.h"
@@ -57,6 +58,16 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
     int rc;
 
     snprintf(sock, sizeof(sock), "%s/fault.sock", run_dir);
+    {
+        /* no socket at all: not a run, or one that has ended; say so
+         * now instead of retrying for 3 s and reporting a timeout */
+        struct stat st;
+        if (stat(sock, &st) || !S_ISSOCK(st.st_mode)) {
+            fprintf(err, "gemlab fault: %s has no fault.sock: not a running gemlab run (start one with "
+                         "`gemlab run` or `gemlab boot`)\n", run_dir);
+            return -ESRCH;      /* no such run: cmd_fault's exit 2 */
+        }
+    }
     rc = qmp_open(&q, sock, 3000);
     if (rc) {
         fprintf(err, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));

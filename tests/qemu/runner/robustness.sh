@@ -424,8 +424,10 @@ if [ $r1 -eq 0 ] && [ $r4 -eq 0 ] && [ $r2 -eq 2 ] && [[ "$o2" == *loss* ]] && [
     ok "fault: link down / flap applied over QMP; bad values rejected before QMP"
 else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4"; fi
 o5=$("$G" fault "$d" link down 2>&1); r5=$?
-if [ $r5 -eq 1 ] && [[ "$o5" == *"still going"* ]]; then ok "fault on a finished run: clear message"
-else bad "fault on a finished run" "$r5 $o5"; fi
+o6=$("$G" fault "$work" link down 2>&1); r6=$?
+if [ $r5 -eq 2 ] && [[ "$o5" == *"not a running gemlab run"* ]] && [ $r6 -eq 2 ] \
+   && [[ "$o6" == *"$work has no fault.sock"* ]]; then ok "fault on a finished run or no run: clear message, exit 2"
+else bad "fault on a finished run" "$r5 $o5 / $r6 $o6"; fi
 
 # 13. --net tap: the run's private netns disappears on success and on SIGINT.
 if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
