@@ -982,7 +982,15 @@ static char *scn_reader(char *str, int num, void *stream)
     if (strlen(line) != n) {
         scn_error(c, c->line, "NUL byte in line");
         line[0] = '\0';
-    } else if (n + 1 > (size_t)num - 1) {
+        n = 0;
+    }
+    /* the limit is on what the line says: "\n" or "\r\n", or none on
+     * the last line, is not counted */
+    if (n && line[n - 1] == '\n')
+        line[--n] = '\0';
+    if (n && line[n - 1] == '\r')
+        line[--n] = '\0';
+    if (n > (size_t)num - 3) {
         scn_error(c, c->line, "line is too long (%zu bytes, at most %d)", n, num - 3);
         line[0] = '\0';
     } else {

@@ -382,6 +382,25 @@ static void test_overlong_line_rejected_and_next_line_counted(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: [board] cpus: '7' is out of range"));
 }
 
+/* the limit counts what a line says, whatever ends it (README: 197 bytes) */
+static void test_line_limit_ignores_the_line_end(void **state)
+{
+    char text[512];
+    (void)state;
+    for (int crlf = 0; crlf < 2; crlf++) {
+        /* "description = " is 14 bytes: 183 more make 197 */
+        int o = snprintf(text, sizeof(text), "[scenario]%s\ndescription = ", crlf ? "\r" : "");
+        memset(text + o, 'x', 183);
+        strcpy(text + o + 183, crlf ? "\r\n" : "\n");
+        assert_int_equal(load(text), 0);
+        /* 198 bytes on the last line, with no line end at all */
+        memset(text + o, 'x', 184);
+        text[o + 184] = '\0';
+        assert_int_equal(load(text), -EINVAL);
+        assert_non_null(strstr(errbuf, "t.ini:2: line is too long (198 bytes, at most 197)"));
+    }
+}
+
 static void test_binary_garbage_never_crashes(void **state)
 {
     char text[2048];
@@ -883,6 +902,7 @@ int main(void)
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_list_items_are_strict, teardown),
+        cmocka_unit_test_teardown(test_line_limit_ignores_the_line_end, teardown),
         cmocka_unit_test_teardown(test_text_is_utf8_and_errors_are_clean, teardown),
         cmocka_unit_test_teardown(test_committed_controls_are_valid, teardown),
         cmocka_unit_test_teardown(test_every_key_is_documented, teardown),
