@@ -157,6 +157,13 @@ cJSON *bl_conditions_diff(const cJSON *base, const cJSON *run)
     cJSON *a = cJSON_CreateArray();
     const cJSON *it;
 
+    /* Only an object's members have keys: anything else counts as empty
+     * (load_baseline refuses a stored file whose "conditions" or
+     * "subject" is not an object; this keeps a caller of the API safe). */
+    if (!cJSON_IsObject(base))
+        base = NULL;
+    if (!cJSON_IsObject(run))
+        run = NULL;
     /* every key of either side; a key only one side has differs */
     cJSON_ArrayForEach(it, base) {
         const cJSON *o = cJSON_GetObjectItemCaseSensitive(run, it->string);
@@ -259,17 +266,29 @@ cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad
 
 int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
 {
-    double bps = jnum_at(results, RS(IPERF_THROUGHPUT_BPS));
+    const cJSON *t = runner_json_path(results, RS(IPERF_THROUGHPUT_BPS));
+    double bps;
     cJSON *cond, *diff, *runs, *r;
     const cJSON *v;
     char stamp[32];
     time_t now = time(NULL);
     struct tm tm;
 
-    if (isnan(bps)) {
-        fprintf(err, "%s: results.json has no iperf.throughput_bps to save\n", run_dir);
+    if (!t) {
+        fprintf(err, "%s/results.json: no %s to save\n", run_dir, RS(IPERF_THROUGHPUT_BPS));
         return -EINVAL;
     }
+    /* One negative or infinite run would shift the median and MAD, and
+     * cJSON writes inf (1e400 in the file) as null: never stored. */
+    if (!cJSON_IsNumber(t) || !isfinite(t->valuedouble) || t->valuedouble < 0) {
+        if (cJSON_IsNumber(t))
+            fprintf(err, "%s/results.json: %s: %g is not a throughput (bit/s, finite, >= 0)\n", run_dir,
+                    RS(IPERF_THROUGHPUT_BPS), t->valuedouble);
+        else
+            fprintf(err, "%s/results.json: %s is not a number\n", run_dir, RS(IPERF_THROUGHPUT_BPS));
+        return -EINVAL;
+    }
+    bps = t->valuedouble;
     cond = bl_conditions(results);
     diff = bl_conditions_diff(cJSON_GetObjectItemCaseSensitive(bl, "conditions"), cond);
     cJSON_Delete(cond);
@@ -288,8 +307,9 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
         cJSON_ArrayForEach(d, diff) {
             char *b = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "baseline"));
             char *o = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(d, "run"));
-            fprintf(err, "  %s: baseline %s, run %s\n", cJSON_GetObjectItemCaseSensitive(d, "key")->valuestring,
-                    b ? b : "?", o ? o : "?");
+            const cJSON *k = cJSON_GetObjectItemCaseSensitive(d, "key");
+            fprintf(err, "  %s: baseline %s, run %s\n", cJSON_IsString(k) ? k->valuestring : "?", b ? b : "?",
+                    o ? o : "?");
             free(b);
             free(o);
         }
@@ -498,6 +518,61 @@ static int load_results(const char *run_dir, cJSON **root, FILE *err)
     return dg_load_results(path, root, err);
 }
 
+/* A finite JSON number (>= 0 when @nonneg); NULL passes (a member that is
+ * absent). */
+static bool num_ok(const cJSON *j, bool nonneg)
+{
+    return !j || (cJSON_IsNumber(j) && isfinite(j->valuedouble) && (!nonneg || j->valuedouble >= 0));
+}
+
+/* Every member of a stored baseline that save and compare read, by type: a
+ * hand-edited or damaged file (an array "conditions" crashed save).  An
+ * absent member keeps its meaning (no conditions: every key differs; no
+ * tolerance: the defaults); one of the wrong type is refused.  0, or
+ * -EINVAL naming @path and the member (message on @err). */
+static int check_baseline(const cJSON *bl, const char *path, FILE *err)
+{
+    static const char *const objs[] = { "conditions", "subject", "tolerance", "stats" };
+    static const struct { const char *path; bool nonneg; } nums[] = {
+        { "tolerance.min_pct", true }, { "tolerance.mad_k", true }, { "stats.n", true },
+        { "stats.median_bps", false }, { "stats.mad_bps", false }, { "stats.min_bps", false },
+        { "stats.max_bps", false }, { "stats.tolerance_pct", false },
+    };
+    const cJSON *runs = cJSON_GetObjectItemCaseSensitive(bl, "runs"), *r;
+    int i = 0;
+
+    for (size_t k = 0; k < sizeof(objs) / sizeof(objs[0]); k++) {
+        const cJSON *o = cJSON_GetObjectItemCaseSensitive(bl, objs[k]);
+        if (o && !cJSON_IsObject(o)) {
+            fprintf(err, "%s: \"%s\" is not an object\n", path, objs[k]);
+            return -EINVAL;
+        }
+    }
+    for (size_t k = 0; k < sizeof(nums) / sizeof(nums[0]); k++)
+        if (!num_ok(runner_json_path(bl, nums[k].path), nums[k].nonneg)) {
+            fprintf(err, "%s: \"%s\" is not a %snumber\n", path, nums[k].path,
+                    nums[k].nonneg ? "finite non-negative " : "finite ");
+            return -EINVAL;
+        }
+    if (runs && !cJSON_IsArray(runs)) {
+        fprintf(err, "%s: \"runs\" is not an array\n", path);
+        return -EINVAL;
+    }
+    cJSON_ArrayForEach(r, runs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
+        if (!cJSON_IsObject(r)) {
+            fprintf(err, "%s: \"runs[%d]\" is not an object\n", path, i);
+            return -EINVAL;
+        }
+        if (!t || !num_ok(t, true)) {
+            fprintf(err, "%s: \"runs[%d].throughput_bps\" is not a throughput (bit/s, finite, >= 0)\n", path, i);
+            return -EINVAL;
+        }
+        i++;
+    }
+    return 0;
+}
+
 static int load_baseline(const char *path, cJSON **bl, FILE *err)
 {
     const cJSON *s;
@@ -508,11 +583,14 @@ static int load_baseline(const char *path, cJSON **bl, FILE *err)
     s = cJSON_GetObjectItemCaseSensitive(*bl, "schema");
     if (!cJSON_IsString(s) || strcmp(s->valuestring, BL_SCHEMA)) {
         fprintf(err, "%s: not a baseline (schema is not %s)\n", path, BL_SCHEMA);
+        rc = -EINVAL;
+    } else
+        rc = check_baseline(*bl, path, err);
+    if (rc) {
         cJSON_Delete(*bl);
         *bl = NULL;
-        return -EINVAL;
     }
-    return 0;
+    return rc;
 }
 
 /* the "baseline" object BASELINE_REGRESSION reads, or NULL when the run
@@ -638,6 +716,39 @@ int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJS
     return 0;
 }
 
+/* The run's board and firmware, and without --name its scenario, name the
+ * baseline's file: a results.json without one is refused rather than filed
+ * under a made-up zc702/baremetal/default.json.  0 or -EINVAL (message on
+ * @err). */
+static int check_ident(const struct bl_opts *o, const cJSON *res, FILE *err)
+{
+    const cJSON *b = runner_json_path(res, "scenario.resolved.board.profile");
+    const cJSON *f = runner_results_get(res, "conditions.firmware");
+    const cJSON *n = runner_json_path(res, "scenario.name"), *s = cJSON_GetObjectItemCaseSensitive(res, "schema");
+    bool v2 = cJSON_IsString(s) && !strcmp(s->valuestring, RESULTS_SCHEMA);
+
+    if (!cJSON_IsString(b) || !*b->valuestring) {
+        fprintf(err, "%s/results.json: no scenario.resolved.board.profile: the baseline's board is unknown\n",
+                o->run_dir);
+        return -EINVAL;
+    }
+    if (!cJSON_IsString(f) || !*f->valuestring) {
+        fprintf(err, "%s/results.json: no %s: the baseline's firmware is unknown\n", o->run_dir,
+                v2 ? "truth.conditions.firmware" : "conditions.firmware");
+        return -EINVAL;
+    }
+    if (!o->name && !cJSON_IsString(n)) {
+        fprintf(err, "%s/results.json: no scenario.name: give the baseline a --name\n", o->run_dir);
+        return -EINVAL;
+    }
+    if (!o->name && !bl_name_ok(n->valuestring)) {
+        fprintf(err, "%s/results.json: scenario.name is not a baseline name (letters, digits, - _ . +, no "
+                     "leading dot): give the baseline a --name\n", o->run_dir);
+        return -EINVAL;
+    }
+    return 0;
+}
+
 /* The run's results, the baseline's name (o->name, else the scenario's,
  * in @auto_name) and its path: 0 or a negative errno (message on @err). */
 static int open_run(const struct bl_opts *o, cJSON **res, const char **name, char *auto_name, size_t nlen,
@@ -647,6 +758,11 @@ static int open_run(const struct bl_opts *o, cJSON **res, const char **name, cha
 
     if ((rc = load_results(o->run_dir, res, err)))
         return rc;
+    if ((rc = check_ident(o, *res, err))) {
+        cJSON_Delete(*res);
+        *res = NULL;
+        return rc;
+    }
     *name = o->name;
     if (!*name) {
         bl_default_name(*res, auto_name, nlen);

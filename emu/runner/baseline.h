@@ -62,8 +62,8 @@ void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_
 /* A new baseline from one results tree, with the given tolerance. */
 cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k);
 /* Append a run to @bl (recomputes the statistics).  Returns 0, or
- * -EINVAL when the run has no throughput, or -EXDEV when conditions
- * differ (@err gets the keys). */
+ * -EINVAL when the run's iperf.throughput_bps is missing or not a finite
+ * number >= 0, or -EXDEV when conditions differ (@err gets the keys). */
 int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err);
 /* Compare a run against a baseline.  Free @c with bl_cmp_free. */
 void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c);
@@ -112,7 +112,9 @@ struct bl_opts {
 /* Append RUN_DIR's run to its baseline (created when there is none) and
  * print the new statistics on @out.  0; -EXDEV when the run's conditions
  * differ from the baseline's (not saved); another negative errno on bad
- * input (messages on @err). */
+ * input (messages on @err): a results.json without the board, firmware or
+ * (without --name) scenario name that name the file, a stored baseline
+ * with a member of the wrong type.  compare refuses the same inputs. */
 int bl_save(const struct bl_opts *o, FILE *out, FILE *err);
 /* Compare RUN_DIR's run against its baseline, write
  * RUN_DIR/baseline-compare.json and print the comparison on @out.  The

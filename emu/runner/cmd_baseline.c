@@ -8,6 +8,7 @@
 
 #include "baseline.h"
 #include "cmd.h"
+#include "units.h"
 
 static void usage(FILE *out)
 {
@@ -22,14 +23,13 @@ static void usage(FILE *out)
           out);
 }
 
+/* A plain decimal 0..1000 (units.h: no sign, exponent or hex, which
+ * strtod took: "1e2", "0x10", " 5"). */
 static int parse_pos_double(const char *flag, const char *s, double *out)
 {
-    char *end;
     double v;
 
-    errno = 0;
-    v = strtod(s, &end);
-    if (errno || end == s || *end || !(v >= 0) || v > 1000) {
+    if (un_parse_num(s, &v) || v > 1000) {
         fprintf(stderr, "gemlab baseline: %s wants a number 0..1000, got '%s'\n", flag, s);
         return -EINVAL;
     }

@@ -16,8 +16,10 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "../../common/rm_tree.h"
 
 #include "baseline.h"
+#include "cmd.h"
 #include "diagnose.h"
 
 static cJSON *results(double bps, int streams, const char *hash)
@@ -498,6 +500,241 @@ static void test_parallel_saves_lose_nothing(void **state)
     rmdir(dir);
 }
 
+/* ---- bad input to save and compare (explore27 #2, #10, #13) ---- */
+
+/* the text written to @f (rewound, then closed) in @buf */
+static const char *drain(FILE *f, char *buf, size_t len)
+{
+    size_t n;
+
+    rewind(f);
+    n = fread(buf, 1, len - 1, f);
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* A scratch directory @top holding the run directory @top/run with @r as
+ * its results.json */
+static void make_run(char *top, size_t tlen, char *rundir, size_t rlen, const cJSON *r)
+{
+    char path[700], *j;
+
+    snprintf(top, tlen, "/tmp/gemlab-bl-bad.XXXXXX");
+    assert_non_null(mkdtemp(top));
+    snprintf(rundir, rlen, "%s/run", top);
+    assert_int_equal(mkdir(rundir, 0700), 0);
+    snprintf(path, sizeof(path), "%s/results.json", rundir);
+    j = cJSON_Print(r);
+    write_file(path, j);
+    cJSON_free(j);
+}
+
+/* bl_save (@compare: bl_compare_run) of @rundir into baselines under
+ * @top, named @name (NULL: the scenario's); its messages in @msg */
+static int save_msg(const char *rundir, const char *top, const char *name, bool compare, char *msg, size_t len)
+{
+    struct bl_opts o = { .run_dir = rundir, .dir = top, .name = name, .min_pct = NAN, .mad_k = NAN };
+    FILE *err = tmpfile(), *out = tmpfile();
+    char junk[4096];
+    int rc;
+
+    assert_non_null(err);
+    assert_non_null(out);
+    rc = compare ? bl_compare_run(&o, out, err) : bl_save(&o, out, err);
+    drain(out, junk, sizeof(junk));
+    drain(err, msg, len);
+    return rc;
+}
+
+/* explore27 #2: a stored baseline whose "conditions" or "subject" was an
+ * array crashed `baseline save` (NULL key of an array element, segfault).
+ * Every member save and compare read is checked for type: the error names
+ * the baseline file and the member. */
+static void test_stored_baseline_of_the_wrong_shape_is_refused(void **state)
+{
+    static const struct { const char *member, *json, *say; } bad[] = {
+        { "conditions", "[1,2]", "\"conditions\" is not an object" },
+        { "subject", "[{\"a\":1}]", "\"subject\" is not an object" },
+        { "subject", "\"x\"", "\"subject\" is not an object" },
+        { "tolerance", "5", "\"tolerance\" is not an object" },
+        { "stats", "[]", "\"stats\" is not an object" },
+        { "runs", "{}", "\"runs\" is not an array" },
+        { "runs", "[1]", "\"runs[0]\" is not an object" },
+        { "runs", "[{\"throughput_bps\":\"x\"}]", "\"runs[0].throughput_bps\" is not a throughput" },
+        { "runs", "[{\"throughput_bps\":-1}]", "\"runs[0].throughput_bps\" is not a throughput" },
+        { "runs", "[{}]", "\"runs[0].throughput_bps\" is not a throughput" },
+    };
+    char top[64], rundir[128], path[700], msg[2048];
+    cJSON *r = results(100e6, 4, "h1"), *bl;
+    (void)state;
+
+    make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+    assert_int_equal(save_msg(rundir, top, NULL, false, msg, sizeof(msg)), 0);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal/clean_1g.json", top);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char *text, want[1024];
+        assert_int_equal(dg_load_json(path, &bl, stderr), 0);
+        cJSON_ReplaceItemInObject(bl, bad[i].member, cJSON_Parse(bad[i].json));
+        snprintf(want, sizeof(want), "%s/zc702/baremetal/bad.json: %s", top, bad[i].say);
+        text = cJSON_Print(bl);
+        snprintf(path, sizeof(path), "%s/zc702/baremetal/bad.json", top);
+        write_file(path, text);
+        cJSON_free(text);
+        cJSON_Delete(bl);
+        assert_int_equal(save_msg(rundir, top, "bad", false, msg, sizeof(msg)), -EINVAL);
+        if (!strstr(msg, want))
+            fail_msg("save, %s = %s: '%s', wanted '%s'", bad[i].member, bad[i].json, msg, want);
+        assert_int_equal(save_msg(rundir, top, "bad", true, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, want));
+        snprintf(path, sizeof(path), "%s/zc702/baremetal/clean_1g.json", top);
+    }
+    /* the library call itself takes a non-object as no keys */
+    {
+        cJSON *arr = cJSON_Parse("[1,2]"), *c = bl_conditions(r), *d = bl_conditions_diff(arr, c);
+        const cJSON *it;
+        assert_int_equal(cJSON_GetArraySize(d), cJSON_GetArraySize(c));
+        cJSON_ArrayForEach(it, d)
+            assert_true(cJSON_IsString(cJSON_GetObjectItem(it, "key")));
+        cJSON_Delete(d);
+        cJSON_Delete(c);
+        cJSON_Delete(arr);
+    }
+    cJSON_Delete(r);
+    rm_tree(top);
+}
+
+/* explore27 #10: bl_append checked only isnan: a negative throughput
+ * shifted the median, an infinite one (1e400 in the file) was stored as
+ * null.  Refused, naming results.json and the field. */
+static void test_throughput_must_be_finite_and_not_negative(void **state)
+{
+    const double runs[] = { 100e6 };
+    const double bad[] = { -5e6, INFINITY, -INFINITY, NAN };
+    cJSON *bl = baseline_of(runs, 1, 5, 3), *r;
+    char msg[1024];
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        FILE *err = tmpfile();
+        assert_non_null(err);
+        r = results(1, 4, "h1");
+        cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "iperf"), "throughput_bps", cJSON_CreateNumber(bad[i]));
+        assert_int_equal(bl_append(bl, r, "b_neg", err), -EINVAL);
+        drain(err, msg, sizeof(msg));
+        assert_non_null(strstr(msg, "b_neg/results.json: iperf.throughput_bps"));
+        cJSON_Delete(r);
+    }
+    r = results(1, 4, "h1");
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "iperf"), "throughput_bps", cJSON_CreateString("5"));
+    assert_int_equal(bl_append(bl, r, "run", stderr), -EINVAL);
+    cJSON_Delete(r);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(bl, "runs")), 1);
+    /* zero is a measurement (nothing got through) */
+    r = results(0, 4, "h1");
+    assert_int_equal(bl_append(bl, r, "run", stderr), 0);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+}
+
+/* explore27 #10: {"schema":"gemlab-results-2","iperf":{"throughput_bps":5}}
+ * was saved as zc702/baremetal/default.json, board, firmware and name made
+ * up.  Refused, naming the field; only the name has a flag (--name). */
+static void test_save_does_not_make_up_board_firmware_or_name(void **state)
+{
+    static const struct { const char *path, *say; } drop[] = {
+        { "scenario.resolved", "no scenario.resolved.board.profile" },
+        { "conditions.firmware", "no conditions.firmware" },
+    };
+    char top[64], rundir[128], msg[2048], path[700];
+    struct stat st;
+    cJSON *r;
+    (void)state;
+
+    for (size_t i = 0; i < sizeof(drop) / sizeof(drop[0]); i++) {
+        r = results(100e6, 4, "h1");
+        cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, i ? "conditions" : "scenario"), i ? "firmware" : "resolved");
+        make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+        assert_int_equal(save_msg(rundir, top, "x", false, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "/run/results.json: "));
+        assert_non_null(strstr(msg, drop[i].say));
+        assert_int_equal(save_msg(rundir, top, "x", true, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, drop[i].say));
+        snprintf(path, sizeof(path), "%s/zc702", top);
+        assert_int_not_equal(stat(path, &st), 0);    /* nothing saved */
+        cJSON_Delete(r);
+        rm_tree(top);
+    }
+    /* no usable scenario name: refused without --name, saved with it */
+    for (int i = 0; i < 2; i++) {
+        r = results(100e6, 4, "h1");
+        if (i)
+            cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "scenario"), "name", cJSON_CreateString("a b"));
+        else
+            cJSON_DeleteItemFromObject(cJSON_GetObjectItem(r, "scenario"), "name");
+        make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+        assert_int_equal(save_msg(rundir, top, NULL, false, msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "scenario.name"));
+        assert_non_null(strstr(msg, "--name"));
+        snprintf(path, sizeof(path), "%s/zc702/baremetal/default.json", top);
+        assert_int_not_equal(stat(path, &st), 0);
+        assert_int_equal(save_msg(rundir, top, "nightly", false, msg, sizeof(msg)), 0);
+        snprintf(path, sizeof(path), "%s/zc702/baremetal/nightly.json", top);
+        assert_int_equal(stat(path, &st), 0);
+        cJSON_Delete(r);
+        rm_tree(top);
+    }
+}
+
+/* `gemlab baseline` (cmd_baseline.c) with @argv; exit code, stderr in @msg */
+static int cli(char **argv, int argc, char *msg, size_t len)
+{
+    FILE *err = tmpfile();
+    int saved, rc;
+
+    assert_non_null(err);
+    fflush(stdout);
+    fflush(stderr);
+    saved = dup(2);
+    assert_true(saved >= 0);
+    assert_true(dup2(fileno(err), 2) >= 0);
+    rc = cmd_baseline(argc, argv);
+    fflush(stderr);
+    assert_true(dup2(saved, 2) >= 0);
+    close(saved);
+    drain(err, msg, len);
+    return rc;
+}
+
+/* explore27 #13: --tolerance and --mad-k went through strtod: "1e2",
+ * "0x10", " 5" and "+5" were taken.  A plain decimal 0..1000 only, one
+ * message naming the flag, exit 2. */
+static void test_tolerance_flags_are_plain_decimals(void **state)
+{
+    static const char *const bad[] = { "1e2", "0x10", " 5", "+5", "-1", "5 ", "inf", "nan", "", "1000.5", "5%" };
+    char top[64], rundir[128], msg[2048];
+    cJSON *r = results(100e6, 4, "h1");
+    (void)state;
+
+    make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        for (int k = 0; k < 2; k++) {
+            const char *flag = k ? "--mad-k" : "--tolerance";
+            char *argv[] = { "save", rundir, "--dir", top, (char *)flag, (char *)bad[i], NULL };
+            char want[128];
+            assert_int_equal(cli(argv, 6, msg, sizeof(msg)), 2);
+            snprintf(want, sizeof(want), "gemlab baseline: %s wants a number 0..1000, got '%s'\n", flag, bad[i]);
+            if (strcmp(msg, want))
+                fail_msg("%s '%s': '%s'", flag, bad[i], msg);
+        }
+    {
+        char *argv[] = { "save", rundir, "--dir", top, "--tolerance", "7.5", "--mad-k", "1000", NULL };
+        assert_int_equal(cli(argv, 8, msg, sizeof(msg)), 0);
+    }
+    cJSON_Delete(r);
+    rm_tree(top);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -513,6 +750,10 @@ int main(void)
         cmocka_unit_test(test_auto_lookup),
         cmocka_unit_test(test_parallel_saves_lose_nothing),
         cmocka_unit_test(test_schema2_conditions_read_from_truth),
+        cmocka_unit_test(test_stored_baseline_of_the_wrong_shape_is_refused),
+        cmocka_unit_test(test_throughput_must_be_finite_and_not_negative),
+        cmocka_unit_test(test_save_does_not_make_up_board_firmware_or_name),
+        cmocka_unit_test(test_tolerance_flags_are_plain_decimals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
