@@ -7,6 +7,7 @@
  * are self-closing or hold <failure>/<error>/<skipped>.
  */
 #define _XOPEN_SOURCE 700
+#include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
@@ -20,6 +21,7 @@
 
 #include "diagnose.h"
 #include "merge.h"
+#include "units.h"
 #include "util.h"
 
 /* value of attribute @name in the tag [tag, end) (raw, not unescaped) */
@@ -43,15 +45,33 @@ static bool attr(const char *tag, const char *end, const char *name, char *out, 
     return false;
 }
 
-static double attr_num(const char *tag, const char *end, const char *name)
+/* The "time" attribute of the <@what name="@name"> tag [tag, end) in
+ * seconds: 0 with *@out NAN when there is none (or it is empty), or with
+ * the value; -EINVAL (message naming @file, the tag and the attribute on
+ * @err) when it is not a decimal number 0..MG_MAX_TIME_S.  strtod alone
+ * takes a sign, blanks, "inf", "nan" and hex: time="-5" or time="inf" went
+ * into the totals.  An exponent is taken ("1e-05", as some JUnit writers
+ * print it). */
+static int attr_time(const char *tag, const char *end, const char *file, const char *what, const char *name,
+                     double *out, FILE *err)
 {
     char buf[64], *e;
     double v;
 
-    if (!attr(tag, end, name, buf, sizeof(buf)))
-        return NAN;
-    v = strtod(buf, &e);
-    return e == buf ? NAN : v;
+    *out = NAN;
+    if (!attr(tag, end, "time", buf, sizeof(buf)) || !buf[0])
+        return 0;
+    if ((isdigit((unsigned char)buf[0]) || (buf[0] == '.' && isdigit((unsigned char)buf[1]))) &&
+        !strpbrk(buf, "xXpP") && strlen(buf) < sizeof(buf) - 1) {
+        v = strtod(buf, &e);
+        if (!*e && isfinite(v) && v >= 0 && v <= MG_MAX_TIME_S) {
+            *out = v;
+            return 0;
+        }
+    }
+    fprintf(err, "%s: <%s name=\"%s\"> time=\"%s\": not a duration in seconds (a number 0..%.0f)\n", file,
+            what, name, buf, MG_MAX_TIME_S);
+    return -EINVAL;
 }
 
 /* @s with the five predefined XML entities decoded (XML 1.0 section 4.6),
@@ -77,25 +97,65 @@ static void xml_unesc(char *s)
     *w = '\0';
 }
 
-/* "...-K-of-N" at the end of @s (an optional ".xml" after it) */
-static bool shard_of(const char *s, int *k, int *n)
+/* The decimal digits [b, e) (units.h un_parse_u64: no overflow, which
+ * sscanf's %d had); -ERANGE when there are more than 20. */
+static int digits_u64(const char *b, const char *e, uint64_t *v)
 {
-    const char *p = strstr(s, "-of-");
-    int a, b, used = 0;
+    char buf[24];
 
-    if (!p)
-        return false;
-    while (p > s && p[-1] >= '0' && p[-1] <= '9')
-        p--;
-    if (p == s || p[-1] != '-')
-        return false;
-    if (sscanf(p, "%d-of-%d%n", &a, &b, &used) != 2 || (p[used] && strcmp(p + used, ".xml")))
-        return false;
-    if (a < 1 || b < 1 || a > b || b > MG_MAX_SHARDS)
-        return false;
-    *k = a;
-    *n = b;
-    return true;
+    if (e - b > 20)
+        return -ERANGE;
+    memcpy(buf, b, (size_t)(e - b));
+    buf[e - b] = '\0';
+    return un_parse_u64(buf, v);
+}
+
+/* "...-K-of-N" at the end of @s (an optional ".xml" after it): 1 with *@k
+ * and *@n; 0 when @s is not named so; -ERANGE when it is but not with
+ * 1 <= K <= N <= MG_MAX_SHARDS ("s-3-of-2", "s-99999999999999-of-2"). */
+static int shard_of(const char *s, int *k, int *n)
+{
+    size_t len = strlen(s);
+    const char *ne, *nb, *ke, *kb;
+    uint64_t a, b;
+
+    if (len > 4 && !strcmp(s + len - 4, ".xml"))
+        len -= 4;
+    ne = nb = s + len;
+    while (nb > s && isdigit((unsigned char)nb[-1]))
+        nb--;
+    if (nb == ne || nb - s < 4 || strncmp(nb - 4, "-of-", 4))
+        return 0;
+    ke = kb = nb - 4;
+    while (kb > s && isdigit((unsigned char)kb[-1]))
+        kb--;
+    if (kb == ke || kb == s || kb[-1] != '-')
+        return 0;
+    if (digits_u64(kb, ke, &a) || digits_u64(nb, ne, &b) || a < 1 || a > b || b > MG_MAX_SHARDS)
+        return -ERANGE;
+    *k = (int)a;
+    *n = (int)b;
+    return 1;
+}
+
+/* Shard K of N of the suite @name in @file: from the name, else the file
+ * name, else 1 of 1.  0, or -EINVAL when either claims a shard out of
+ * range (message on @err): such a suite was taken as shard 1 of 1. */
+static int suite_shard(const char *name, const char *file, int *k, int *n, FILE *err)
+{
+    const char *base = strrchr(file, '/');
+    int rc = shard_of(name, k, n);
+
+    if (rc == 0)
+        rc = shard_of(base ? base + 1 : file, k, n);
+    if (rc < 0) {
+        fprintf(err, "%s: <testsuite name=\"%s\">: not shard K-of-N with 1 <= K <= N <= %d\n", file, name,
+                MG_MAX_SHARDS);
+        return -EINVAL;
+    }
+    if (rc == 0)
+        *k = *n = 1;
+    return 0;
 }
 
 static void *grow(void *p, int n, size_t sz)
@@ -126,14 +186,36 @@ int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
     return rc;
 }
 
+/* The first @needle inside [p, end), or NULL.  The reader's searches stay
+ * inside the suite (or the text) they are about: strstr() for a suite's
+ * testcases ran on to the end of the text for every suite, quadratic in a
+ * file of many suites (and ASan's strstr measures the whole rest each
+ * time). */
+static const char *find_in(const char *p, const char *end, const char *needle)
+{
+    size_t n = strlen(needle);
+
+    while ((size_t)(end - p) >= n) {
+        if (!(p = memchr(p, needle[0], (size_t)(end - p) - n + 1)))
+            return NULL;
+        if (!memcmp(p, needle, n))
+            return p;
+        p++;
+    }
+    return NULL;
+}
+
 static int add_junit_clean(struct mg *m, const char *text, const char *file, FILE *err)
 {
-    const char *p = text;
+    const char *p = text, *end = text + strlen(text);
     int found = 0;
 
-    while ((p = strstr(p, "<testsuite"))) {
+    while ((p = find_in(p, end, "<testsuite"))) {
         const char *tagend, *close, *c;
         struct mg_suite *s;
+        char name[sizeof(s->name)];
+        double time;
+        int k, n;
         void *ns;
 
         if (p[10] != ' ' && p[10] != '>' && p[10] != '\n' && p[10] != '/') {
@@ -148,34 +230,34 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
         if (tagend[-1] == '/')
             close = tagend + 1;
         else {
-            close = strstr(tagend, "</testsuite>");
+            close = find_in(tagend, end, "</testsuite>");
             if (!close) {
                 fprintf(err, "%s: <testsuite> without </testsuite>\n", file);
                 return -EINVAL;
             }
             close += strlen("</testsuite>");
         }
+        if (!attr(p, tagend, "name", name, sizeof(name)))
+            snprintf(name, sizeof(name), "%s", file);
+        if (attr_time(p, tagend, file, "testsuite", name, &time, err) || suite_shard(name, file, &k, &n, err))
+            return -EINVAL;
         if (!(ns = grow(m->suites, m->nsuites, sizeof(*m->suites))))
             return -ENOMEM;
         m->suites = ns;
         s = &m->suites[m->nsuites++];
         memset(s, 0, sizeof(*s));
         snprintf(s->file, sizeof(s->file), "%s", file);
-        if (!attr(p, tagend, "name", s->name, sizeof(s->name)))
-            snprintf(s->name, sizeof(s->name), "%s", file);
-        s->time = attr_num(p, tagend, "time");
-        if (!shard_of(s->name, &s->k, &s->n)) {
-            const char *base = strrchr(file, '/');
-            if (!shard_of(base ? base + 1 : file, &s->k, &s->n))
-                s->k = s->n = 1;
-        }
+        memcpy(s->name, name, sizeof(s->name));
+        s->time = time;
+        s->k = k;
+        s->n = n;
         s->xml = strndup(p, (size_t)(close - p));
         if (!s->xml)
             return -ENOMEM;
         /* its testcases */
-        for (c = tagend; (c = strstr(c, "<testcase")) && c < close;) {
+        for (c = tagend; (c = find_in(c, close, "<testcase"));) {
             const char *te = strchr(c, '>'), *ce;
-            struct mg_case *tc;
+            struct mg_case *tc, one;
 
             if (!te || te > close) {
                 fprintf(err, "%s: unterminated <testcase>\n", file);
@@ -184,20 +266,22 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
             if (te[-1] == '/')
                 ce = te + 1;
             else {
-                ce = strstr(te, "</testcase>");
-                if (!ce || ce > close) {
+                ce = find_in(te, close, "</testcase>");
+                if (!ce) {
                     fprintf(err, "%s: <testcase> without </testcase>\n", file);
                     return -EINVAL;
                 }
             }
+            memset(&one, 0, sizeof(one));
+            attr(c, te, "classname", one.classname, sizeof(one.classname));
+            attr(c, te, "name", one.name, sizeof(one.name));
+            if (attr_time(c, te, file, "testcase", one.name, &one.time, err))
+                return -EINVAL;
             if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))
                 return -ENOMEM;
             m->cases = ns;
             tc = &m->cases[m->ncases++];
-            memset(tc, 0, sizeof(*tc));
-            attr(c, te, "classname", tc->classname, sizeof(tc->classname));
-            attr(c, te, "name", tc->name, sizeof(tc->name));
-            tc->time = attr_num(c, te, "time");
+            *tc = one;
             tc->shard = m->nsuites - 1;
             tc->status = MG_PASS;
             if (ce > te + 1) {
@@ -242,9 +326,60 @@ static void problem(struct mg *m, const char *fmt, ...)
     cJSON_AddItemToArray(m->problems, cJSON_CreateString(buf));
 }
 
+/* by (classname, name), then input order */
+static int cmp_case(const void *x, const void *y)
+{
+    const struct mg_case *a = *(const struct mg_case *const *)x, *b = *(const struct mg_case *const *)y;
+    int c = strcmp(a->classname, b->classname);
+
+    if (!c)
+        c = strcmp(a->name, b->name);
+    return c ? c : (a > b) - (a < b);
+}
+
+/* For each case, the first earlier case with its classname and name that
+ * ran in another shard, or -1 (a new array of m->ncases, or NULL when out
+ * of memory).  Sorted, not compared pairwise: 80 000 cases took 10 s, and
+ * a 64 MiB input holds over a million. */
+static int *case_dups(const struct mg *m)
+{
+    size_t n = (size_t)m->ncases;
+    const struct mg_case **v = malloc((n ? n : 1) * sizeof(*v));
+    int *dup = malloc((n ? n : 1) * sizeof(*dup));
+
+    if (!v || !dup) {
+        free(v);
+        free(dup);
+        return NULL;
+    }
+    for (size_t i = 0; i < n; i++) {
+        v[i] = &m->cases[i];
+        dup[i] = -1;
+    }
+    qsort(v, n, sizeof(*v), cmp_case);
+    for (size_t g = 0, e; g < n; g = e) {
+        /* a group of equal keys in input order: v[g] is its first case;
+         * @other its first case in another shard than v[g]'s */
+        int first = (int)(v[g] - m->cases), other = -1;
+        for (e = g + 1; e < n && !strcmp(v[e]->classname, v[g]->classname) && !strcmp(v[e]->name, v[g]->name);
+             e++) {
+            int i = (int)(v[e] - m->cases);
+            if (v[e]->shard != v[g]->shard) {
+                dup[i] = first;
+                if (other < 0)
+                    other = i;
+            } else
+                dup[i] = other;
+        }
+    }
+    free(v);
+    return dup;
+}
+
 void mg_evaluate(struct mg *m)
 {
     int seen[MG_MAX_SHARDS + 1] = { 0 };
+    int *dup;
 
     cJSON_Delete(m->problems);
     m->problems = cJSON_CreateArray();
@@ -276,6 +411,9 @@ void mg_evaluate(struct mg *m)
             problem(m, "run %s is incomplete (" RUNNER_IN_PROGRESS ": killed, or its results could not be written)",
                     d->valuestring);
     }
+    dup = case_dups(m);
+    if (!dup)
+        problem(m, "out of memory: test cases not checked for duplicates");
     for (int i = 0; i < m->ncases; i++) {
         const struct mg_case *c = &m->cases[i];
         m->tests++;
@@ -292,14 +430,11 @@ void mg_evaluate(struct mg *m)
             m->todo++;
         else
             m->passed++;
-        for (int j = 0; j < i; j++)
-            if (!strcmp(m->cases[j].name, c->name) && !strcmp(m->cases[j].classname, c->classname) &&
-                m->cases[j].shard != c->shard) {
-                problem(m, "%s (%s) ran in %s and in %s", c->name, c->classname, m->suites[m->cases[j].shard].name,
-                        m->suites[c->shard].name);
-                break;
-            }
+        if (dup && dup[i] >= 0)
+            problem(m, "%s (%s) ran in %s and in %s", c->name, c->classname, m->suites[m->cases[dup[i]].shard].name,
+                    m->suites[c->shard].name);
     }
+    free(dup);
     m->pass = m->failed == 0 && cJSON_GetArraySize(m->problems) == 0;
 }
 
@@ -463,20 +598,49 @@ static int close_out(struct runner_out *o)
     return runner_out_commit(o) ? -EIO : 0;
 }
 
+/* each suite's tests, failed, skipped and todo cases */
+struct mg_counts {
+    int t, fl, sk, td;
+};
+
+/* One pass over the cases, not one per suite (a 64 MiB input can hold a
+ * million of each).  A new array of m->nsuites, or NULL. */
+static struct mg_counts *suite_counts(const struct mg *m)
+{
+    struct mg_counts *n = calloc(m->nsuites ? (size_t)m->nsuites : 1, sizeof(*n));
+
+    if (!n)
+        return NULL;
+    for (int c = 0; c < m->ncases; c++) {
+        struct mg_counts *k = &n[m->cases[c].shard];
+        k->t++;
+        k->fl += m->cases[c].status == MG_FAIL;
+        k->sk += m->cases[c].status == MG_SKIP;
+        k->td += m->cases[c].status == MG_TODO;
+    }
+    return n;
+}
+
 static int write_outputs(struct mg *m, cJSON *runs, const char *out)
 {
     char path[PATH_MAX + 64], rel[PATH_MAX];
     const char *verdict = m->pass ? "PASS" : "FAIL";
     const cJSON *p, *r;
     struct runner_out o;
+    struct mg_counts *cnt;
     cJSON *idx, *sh;
     FILE *f;
     int rc = 0;
     char *text;
 
+    if (!(cnt = suite_counts(m)))
+        return -ENOMEM;
+
     /* JUnit: the shards' suites verbatim, plus one failing case per problem */
-    if (!(f = open_out(&o, out, "junit.xml")))
-        return -EIO;
+    if (!(f = open_out(&o, out, "junit.xml"))) {
+        rc = -EIO;
+        goto out;
+    }
     fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     fprintf(f, "<testsuites name=\"qemu-test-merged\" tests=\"%d\" failures=\"%d\" skipped=\"%d\" time=\"%.0f\">\n",
             m->tests + cJSON_GetArraySize(m->problems), m->failed + cJSON_GetArraySize(m->problems),
@@ -525,22 +689,14 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     sh = cJSON_AddArrayToObject(idx, "shards");
     for (int i = 0; i < m->nsuites; i++) {
         cJSON *s = cJSON_CreateObject();
-        int t = 0, fl = 0, sk = 0, td = 0;
-        for (int c = 0; c < m->ncases; c++)
-            if (m->cases[c].shard == i) {
-                t++;
-                fl += m->cases[c].status == MG_FAIL;
-                sk += m->cases[c].status == MG_SKIP;
-                td += m->cases[c].status == MG_TODO;
-            }
         cJSON_AddStringToObject(s, "name", m->suites[i].name);
         cJSON_AddStringToObject(s, "file", m->suites[i].file);
         cJSON_AddNumberToObject(s, "k", m->suites[i].k);
         cJSON_AddNumberToObject(s, "n", m->suites[i].n);
-        cJSON_AddNumberToObject(s, "tests", t);
-        cJSON_AddNumberToObject(s, "failed", fl);
-        cJSON_AddNumberToObject(s, "skipped", sk);
-        cJSON_AddNumberToObject(s, "todo", td);
+        cJSON_AddNumberToObject(s, "tests", cnt[i].t);
+        cJSON_AddNumberToObject(s, "failed", cnt[i].fl);
+        cJSON_AddNumberToObject(s, "skipped", cnt[i].sk);
+        cJSON_AddNumberToObject(s, "todo", cnt[i].td);
         if (!isnan(m->suites[i].time))
             cJSON_AddNumberToObject(s, "time_s", m->suites[i].time);
         cJSON_AddItemToArray(sh, s);
@@ -553,8 +709,10 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     cJSON_Delete(idx);
 
     /* report.md */
-    if (!(f = open_out(&o, out, "report.md")))
-        return -EIO;
+    if (!(f = open_out(&o, out, "report.md"))) {
+        rc = -EIO;
+        goto out;
+    }
     fprintf(f, "# qemu-test: %s %s\n\n", m->pass ? "\u2705" : "\u274c", verdict);
     fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped, %d todo**, %.0f s of shard time.%s\n\n",
             m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->todo, m->time,
@@ -569,18 +727,9 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
         fputc('\n', f);
     }
     fprintf(f, "| shard | tests | failed | skipped | todo | time (s) |\n|---|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < m->nsuites; i++) {
-        int t = 0, fl = 0, sk = 0, td = 0;
-        for (int c = 0; c < m->ncases; c++)
-            if (m->cases[c].shard == i) {
-                t++;
-                fl += m->cases[c].status == MG_FAIL;
-                sk += m->cases[c].status == MG_SKIP;
-                td += m->cases[c].status == MG_TODO;
-            }
-        fprintf(f, "| %d/%d | %d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, t, fl, sk, td,
-                isnan(m->suites[i].time) ? 0 : m->suites[i].time);
-    }
+    for (int i = 0; i < m->nsuites; i++)
+        fprintf(f, "| %d/%d | %d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, cnt[i].t, cnt[i].fl,
+                cnt[i].sk, cnt[i].td, isnan(m->suites[i].time) ? 0 : m->suites[i].time);
     if (m->failed) {
         fprintf(f, "\n## Failed\n\n");
         for (int c = 0; c < m->ncases; c++)
@@ -639,8 +788,10 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     rc |= close_out(&o);
 
     /* index.html */
-    if (!(f = open_out(&o, out, "index.html")))
-        return -EIO;
+    if (!(f = open_out(&o, out, "index.html"))) {
+        rc = -EIO;
+        goto out;
+    }
     fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>qemu-test %s</title>\n"
                "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
                "td,th{border:1px solid #ccc;padding:.3em .6em}.PASS{color:#080}.FAIL,.ERROR{color:#c00}"
@@ -709,6 +860,8 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     }
     fputs("</body></html>\n", f);
     rc |= close_out(&o);
+out:
+    free(cnt);
     return rc ? -EIO : 0;
 }
 

@@ -4,7 +4,12 @@
  * one index.html and index.json, with one verdict.
  *
  * A shard is identified by its JUnit testsuite name qemu-test-K-of-N (or
- * the file name qemu-test-K-of-N.xml; a plain qemu-test suite is 1/1).
+ * the file name qemu-test-K-of-N.xml; a plain qemu-test suite is 1/1).  A
+ * name that ends in -K-of-N outside 1 <= K <= N <= MG_MAX_SHARDS, and a
+ * time attribute that is not a number of seconds 0..MG_MAX_TIME_S, make
+ * the file unreadable (naming it).  A suite without test cases is a shard
+ * that drew no scenario (qemu-test.sh slices by a hash of the name) and
+ * counts.
  * The merged verdict is FAIL when any testcase failed, when a shard of
  * 1..N is missing or given twice, when suites disagree on N, when a
  * scenario ran in two shards, or when a run directory is incomplete (it
@@ -26,6 +31,9 @@
 #include <cjson/cJSON.h>
 
 #define MG_MAX_SHARDS 256
+/* a JUnit time="..." at most (about 31 years): over any number of cases
+ * the totals stay finite and print as digits */
+#define MG_MAX_TIME_S 1e9
 
 enum mg_status { MG_PASS, MG_FAIL, MG_SKIP, MG_TODO };
 

@@ -4,6 +4,8 @@
  * run directories flagged (docs/SECURITY.md D1). */
 #define _XOPEN_SOURCE 700
 #include <ctype.h>
+#include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -12,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -131,6 +134,200 @@ static void test_bad_junit(void **state)
     mg_free(&m);
 }
 
+/* mg_add_junit of @xml read from @file; its messages in @msg */
+static int add_junit_msg(struct mg *m, const char *xml, const char *file, char *msg, size_t len)
+{
+    FILE *err = tmpfile();
+    size_t n;
+    int rc;
+
+    assert_non_null(err);
+    rc = mg_add_junit(m, xml, file, err);
+    rewind(err);
+    n = fread(msg, 1, len - 1, err);
+    msg[n] = '\0';
+    fclose(err);
+    return rc;
+}
+
+/* explore27 #15: a suite that calls itself shard 3 of 2, or whose numbers
+ * overflowed int inside sscanf, was taken as shard 1 of 1 and the merge
+ * passed.  Refused, naming the file and the suite; so is a file named so. */
+static void test_shard_out_of_range_is_refused(void **state)
+{
+    static const char *const bad[] = {
+        "s-3-of-2", "s-0-of-2", "s-1-of-0", "s-1-of-257", "s-99999999999999-of-2", "s-1-of-4294967298",
+        "s-1-of-99999999999999999999999",
+    };
+    char xml[256], msg[512];
+    struct mg m = { 0 };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(xml, sizeof(xml), "<testsuite name=\"%s\">" PASS("a") "</testsuite>", bad[i]);
+        assert_int_equal(add_junit_msg(&m, xml, "out/g.xml", msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "out/g.xml"));
+        assert_non_null(strstr(msg, bad[i]));
+        assert_non_null(strstr(msg, "K-of-N"));
+    }
+    assert_int_equal(add_junit_msg(&m, "<testsuite name=\"x\"/>", "out/qemu-test-3-of-2.xml", msg, sizeof(msg)),
+                     -EINVAL);
+    assert_non_null(strstr(msg, "out/qemu-test-3-of-2.xml"));
+    assert_int_equal(m.nsuites, 0);    /* nothing half-added */
+    /* in range, and not shard names at all, as before */
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"qemu-test-256-of-256\"/>", "a.xml", stderr), 0);
+    assert_int_equal(m.suites[0].k, 256);
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"a-of-b-02-of-03\"/>", "b.xml", stderr), 0);
+    assert_int_equal(m.suites[1].k, 2);
+    assert_int_equal(m.suites[1].n, 3);
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"1-of-2\"/>", "c.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"s-x-of-2\"/>", "d.xml", stderr), 0);
+    assert_int_equal(m.suites[3].k, 1);
+    assert_int_equal(m.suites[3].n, 1);
+    mg_free(&m);
+}
+
+/* explore27 #15: time="-5" or "inf" went into the totals (index.json
+ * time_s).  A suite's or a case's time must be seconds 0..1e9; absent or
+ * empty is unknown, as before. */
+static void test_time_must_be_seconds(void **state)
+{
+    static const char *const bad[] = { "-5", "inf", "nan", "INF", "1e308", "1e400", "0x10", " 5", "+5", "12abc", "." };
+    static const char *const good[] = { "0", "12", "3.250", ".5", "1e-05", "1e9", "" };
+    char xml[256], msg[512];
+    struct mg m = { 0 };
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        snprintf(xml, sizeof(xml), "<testsuite name=\"qemu-test\" time=\"%s\">" PASS("a") "</testsuite>", bad[i]);
+        assert_int_equal(add_junit_msg(&m, xml, "s.xml", msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "s.xml: <testsuite name=\"qemu-test\"> time=\""));
+        assert_non_null(strstr(msg, bad[i]));
+        snprintf(xml, sizeof(xml), "<testsuite name=\"qemu-test\"><testcase classname=\"c\" name=\"n1\" "
+                 "time=\"%s\"/></testsuite>", bad[i]);
+        assert_int_equal(add_junit_msg(&m, xml, "t.xml", msg, sizeof(msg)), -EINVAL);
+        assert_non_null(strstr(msg, "t.xml: <testcase name=\"n1\"> time=\""));
+    }
+    assert_int_equal(m.ncases, 0);
+    mg_free(&m);
+    memset(&m, 0, sizeof(m));
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+        snprintf(xml, sizeof(xml), "<testsuite name=\"qemu-test-%zu-of-%zu\" time=\"%s\"><testcase classname=\"c\" "
+                 "name=\"n%zu\" time=\"%s\"/></testsuite>", i + 1, sizeof(good) / sizeof(good[0]), good[i], i,
+                 good[i]);
+        assert_int_equal(mg_add_junit(&m, xml, "g.xml", stderr), 0);
+    }
+    mg_evaluate(&m);
+    assert_true(m.pass);
+    assert_float_equal(m.time, 0 + 12 + 3.25 + .5 + 1e-05 + 1e9, 1e-3);
+    assert_true(isnan(m.cases[6].time));
+    mg_free(&m);
+}
+
+/* qemu-test.sh slices the scenarios by a hash of their names, so a shard
+ * can draw none (55 scenarios over up to 256 shards): an empty suite is a
+ * shard that ran, not a problem. */
+static void test_empty_shard_counts(void **state)
+{
+    struct mg m = { 0 };
+
+    (void)state;
+    assert_int_equal(mg_add_junit(&m, SUITE(1, 2, PASS("a")), "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, SUITE(2, 2, ""), "s2.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_true(m.pass);
+    assert_int_equal(m.nsuites, 2);
+    assert_int_equal(m.tests, 1);
+    mg_free(&m);
+}
+
+/* The duplicate check names, for each case, the first earlier case of the
+ * same classname and name in another shard, in input order; the same name
+ * under another classname, or twice in one shard, is no duplicate. */
+static void test_duplicate_problems_name_the_first_shard(void **state)
+{
+    struct mg m = { 0 };
+
+    (void)state;
+    assert_int_equal(mg_add_junit(&m, SUITE(1, 3, PASS("a") PASS("a") PASS("z")), "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, SUITE(2, 3, PASS("b") PASS("a") SKIP("z")), "s2.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, SUITE(3, 3, PASS("a") PASS("b")), "s3.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_false(m.pass);
+    assert_int_equal(cJSON_GetArraySize(m.problems), 3);
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 0)->valuestring,
+                        "a (qemu-test.baremetal) ran in qemu-test-1-of-3 and in qemu-test-2-of-3");
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 1)->valuestring,
+                        "a (qemu-test.baremetal) ran in qemu-test-1-of-3 and in qemu-test-3-of-3");
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 2)->valuestring,
+                        "b (qemu-test.baremetal) ran in qemu-test-2-of-3 and in qemu-test-3-of-3");
+    mg_free(&m);
+}
+
+/* explore27 #5: the duplicate check compared every case with every earlier
+ * one: 80 000 cases took 10 s (52 s with SAN=1), and a 64 MiB input holds
+ * over a million.  120 000 distinct cases and one duplicate, well within a
+ * few seconds of CPU with sanitizers. */
+static void test_many_cases_are_checked_quickly(void **state)
+{
+    enum { PER = 60000 };
+    char *xml[2];
+    struct mg m = { 0 };
+    clock_t t0;
+
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        size_t cap = (size_t)PER * 64 + 256, o;
+        xml[k] = malloc(cap);
+        assert_non_null(xml[k]);
+        o = (size_t)snprintf(xml[k], cap, "<testsuite name=\"qemu-test-%d-of-2\">\n", k + 1);
+        for (int i = 0; i < PER; i++)   /* shard 2's last case repeats shard 1's s0-17 */
+            o += (size_t)snprintf(xml[k] + o, cap - o, "<testcase classname=\"c\" name=\"s%d-%d\"/>\n",
+                                  k && i == PER - 1 ? 0 : k, k && i == PER - 1 ? 17 : i);
+        snprintf(xml[k] + o, cap - o, "</testsuite>\n");
+    }
+    assert_int_equal(mg_add_junit(&m, xml[0], "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, xml[1], "s2.xml", stderr), 0);
+    free(xml[0]);
+    free(xml[1]);
+    t0 = clock();
+    mg_evaluate(&m);
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 3.0);
+    assert_int_equal(m.tests, 2 * PER);
+    assert_int_equal(cJSON_GetArraySize(m.problems), 1);
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 0)->valuestring,
+                        "s0-17 (c) ran in qemu-test-1-of-2 and in qemu-test-2-of-2");
+    mg_free(&m);
+}
+
+/* Found while testing the above: the reader looked for each suite's
+ * testcases with strstr() to the end of the text, so a file of many suites
+ * took time quadratic in its size (20 000 suites before 16 MB without a
+ * testcase: over 10^11 bytes compared).  Each search now stays inside its
+ * suite. */
+static void test_many_suites_are_read_quickly(void **state)
+{
+    enum { SUITES = 20000, PAD = 16 << 20 };
+    size_t cap = (size_t)SUITES * 16 + PAD + 64, o = 0;
+    char *xml = malloc(cap);
+    struct mg m = { 0 };
+    clock_t t0;
+
+    (void)state;
+    assert_non_null(xml);
+    for (int i = 0; i < SUITES; i++)
+        o += (size_t)snprintf(xml + o, cap - o, "<testsuite/>\n");
+    memset(xml + o, ' ', PAD);
+    o += PAD;
+    snprintf(xml + o, cap - o, "\n");
+    t0 = clock();
+    assert_int_equal(mg_add_junit(&m, xml, "many.xml", stderr), 0);
+    assert_true((double)(clock() - t0) / CLOCKS_PER_SEC < 3.0);
+    assert_int_equal(m.nsuites, SUITES);
+    assert_int_equal(m.ncases, 0);
+    free(xml);
+    mg_free(&m);
+}
 
 /* docs/SECURITY.md R7: a shard's <failure> holding a guest's raw console bytes (an
  * OSC title sequence, BEL, 0xff) is copied into junit.xml only as XML 1.0
@@ -348,6 +545,12 @@ int main(void)
         cmocka_unit_test(test_duplicates),
         cmocka_unit_test(test_unsharded_and_file_names),
         cmocka_unit_test(test_bad_junit),
+        cmocka_unit_test(test_shard_out_of_range_is_refused),
+        cmocka_unit_test(test_time_must_be_seconds),
+        cmocka_unit_test(test_empty_shard_counts),
+        cmocka_unit_test(test_duplicate_problems_name_the_first_shard),
+        cmocka_unit_test(test_many_cases_are_checked_quickly),
+        cmocka_unit_test(test_many_suites_are_read_quickly),
         cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
         cmocka_unit_test(test_merge_flags_incomplete_run),
