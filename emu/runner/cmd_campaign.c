@@ -10,16 +10,20 @@
 #include "campaign.h"
 #include "cmd.h"
 #include "run.h"
+#include "units.h"
 
-static int parse_u(const char *flag, const char *v, unsigned long long max, unsigned long long *out)
+/* A plain decimal @min..@max (units.h: no sign or blank, which strtoull
+ * took: "+2", " 2", and " -1" as 2^64-1); one message naming @flag. */
+static int parse_u(const char *flag, const char *v, unsigned long long min, unsigned long long max,
+                   unsigned long long *out)
 {
-    char *end;
-    errno = 0;
-    *out = strtoull(v, &end, 10);
-    if (!*v || *end || errno || *out > max || v[0] == '-') {
-        fprintf(stderr, "gemlab campaign: %s: '%s' is not a whole number in 0..%llu\n", flag, v, max);
+    uint64_t u;
+
+    if (un_parse_u64(v, &u) || u < min || u > max) {
+        fprintf(stderr, "gemlab campaign: %s: '%s' is not a whole number in %llu..%llu\n", flag, v, min, max);
         return -EINVAL;
     }
+    *out = u;
     return 0;
 }
 
@@ -76,25 +80,20 @@ int cmd_campaign(int argc, char **argv)
         } else if (!strcmp(a, "--dry-run")) {
             co.dry = true;
         } else if (!strcmp(a, "--runs")) {
-            if (parse_u(a, val, 100000, &v) || v == 0) {
-                if (v == 0)
-                    fprintf(stderr, "gemlab campaign: --runs: at least 1\n");
+            if (parse_u(a, val, 1, 100000, &v))
                 return RUN_EXIT_INPUT;
-            }
             o->runs = (unsigned)v;
         } else if (!strcmp(a, "--seed")) {
-            if (parse_u(a, val, UINT64_MAX, &v))
+            if (parse_u(a, val, 0, UINT64_MAX, &v))
                 return RUN_EXIT_INPUT;
             o->seed = v;
         } else if (!strcmp(a, "--only")) {
-            if (parse_u(a, val, 100000, &v))
+            if (parse_u(a, val, 0, 100000, &v))
                 return RUN_EXIT_INPUT;
             co.only = (long)v;
         } else if (!strcmp(a, "--duration")) {
-            if (parse_u(a, val, 600, &v) || v < 2) {
-                fprintf(stderr, "gemlab campaign: --duration: 2..600 seconds\n");
+            if (parse_u(a, val, 2, 600, &v))   /* seconds */
                 return RUN_EXIT_INPUT;
-            }
             o->duration_s = (unsigned)v;
             duration_set = true;
         } else if (!strcmp(a, "--clock")) {
@@ -104,13 +103,11 @@ int cmd_campaign(int argc, char **argv)
             }
             o->vt = !strcmp(val, "virtual");
         } else if (!strcmp(a, "--timeout")) {
-            if (parse_u(a, val, 86400, &v) || v == 0) {
-                fprintf(stderr, "gemlab campaign: --timeout: 1..86400 seconds\n");
+            if (parse_u(a, val, 1, 86400, &v))     /* seconds */
                 return RUN_EXIT_INPUT;
-            }
             co.timeout_s = (unsigned)v;
         } else if (!strcmp(a, "--min-recall") || !strcmp(a, "--min-precision")) {
-            if (parse_u(a, val, 100, &v))
+            if (parse_u(a, val, 0, 100, &v))
                 return RUN_EXIT_INPUT;
             *(!strcmp(a, "--min-recall") ? &co.min_recall : &co.min_precision) = (double)v;
         } else if (!strcmp(a, "--firmware")) {

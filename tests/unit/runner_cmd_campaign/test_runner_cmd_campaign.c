@@ -1,0 +1,149 @@
+/* test_runner_cmd_campaign.c - the flags of `gemlab campaign`
+ * (emu/runner/cmd_campaign.c): whole numbers are plain decimals in their
+ * range (units.h), refused with one message naming the flag and exit 2
+ * (explore27 #13, #16).  Every call is a --dry-run into a scratch
+ * directory, so a flag that is wrongly taken writes scenarios, never runs
+ * QEMU. */
+#define _XOPEN_SOURCE 700
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include "../../common/rm_tree.h"
+
+#include "cmd.h"
+
+static char top[64];
+
+/* `gemlab campaign FLAG VALUE --dry-run --out TOP/cp`: the exit code, and
+ * stderr in @msg */
+static int campaign(const char *flag, const char *value, char *msg, size_t len)
+{
+    char out[128];
+    char *argv[] = { (char *)flag, (char *)value, "--dry-run", "--out", out, NULL };
+    FILE *err = tmpfile(), *so = tmpfile();
+    int saved[2], rc;
+    size_t n;
+
+    snprintf(out, sizeof(out), "%s/cp", top);
+    assert_non_null(err);
+    assert_non_null(so);
+    fflush(stdout);
+    fflush(stderr);
+    saved[0] = dup(1);
+    saved[1] = dup(2);
+    assert_true(saved[0] >= 0 && saved[1] >= 0);
+    assert_true(dup2(fileno(so), 1) >= 0 && dup2(fileno(err), 2) >= 0);
+    rc = cmd_campaign(5, argv);
+    fflush(stdout);
+    fflush(stderr);
+    assert_true(dup2(saved[0], 1) >= 0 && dup2(saved[1], 2) >= 0);
+    close(saved[0]);
+    close(saved[1]);
+    rewind(err);
+    n = fread(msg, 1, len - 1, err);
+    msg[n] = '\0';
+    fclose(err);
+    fclose(so);
+    rm_tree(top);
+    assert_int_equal(mkdir(top, 0700), 0);
+    return rc;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-cmdcp-XXXXXX");
+    return mkdtemp(top) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    rm_tree(top);
+    return 0;
+}
+
+/* strtoull took "+2", " 2", and " -1" as 2^64-1 (the v[0] == '-' check saw
+ * the blank) */
+static void test_signs_and_blanks_are_refused(void **state)
+{
+    static const struct { const char *flag, *value, *range; } bad[] = {
+        { "--runs", "+2", "1..100000" },      { "--runs", " 2", "1..100000" },
+        { "--runs", "2 ", "1..100000" },      { "--runs", "-1", "1..100000" },
+        { "--runs", "0x10", "1..100000" },    { "--runs", "1e2", "1..100000" },
+        { "--seed", " -1", "0..18446744073709551615" },
+        { "--seed", "+1", "0..18446744073709551615" },
+        { "--seed", "18446744073709551616", "0..18446744073709551615" },
+        { "--only", "+0", "0..100000" },      { "--duration", " 5", "2..600" },
+        { "--timeout", "+9", "1..86400" },    { "--min-recall", " 50", "0..100" },
+        { "--min-precision", "-0", "0..100" },
+    };
+    char msg[1024], want[256];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(campaign(bad[i].flag, bad[i].value, msg, sizeof(msg)), 2);
+        snprintf(want, sizeof(want), "gemlab campaign: %s: '%s' is not a whole number in %s\n", bad[i].flag,
+                 bad[i].value, bad[i].range);
+        if (strcmp(msg, want))
+            fail_msg("%s '%s': '%s', wanted '%s'", bad[i].flag, bad[i].value, msg, want);
+    }
+}
+
+/* `--runs abc` printed a second, wrong error ("--runs: at least 1"); so
+ * did --duration and --timeout.  One message, naming the range. */
+static void test_one_message_per_bad_value(void **state)
+{
+    static const struct { const char *flag, *value, *want; } bad[] = {
+        { "--runs", "abc", "gemlab campaign: --runs: 'abc' is not a whole number in 1..100000\n" },
+        { "--runs", "0", "gemlab campaign: --runs: '0' is not a whole number in 1..100000\n" },
+        { "--runs", "", "gemlab campaign: --runs: '' is not a whole number in 1..100000\n" },
+        { "--duration", "abc", "gemlab campaign: --duration: 'abc' is not a whole number in 2..600\n" },
+        { "--duration", "1", "gemlab campaign: --duration: '1' is not a whole number in 2..600\n" },
+        { "--timeout", "x", "gemlab campaign: --timeout: 'x' is not a whole number in 1..86400\n" },
+        { "--timeout", "0", "gemlab campaign: --timeout: '0' is not a whole number in 1..86400\n" },
+    };
+    char msg[1024];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(campaign(bad[i].flag, bad[i].value, msg, sizeof(msg)), 2);
+        if (strcmp(msg, bad[i].want))
+            fail_msg("%s '%s': '%s'", bad[i].flag, bad[i].value, msg);
+    }
+}
+
+/* the ends of each range are taken */
+static void test_plain_decimals_in_range_are_taken(void **state)
+{
+    static const struct { const char *flag, *value; } good[] = {
+        { "--runs", "1" },       { "--runs", "3" },          { "--seed", "0" },
+        { "--seed", "18446744073709551615" },                  { "--seed", "007" },
+        { "--duration", "2" },   { "--duration", "600" },    { "--timeout", "86400" },
+        { "--min-recall", "100" }, { "--min-precision", "0" },
+    };
+    char msg[1024];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+        if (campaign(good[i].flag, good[i].value, msg, sizeof(msg)) != 0)
+            fail_msg("%s '%s' refused: %s", good[i].flag, good[i].value, msg);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_signs_and_blanks_are_refused),
+        cmocka_unit_test(test_one_message_per_bad_value),
+        cmocka_unit_test(test_plain_decimals_in_range_are_taken),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
