@@ -1090,6 +1090,10 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_QUANTUM)->line, "[board] quantum: needs clock = virtual");
     if (V(BOARD_DMA_LINE)->set && V(BOARD_CLOCK)->e != 1)
         scn_error(c, V(BOARD_DMA_LINE)->line, "[board] dma_line: needs clock = virtual");
+    /* a speed only instruction counting gives: in real time the host's
+     * is the guest's, and the key would be ignored without a word */
+    if (V(BOARD_MIPS)->set && V(BOARD_CLOCK)->e != 1)
+        scn_error(c, V(BOARD_MIPS)->line, "[board] mips: needs clock = virtual");
     if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
     if (dur % 1000000000ull)

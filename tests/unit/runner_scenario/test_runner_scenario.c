@@ -271,6 +271,9 @@ static void test_board_clock_and_mips(void **state)
     assert_non_null(strstr(errbuf, "t.ini:2: [board] mips: '5e2' is not a whole number in [1, 1000000]"));
     assert_int_equal(load("[board]\nclock = virtual\npeer = baremetal\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [board] peer: baremetal is not with clock = virtual (line 2)"));
+    /* in real time the host sets the speed: a mips would be ignored */
+    assert_int_equal(load("[board]\nmips = 100\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [board] mips: needs clock = virtual"));
 }
 
 /* [board] quantum (parallel virtual time, QEMU patch 0045): 10 us by
