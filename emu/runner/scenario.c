@@ -274,44 +274,23 @@ static void list_keys(const char *section, char *buf, size_t len)
 }
 
 /* Text keys: identifiers are [A-Za-z0-9_.-]; free text is printable ASCII
- * or valid UTF-8 (RFC 3629 section 4: no overlong form, no surrogate,
- * nothing above U+10FFFF), never a C0 or C1 control character.  It goes
- * into results.json, which strict JSON readers take as UTF-8 only (RFC
- * 8259 section 8.1). */
+ * or valid UTF-8, never a C0 or C1 control character.  It goes into
+ * results.json, which strict JSON readers take as UTF-8 only (RFC 8259
+ * section 8.1).  The UTF-8 rules are runner_clean_text()'s (util.h, RFC
+ * 3629): text it would change is refused.  A value is shorter than a
+ * line (197 bytes), so 256 bounds it. */
 static bool text_ok(const char *v, bool ident)
 {
+    char clean[3 * 256 + 1];
+    size_t n = strlen(v);
+
     for (const unsigned char *p = (const unsigned char *)v; *p; p++) {
-        unsigned n, lo = 0x80, hi = 0xBF;
         if (ident && !(isalnum(*p) || *p == '_' || *p == '.' || *p == '-'))
             return false;
         if (*p < 0x20 || *p == 0x7f)
             return false;
-        if (*p < 0x80)
-            continue;
-        if (*p >= 0xC2 && *p <= 0xDF)
-            n = 1;
-        else if (*p >= 0xE0 && *p <= 0xEF)
-            n = 2;
-        else if (*p >= 0xF0 && *p <= 0xF4)
-            n = 3;
-        else
-            return false;
-        if (*p == 0xC2 && p[1] < 0xA0)
-            return false;           /* U+0080..U+009F: C1 controls */
-        if (*p == 0xE0)
-            lo = 0xA0;
-        else if (*p == 0xED)
-            hi = 0x9F;
-        else if (*p == 0xF0)
-            lo = 0x90;
-        else if (*p == 0xF4)
-            hi = 0x8F;
-        for (unsigned i = 1; i <= n; i++, lo = 0x80, hi = 0xBF)
-            if (p[i] < lo || p[i] > hi)
-                return false;
-        p += n;
     }
-    return true;
+    return n < 256 && runner_clean_text(clean, sizeof(clean), v, n, false) == n && !memcmp(clean, v, n);
 }
 
 /* @ns in the largest of s, ms, us, ns that keeps it whole ("100us"). */
