@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 #include "../../common/rm_tree.h"
+#include "../../common/run_cmd.h"
 
 #include "baseline.h"
 #include "cmd.h"
@@ -689,21 +690,7 @@ static void test_save_does_not_make_up_board_firmware_or_name(void **state)
 /* `gemlab baseline` (cmd_baseline.c) with @argv; exit code, stderr in @msg */
 static int cli(char **argv, int argc, char *msg, size_t len)
 {
-    FILE *err = tmpfile();
-    int saved, rc;
-
-    assert_non_null(err);
-    fflush(stdout);
-    fflush(stderr);
-    saved = dup(2);
-    assert_true(saved >= 0);
-    assert_true(dup2(fileno(err), 2) >= 0);
-    rc = cmd_baseline(argc, argv);
-    fflush(stderr);
-    assert_true(dup2(saved, 2) >= 0);
-    close(saved);
-    drain(err, msg, len);
-    return rc;
+    return run_cmd(cmd_baseline, argc, argv, msg, len);
 }
 
 /* explore27 #13: --tolerance and --mad-k went through strtod: "1e2",

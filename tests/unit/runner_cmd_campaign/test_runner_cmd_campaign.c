@@ -17,6 +17,7 @@
 
 #include <cmocka.h>
 #include "../../common/rm_tree.h"
+#include "../../common/run_cmd.h"
 
 #include "cmd.h"
 
@@ -28,30 +29,10 @@ static int campaign(const char *flag, const char *value, char *msg, size_t len)
 {
     char out[128];
     char *argv[] = { (char *)flag, (char *)value, "--dry-run", "--out", out, NULL };
-    FILE *err = tmpfile(), *so = tmpfile();
-    int saved[2], rc;
-    size_t n;
+    int rc;
 
     snprintf(out, sizeof(out), "%s/cp", top);
-    assert_non_null(err);
-    assert_non_null(so);
-    fflush(stdout);
-    fflush(stderr);
-    saved[0] = dup(1);
-    saved[1] = dup(2);
-    assert_true(saved[0] >= 0 && saved[1] >= 0);
-    assert_true(dup2(fileno(so), 1) >= 0 && dup2(fileno(err), 2) >= 0);
-    rc = cmd_campaign(5, argv);
-    fflush(stdout);
-    fflush(stderr);
-    assert_true(dup2(saved[0], 1) >= 0 && dup2(saved[1], 2) >= 0);
-    close(saved[0]);
-    close(saved[1]);
-    rewind(err);
-    n = fread(msg, 1, len - 1, err);
-    msg[n] = '\0';
-    fclose(err);
-    fclose(so);
+    rc = run_cmd(cmd_campaign, 5, argv, msg, len);
     rm_tree(top);
     assert_int_equal(mkdir(top, 0700), 0);
     return rc;
