@@ -194,10 +194,27 @@ static void safe_component(char *s)
             *s = '_';
 }
 
+/* What names a baseline's file: the run's board, firmware and scenario
+ * (bl_board_fw, bl_default_name; save and compare refuse a run without
+ * them, check_ident). */
+static const cJSON *run_board(const cJSON *results)
+{
+    return runner_json_path(results, "scenario.resolved.board.profile");
+}
+
+static const cJSON *run_firmware(const cJSON *results)
+{
+    return runner_results_get(results, "conditions.firmware");
+}
+
+static const cJSON *run_name(const cJSON *results)
+{
+    return runner_json_path(results, "scenario.name");
+}
+
 void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_t flen)
 {
-    const cJSON *b = runner_json_path(results, "scenario.resolved.board.profile");
-    const cJSON *f = runner_results_get(results, "conditions.firmware");
+    const cJSON *b = run_board(results), *f = run_firmware(results);
 
     snprintf(board, blen, "%s", cJSON_IsString(b) && *b->valuestring ? b->valuestring : "zc702");
     snprintf(fw, flen, "%s", cJSON_IsString(f) && *f->valuestring ? f->valuestring : "baremetal");
@@ -648,7 +665,7 @@ static void print_cmp(FILE *out, const struct bl_cmp *c, const char *path)
 
 void bl_default_name(const cJSON *results, char *out, size_t len)
 {
-    const cJSON *n = runner_json_path(results, "scenario.name");
+    const cJSON *n = run_name(results);
 
     snprintf(out, len, "%s", cJSON_IsString(n) && bl_name_ok(n->valuestring) ? n->valuestring : "default");
 }
@@ -722,9 +739,8 @@ int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJS
  * @err). */
 static int check_ident(const struct bl_opts *o, const cJSON *res, FILE *err)
 {
-    const cJSON *b = runner_json_path(res, "scenario.resolved.board.profile");
-    const cJSON *f = runner_results_get(res, "conditions.firmware");
-    const cJSON *n = runner_json_path(res, "scenario.name"), *s = cJSON_GetObjectItemCaseSensitive(res, "schema");
+    const cJSON *b = run_board(res), *f = run_firmware(res), *n = run_name(res);
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(res, "schema");
     bool v2 = cJSON_IsString(s) && !strcmp(s->valuestring, RESULTS_SCHEMA);
 
     if (!cJSON_IsString(b) || !*b->valuestring) {
