@@ -6,7 +6,7 @@
  * <testsuite name=.. time=..> with <testcase classname= name= time=> that
  * are self-closing or hold <failure>/<error>/<skipped>.
  */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* nftw (XSI), memmem (GNU) */
 #include <ctype.h>
 #include <errno.h>
 #include <ftw.h>
@@ -193,16 +193,7 @@ int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
  * time). */
 static const char *find_in(const char *p, const char *end, const char *needle)
 {
-    size_t n = strlen(needle);
-
-    while ((size_t)(end - p) >= n) {
-        if (!(p = memchr(p, needle[0], (size_t)(end - p) - n + 1)))
-            return NULL;
-        if (!memcmp(p, needle, n))
-            return p;
-        p++;
-    }
-    return NULL;
+    return p < end ? memmem(p, (size_t)(end - p), needle, strlen(needle)) : NULL;
 }
 
 static int add_junit_clean(struct mg *m, const char *text, const char *file, FILE *err)
