@@ -503,7 +503,7 @@ static void parse_bytelist(struct scn_ctx *c, enum scn_key k, const char *value)
         scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
         return;
     }
-    if (strchr(value, ',') && list_has_empty_item(value)) {
+    if (list_has_empty_item(value)) {
         scn_error(c, c->line, "[%s] %s: '%.60s' has an empty item", d->section, d->name, value);
         return;
     }
@@ -542,7 +542,7 @@ static void parse_codes(struct scn_ctx *c, enum scn_key k, const char *value)
         scn_error(c, c->line, "[%s] %s: list is too long", d->section, d->name);
         return;
     }
-    if (strchr(value, ',') && list_has_empty_item(value)) {
+    if (list_has_empty_item(value)) {
         scn_error(c, c->line, "[%s] %s: '%.60s' has an empty item", d->section, d->name, value);
         return;
     }
