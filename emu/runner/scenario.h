@@ -183,9 +183,10 @@ struct scn_board_profile {
     unsigned phy_max_speed_mbps;   /* 1000, or 100: a PHY without 1000BASE-T */
     bool pcb_rx_delay, pcb_tx_delay; /* RGMII clock delays the traces add */
     /* virtual time: guest instructions per virtual microsecond when
-     * [board] mips is not given (-icount mips=).  500 is a placeholder
-     * for the 667 MHz Cortex-A9 until part 2 of issue 18 calibrates it
-     * against a real board (docs/VIRTUAL_TIME.md). */
+     * [board] mips is not given (-icount mips=).  500 for the 667 MHz
+     * Cortex-A9: the speed at which the bare-metal UDP figures meet
+     * docs/SOURCES.md 003 §2.3 (docs/CALIBRATION.md "The profile's
+     * defaults"). */
     unsigned mips;
 };
 const struct scn_board_profile *scn_board_profile(const struct scenario *s);

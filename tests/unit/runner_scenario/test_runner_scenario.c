@@ -253,7 +253,7 @@ static void test_traffic_client(void **state)
 }
 
 /* [board] clock and mips (issue 18, docs/VIRTUAL_TIME.md): real by
- * default, the profile's placeholder mips unless given, bad values and a
+ * default, the profile's mips unless given, bad values and a
  * second QEMU in virtual time named with file:line. */
 static void test_board_clock_and_mips(void **state)
 {
