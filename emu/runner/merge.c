@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "diagnose.h"
+#include "doc.h"
 #include "merge.h"
 #include "units.h"
 #include "util.h"
@@ -612,11 +613,138 @@ static struct mg_counts *suite_counts(const struct mg *m)
     return n;
 }
 
+static const char *status_word(enum mg_status s)
+{
+    return s == MG_FAIL ? "FAIL" : s == MG_SKIP ? "SKIP" : s == MG_TODO ? "TODO" : "PASS";
+}
+
+/* report.md or index.html: the verdict, the shards, what failed or did
+ * not run, every case (HTML), and the runs with a link to each report. */
+static int merge_page(const struct mg *m, const cJSON *runs, const struct mg_counts *cnt, const char *out,
+                      enum doc_fmt fmt)
+{
+    static const char *const shard_heads[] = { "shard", "tests", "failed", "skipped", "todo", "time (s)" };
+    static const char *const case_heads[] = { "scenario", "class", "shard", "result", "time (s)" };
+    static const char *const run_heads[] = { "scenario", "firmware", "verdict", "Mb/s", "findings", "run" };
+    static const char *const list_heads[] = { "Failed", "Skipped (did not run: not a pass)",
+                                              "TODO (scenarios marked todo: known gaps, not counted)" };
+    static const enum mg_status list_status[] = { MG_FAIL, MG_SKIP, MG_TODO };
+    const int list_count[] = { m->failed, m->skipped, m->todo };
+    const char *verdict = m->pass ? "PASS" : "FAIL";
+    char rel[PATH_MAX], href[PATH_MAX + 32];
+    struct runner_out o;
+    struct doc doc, *d = &doc;
+    const cJSON *p, *r;
+    FILE *f;
+
+    if (!(f = open_out(&o, out, fmt == DOC_HTML ? "index.html" : "report.md")))
+        return -EIO;
+    doc_init(d, f, fmt);
+    doc_begin(d, m->pass ? "qemu-test PASS" : "qemu-test FAIL");
+    if (doc_html(d))
+        fprintf(f, "<h1>qemu-test: <span class=\"%s\">%s</span></h1>\n", verdict, verdict);
+    else
+        doc_heading(d, 1, "qemu-test: %s %s", m->pass ? "\u2705" : "\u274c", verdict);
+    doc_p_open(d);
+    doc_textf(d, "%d scenarios in %d of %d shards: ", m->tests, m->nsuites, m->n);
+    fputs(doc_html(d) ? "<b>" : "**", f);
+    doc_textf(d, "%d passed, %d failed, %d skipped, %d todo", m->passed, m->failed, m->skipped, m->todo);
+    fputs(doc_html(d) ? "</b>" : "**", f);
+    doc_textf(d, ", %.0f s of shard time.%s", m->time, m->skips_fail ? " CI=true: a skip fails the run." : "");
+    doc_p_close(d);
+    if (cJSON_GetArraySize(m->problems)) {
+        doc_heading(d, 2, "Shard problems");
+        doc_list_open(d);
+        cJSON_ArrayForEach(p, m->problems) {
+            doc_li_open(d);
+            doc_text(d, p->valuestring);
+            doc_li_close(d);
+        }
+        doc_list_close(d);
+    }
+    doc_heading(d, 2, "Shards");
+    doc_table(d, 6, shard_heads, "lrrrrr");
+    for (int i = 0; i < m->nsuites; i++) {
+        doc_tr(d);
+        doc_tdf(d, "%d/%d", m->suites[i].k, m->suites[i].n);
+        doc_tdf(d, "%d", cnt[i].t);
+        doc_tdf(d, "%d", cnt[i].fl);
+        doc_tdf(d, "%d", cnt[i].sk);
+        doc_tdf(d, "%d", cnt[i].td);
+        doc_tdf(d, "%.0f", isnan(m->suites[i].time) ? 0 : m->suites[i].time);
+    }
+    doc_table_end(d);
+    for (size_t l = 0; l < sizeof(list_status) / sizeof(list_status[0]); l++) {
+        if (!list_count[l])
+            continue;
+        doc_heading(d, 2, "%s", list_heads[l]);
+        doc_list_open(d);
+        for (int c = 0; c < m->ncases; c++)
+            if (m->cases[c].status == list_status[l]) {
+                const struct mg_case *k = &m->cases[c];
+                doc_li_open(d);
+                doc_textf(d, "%s (%s, shard %d/%d)%s%s", k->name, k->classname, m->suites[k->shard].k,
+                          m->suites[k->shard].n, k->status == MG_FAIL ? "" : ": ", k->status == MG_FAIL ? "" : k->why);
+                doc_li_close(d);
+            }
+        doc_list_close(d);
+    }
+    if (doc_html(d)) {      /* every case: the page a CI artifact opens on */
+        doc_heading(d, 2, "Testcases");
+        doc_table(d, 5, case_heads, "lllll");
+        for (int c = 0; c < m->ncases; c++) {
+            const struct mg_case *k = &m->cases[c];
+            doc_tr(d);
+            doc_td(d, k->name);
+            doc_td(d, k->classname);
+            doc_tdf(d, "%d/%d", m->suites[k->shard].k, m->suites[k->shard].n);
+            doc_td_open(d, status_word(k->status));
+            doc_text(d, status_word(k->status));
+            if (k->status == MG_SKIP || k->status == MG_TODO) {
+                doc_text(d, ": ");
+                doc_text(d, k->why);
+            }
+            doc_tdf(d, "%.0f", isnan(k->time) ? 0 : k->time);
+        }
+        doc_table_end(d);
+    }
+    if (cJSON_GetArraySize(runs)) {
+        doc_heading(d, 2, "Runs");
+        doc_table(d, 6, run_heads, "lllrll");
+        cJSON_ArrayForEach(r, runs) {
+            const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
+            bool html = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"));
+            doc_tr(d);
+            doc_td(d, jstr_at(r, "scenario", NULL));
+            doc_td(d, jstr_at(r, "firmware", NULL));
+            doc_td_open(d, jstr_at(r, "verdict", NULL));
+            doc_text(d, jstr_at(r, "verdict", NULL));
+            if (cJSON_IsNumber(bps))
+                doc_tdf(d, "%.1f", bps->valuedouble / 1e6);
+            else
+                doc_td(d, "");
+            doc_td_open(d, NULL);
+            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
+                if (c != cJSON_GetObjectItemCaseSensitive(r, "findings")->child)
+                    doc_text(d, " ");
+                doc_text(d, c->valuestring);
+            }
+            relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
+            snprintf(href, sizeof(href), "%s/%s", rel, html ? "report.html" : "results.json");
+            doc_td_open(d, NULL);
+            doc_link(d, href, html ? "report" : "results");
+        }
+        doc_table_end(d);
+    }
+    doc_end(d);
+    return close_out(&o);
+}
+
 static int write_outputs(struct mg *m, cJSON *runs, const char *out)
 {
-    char path[PATH_MAX + 64], rel[PATH_MAX];
+    char path[PATH_MAX + 64];
     const char *verdict = m->pass ? "PASS" : "FAIL";
-    const cJSON *p, *r;
+    const cJSON *p;
     struct runner_out o;
     struct mg_counts *cnt;
     cJSON *idx, *sh;
@@ -699,158 +827,8 @@ static int write_outputs(struct mg *m, cJSON *runs, const char *out)
     free(text);
     cJSON_Delete(idx);
 
-    /* report.md */
-    if (!(f = open_out(&o, out, "report.md"))) {
-        rc = -EIO;
-        goto out;
-    }
-    fprintf(f, "# qemu-test: %s %s\n\n", m->pass ? "\u2705" : "\u274c", verdict);
-    fprintf(f, "%d scenarios in %d of %d shards: **%d passed, %d failed, %d skipped, %d todo**, %.0f s of shard time.%s\n\n",
-            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->todo, m->time,
-            m->skips_fail ? " CI=true: a skip fails the run." : "");
-    if (cJSON_GetArraySize(m->problems)) {
-        fprintf(f, "## Shard problems\n\n");
-        cJSON_ArrayForEach(p, m->problems) {
-            fputs("- ", f);
-            runner_md_esc(f, p->valuestring);
-            fputc('\n', f);
-        }
-        fputc('\n', f);
-    }
-    fprintf(f, "| shard | tests | failed | skipped | todo | time (s) |\n|---|---:|---:|---:|---:|---:|\n");
-    for (int i = 0; i < m->nsuites; i++)
-        fprintf(f, "| %d/%d | %d | %d | %d | %d | %.0f |\n", m->suites[i].k, m->suites[i].n, cnt[i].t, cnt[i].fl,
-                cnt[i].sk, cnt[i].td, isnan(m->suites[i].time) ? 0 : m->suites[i].time);
-    if (m->failed) {
-        fprintf(f, "\n## Failed\n\n");
-        for (int c = 0; c < m->ncases; c++)
-            if (m->cases[c].status == MG_FAIL) {
-                fputs("- ", f);
-                runner_md_esc(f, m->cases[c].name);
-                fprintf(f, " (");
-                runner_md_esc(f, m->cases[c].classname);
-                fprintf(f, ", shard %d/%d)\n", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
-            }
-    }
-    for (int pass = 0; pass < 2; pass++) {
-        enum mg_status want = pass ? MG_TODO : MG_SKIP;
-        if (!(pass ? m->todo : m->skipped))
-            continue;
-        fprintf(f, "\n## %s\n\n", pass ? "TODO (scenarios marked `todo`: known gaps, not counted)"
-                                        : "Skipped (did not run: not a pass)");
-        for (int c = 0; c < m->ncases; c++)
-            if (m->cases[c].status == want) {
-                fputs("- ", f);
-                runner_md_esc(f, m->cases[c].name);
-                fprintf(f, " (");
-                runner_md_esc(f, m->cases[c].classname);
-                fprintf(f, ", shard %d/%d): ", m->suites[m->cases[c].shard].k, m->suites[m->cases[c].shard].n);
-                runner_md_esc(f, m->cases[c].why);
-                fputc('\n', f);
-            }
-    }
-    if (cJSON_GetArraySize(runs)) {
-        fprintf(f, "\n## Runs\n\n| scenario | firmware | verdict | Mb/s | findings | run |\n"
-                   "|---|---|---|---:|---|---|\n");
-        cJSON_ArrayForEach(r, runs) {
-            const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
-            fputs("| ", f);
-            runner_md_esc(f, jstr_at(r, "scenario", NULL));
-            fputs(" | ", f);
-            runner_md_esc(f, jstr_at(r, "firmware", NULL));
-            fputs(" | ", f);
-            runner_md_esc(f, jstr_at(r, "verdict", NULL));
-            fputs(" | ", f);
-            if (cJSON_IsNumber(bps))
-                fprintf(f, "%.1f", bps->valuedouble / 1e6);
-            fputs(" | ", f);
-            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
-                runner_md_esc(f, c->valuestring);
-                fputc(' ', f);
-            }
-            relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
-            fprintf(f, " | [%s](", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
-                    ? "report" : "results");
-            runner_url_path(f, rel);
-            fprintf(f, "/%s) |\n", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"))
-                    ? "report.html" : "results.json");
-        }
-    }
-    rc |= close_out(&o);
-
-    /* index.html */
-    if (!(f = open_out(&o, out, "index.html"))) {
-        rc = -EIO;
-        goto out;
-    }
-    fprintf(f, "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>qemu-test %s</title>\n"
-               "<style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}"
-               "td,th{border:1px solid #ccc;padding:.3em .6em}.PASS{color:#080}.FAIL,.ERROR{color:#c00}"
-               ".SKIP{color:#b60}"
-               "</style></head><body>\n",
-            verdict);
-    fprintf(f, "<h1>qemu-test: <span class=\"%s\">%s</span></h1>\n", verdict, verdict);
-    fprintf(f, "<p>%d scenarios in %d of %d shards: %d passed, %d failed, %d skipped, %d todo, %.0f s of shard time.%s</p>\n",
-            m->tests, m->nsuites, m->n, m->passed, m->failed, m->skipped, m->todo, m->time,
-            m->skips_fail ? " CI=true: a skip fails the run." : "");
-    if (cJSON_GetArraySize(m->problems)) {
-        fprintf(f, "<h2>Shard problems</h2><ul>\n");
-        cJSON_ArrayForEach(p, m->problems) {
-            fputs("<li>", f);
-            runner_html_esc(f, p->valuestring);
-            fputs("</li>\n", f);
-        }
-        fputs("</ul>\n", f);
-    }
-    fprintf(f, "<h2>Testcases</h2><table><tr><th>scenario</th><th>class</th><th>shard</th><th>result</th>"
-               "<th>time (s)</th></tr>\n");
-    for (int c = 0; c < m->ncases; c++) {
-        const char *st = m->cases[c].status == MG_FAIL ? "FAIL" : m->cases[c].status == MG_SKIP ? "SKIP"
-                       : m->cases[c].status == MG_TODO ? "TODO" : "PASS";
-        fputs("<tr><td>", f);
-        runner_html_esc(f, m->cases[c].name);
-        fputs("</td><td>", f);
-        runner_html_esc(f, m->cases[c].classname);
-        fprintf(f, "</td><td>%d/%d</td><td class=\"%s\">%s", m->suites[m->cases[c].shard].k,
-                m->suites[m->cases[c].shard].n, st, st);
-        if (m->cases[c].status == MG_SKIP || m->cases[c].status == MG_TODO) {
-            fputs(": ", f);
-            runner_html_esc(f, m->cases[c].why);
-        }
-        fprintf(f, "</td><td>%.0f</td></tr>\n", isnan(m->cases[c].time) ? 0 : m->cases[c].time);
-    }
-    fputs("</table>\n", f);
-    if (cJSON_GetArraySize(runs)) {
-        fprintf(f, "<h2>Runs</h2><table><tr><th>scenario</th><th>firmware</th><th>verdict</th><th>Mb/s</th>"
-                   "<th>findings</th><th>run</th></tr>\n");
-        cJSON_ArrayForEach(r, runs) {
-            const cJSON *c, *bps = cJSON_GetObjectItemCaseSensitive(r, "throughput_bps");
-            bool html = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(r, "has_report_html"));
-            fputs("<tr><td>", f);
-            runner_html_esc(f, jstr_at(r, "scenario", NULL));
-            fputs("</td><td>", f);
-            runner_html_esc(f, jstr_at(r, "firmware", NULL));
-            fputs("</td><td class=\"", f);
-            runner_html_class(f, jstr_at(r, "verdict", NULL));
-            fputs("\">", f);
-            runner_html_esc(f, jstr_at(r, "verdict", NULL));
-            fputs("</td><td>", f);
-            if (cJSON_IsNumber(bps))
-                fprintf(f, "%.1f", bps->valuedouble / 1e6);
-            fputs("</td><td>", f);
-            cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(r, "findings")) {
-                runner_html_esc(f, c->valuestring);
-                fputc(' ', f);
-            }
-            relpath(out, jstr_at(r, "dir", NULL), rel, sizeof(rel));
-            fputs("</td><td><a href=\"", f);
-            runner_url_path(f, rel);
-            fprintf(f, "/%s\">%s</a></td></tr>\n", html ? "report.html" : "results.json", html ? "report" : "results");
-        }
-        fputs("</table>\n", f);
-    }
-    fputs("</body></html>\n", f);
-    rc |= close_out(&o);
+    rc |= merge_page(m, runs, cnt, out, DOC_MD);
+    rc |= merge_page(m, runs, cnt, out, DOC_HTML);
 out:
     free(cnt);
     return rc ? -EIO : 0;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "diagnose.h"
+#include "doc.h"
 #include "report.h"
 #include "results_schema.h"
 #include "util.h"
@@ -406,17 +407,6 @@ static void inline_svg(FILE *out, const char *dir, const char *name)
     free(text);
 }
 
-static void html_head(FILE *f, const char *title)
-{
-    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>", f);
-    runner_html_esc(f, title);
-    fputs("</title>\n<style>body{font-family:sans-serif;margin:2em;max-width:1100px}"
-          "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #ccc;padding:.25em .6em;"
-          "vertical-align:top}th{background:#f4f4f4}.PASS,.ok{color:#080}.FAIL,.ERROR,.regression{color:#c00}"
-          ".improvement{color:#06c}.chart svg{width:100%;height:auto}code{font-size:90%}</style></head><body>\n",
-          f);
-}
-
 /* ---- one run ---- */
 
 struct run_data {
@@ -747,78 +737,51 @@ static void run_charts(struct run_data *r, struct charts *c)
     }
 }
 
-static void findings_md(FILE *f, const cJSON *dg)
+/* The charts of @c, or the word that gnuplot is missing (HTML only). */
+static void charts_section(struct doc *d, const struct charts *c)
 {
-    const cJSON *fd, *ev;
-    int n = cJSON_GetArraySize(runner_json_path(dg, "findings"));
-
-    fprintf(f, "\n## Findings (%d)\n\n", n);
-    if (!n) {
-        fputs("No findings.\n", f);
-        return;
-    }
-    fputs("| code | layer | summary | evidence | remedy |\n|---|---|---|---|---|\n", f);
-    cJSON_ArrayForEach(fd, runner_json_path(dg, "findings")) {
-        fputs("| ", f);
-        runner_md_esc(f, js(fd, "code"));
-        fputs(" | ", f);
-        runner_md_esc(f, js(fd, "layer"));
-        fputs(" | ", f);
-        runner_md_esc(f, js(fd, "summary"));
-        fputs(" | ", f);
-        cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
-            char v[128];
-            jtext(ev, v, sizeof(v));
-            if (ev->string) {   /* an object's member; an array's has no key */
-                runner_md_esc(f, ev->string);
-                fputc('=', f);
-            }
-            runner_md_esc(f, v);
-            fputc(' ', f);
-        }
-        fputs(" | ", f);
-        runner_md_esc(f, js(fd, "remedy"));
-        fputs(" |\n", f);
+    doc_heading(d, 2, "Charts");
+    if (c->missing)
+        doc_p(d, "No charts: gnuplot is not installed (Debian gnuplot-nox; scripts/deps/charts.list).");
+    for (int i = 0; i < c->n; i++) {
+        fprintf(d->f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c->names[i]) - 4), c->names[i]);
+        inline_svg(d->f, c->dir, c->names[i]);
+        fputs("</div>\n", d->f);
     }
 }
 
-static void findings_html(FILE *f, const cJSON *dg)
+static void findings(struct doc *d, const cJSON *dg)
 {
+    static const char *const heads[] = { "code", "layer", "summary", "evidence", "cause", "remedy" };
     const cJSON *fd, *ev;
     int n = cJSON_GetArraySize(runner_json_path(dg, "findings"));
 
-    fprintf(f, "<h2>Findings (%d)</h2>\n", n);
+    doc_heading(d, 2, "Findings (%d)", n);
     if (!n) {
-        fputs("<p>No findings.</p>\n", f);
+        doc_p(d, "No findings.");
         return;
     }
-    fputs("<table><tr><th>code</th><th>layer</th><th>summary</th><th>evidence</th><th>cause</th><th>remedy</th></tr>\n",
-          f);
+    doc_table(d, 6, heads, NULL);
     cJSON_ArrayForEach(fd, runner_json_path(dg, "findings")) {
-        fputs("<tr><td><code>", f);
-        runner_html_esc(f, js(fd, "code"));
-        fputs("</code></td><td>", f);
-        runner_html_esc(f, js(fd, "layer"));
-        fputs("</td><td>", f);
-        runner_html_esc(f, js(fd, "summary"));
-        fputs("</td><td>", f);
+        doc_tr(d);
+        doc_td_open(d, NULL);
+        doc_code(d, js(fd, "code"));
+        doc_td(d, js(fd, "layer"));
+        doc_td(d, js(fd, "summary"));
+        doc_td_open(d, NULL);
         cJSON_ArrayForEach(ev, cJSON_GetObjectItemCaseSensitive(fd, "evidence")) {
             char v[128];
             jtext(ev, v, sizeof(v));
-            if (ev->string) {
-                runner_html_esc(f, ev->string);
-                fputs(" = ", f);
-            }
-            runner_html_esc(f, v);
-            fputs("<br>", f);
+            if (ev != cJSON_GetObjectItemCaseSensitive(fd, "evidence")->child)
+                doc_br(d);
+            if (ev->string)     /* an object's member; an array's has no key */
+                doc_textf(d, "%s=", ev->string);
+            doc_text(d, v);
         }
-        fputs("</td><td>", f);
-        runner_html_esc(f, js(fd, "cause"));
-        fputs("</td><td>", f);
-        runner_html_esc(f, js(fd, "remedy"));
-        fputs("</td></tr>\n", f);
+        doc_td(d, js(fd, "cause"));
+        doc_td(d, js(fd, "remedy"));
     }
-    fputs("</table>\n", f);
+    doc_table_end(d);
 }
 
 static const char *const KV[][2] = {
@@ -873,216 +836,158 @@ static void summary_numbers(const cJSON *res, char *out, size_t len)
         snprintf(out + o, len - (size_t)o, ", jitter %.3g ms", jit);
 }
 
-static int write_run_md(const struct run_data *r)
-{
-    char path[PATH_MAX + 32], sum[512], v[512];
-    const char *verdict = js(r->res, "verdict.result");
-    struct runner_out out;
-    FILE *f;
-    const cJSON *e;
-
-    snprintf(path, sizeof(path), "%s/report.md", r->dir);
-    if (runner_out_open(&out, path))
-        return -EIO;
-    f = out.f;
-    fprintf(f, "# %s ", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c");
-    runner_md_esc(f, *verdict ? verdict : "UNKNOWN");
-    fputs(": ", f);
-    runner_md_esc(f, js(r->res, "scenario.name"));
-    fprintf(f, " (");
-    runner_md_esc(f, js(r->res, "conditions.firmware"));
-    fprintf(f, ")\n\n");
-    if (*js(r->res, "verdict.reason")) {
-        runner_md_esc(f, js(r->res, "verdict.reason"));
-        fputs("\n\n", f);
-    }
-    summary_numbers(r->res, sum, sizeof(sum));
-    fprintf(f, "**%s**\n\n", sum);
-    fputs("Run directory: ", f);
-    runner_md_code(f, r->dir, false);
-    fputs(" ([report.html](report.html), [results.json](results.json))\n", f);
-    if (r->cmp) {
-        fputs("\n## Baseline\n\n**", f);
-        runner_md_esc(f, js(r->cmp, "verdict"));
-        fputs("** against ", f);
-        runner_md_code(f, js(r->cmp, "name"), false);
-        fprintf(f, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)\n",
-                jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
-                jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
-        cJSON_ArrayForEach(e, runner_json_path(r->cmp, "conditions_differ")) {
-            char b[160], o[160];
-            jtext(runner_json_path(e, "baseline"), b, sizeof(b));
-            jtext(runner_json_path(e, "run"), o, sizeof(o));
-            fputs("- conditions differ: ", f);
-            runner_md_esc(f, js(e, "key"));
-            fputs(": ", f);
-            runner_md_esc(f, b);
-            fputs(" \u2192 ", f);
-            runner_md_esc(f, o);
-            fputc('\n', f);
-        }
-        cJSON_ArrayForEach(e, runner_json_path(r->cmp, "changed")) {
-            char b[160], o[160];
-            jtext(runner_json_path(e, "baseline"), b, sizeof(b));
-            jtext(runner_json_path(e, "run"), o, sizeof(o));
-            fputs("- changed: ", f);
-            runner_md_esc(f, js(e, "key"));
-            fputs(": ", f);
-            runner_md_esc(f, b);
-            fputs(" \u2192 ", f);
-            runner_md_esc(f, o);
-            fputc('\n', f);
-        }
-    }
-    findings_md(f, r->dg);
-    if (cJSON_GetArraySize(runner_json_path(r->res, RS(SWEEP))) > 0) {
-        fputs("\n## Packet-size sweep\n\n| payload (bytes) | Mb/s | lost % |\n|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(SWEEP))) {
-            char t[32];
-            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            fprintf(f, "| %g | %s | %.3g |\n", jnum(e, "length_bytes"), t, jnum(e, "udp_lost_pct"));
-        }
-    }
-    if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("\n## -P sweep\n\n| -P | Mb/s | retransmits | CPU busy % | CPU softirq % |\n"
-              "|---:|---:|---:|---:|---:|\n", f);
-        cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
-            char t[32], b[64], sq[64], rt[32];
-            mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            percore_text(b, sizeof(b), e, "cpu_busy_pct");
-            percore_text(sq, sizeof(sq), e, "cpu_softirq_pct");
-            num_text(rt, sizeof(rt), jnum(e, "retransmits"));
-            fprintf(f, "| %g | %s | %s | %s | %s |\n", jnum(e, "parallel"), t, rt, b, sq);
-        }
-    }
-    {
-        char b[16], sq[16], q[24];
-        for (int i = 0; percore_row(r->res, i, b, sq, q); i++)
-            fprintf(f, "%s| CPU%d | %s | %s | %s |\n",
-                    i ? "" : "\n## Per core (Linux agent, over the test)\n\n"
-                             "| core | busy % | softirq % | GEM interrupts |\n|---|---:|---:|---:|\n",
-                    i, b, sq, q);
-    }
-    if (r->lat)
-        fprintf(f, "\n## Latency\n\n%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us\n",
-                jnum(r->lat, "sent"), jnum(r->lat, "lost"), jnum(r->lat, "min_us"), jnum(r->lat, "p50_us"),
-                jnum(r->lat, "p90_us"), jnum(r->lat, "p99_us"), jnum(r->lat, "max_us"));
-    fputs("\n<details><summary>Conditions and versions</summary>\n\n| | |\n|---|---|\n", f);
-    for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
-        kv_text(r->res, (int)i, v, sizeof(v));
-        fprintf(f, "| %s | ", KV[i][0]);
-        runner_md_esc(f, v);
-        fputs(" |\n", f);
-    }
-    fputs("\n</details>\n", f);
-    return runner_out_commit(&out) ? -EIO : 0;
-}
-
-static int write_run_html(const struct run_data *r, const struct charts *c)
+/* report.md or report.html of one run: the same sections in both, the
+ * charts in HTML only (report.md links report.html). */
+static int write_run(const struct run_data *r, const struct charts *c, enum doc_fmt fmt)
 {
     char path[PATH_MAX + 32], sum[512], v[512], title[256];
     const char *verdict = js(r->res, "verdict.result");
     struct runner_out out;
-    FILE *f;
+    struct doc doc, *d = &doc;
     const cJSON *e;
 
-    snprintf(path, sizeof(path), "%s/report.html", r->dir);
+    snprintf(path, sizeof(path), "%s/report.%s", r->dir, fmt == DOC_HTML ? "html" : "md");
     if (runner_out_open(&out, path))
         return -EIO;
-    f = out.f;
+    doc_init(d, out.f, fmt);
     snprintf(title, sizeof(title), "%s %s", js(r->res, "scenario.name"), verdict);
-    html_head(f, title);
-    fputs("<h1><span class=\"", f);
-    runner_html_class(f, verdict);
-    fputs("\">", f);
-    runner_html_esc(f, *verdict ? verdict : "UNKNOWN");
-    fputs("</span> ", f);
-    runner_html_esc(f, js(r->res, "scenario.name"));
-    fputs(" (", f);
-    runner_html_esc(f, js(r->res, "conditions.firmware"));
-    fputs(")</h1>\n<p>", f);
-    runner_html_esc(f, js(r->res, "verdict.reason"));
+    doc_begin(d, title);
+    if (doc_html(d)) {
+        fputs("<h1><span class=\"", out.f);
+        runner_html_class(out.f, verdict);
+        fputs("\">", out.f);
+        runner_html_esc(out.f, *verdict ? verdict : "UNKNOWN");
+        fputs("</span> ", out.f);
+        doc_textf(d, "%s (%s)", js(r->res, "scenario.name"), js(r->res, "conditions.firmware"));
+        fputs("</h1>\n", out.f);
+    } else
+        doc_heading(d, 1, "%s %s: %s (%s)", !strcmp(verdict, "PASS") ? "\u2705" : "\u274c",
+                    *verdict ? verdict : "UNKNOWN", js(r->res, "scenario.name"), js(r->res, "conditions.firmware"));
+    if (*js(r->res, "verdict.reason"))
+        doc_p(d, js(r->res, "verdict.reason"));
     summary_numbers(r->res, sum, sizeof(sum));
-    fputs("</p>\n<p><b>", f);
-    runner_html_esc(f, sum);
-    fputs("</b></p>\n", f);
+    doc_p_open(d);
+    fputs(doc_html(d) ? "<b>" : "**", out.f);
+    doc_text(d, sum);
+    fputs(doc_html(d) ? "</b>" : "**", out.f);
+    doc_p_close(d);
+    if (!doc_html(d)) {
+        doc_p_open(d);
+        doc_text(d, "Run directory: ");
+        doc_code(d, r->dir);
+        doc_text(d, " (");
+        doc_link(d, "report.html", "report.html");
+        doc_text(d, ", ");
+        doc_link(d, "results.json", "results.json");
+        doc_text(d, ")");
+        doc_p_close(d);
+    }
     if (r->cmp) {
-        fputs("<h2>Baseline</h2><p class=\"", f);
-        runner_html_class(f, js(r->cmp, "verdict"));
-        fputs("\"><b>", f);
-        runner_html_esc(f, js(r->cmp, "verdict"));
-        fputs("</b> against ", f);
-        runner_html_esc(f, js(r->cmp, "name"));
-        fprintf(f, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)</p><ul>\n",
-                jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
-                jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
+        doc_heading(d, 2, "Baseline");
+        if (doc_html(d)) {
+            fputs("<p class=\"", out.f);
+            runner_html_class(out.f, js(r->cmp, "verdict"));
+            fputs("\">", out.f);
+        }
+        fputs(doc_html(d) ? "<b>" : "**", out.f);
+        doc_text(d, js(r->cmp, "verdict"));
+        fputs(doc_html(d) ? "</b>" : "**", out.f);
+        doc_text(d, " against ");
+        doc_code(d, js(r->cmp, "name"));
+        doc_textf(d, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)",
+                  jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
+                  jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
+        doc_p_close(d);
+        doc_list_open(d);
         for (int pass = 0; pass < 2; pass++)
             cJSON_ArrayForEach(e, runner_json_path(r->cmp, pass ? "changed" : "conditions_differ")) {
                 char b[160], o[160];
                 jtext(runner_json_path(e, "baseline"), b, sizeof(b));
                 jtext(runner_json_path(e, "run"), o, sizeof(o));
-                fprintf(f, "<li>%s ", pass ? "changed" : "conditions differ:");
-                runner_html_esc(f, js(e, "key"));
-                fputs(": ", f);
-                runner_html_esc(f, b);
-                fputs(" &rarr; ", f);
-                runner_html_esc(f, o);
-                fputs("</li>\n", f);
+                doc_li_open(d);
+                doc_textf(d, "%s: %s: %s \u2192 %s", pass ? "changed" : "conditions differ", js(e, "key"), b, o);
+                doc_li_close(d);
             }
-        fputs("</ul>\n", f);
+        doc_list_close(d);
     }
-    fputs("<h2>Charts</h2>\n", f);
-    if (c->missing)
-        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox; scripts/deps/charts.list).</p>\n", f);
-    for (int i = 0; i < c->n; i++) {
-        fprintf(f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c->names[i]) - 4), c->names[i]);
-        inline_svg(f, c->dir, c->names[i]);
-        fputs("</div>\n", f);
-    }
-    findings_html(f, r->dg);
+    if (c)
+        charts_section(d, c);
+    findings(d, r->dg);
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(SWEEP))) > 0) {
-        fputs("<h2>Packet-size sweep</h2><table><tr><th>payload (bytes)</th><th>Mb/s</th><th>lost %</th></tr>\n", f);
+        static const char *const heads[] = { "payload (bytes)", "Mb/s", "lost %" };
+        doc_heading(d, 2, "Packet-size sweep");
+        doc_table(d, 3, heads, "rrr");
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(SWEEP))) {
             char t[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
-            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%.3g</td></tr>\n", jnum(e, "length_bytes"), t,
-                    jnum(e, "udp_lost_pct"));
+            doc_tr(d);
+            doc_tdf(d, "%g", jnum(e, "length_bytes"));
+            doc_td(d, t);
+            doc_tdf(d, "%.3g", jnum(e, "udp_lost_pct"));
         }
-        fputs("</table>\n", f);
+        doc_table_end(d);
     }
     if (cJSON_GetArraySize(runner_json_path(r->res, RS(PARALLEL_SWEEP))) > 0) {
-        fputs("<h2>-P sweep</h2><table><tr><th>-P</th><th>Mb/s</th><th>retransmits</th><th>CPU busy %</th>"
-              "<th>CPU softirq %</th></tr>\n", f);
+        static const char *const heads[] = { "-P", "Mb/s", "retransmits", "CPU busy %", "CPU softirq %" };
+        doc_heading(d, 2, "-P sweep");
+        doc_table(d, 5, heads, "rrrrr");
         cJSON_ArrayForEach(e, runner_json_path(r->res, RS(PARALLEL_SWEEP))) {
             char t[32], b[64], sq[64], rt[32];
             mbps(t, sizeof(t), jnum(e, "throughput_bps"));
             percore_text(b, sizeof(b), e, "cpu_busy_pct");
             percore_text(sq, sizeof(sq), e, "cpu_softirq_pct");
             num_text(rt, sizeof(rt), jnum(e, "retransmits"));
-            fprintf(f, "<tr><td>%g</td><td>%s</td><td>%s</td><td>%s</td><td>%s</td></tr>\n", jnum(e, "parallel"), t,
-                    rt, b, sq);
+            doc_tr(d);
+            doc_tdf(d, "%g", jnum(e, "parallel"));
+            doc_td(d, t);
+            doc_td(d, rt);
+            doc_td(d, b);
+            doc_td(d, sq);
         }
-        fputs("</table>\n", f);
+        doc_table_end(d);
     }
     {
+        static const char *const heads[] = { "core", "busy %", "softirq %", "GEM interrupts" };
         char b[16], sq[16], q[24];
         int i;
-        for (i = 0; percore_row(r->res, i, b, sq, q); i++)
-            fprintf(f, "%s<tr><td>CPU%d</td><td>%s</td><td>%s</td><td>%s</td></tr>\n",
-                    i ? "" : "<h2>Per core (Linux agent, over the test)</h2><table><tr><th>core</th><th>busy %</th>"
-                             "<th>softirq %</th><th>GEM interrupts</th></tr>\n",
-                    i, b, sq, q);
+        for (i = 0; percore_row(r->res, i, b, sq, q); i++) {
+            if (!i) {
+                doc_heading(d, 2, "Per core (Linux agent, over the test)");
+                doc_table(d, 4, heads, "lrrr");
+            }
+            doc_tr(d);
+            doc_tdf(d, "CPU%d", i);
+            doc_td(d, b);
+            doc_td(d, sq);
+            doc_td(d, q);
+        }
         if (i)
-            fputs("</table>\n", f);
+            doc_table_end(d);
     }
-    fputs("<h2>Conditions and versions</h2><table>\n", f);
+    if (r->lat) {
+        doc_heading(d, 2, "Latency");
+        doc_p_open(d);
+        doc_textf(d, "%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us", jnum(r->lat, "sent"),
+                  jnum(r->lat, "lost"), jnum(r->lat, "min_us"), jnum(r->lat, "p50_us"), jnum(r->lat, "p90_us"),
+                  jnum(r->lat, "p99_us"), jnum(r->lat, "max_us"));
+        doc_p_close(d);
+    }
+    /* Markdown folds the conditions away (GFM passes <details> through) */
+    if (doc_html(d))
+        doc_heading(d, 2, "Conditions and versions");
+    else
+        fputs("<details><summary>Conditions and versions</summary>\n\n", out.f);
+    doc_table(d, 2, NULL, NULL);
     for (size_t i = 0; i < sizeof(KV) / sizeof(KV[0]); i++) {
         kv_text(r->res, (int)i, v, sizeof(v));
-        fprintf(f, "<tr><th>%s</th><td>", KV[i][0]);
-        runner_html_esc(f, v);
-        fputs("</td></tr>\n", f);
+        doc_tr(d);
+        doc_th(d, KV[i][0]);
+        doc_td(d, v);
     }
-    fputs("</table>\n</body></html>\n", f);
+    doc_table_end(d);
+    if (!doc_html(d))
+        fputs("</details>\n", out.f);
+    doc_end(d);
     return runner_out_commit(&out) ? -EIO : 0;
 }
 
@@ -1093,7 +998,7 @@ static int run_report(struct run_data *r, bool html)
     int rc = 0;
 
     memset(&c, 0, sizeof(c));
-    if (write_run_md(r))
+    if (write_run(r, NULL, DOC_MD))
         return 2;
     if (!html)
         return 0;
@@ -1111,7 +1016,7 @@ static int run_report(struct run_data *r, bool html)
         }
     }
     run_charts(r, &c);
-    if (write_run_html(r, &c))
+    if (write_run(r, &c, DOC_HTML))
         return 2;
     if (c.missing) {
         fprintf(stderr, "gemlab report: gnuplot not found (apt-get install gnuplot-nox): %s/report.html has no charts\n",
@@ -1156,15 +1061,84 @@ static void run_label(const struct run_data *r, int i, char *out, size_t len)
     plot_label(out);
 }
 
+/* OUT/report.md or OUT/report.html of several runs: one row a run, a
+ * column for each of CMP_KEYS that differs between them. */
+static int side_by_side_page(const struct run_data *runs, int n, const char *out, const bool *differs,
+                             const struct charts *c, enum doc_fmt fmt)
+{
+    static const char *const tail[] = { "retransmits", "UDP lost %", "findings", "baseline", "run" };
+    const char *heads[4 + NCMP + 5] = { "#", "verdict", "Mb/s", "vs #1" };
+    char align[4 + NCMP + 5 + 1] = "llrr", path[PATH_MAX + 32], v[256];
+    double base = jnum(runs[0].res, RS(IPERF_THROUGHPUT_BPS));
+    struct runner_out wo;
+    struct doc doc, *d = &doc;
+    int nh = 4;
+
+    for (size_t k = 0; k < NCMP; k++)
+        if (differs[k]) {
+            align[nh] = 'l';
+            heads[nh++] = CMP_KEYS[k][0];
+        }
+    for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++) {
+        align[nh] = k < 2 ? 'r' : 'l';
+        heads[nh++] = tail[k];
+    }
+    align[nh] = '\0';
+    snprintf(path, sizeof(path), "%s/report.%s", out, fmt == DOC_HTML ? "html" : "md");
+    if (runner_out_open(&wo, path))
+        return -EIO;
+    doc_init(d, wo.f, fmt);
+    doc_begin(d, "gemlab runs side by side");
+    doc_heading(d, 1, "%d runs side by side", n);
+    doc_table(d, nh, heads, align);
+    for (int i = 0; i < n; i++) {
+        const cJSON *res = runs[i].res, *fd;
+        const char *bl = runs[i].cmp ? js(runs[i].cmp, "verdict") : "";
+        double bps = jnum(res, RS(IPERF_THROUGHPUT_BPS));
+        char t[32];
+        mbps(t, sizeof(t), bps);
+        doc_tr(d);
+        doc_tdf(d, "%d", i + 1);
+        doc_td_open(d, js(res, "verdict.result"));
+        doc_text(d, js(res, "verdict.result"));
+        doc_td(d, t);
+        if (base > 0 && !isnan(bps))
+            doc_tdf(d, "%.3f", bps / base);
+        else
+            doc_td(d, "");
+        for (size_t k = 0; k < NCMP; k++)
+            if (differs[k]) {
+                jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
+                doc_td(d, v);
+            }
+        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
+        doc_td(d, v);
+        jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
+        doc_td(d, v);
+        doc_td_open(d, NULL);
+        cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
+            if (fd != runner_json_path(runs[i].dg, "findings")->child)
+                doc_text(d, " ");
+            doc_text(d, js(fd, "code"));
+        }
+        doc_td_open(d, bl);
+        doc_text(d, bl);
+        doc_td_open(d, NULL);
+        doc_code(d, runs[i].dir);
+    }
+    doc_table_end(d);
+    if (c)
+        charts_section(d, c);
+    doc_end(d);
+    return runner_out_commit(&wo) ? -EIO : 0;
+}
+
 static int side_by_side(struct run_data *runs, int n, const char *out, bool html)
 {
     bool differs[NCMP] = { false };
-    char path[PATH_MAX + 32], v[256], label[96];
-    double base = jnum(runs[0].res, "iperf.throughput_bps");
+    char label[96];
     struct charts c;
-    struct runner_out wo;
-    FILE *f, *d;
-    int rc = 0;
+    FILE *d;
 
     for (size_t k = 0; k < NCMP; k++)
         for (int i = 1; i < n; i++)
@@ -1239,124 +1213,10 @@ static int side_by_side(struct run_data *runs, int n, const char *out, bool html
         }
     }
 
-    snprintf(path, sizeof(path), "%s/report.md", out);
-    if (runner_out_open(&wo, path))
-        return 2;
-    f = wo.f;
-    fprintf(f, "# %d runs side by side\n\n| # | verdict | Mb/s | vs #1 |", n);
-    for (size_t k = 0; k < NCMP; k++)
-        if (differs[k])
-            fprintf(f, " %s |", CMP_KEYS[k][0]);
-    fputs(" retransmits | UDP lost % | findings | baseline | run |\n|---|---|---:|---:|", f);
-    for (size_t k = 0; k < NCMP; k++)
-        if (differs[k])
-            fputs("---|", f);
-    fputs("---:|---:|---|---|---|\n", f);
-    for (int i = 0; i < n; i++) {
-        const cJSON *res = runs[i].res, *fd;
-        double bps = jnum(res, RS(IPERF_THROUGHPUT_BPS));
-        char t[32];
-        mbps(t, sizeof(t), bps);
-        fprintf(f, "| %d | ", i + 1);
-        runner_md_esc(f, js(res, "verdict.result"));
-        fprintf(f, " | %s | ", t);
-        if (base > 0 && !isnan(bps))
-            fprintf(f, "%.3f", bps / base);
-        fputs(" |", f);
-        for (size_t k = 0; k < NCMP; k++)
-            if (differs[k]) {
-                jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
-                fputc(' ', f);
-                runner_md_esc(f, v);
-                fputs(" |", f);
-            }
-        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
-        fputc(' ', f);
-        runner_md_esc(f, v);
-        fputs(" |", f);
-        jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
-        fputc(' ', f);
-        runner_md_esc(f, v);
-        fputs(" | ", f);
-        cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
-            runner_md_esc(f, js(fd, "code"));
-            fputc(' ', f);
-        }
-        fputs("| ", f);
-        runner_md_esc(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        fputs(" | ", f);
-        runner_md_code(f, runs[i].dir, true);
-        fputs(" |\n", f);
-    }
-    if (runner_out_commit(&wo))
-        return 2;
-    if (!html)
-        return 0;
-
-    snprintf(path, sizeof(path), "%s/report.html", out);
-    if (runner_out_open(&wo, path))
-        return 2;
-    f = wo.f;
-    html_head(f, "gemlab runs side by side");
-    fprintf(f, "<h1>%d runs side by side</h1>\n<table><tr><th>#</th><th>verdict</th><th>Mb/s</th><th>vs #1</th>", n);
-    for (size_t k = 0; k < NCMP; k++)
-        if (differs[k])
-            fprintf(f, "<th>%s</th>", CMP_KEYS[k][0]);
-    fputs("<th>retransmits</th><th>UDP lost %</th><th>findings</th><th>baseline</th><th>run</th></tr>\n", f);
-    for (int i = 0; i < n; i++) {
-        const cJSON *res = runs[i].res, *fd;
-        double bps = jnum(res, RS(IPERF_THROUGHPUT_BPS));
-        char t[32];
-        mbps(t, sizeof(t), bps);
-        fprintf(f, "<tr><td>%d</td><td class=\"", i + 1);
-        runner_html_class(f, js(res, "verdict.result"));
-        fputs("\">", f);
-        runner_html_esc(f, js(res, "verdict.result"));
-        fprintf(f, "</td><td>%s</td><td>", t);
-        if (base > 0 && !isnan(bps))
-            fprintf(f, "%.3f", bps / base);
-        fputs("</td>", f);
-        for (size_t k = 0; k < NCMP; k++)
-            if (differs[k]) {
-                jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
-                fputs("<td>", f);
-                runner_html_esc(f, v);
-                fputs("</td>", f);
-            }
-        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
-        fputs("<td>", f);
-        runner_html_esc(f, v);
-        fputs("</td>", f);
-        jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
-        fputs("<td>", f);
-        runner_html_esc(f, v);
-        fputs("</td><td>", f);
-        cJSON_ArrayForEach(fd, runner_json_path(runs[i].dg, "findings")) {
-            runner_html_esc(f, js(fd, "code"));
-            fputs(" ", f);
-        }
-        fputs("</td><td class=\"", f);
-        runner_html_class(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        fputs("\">", f);
-        runner_html_esc(f, runs[i].cmp ? js(runs[i].cmp, "verdict") : "");
-        fputs("</td><td>", f);
-        runner_html_esc(f, runs[i].dir);
-        fputs("</td></tr>\n", f);
-    }
-    fputs("</table>\n<h2>Charts</h2>\n", f);
-    if (c.missing)
-        fputs("<p>No charts: gnuplot is not installed (Debian gnuplot-nox).</p>\n", f);
-    for (int i = 0; i < c.n; i++) {
-        fprintf(f, "<div class=\"chart\" id=\"chart-%.*s\">\n", (int)(strlen(c.names[i]) - 4), c.names[i]);
-        inline_svg(f, c.dir, c.names[i]);
-        fputs("</div>\n", f);
-    }
-    fputs("</body></html>\n", f);
-    if (runner_out_commit(&wo))
-        return 2;
-    if (c.missing)
-        rc = 3;
-    return rc;
+    for (int fmt = DOC_MD; fmt <= (html ? DOC_HTML : DOC_MD); fmt++)
+        if (side_by_side_page(runs, n, out, differs, fmt == DOC_HTML ? &c : NULL, fmt))
+            return 2;
+    return c.missing ? 3 : 0;
 }
 
 int rp_report(const struct rp_opts *o)

@@ -61,7 +61,7 @@ psweep_ok() {
     done
     [ "$bars" -eq 4 ] || { echo "bars=$bars"; return 1; }
 }
-if [ $rc -eq 0 ] && [ -s "$r/report.md" ] && [ -s "$r/report.html" ] && grep -q 'PHY\\_LINK\\_FLAPS' "$r/report.md" \
+if [ $rc -eq 0 ] && [ -s "$r/report.md" ] && [ -s "$r/report.html" ] && grep -q "\`PHY_LINK_FLAPS\`" "$r/report.md" \
    && grep -q 'flaps=1' "$r/report.md" && grep -q '150.0 Mb/s' "$r/report.md" && grep -q 'cable &lt;b&gt;' "$r/report.html"; then
     ok "report.md and report.html written (verdict, throughput, findings with evidence, escaped)"
 else bad "report files" "rc=$rc $out"; fi
@@ -84,7 +84,7 @@ else bad "flap mark"; fi
 
 # side by side
 out=$("$G" report "$r" "$work/run2" --out "$work/cmp" 2>&1); rc=$?
-if [ $rc -eq 0 ] && grep -q '| 2 | FAIL | 250.0 | 1.667 | 128 |' "$work/cmp/report.md" && grep -q 'rx_bds' "$work/cmp/report.md" \
+if [ $rc -eq 0 ] && grep -q '| 2 | FAIL | 250.0 | 1.667 | 128 |' "$work/cmp/report.md" && grep -q '| rx\\_bds |' "$work/cmp/report.md" \
    && grep -q 'id="chart-runs"' "$work/cmp/report.html" && grep -q 'id="chart-overtime"' "$work/cmp/report.html"; then
     ok "two runs side by side: ratio 1.667, the differing rx_bds column, bar and time charts"
 else bad "side by side" "rc=$rc $out $(cat "$work/cmp/report.md" 2>/dev/null)"; fi

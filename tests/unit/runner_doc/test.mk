@@ -1,0 +1,1 @@
+runner_doc_LIBGEMLAB := 1
