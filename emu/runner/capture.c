@@ -20,6 +20,10 @@
 #include "gemlab/pcapng.h"
 
 #define RTT_RING 512u
+#define SEEN_RING 512u        /* data segments remembered per direction */
+/* Wireshark's out-of-order threshold when no handshake RTT is known
+ * (epan/dissectors/packet-tcp.c, tcp_analyze_sequence_number) */
+#define OOO_DEFAULT_NS 3000000ull
 
 /* RFC 1982 serial-number comparison of 32-bit sequence numbers. */
 static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
@@ -33,17 +37,23 @@ struct half {
     uint16_t mss;
     uint32_t snd_max, una, syn_end;
     uint64_t syn_t;
-    uint64_t segments, bytes, retransmits, zero_windows;
+    uint64_t segments, bytes, retransmits, spurious, zero_windows, out_of_order, duplicates;
     uint64_t rwnd_max, inflight_max;
     uint64_t rtt_min_ns, rtt_samples;
+    uint64_t snd_max_t;       /* when snd_max last advanced */
+    unsigned dupacks;         /* the receiver's duplicate ACKs of una */
     struct { uint32_t end; uint64_t t; bool retx; } ring[RTT_RING];
     unsigned head, n;
+    /* the last SEEN_RING data segments: was a range sent before? */
+    struct { uint32_t seq, len; int32_t ipid; uint64_t t; } seen_ring[SEEN_RING];
+    unsigned seen_next, seen_n;
 };
 
 struct flow {
     uint8_t addr[2][16];      /* endpoint 0 sent the first frame seen */
     uint16_t port[2];
     uint8_t alen;             /* 4 or 16 */
+    uint64_t init_rtt_ns;     /* the handshake's RTT, 0 until seen */
     struct half h[2];         /* h[i]: sent by endpoint i */
 };
 
@@ -52,6 +62,7 @@ struct tcp_seg {
     uint8_t alen;
     uint16_t sport, dport, win;
     uint32_t seq, ack, len;
+    int32_t ipid;             /* IPv4 identification (RFC 791), -1 for IPv6 */
     uint8_t flags;
     int ws;                   /* window-scale option, -1 absent */
     int mss;                  /* -1 absent */
@@ -95,6 +106,7 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
         s->src = ip + 12;
         s->dst = ip + 16;
         s->alen = 4;
+        s->ipid = be16(ip + 4);
     } else if (type == 0x86DD) {
         if (caplen < off + 40 || (ip[0] >> 4) != 6 || ip[6] != 6)
             return 0;
@@ -103,6 +115,7 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
         s->src = ip + 8;
         s->dst = ip + 24;
         s->alen = 16;
+        s->ipid = -1;
     } else {
         return 0;
     }
@@ -179,6 +192,66 @@ static void rtt_sample(struct half *h, uint64_t sent, uint64_t now)
     h->rtt_samples++;
 }
 
+enum seg_kind { SEG_NEW, SEG_RETRANSMIT, SEG_SPURIOUS, SEG_OUT_OF_ORDER, SEG_DUPLICATE };
+
+static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
+{
+    S->seen_ring[S->seen_next].seq = s->seq;
+    S->seen_ring[S->seen_next].len = s->len;
+    S->seen_ring[S->seen_next].ipid = s->ipid;
+    S->seen_ring[S->seen_next].t = t;
+    S->seen_next = (S->seen_next + 1) % SEEN_RING;
+    if (S->seen_n < SEEN_RING)
+        S->seen_n++;
+}
+
+/*
+ * A data segment below the highest sequence sent (@s->seq < snd_max),
+ * as a bench engineer tells them apart in a capture at the board's port
+ * (Wireshark, epan/dissectors/packet-tcp.c tcp_analyze_sequence_number):
+ * - bytes seen before: a retransmission, unless it is the same IPv4
+ *   datagram again (the same identification, RFC 791 3.2, sequence and
+ *   length): the network copied it.  A sender numbers its datagrams
+ *   (lwIP ip4.c ip_id, Linux ip_select_ident_segs), so among its last
+ *   SEEN_RING segments a resent one never has an old one's number.  A
+ *   sender that numbers every atomic datagram 0 (RFC 6864 4.1) leaves
+ *   only time: its copy is a duplicate within a round trip of the first,
+ *   sooner than the sender can learn of a loss (RFC 6298 2, RFC 5681 3.2);
+ * - bytes never seen (a hole filled): a fast retransmission after two
+ *   or more duplicate ACKs of it (RFC 5681 3.2), a spurious one when
+ *   already acknowledged, out of order (reordered on the path) when it
+ *   comes less than a round trip (the handshake's; 3 ms unknown) after
+ *   the stream last advanced, else a retransmission whose first copy
+ *   the capture did not see intact.
+ * A retransmission of bytes the receiver had already acknowledged is
+ * spurious (Wireshark's tcp.analysis.spurious_retransmission; RFC 3522):
+ * nothing was lost, the sender was misled (a duplicated ACK, a short RTO).
+ */
+static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t)
+{
+    uint64_t thres = f->init_rtt_ns ? f->init_rtt_ns : OOO_DEFAULT_NS;
+    uint32_t end = s->seq + s->len;
+    bool acked = S->una_init && seq_le(end, S->una);
+
+    for (unsigned i = 0; i < S->seen_n; i++) {
+        unsigned k = (S->seen_next + SEEN_RING - 1 - i) % SEEN_RING;   /* newest first */
+        uint32_t a = S->seen_ring[k].seq, b = a + S->seen_ring[k].len;
+        if (!(seq_lt(s->seq, b) && seq_lt(a, end)))
+            continue;
+        if (s->ipid >= 0 && S->seen_ring[k].ipid == s->ipid && a == s->seq && b == end &&
+            (s->ipid != 0 || t - S->seen_ring[k].t < thres))
+            return SEG_DUPLICATE;
+        return acked ? SEG_SPURIOUS : SEG_RETRANSMIT;
+    }
+    if (acked)
+        return SEG_SPURIOUS;
+    if (S->dupacks >= 2 && S->una_init && S->una == s->seq)
+        return SEG_RETRANSMIT;
+    if (t - S->snd_max_t < thres)
+        return SEG_OUT_OF_ORDER;
+    return SEG_RETRANSMIT;
+}
+
 static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
 {
     struct half *S = &f->h[d], *R = &f->h[!d];
@@ -204,6 +277,9 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         if (!R->una_init || seq_lt(R->una, s->ack)) {
             R->una = s->ack;
             R->una_init = true;
+            R->dupacks = 0;
+        } else if (s->ack == R->una && !s->len && !(s->flags & (TH_SYN | TH_FIN))) {
+            R->dupacks++;     /* RFC 5681 2: a duplicate ACK */
         }
         if (R->board) {
             bool got = false;
@@ -211,6 +287,8 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
             if (R->syn_pending && seq_le(R->syn_end, s->ack)) {
                 rtt_sample(R, R->syn_t, t);
                 R->syn_pending = false;
+                if (!f->init_rtt_ns)
+                    f->init_rtt_ns = t > R->syn_t ? t - R->syn_t : 1;
             }
             while (R->n && seq_le(R->ring[R->head].end, s->ack)) {
                 if (!R->ring[R->head].retx) {
@@ -237,11 +315,20 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
             S->zero_windows++;
     }
     if (s->len) {
+        enum seg_kind kind = SEG_NEW;
         S->segments++;
         S->bytes += s->len;
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
-        if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max)) {
+        if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max))
+            kind = classify(f, S, s, t);
+        seen_add(S, s, t);
+        if (kind == SEG_DUPLICATE) {
+            S->duplicates++;
+        } else if (kind == SEG_OUT_OF_ORDER) {
+            S->out_of_order++;
+        } else if (kind == SEG_RETRANSMIT || kind == SEG_SPURIOUS) {
             S->retransmits++;
+            S->spurious += kind == SEG_SPURIOUS;
             for (unsigned i = 0; i < S->n; i++) {
                 unsigned k = (S->head + i) % RTT_RING;
                 if (seq_lt(s->seq, S->ring[k].end))
@@ -262,6 +349,7 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
     }
     if (!S->snd_init || seq_lt(S->snd_max, seg_end)) {
         S->snd_max = seg_end;
+        S->snd_max_t = t;
         S->snd_init = true;
     }
     if (S->una_init && seq_lt(S->una, S->snd_max)) {
@@ -291,6 +379,9 @@ static cJSON *half_json(const struct half *h, const struct half *other)
     cJSON_AddNumberToObject(o, "segments", (double)h->segments);
     cJSON_AddNumberToObject(o, "bytes", (double)h->bytes);
     cJSON_AddNumberToObject(o, "retransmits", (double)h->retransmits);
+    cJSON_AddNumberToObject(o, "spurious_retransmits", (double)h->spurious);
+    cJSON_AddNumberToObject(o, "out_of_order", (double)h->out_of_order);
+    cJSON_AddNumberToObject(o, "duplicates", (double)h->duplicates);
     cJSON_AddNumberToObject(o, "inflight_max_bytes", (double)h->inflight_max);
     /* the window the receiver offered this sender */
     cJSON_AddNumberToObject(o, "peer_rwnd_max_bytes", (double)other->rwnd_max);
@@ -311,7 +402,7 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
     struct flow *fl = calloc(CAP_MAX_FLOWS, sizeof(*fl));
     struct gl_pcapng_packet pk;
     struct gl_err e = { "" };
-    uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
+    uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
     int nfl = 0, rc;
     FILE *f;
     cJSON *o, *a;
@@ -381,6 +472,9 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
                 continue;
             cJSON_AddItemToArray(dirs, half_json(h, &fw->h[!d]));
             retx += h->retransmits;
+            spur += h->spurious;
+            ooo += h->out_of_order;
+            dups += h->duplicates;
             if (h->rtt_samples && (!rtt_n || h->rtt_min_ns < rtt_min))
                 rtt_min = h->rtt_min_ns;
             rtt_n += h->rtt_samples;
@@ -388,6 +482,9 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
         cJSON_AddItemToArray(a, e2);
     }
     cJSON_AddNumberToObject(o, "tcp_retransmits", (double)retx);
+    cJSON_AddNumberToObject(o, "tcp_spurious_retransmits", (double)spur);
+    cJSON_AddNumberToObject(o, "tcp_out_of_order", (double)ooo);
+    cJSON_AddNumberToObject(o, "tcp_duplicates", (double)dups);
     if (rtt_n) {
         cJSON_AddNumberToObject(o, "rtt_min_us", (double)rtt_min / 1000.0);
         cJSON_AddNumberToObject(o, "rtt_samples", (double)rtt_n);

@@ -212,6 +212,9 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->bps = jnum(root, RS(IPERF_THROUGHPUT_BPS));
     in->retransmits = jnum(root, RS(IPERF_RETRANSMITS));
     in->cap_retransmits = jnum(root, RS(CAPTURE_TCP_RETRANSMITS));
+    in->cap_spurious = jnum(root, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
+    in->cap_out_of_order = jnum(root, RS(CAPTURE_TCP_OUT_OF_ORDER));
+    in->cap_duplicates = jnum(root, RS(CAPTURE_TCP_DUPLICATES));
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
     in->rtt_us = jnum(root, RS(IPERF_RTT_US));
     in->rtt_min_us = jnum(root, RS(IPERF_RTT_MIN_US));
@@ -364,6 +367,21 @@ static double fcs_total(const struct dg_in *in)
 
 /* ---- rules ------------------------------------------------------------------
  * Each returns true when it fires, having filled summary and evidence. */
+
+/* Segments the captured wire shows sent again because they were lost: the
+ * retransmissions less the spurious ones (bytes already acknowledged: a
+ * duplicated ACK or a short timer misled the sender).  NaN: not known. */
+static double cap_lost_resent(const struct dg_in *in)
+{
+    return in->cap_retransmits - (isnan(in->cap_spurious) ? 0 : in->cap_spurious);
+}
+
+/* TCP sent segments again: the sender's own count (iperf3 TCP_INFO) or a
+ * lost segment sent again on the captured wire (NaN compares false) */
+static bool tcp_resent(const struct dg_in *in)
+{
+    return in->retransmits > 0 || cap_lost_resent(in) > 0;
+}
 
 static bool r_no_link(const struct dg_in *in, struct dg_finding *f)
 {
@@ -545,8 +563,7 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
     /* the sender retransmitting on the wire while the MAC counts no RX
      * resource error or overrun is TCP waiting on its retransmission
      * timer (RFC 6298 5.5 doubles it), not a receiver that stopped */
-    if (!isnan(in->cap_retransmits) && in->cap_retransmits > 0 &&
-        !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
+    if (cap_lost_resent(in) > 0 && !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
         return false;
     for (int i = 0; i < first_zero; i++)
         before = fmax(before, in->intervals[i]);
@@ -620,12 +637,6 @@ static bool r_irq_one_cpu(const struct dg_in *in, struct dg_finding *f)
  * or overruns when the board receives slower, the driver's TX ring full
  * when it sends slower.  A 1 % loss both ways with Linux sending gave
  * 34.9 Mb/s against 2.6 with clean MAC counters. */
-/* TCP sent segments again: the sender's own count (iperf3 TCP_INFO) or the
- * same segment twice on the captured wire (NaN: not known, compares false) */
-static bool tcp_resent(const struct dg_in *in)
-{
-    return in->retransmits > 0 || in->cap_retransmits > 0;
-}
 
 static bool r_asymmetry(const struct dg_in *in, struct dg_finding *f)
 {
@@ -828,12 +839,15 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
         return false;
     ev(f, "retransmits", in->retransmits);
     ev(f, "capture_retransmits", in->cap_retransmits);
+    ev(f, "capture_spurious_retransmits", in->cap_spurious);
+    ev(f, "capture_out_of_order", in->cap_out_of_order);
+    ev(f, "capture_duplicates", in->cap_duplicates);
     ev(f, "throughput_bps", in->bps);
     if (tool)
         say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
     else
-        say(f, "%.0f TCP segments sent again on the wire (capture): segments are being lost on the path",
-            in->cap_retransmits);
+        say(f, "%.0f lost TCP segments sent again on the wire (capture): segments are being lost on the path",
+            cap_lost_resent(in));
     return true;
 }
 

@@ -80,6 +80,9 @@ struct dg_in {
     double length_bytes;          /* iperf.method.length_bytes: the client's -l */
     /* the wire capture (capture.h): TCP segments retransmitted on the cable */
     double cap_retransmits;
+    /* of cap_retransmits, bytes already acknowledged (spurious: nothing
+     * was lost); reordered and network-copied segments, not resent */
+    double cap_spurious, cap_out_of_order, cap_duplicates;
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
     double intervals[DG_MAX_INTERVALS];
     int nintervals;

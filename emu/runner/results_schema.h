@@ -320,13 +320,19 @@ enum rs_type {
     X(CAPTURE_TCP_SEGMENTS, "capture.tcp_segments", RS_NUM, \
       "TCP segments") \
     X(CAPTURE_TCP_RETRANSMITS, "capture.tcp_retransmits", RS_NUM, \
-      "data segments sent again") \
+      "data segments sent again (bytes seen before, or a hole filled a round trip or more after the stream moved on)") \
+    X(CAPTURE_TCP_SPURIOUS_RETRANSMITS, "capture.tcp_spurious_retransmits", RS_NUM, \
+      "of those, bytes the receiver had already acknowledged: the sender was misled, nothing was lost") \
+    X(CAPTURE_TCP_OUT_OF_ORDER, "capture.tcp_out_of_order", RS_NUM, \
+      "data segments first seen after later ones, within a round trip: reordered on the path, not resent") \
+    X(CAPTURE_TCP_DUPLICATES, "capture.tcp_duplicates", RS_NUM, \
+      "IPv4 datagrams seen twice within a round trip (same identification, sequence and length): duplicated by the network") \
     X(CAPTURE_RTT_MIN_US, "capture.rtt_min_us", RS_NUM, \
       "the board's segment to the frame acking it (Karn), microseconds") \
     X(CAPTURE_RTT_SAMPLES, "capture.rtt_samples", RS_NUM, \
       "RTT samples") \
     X(CAPTURE_TCP_FLOWS, "capture.tcp_flows", RS_TREE, \
-      "per flow and direction: segments, bytes, retransmits, windows, MSS, RTT") \
+      "per flow and direction: segments, bytes, retransmits (spurious), out of order, duplicates, windows, MSS, RTT") \
     X(SWEEP, "sweep", RS_TREE, \
       "a size sweep: `length_bytes`, `throughput_bps`, `udp_lost_pct` per size") \
     X(PARALLEL_SWEEP, "parallel_sweep", RS_TREE, \

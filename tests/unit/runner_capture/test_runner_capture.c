@@ -46,6 +46,12 @@ static void w_open(struct w *w)
 static void put16(uint8_t *b, uint16_t v) { b[0] = (uint8_t)(v >> 8); b[1] = (uint8_t)v; }
 static void put32(uint8_t *b, uint32_t v) { put16(b, (uint16_t)(v >> 16)); put16(b + 2, (uint16_t)v); }
 
+/* The IPv4 identification of the next frame: each datagram its own, as
+ * lwIP (ip4.c ip_id) and Linux (ip_select_ident_segs) number them; a test
+ * sets same_ipid to send the previous datagram's again (a network copy). */
+static uint16_t next_ipid = 1;
+static int same_ipid;
+
 /* One IPv4/TCP frame: @from_board decides addresses, ports and direction. */
 static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t flags, uint32_t seq,
                 uint32_t ack, uint16_t win, uint32_t len, int ws, int mss, int bad_fcs)
@@ -57,6 +63,7 @@ static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t
     put16(f + 12, 0x0800);
     f[14] = 0x45;
     put16(f + 16, (uint16_t)iplen);
+    put16(f + 18, same_ipid ? (uint16_t)(next_ipid - 1) : next_ipid++);
     f[22] = 64;
     f[23] = 6;
     memcpy(f + 26, from_board ? board_ip : host_ip, 4);
@@ -178,6 +185,65 @@ static void test_board_sender_rtt_karn_inflight_zero_window(void **state)
     cJSON_Delete(o);
 }
 
+/* Not every segment below the highest sequence is a retransmission
+ * (Wireshark's tcp.analysis): a segment reordered on the path comes
+ * within a round trip of the stream moving on, and a datagram the network
+ * copied comes again with its own identification; a hole filled after a
+ * round trip, or after duplicate ACKs, is a retransmission. */
+static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *h;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+    seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);           /* RTT 1 ms */
+    /* reordered: 2001 after 3001, 10 us later */
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 2 * MS + 10 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 2 * MS + 20 * US, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    /* the network's copy of 4001: the same datagram 12 us later */
+    seg(&w, 3 * MS, 0, 40000, ACK, 4001, 5001, 65535, 1000, -1, -1, 0);
+    same_ipid = 1;
+    seg(&w, 3 * MS + 12 * US, 0, 40000, ACK, 4001, 5001, 65535, 1000, -1, -1, 0);
+    same_ipid = 0;
+    /* 5001 lost before the capture: it fills its hole 5 ms later */
+    seg(&w, 4 * MS, 0, 40000, ACK, 6001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 9 * MS, 0, 40000, ACK, 5001, 5001, 65535, 1000, -1, -1, 0);
+    /* 7001 lost: three ACKs of it (two duplicates), then it comes at once */
+    seg(&w, 10 * MS, 0, 40000, ACK, 8001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 10 * MS + 10 * US, 1, 40000, ACK, 5001, 7001, 65535, 0, -1, -1, 0);
+    seg(&w, 10 * MS + 20 * US, 1, 40000, ACK, 5001, 7001, 65535, 0, -1, -1, 0);
+    seg(&w, 10 * MS + 30 * US, 1, 40000, ACK, 5001, 7001, 65535, 0, -1, -1, 0);
+    seg(&w, 10 * MS + 40 * US, 0, 40000, ACK, 7001, 5001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "out_of_order"), 1);
+    assert_int_equal(num(h, "duplicates"), 1);
+    assert_int_equal(num(h, "retransmits"), 2);
+    assert_int_equal(num(o, "tcp_retransmits"), 2);
+    assert_int_equal(num(o, "tcp_out_of_order"), 1);
+    assert_int_equal(num(o, "tcp_duplicates"), 1);
+    cJSON_Delete(o);
+
+    /* without the handshake the threshold is Wireshark's 3 ms: a hole
+     * filled 2 ms on is out of order, 4 ms on a retransmission */
+    w_open(&w);
+    seg(&w, 0, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 10 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 2 * MS, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 3 * MS, 0, 40000, ACK, 5001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 7 * MS + 1, 0, 40000, ACK, 4001, 5001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "out_of_order"), 1);
+    assert_int_equal(num(h, "retransmits"), 1);
+    assert_int_equal(num(h, "duplicates"), 0);
+    cJSON_Delete(o);
+}
+
 /* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
  * a malformed file is an error naming it. */
 static void test_non_tcp_and_bad_file(void **state)
@@ -218,6 +284,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
+        cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };

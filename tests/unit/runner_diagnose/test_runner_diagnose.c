@@ -294,6 +294,16 @@ static const struct rcase cases[] = {
       DG_PROTO_RETRANSMITS, true },
     { "{\"capture\":{\"tcp_retransmits\":0},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
       DG_PROTO_RETRANSMITS, false },
+    /* reordered and network-copied segments are not sent again; a spurious
+     * retransmission (of acknowledged bytes) lost nothing: 3 % duplication
+     * gave 600 duplicates and 0 retransmissions, 2 % reordering 12277 out
+     * of order and 9 spurious (the blind pass of 2026-12-05) */
+    { "{\"capture\":{\"tcp_retransmits\":9,\"tcp_spurious_retransmits\":9,\"tcp_out_of_order\":12277},"
+      "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, false },
+    { "{\"capture\":{\"tcp_retransmits\":0,\"tcp_duplicates\":600},"
+      "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, false },
+    { "{\"capture\":{\"tcp_retransmits\":15,\"tcp_spurious_retransmits\":5},"
+      "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, true },
     { UDPJ ",\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
     { UDPJ ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
