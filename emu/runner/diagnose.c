@@ -155,6 +155,13 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->tx_bds = jnum(root, RS(BOARD_TX_BDS));
     jstr(root, RS(BOARD_PHY_MODE), in->phy_mode, sizeof(in->phy_mode));
     in->board_max_speed_mbps = phy_max_speed(root);
+    {
+        double r9 = phy_reg(root, "9"), r10 = phy_reg(root, "10");
+        if (isnan(r9))
+            r9 = rs_reg16(jnum(root, RS(LINK_CTRL1000)));
+        in->adv_1000 = isnan(r9) ? NAN : ((unsigned)r9 & 0x0300u) != 0;
+        in->lp_1000 = isnan(r10) ? NAN : ((unsigned)r10 & 0x0C00u) != 0;
+    }
     in->tcp_timestamps = jbool(root, RS(BENCH_TCP_TIMESTAMPS));
     jstr(root, RS(IPERF_METHOD_TOOL), in->tool, sizeof(in->tool));
     jstr(root, RS(IPERF_METHOD_VERSION), in->tool_version, sizeof(in->tool_version));
@@ -399,7 +406,21 @@ static bool r_speed_below(const struct dg_in *in, struct dg_finding *f)
         return false;
     ev(f, "speed_mbps", in->speed_mbps);
     ev(f, "board_max_speed_mbps", in->board_max_speed_mbps);
-    say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board", in->speed_mbps, in->board_max_speed_mbps);
+    ev(f, "board_advertises_1000", in->adv_1000);
+    ev(f, "partner_offers_1000", in->lp_1000);
+    /* which side left 1000BASE-T out, from the two registers a bench
+     * reads (`ethtool eth0`: advertised and link partner modes) */
+    if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 0)
+        say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the board does not advertise 1000BASE-T "
+            "(1000BASE-T control, reg 9 bits 9:8 clear)", in->speed_mbps, in->board_max_speed_mbps);
+    else if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 1 && in->lp_1000 == 0)
+        say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the partner does not offer 1000BASE-T "
+            "(1000BASE-T status, reg 10 bits 11:10 clear)", in->speed_mbps, in->board_max_speed_mbps);
+    else if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 1 && in->lp_1000 == 1)
+        say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board although both sides offer 1000BASE-T: "
+            "the pairs or the PHY's downshift", in->speed_mbps, in->board_max_speed_mbps);
+    else
+        say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board", in->speed_mbps, in->board_max_speed_mbps);
     return true;
 }
 
@@ -740,13 +761,15 @@ static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
  * the client produced too few: its CPU (per-datagram cost through the
  * stack and driver, and the main loop that runs it) is the limit.  An
  * unknown count says nothing (the ring could be the limit); TCP offers
- * no rate to fall short of. */
+ * no rate to fall short of.  Nor does a link that went down during the
+ * run (PHY_LINK_FLAPS): the time without one explains the gap, and the
+ * CPU is named only when nothing else can. */
 static bool r_tx_cpu_limit(const struct dg_in *in, struct dg_finding *f)
 {
     double sent, events, per_s, ceil, pps;
 
     if (!board_sends(in, &sent, &events, &per_s) || !in->udp || isnan(in->offered_bps) || isnan(events) ||
-        per_s >= TH_TX_RING_PER_S)
+        per_s >= TH_TX_RING_PER_S || in->flaps > 0)
         return false;
     ceil = send_ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) || sent >= in->offered_bps * (1 - TH_TX_BELOW))
@@ -1093,8 +1116,11 @@ static const struct dg_rule rules[] = {
       "check the cable and the partner port; `ethtool eth0` must say \"Link detected: yes\"",
       "docs/SOURCES.md 001 §5.1" },
     { DG_PHY_SPEED_BELOW_EXPECTED, r_speed_below,
-      "the partner or its port offers less than 1000 (switch port forced to 100M, 4-wire cable), or the PHY downshifted",
-      "`ethtool eth0`: Speed must read 1000Mb/s; use a Cat5e-or-better 8-wire cable and a gigabit port, then check the PHY config and the DT phy-mode",
+      "one side does not offer 1000: the partner or its port (switch port forced to 100M), or the board's own "
+      "advertisement; or a 4-wire cable, and the PHY downshifted",
+      "`ethtool eth0`: Speed must read 1000Mb/s, and 1000baseT/Full must be in both Advertised and Link partner "
+      "advertised link modes; use a Cat5e-or-better 8-wire cable and a gigabit port, then check the PHY config and "
+      "the DT phy-mode",
       "docs/SOURCES.md 001 §4.4, §5.1" },
     { DG_PHY_DOWNSHIFT, r_downshift,
       "1000BASE-T needs all four pairs; with two the PHY gives up 1000 and downshifts",

@@ -35,6 +35,10 @@ struct dg_in {
     double rx_bds, tx_bds;        /* board.rx_bds/tx_bds: what the firmware armed */
     char phy_mode[16];            /* board.phy_mode: the guest's device tree; "" unknown */
     double board_max_speed_mbps;  /* the PHY's abilities (BMSR, extended status reg 15) */
+    /* 1000BASE-T offered (IEEE 802.3 40.5.1.1): ours, 1000BASE-T control
+     * (reg 9) bits 9:8; the partner's, 1000BASE-T status (reg 10) bits
+     * 11:10.  1 offered, 0 not, NaN unknown */
+    double adv_1000, lp_1000;
     int tcp_timestamps;           /* bench.tcp_timestamps */
     /* the tools' own reports of their method (iperf.method, board.iperf_server) */
     char tool[8], board_tool[8];  /* "iperf3"/"iperf2"; "" unknown */

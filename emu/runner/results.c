@@ -406,7 +406,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy");
     bool seen_up = false, up = false, downshift = rs_count_msgs(&r->in, "downshift") > 0;
     double speed = NAN;
-    int flaps = 0, full = -1, autoneg = -1, nlink = -1;
+    int flaps = 0, full = -1, autoneg = -1, nlink = -1, link_ds = -1;
 
     cJSON_ArrayForEach(m, r->in.msgs) {
         const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
@@ -423,6 +423,9 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             full = cJSON_IsString(d) ? strcmp(d->valuestring, "full") == 0 : -1;
             autoneg = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "autoneg"))
                           ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "autoneg")) : -1;
+            /* each link-up says whether that link downshifted */
+            link_ds = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "downshift"))
+                          ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "downshift")) : -1;
         } else if (seen_up && !(nlink >= r->relink_lo && nlink < r->relink_hi)) {
             flaps++;
         }
@@ -447,9 +450,15 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             speed = rs_jnumber(phy, "speed_mbps");
         if (up && cJSON_IsString(pd))
             full = strcmp(pd->valuestring, "full") == 0;
-        if (cJSON_IsTrue(ds))
-            downshift = true;
+        if (cJSON_IsBool(ds))
+            link_ds = cJSON_IsTrue(ds);
     }
+    /* the link the traffic ran on: the last link-up's word, else the PHY's
+     * (stats), else whether a downshift was ever reported.  A downshift at
+     * boot before the board renegotiated (a fw_cmd, [board] advertise) is
+     * history, not the link's state. */
+    if (link_ds >= 0)
+        downshift = link_ds;
     {
         /* the emulator's own view of the link is ground truth, kept apart
          * (truth.link); the evidence above is what the board reported */

@@ -168,7 +168,7 @@ enum rs_type {
     X(LINK_AUTONEG, "link.autoneg", RS_BOOL, \
       "autonegotiation completed") \
     X(LINK_DOWNSHIFT, "link.downshift", RS_BOOL, \
-      "the PHY downshifted (88E1116R reg 17 bit 5)") \
+      "the link the traffic ran on downshifted: the PHY's reg 17 bit 5 at the end (88E1116R; bare-metal `stats`), else the last link-up's report, else any downshift reported") \
     X(LINK_LOCAL_AUTONEG, "link.local_autoneg", RS_BOOL, \
       "BMCR (reg 0) bit 12") \
     X(LINK_ANER, "link.aner", RS_NUM, \

@@ -223,6 +223,12 @@ static const struct rcase cases[] = {
      * Mb/s sent of 1000 offered, the wire's 795.03 not reached, the ring
      * never full: its CPU */
     { TXCPU("\"sent_bps\":261910000,", "\"tx_ring_full\":0", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
+    /* the link went down during the run (timeline: the partner changed,
+     * 1.5 s without a link in 6 s): that time, not the CPU, is the gap */
+    { "{\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":100,"
+      "\"flaps\":1},\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":37.44e6,"
+      "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":6,\"length_bytes\":1470,"
+      "\"offered_bps\":50e6}}}", DG_MAC_TX_CPU_LIMIT, false },
     /* ... the driver's count unknown, the client refused nothing */
     { TXCPU("\"sent_bps\":261910000,\"sender_tx_errors\":0,", "", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
     /* ... the client's -l unknown: judged against 1472/1538 */
@@ -632,6 +638,45 @@ static void test_tx_cpu_limit_names_the_numbers(void **state)
     assert_int_equal(dg_code_lookup("MAC_TX_CPU_LIMIT"), DG_MAC_TX_CPU_LIMIT);
     dg_report_free(&rep);
     cJSON_Delete(root);
+}
+
+/* PHY_SPEED_BELOW_EXPECTED says which side left 1000BASE-T out, from our
+ * 1000BASE-T control (reg 9) and the partner's status (reg 10): the blind
+ * pass of 2026-12-05 found the board's own `advertise 100` blamed on the
+ * partner. */
+static void test_speed_below_names_the_side_that_left_1000_out(void **state)
+{
+    static const struct {
+        const char *regs, *says;
+    } sides[] = {
+        { "\"9\":0,\"10\":3072", "the board does not advertise 1000BASE-T" },
+        { "\"9\":768,\"10\":0", "the partner does not offer 1000BASE-T" },
+        { "\"9\":768,\"10\":3072", "although both sides offer 1000BASE-T" },
+        { "\"9\":768", "board" },          /* the partner's unknown: no claim */
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+        char js[512];
+        const struct dg_finding *f = NULL;
+        struct dg_report rep;
+        struct dg_in in;
+        cJSON *root;
+        snprintf(js, sizeof(js), "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},"
+                 "\"phy\":{\"regs\":{\"1\":31085,\"15\":12288,%s}}}", sides[i].regs);
+        assert_non_null(root = cJSON_Parse(js));
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        for (int k = 0; k < rep.n; k++)
+            if (rep.f[k].code == DG_PHY_SPEED_BELOW_EXPECTED)
+                f = &rep.f[k];
+        assert_non_null(f);
+        if (!strcmp(sides[i].says, "board"))
+            assert_string_equal(f->summary, "link negotiated 100 Mb/s on a 1000 Mb/s board");
+        else if (!strstr(f->summary, sides[i].says))
+            fail_msg("case %zu: '%s' lacks '%s'", i, f->summary, sides[i].says);
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
 }
 
 static void test_tx_ring_full_names_the_numbers(void **state)
@@ -1192,7 +1237,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 18];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 19];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1207,6 +1252,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_speed_below_names_the_side_that_left_1000_out);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_softirq_share_is_evidence);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_window_rtt_is_the_pings_median_on_a_jittery_path);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
