@@ -222,6 +222,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_spurious = jnum(root, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
     in->cap_out_of_order = jnum(root, RS(CAPTURE_TCP_OUT_OF_ORDER));
     in->cap_duplicates = jnum(root, RS(CAPTURE_TCP_DUPLICATES));
+    in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
     in->rtt_us = jnum(root, RS(IPERF_RTT_US));
     in->rtt_min_us = jnum(root, RS(IPERF_RTT_MIN_US));
@@ -377,10 +378,13 @@ static double fcs_total(const struct dg_in *in)
 
 /* Segments the captured wire shows sent again because they were lost: the
  * retransmissions less the spurious ones (bytes already acknowledged: a
- * duplicated ACK or a short timer misled the sender).  NaN: not known. */
+ * duplicated ACK or a short timer misled the sender).  NaN: not known,
+ * as none in a capture cut at its size cap is (the rest went uncounted). */
 static double cap_lost_resent(const struct dg_in *in)
 {
-    return in->cap_retransmits - (isnan(in->cap_spurious) ? 0 : in->cap_spurious);
+    double n = in->cap_retransmits - (isnan(in->cap_spurious) ? 0 : in->cap_spurious);
+
+    return in->cap_truncated == 1 && !(n > 0) ? NAN : n;
 }
 
 /* TCP sent segments again: the sender's own count (iperf3 TCP_INFO) or a

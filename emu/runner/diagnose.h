@@ -87,6 +87,7 @@ struct dg_in {
     /* of cap_retransmits, bytes already acknowledged (spurious: nothing
      * was lost); reordered and network-copied segments, not resent */
     double cap_spurious, cap_out_of_order, cap_duplicates;
+    int cap_truncated;          /* the capture reached its cap: 1, 0, -1 unknown */
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
     double intervals[DG_MAX_INTERVALS];
     int nintervals;

@@ -13,12 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h> /* strncasecmp */
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "baseline.h"
 #include "capture.h"
 #include "diagnose.h"
+#include "gemlab/pcapng.h"
 #include "provenance.h"
 #include "qemu.h"
 #include "run.h"
@@ -715,9 +717,18 @@ void rs_finish(struct run *r)
         cJSON *c = NULL;
         snprintf(cap, sizeof(cap), "%s/%s", r->in.run_dir, CAP_FILE);
         if (access(cap, F_OK) == 0) {
-            if (cap_analyse(cap, &c, stderr) == 0)
+            if (cap_analyse(cap, &c, stderr) == 0) {
+                /* at the cap QEMU left later frames out (gemlab_pcap.c): the
+                 * counts cover the start of the run only, and a count of 0
+                 * proves nothing.  Full: no room left for a full-size frame
+                 * with a comment (gl_pcapng_epb_size). */
+                struct stat st;
+                bool full = stat(cap, &st) == 0 &&
+                            (unsigned long long)st.st_size + gl_pcapng_epb_size(1518, true, 64) > CAP_MAX_BYTES;
+                cJSON_AddBoolToObject(c, "truncated", full);
+                cJSON_AddNumberToObject(c, "max_bytes", (double)CAP_MAX_BYTES);
                 cJSON_AddItemToObject(r->results, "capture", c);
-            else
+            } else
                 cJSON_AddItemToObject(r->results, "capture", cJSON_CreateObject());
         }
     }

@@ -315,6 +315,10 @@ enum rs_type {
       "`wire.pcapng`") \
     X(CAPTURE_FRAMES, "capture.frames", RS_NUM, \
       "frames in the capture") \
+    X(CAPTURE_TRUNCATED, "capture.truncated", RS_BOOL, \
+      "the capture reached its size cap (`max_bytes`, QEMU pcap-max-bytes): later frames are missing, its counts cover the start of the run") \
+    X(CAPTURE_MAX_BYTES, "capture.max_bytes", RS_NUM, \
+      "the capture's size cap, bytes") \
     X(CAPTURE_CRC_ERRORS, "capture.crc_errors", RS_NUM, \
       "frames flagged with an FCS error") \
     X(CAPTURE_TCP_SEGMENTS, "capture.tcp_segments", RS_NUM, \

@@ -311,6 +311,10 @@ def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
         prog = results.messages(out, "peer.jsonl", type="progress", role="server")
         assert len(prog) == len(ip["intervals_bps"]), prog     # one line a second, the streams' sum
     assert results.codes(out) == [], "a clean link named a fault"
+    # 3 s at the line is ~250k frames: the capture stops at its 32 MiB cap
+    # and says so (its counts cover the start only)
+    cap = res["capture"]
+    assert cap["truncated"] is True and cap["max_bytes"] == 32 << 20 and cap["frames"] < 100000, cap
 
 
 def test_board_client_asks_R_and_the_peer_server_sends(tmp_path, vt_qemu, fw):
@@ -472,6 +476,7 @@ def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
     sender = [d for fl in res["capture"]["tcp_flows"] for d in fl["directions"] if d["sender"] == "partner"]
     assert sender and 8000 < sender[0]["inflight_max_bytes"] <= 16384, sender
     assert sender[0]["peer_rwnd_max_bytes"] == 64240, sender     # the board's window did not bind
+    assert res["capture"]["truncated"] is False, res["capture"]     # 6 Mb/s: all of it captured
     rtt = res["capture"]["rtt_min_us"] / 1e6
     assert 0.020 <= rtt < 0.0201, rtt
     # the runner's probe before the test: the board's latency app against
