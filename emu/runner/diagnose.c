@@ -223,6 +223,19 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_out_of_order = jnum(root, RS(CAPTURE_TCP_OUT_OF_ORDER));
     in->cap_duplicates = jnum(root, RS(CAPTURE_TCP_DUPLICATES));
     in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
+    in->cap_partner_rwnd = NAN;
+    {
+        const cJSON *fl, *d;
+        cJSON_ArrayForEach(fl, jget(root, RS(CAPTURE_TCP_FLOWS)))
+            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(fl, "directions")) {
+                double w = jnum(d, "peer_rwnd_max_bytes"), b = jnum(d, "bytes");
+                const cJSON *who = cJSON_GetObjectItemCaseSensitive(d, "sender");
+                if (!cJSON_IsString(who) || strcmp(who->valuestring, "board") || !(b > 0) || !(w > 0) ||
+                    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "window_scale_known")))
+                    continue;
+                in->cap_partner_rwnd = (isnan(in->cap_partner_rwnd) ? 0 : in->cap_partner_rwnd) + w;
+            }
+    }
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
     in->rtt_us = jnum(root, RS(IPERF_RTT_US));
     in->rtt_min_us = jnum(root, RS(IPERF_RTT_MIN_US));
@@ -329,14 +342,17 @@ static const char *rtt_note(const struct dg_in *in, bool median, char *buf, size
 }
 
 /* The TCP window that bounds the transfer: the sender's -w as the tool
- * reports it, and when the board receives, the window its stack
- * advertises (board.tcp_wnd, lwIP's TCP_WND: no scaling), the smaller. */
+ * reports it, and the receiver's advertised window, the smaller.  When
+ * the board receives, the window its stack advertises (board.tcp_wnd,
+ * lwIP's TCP_WND: no scaling); when it sends, the partner's as the
+ * capture shows it (RFC 7323 2.2 scaled), summed over the streams. */
 static double tcp_window(const struct dg_in *in)
 {
-    double w = in->window_bytes;
+    double w = in->window_bytes, rcv = in->reverse == 0 ? in->board_rcv_wnd
+                                   : in->reverse == 1 ? in->cap_partner_rwnd : NAN;
 
-    if (in->reverse == 0 && !isnan(in->board_rcv_wnd) && in->board_rcv_wnd > 0)
-        w = isnan(w) ? in->board_rcv_wnd : fmin(w, in->board_rcv_wnd);
+    if (!isnan(rcv) && rcv > 0)
+        w = isnan(w) ? rcv : fmin(w, rcv);
     return w;
 }
 
@@ -846,6 +862,7 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
     ev(f, "window_bytes", win);
     ev(f, "tool_window_bytes", in->window_bytes);
     ev(f, "board_rcv_wnd", in->board_rcv_wnd);
+    ev(f, "partner_rcv_wnd", in->cap_partner_rwnd);
     ev(f, "rtt_ms", rtt * 1e3);
     ev(f, "rtt_is_ping_median", median);
     ev(f, "window_over_rtt_bps", cap);
@@ -1030,11 +1047,14 @@ static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
     ev(f, "window_bytes", win);
     ev(f, "tool_window_bytes", in->window_bytes);
     ev(f, "board_rcv_wnd", in->board_rcv_wnd);
+    ev(f, "partner_rcv_wnd", in->cap_partner_rwnd);
     ev(f, "bdp_bytes", bdp);
     ev(f, "rtt_ms", rtt * 1e3);
     ev(f, "rtt_is_ping_median", median);
     say(f, "the %.0f KB TCP window%s is below the BDP %.0f KB (%.1f Mb/s x %.2f ms)%s", win / 1024,
-        win == in->window_bytes ? " (-w)" : " (the board's advertised window)", bdp / 1024,
+        win == in->window_bytes ? " (-w)"
+        : in->reverse == 1 ? " (the partner's advertised window, capture)" : " (the board's advertised window)",
+        bdp / 1024,
         ceiling(in) / 1e6, rtt * 1e3, rtt_note(in, median, note, sizeof(note)));
     return true;
 }

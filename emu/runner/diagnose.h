@@ -88,6 +88,10 @@ struct dg_in {
      * was lost); reordered and network-copied segments, not resent */
     double cap_spurious, cap_out_of_order, cap_duplicates;
     int cap_truncated;          /* the capture reached its cap: 1, 0, -1 unknown */
+    /* the receive windows the partner advertised to the board's data,
+     * summed over the board's streams (capture.tcp_flows, peer_rwnd_max_bytes
+     * where the handshake's window scale was seen); NaN none */
+    double cap_partner_rwnd;
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
     double intervals[DG_MAX_INTERVALS];
     int nintervals;

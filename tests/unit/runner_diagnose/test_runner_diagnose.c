@@ -290,6 +290,18 @@ static const struct rcase cases[] = {
     /* the scenario's window and latency are truth: no measured RTT, no window -> no claim */
     { "{\"truth\":{\"conditions\":{\"protocol\":\"tcp\",\"window_bytes\":65536,\"latency_ns\":10e6}},"
       "\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* the board sends over 80 ms at 100 Mb/s: the partner's 64240-byte
+     * window (its SYN scaled nothing) caps it at 6.4 Mb/s; a window the
+     * capture cannot scale (no handshake seen) says nothing */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100},\"rtt\":{\"min_us\":80030},\"iperf\":{\"throughput_bps\":5.98e6,"
+      "\"method\":{\"protocol\":\"tcp\",\"reverse\":true}},\"capture\":{\"tcp_flows\":[{\"directions\":["
+      "{\"sender\":\"board\",\"bytes\":2.2e6,\"peer_rwnd_max_bytes\":64240,\"window_scale_known\":true},"
+      "{\"sender\":\"partner\",\"bytes\":0,\"peer_rwnd_max_bytes\":5840,\"window_scale_known\":true}]}]}}",
+      DG_PROTO_WINDOW_LIMITED, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100},\"rtt\":{\"min_us\":80030},\"iperf\":{\"throughput_bps\":5.98e6,"
+      "\"method\":{\"protocol\":\"tcp\",\"reverse\":true}},\"capture\":{\"tcp_flows\":[{\"directions\":["
+      "{\"sender\":\"board\",\"bytes\":2.2e6,\"peer_rwnd_max_bytes\":64240,\"window_scale_known\":false}]}]}}",
+      DG_PROTO_WINDOW_LIMITED, false },
     { "{\"iperf\":{\"retransmits\":17," TCP3("") "}}", DG_PROTO_RETRANSMITS, true },
     { CLEAN, DG_PROTO_RETRANSMITS, false },
     /* the wire model's loss counters are truth: iperf 2 shows no retransmits */
