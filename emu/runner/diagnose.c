@@ -528,6 +528,31 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* The transmit half of r_rgmii: the board's own frames fail FCS at the
+ * partner, whose counters the board cannot read, so its receiver counts
+ * nothing.  What a bench reads instead: the 88E1116R's TX delay bit (page
+ * 2 reg 21 bit 4) clear, and the board's frames lost at 1000 full duplex
+ * while it sends (UDP loss at the receiver, or TCP segments resent). */
+static bool rgmii_tx(const struct dg_in *in, struct dg_finding *f)
+{
+    bool lost = in->reverse == 1 && (in->udp ? in->lost_pct > TH_UDP_LOSS_PCT
+                                             : in->retransmits > 0 || cap_lost_resent(in) > 0);
+
+    if (in->rgmii_tx_delay != 0 || !lost)
+        return false;
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "udp_lost_pct", in->udp ? in->lost_pct : NAN);
+    ev(f, "retransmits", in->retransmits);
+    ev(f, "capture_retransmits", in->cap_retransmits);
+    evs(f, "phy_mode", in->phy_mode[0] ? in->phy_mode : "unknown");
+    evs(f, "rgmii_rx_delay", in->rgmii_rx_delay == 1 ? "on" : in->rgmii_rx_delay == 0 ? "off" : "unknown");
+    evs(f, "rgmii_tx_delay", "off");
+    say(f, "the board's frames are lost at 1000 Mb/s while it sends, with the PHY's RGMII TX delay off%s%s%s: "
+        "the partner's receiver sees them with CRC errors; RGMII clock delay suspected",
+        in->phy_mode[0] ? " (phy-mode \"" : "", in->phy_mode, in->phy_mode[0] ? "\")" : "");
+    return true;
+}
+
 /* RGMII at 1000 Mb/s is 125 MHz DDR: without a ~2 ns clock delay (PCB,
  * MAC or PHY; the ZC702 routes none) frames fail FCS at 1000 only.  The
  * evidence: FCS errors at 1000 full duplex, with the 88E1116R's RGMII
@@ -541,8 +566,10 @@ static bool r_rgmii(const struct dg_in *in, struct dg_finding *f)
     bool mode_suspect = in->phy_mode[0] && strncmp(in->phy_mode, "rgmii", 5) == 0 &&
                         strcmp(in->phy_mode, "rgmii-id") != 0;
 
-    if (in->speed_mbps != 1000 || isnan(n) || n <= 0 || in->full_duplex != 1)
+    if (in->speed_mbps != 1000 || in->full_duplex != 1)
         return false;
+    if (isnan(n) || n <= 0)
+        return rgmii_tx(in, f);
     if (!bits_clear && !(mode_suspect && !bits_set))
         return false;
     ev(f, "speed_mbps", in->speed_mbps);

@@ -125,6 +125,16 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"phy_mode\":\"rgmii\"}," L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":true}},"
       "\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
     { "{\"board\":{\"phy_mode\":\"rgmii-id\"}," L1000 ",\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
+    /* the board sends at 1000 with its TX delay bit clear and loses 5 %:
+     * the partner counts the CRC errors, the board's GEM nothing */
+    { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":false}},\"gem\":{\"rx_fcs_errors\":0},"
+      "\"iperf\":{\"udp_lost_pct\":5.03,\"method\":{\"protocol\":\"udp\",\"reverse\":true}}}", DG_PHY_RGMII_DELAY, true },
+    /* ... the same loss while the board receives: not its TX path */
+    { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":false}},\"gem\":{\"rx_fcs_errors\":0},"
+      "\"iperf\":{\"udp_lost_pct\":5.03,\"method\":{\"protocol\":\"udp\",\"reverse\":false}}}", DG_PHY_RGMII_DELAY, false },
+    /* ... and with both delays on, loss is not the RGMII timing */
+    { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":true}},"
+      "\"iperf\":{\"udp_lost_pct\":5.03,\"method\":{\"protocol\":\"udp\",\"reverse\":true}}}", DG_PHY_RGMII_DELAY, false },
     /* MAC */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":1000}}", DG_MAC_SPEED_MISMATCH, true },
     { CLEAN, DG_MAC_SPEED_MISMATCH, false },
