@@ -815,10 +815,29 @@ static void kv_text(const cJSON *res, int i, char *v, size_t len)
     }
 }
 
+/* TCP segments sent again: the sender's own count (iperf3), else the
+ * wire capture's lost-and-resent ones (retransmissions less spurious);
+ * "-" unknown.  @words: "N retransmits" / "N resent on the wire (capture)". */
+static void retransmits_text(const cJSON *res, char *out, size_t len, bool words)
+{
+    double tool = jnum(res, RS(IPERF_RETRANSMITS)), cap = jnum(res, RS(CAPTURE_TCP_RETRANSMITS));
+    double spur = jnum(res, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
+    bool cut = cJSON_IsTrue(runner_json_path(res, RS(CAPTURE_TRUNCATED)));
+
+    if (!isnan(tool))
+        snprintf(out, len, words ? "%g retransmits" : "%g", tool);
+    else if (!isnan(cap))
+        snprintf(out, len, words ? "%g resent on the wire (capture%s)" : "%g (capture%s)",
+                 cap - (isnan(spur) ? 0 : spur), cut ? ", cut at its size cap" : "");
+    else
+        snprintf(out, len, "%s", words ? "" : "-");
+}
+
 static void summary_numbers(const cJSON *res, char *out, size_t len)
 {
     char t[32], l[160];
-    double lost = jnum(res, RS(IPERF_UDP_LOST_PCT)), jit = jnum(res, RS(IPERF_UDP_JITTER_MS)), rtx = jnum(res, RS(IPERF_RETRANSMITS));
+    char rtx[96];
+    double lost = jnum(res, RS(IPERF_UDP_LOST_PCT)), jit = jnum(res, RS(IPERF_UDP_JITTER_MS));
     int o;
 
     mbps(t, sizeof(t), jnum(res, RS(IPERF_THROUGHPUT_BPS)));
@@ -828,8 +847,9 @@ static void summary_numbers(const cJSON *res, char *out, size_t len)
     else
         snprintf(l, sizeof(l), "%s", runner_json_path(res, RS(LINK_UP)) ? "link down" : "link unknown");
     o = snprintf(out, len, "%s Mb/s; %s", t, l);
-    if (!isnan(rtx) && o > 0 && (size_t)o < len)
-        o += snprintf(out + o, len - (size_t)o, "; %g retransmits", rtx);
+    retransmits_text(res, rtx, sizeof(rtx), true);
+    if (*rtx && o > 0 && (size_t)o < len)
+        o += snprintf(out + o, len - (size_t)o, "; %s", rtx);
     if (!isnan(lost) && o > 0 && (size_t)o < len)
         o += snprintf(out + o, len - (size_t)o, "; UDP lost %.3g%%", lost);
     if (!isnan(jit) && o > 0 && (size_t)o < len)
@@ -1111,7 +1131,7 @@ static int side_by_side_page(const struct run_data *runs, int n, const char *out
                 jtext(runner_results_get(res, CMP_KEYS[k][1]), v, sizeof(v));
                 doc_td(d, v);
             }
-        jtext(runner_json_path(res, RS(IPERF_RETRANSMITS)), v, sizeof(v));
+        retransmits_text(res, v, sizeof(v), false);
         doc_td(d, v);
         jtext(runner_json_path(res, RS(IPERF_UDP_LOST_PCT)), v, sizeof(v));
         doc_td(d, v);

@@ -289,6 +289,41 @@ static void test_report_traffic_row_says_the_direction(void **state)
     }
 }
 
+/* Retransmissions in the summary line: the sender's own count, else the
+ * capture's lost-and-resent ones (less the spurious), said to be cut when
+ * the capture stopped at its size cap; nothing when neither is known. */
+static void test_report_retransmits_from_tool_or_capture(void **state)
+{
+    static const struct { const char *members, *says; } cases[] = {
+        { ",\"iperf\":{\"throughput_bps\":1e8,\"retransmits\":17}", "; 17 retransmits**" },
+        { ",\"iperf\":{\"throughput_bps\":1e8},\"capture\":{\"tcp_retransmits\":71,"
+          "\"tcp_spurious_retransmits\":9}", "; 62 resent on the wire (capture)**" },
+        { ",\"iperf\":{\"throughput_bps\":1e8},\"capture\":{\"tcp_retransmits\":0,\"truncated\":true}",
+          "; 0 resent on the wire (capture, cut at its size cap)**" },
+        { ",\"iperf\":{\"throughput_bps\":1e8}", "flap(s)**" },
+    };
+    (void)state;
+    for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+        char dir[64], json[512];
+        char *md;
+
+        snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+        assert_non_null(mkdtemp(dir));
+        snprintf(json, sizeof(json),
+                 "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"t\"},"
+                 "\"verdict\":{\"result\":\"PASS\",\"reason\":\"\"},"
+                 "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"flaps\":0}%s}", cases[k].members);
+        put(dir, "results.json", json);
+        put(dir, "diagnosis.json", "{\"findings\":[]}");
+        assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+        md = get(dir, "report.md");
+        if (!strstr(md, cases[k].says))
+            fail_msg("case %zu: no '%s' in report.md:\n%.300s", k, cases[k].says, md);
+        free(md);
+        rm_tree(dir);
+    }
+}
+
 static void test_side_by_side_escapes_crafted_results(void **state)
 {
     char a[64], b[64], out[80];
@@ -637,6 +672,7 @@ int main(void)
         cmocka_unit_test(test_report_escapes_crafted_results),
         cmocka_unit_test(test_report_evidence_array_does_not_crash),
         cmocka_unit_test(test_report_traffic_row_says_the_direction),
+        cmocka_unit_test(test_report_retransmits_from_tool_or_capture),
         cmocka_unit_test(test_report_per_core_table),
         cmocka_unit_test(test_side_by_side_escapes_crafted_results),
         cmocka_unit_test(test_report_refuses_incomplete_run),
