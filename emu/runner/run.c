@@ -98,6 +98,23 @@ static char *tool_output(const char *path, size_t max)
     return t ? t : strdup("");
 }
 
+/* @a, run inside the run's private network namespace instead (ip(8)
+ * `ip netns exec NAME ...`): the host-side tools of --net tap. */
+static void in_netns(const struct run *r, struct argv_buf *a)
+{
+    struct argv_buf b;
+
+    av_init(&b);
+    av_add(&b, "%s", netns_ip_path());
+    av_add(&b, "netns");
+    av_add(&b, "exec");
+    av_add(&b, "%s", r->netns);
+    for (int k = 0; k < a->n; k++)
+        av_add(&b, "%s", a->v[k]);
+    av_free(a);
+    *a = b;
+}
+
 static int board_port(const struct scenario *s)
 {
     return strcmp(scn_board_tool(s), "iperf3") == 0 ? BOARD_PORT_IPERF3 : BOARD_PORT_IPERF2;
@@ -1108,16 +1125,8 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
     snprintf(err, sizeof(err), "%s/iperf%s.err", r->in.run_dir, idx ? "-n" : "");
     if (r->netns[0]) {
         /* the host-side peer runs inside the private namespace */
-        struct argv_buf b;
-        iperf_client_argv(&r->s, "10.0.2.15", board_port(&r->s), length, &b);
-        av_init(&a);
-        av_add(&a, "%s", netns_ip_path());
-        av_add(&a, "netns");
-        av_add(&a, "exec");
-        av_add(&a, "%s", r->netns);
-        for (int k = 0; k < b.n; k++)
-            av_add(&a, "%s", b.v[k]);
-        av_free(&b);
+        iperf_client_argv(&r->s, "10.0.2.15", board_port(&r->s), length, &a);
+        in_netns(r, &a);
     } else {
         iperf_client_argv(&r->s, "127.0.0.1", r->port, length, &a);
     }
@@ -1484,18 +1493,8 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
             fprintf(f, "%s\n", a.v[k]);
         fclose(f);
     }
-    if (r->netns[0]) {
-        struct argv_buf b;
-        av_init(&b);
-        av_add(&b, "%s", netns_ip_path());
-        av_add(&b, "netns");
-        av_add(&b, "exec");
-        av_add(&b, "%s", r->netns);
-        for (int k = 0; k < a.n; k++)
-            av_add(&b, "%s", a.v[k]);
-        av_free(&a);
-        a = b;
-    }
+    if (r->netns[0])
+        in_netns(r, &a);
     rc = inst_spawn(in, a.v);
     av_free(&a);
     if (rc) {

@@ -99,9 +99,22 @@ int un_parse_time_ns(const char *s, uint64_t *ns)
     return -EINVAL;
 }
 
+/* A k/M/G multiplier prefix at *@s (either case), consumed: @k, k^2, k^3,
+ * or 1 when there is none.  Rates are decimal (k = 1000, as iperf -b),
+ * byte counts binary (1024, as iperf -w/-l). */
+static double unit_prefix(const char **s, double k)
+{
+    switch (**s) {
+    case 'k': case 'K': (*s)++; return k;
+    case 'm': case 'M': (*s)++; return k * k;
+    case 'g': case 'G': (*s)++; return k * k * k;
+    default: return 1.0;
+    }
+}
+
 int un_parse_rate_bps(const char *s, double *bps)
 {
-    double v, mult = 1.0;
+    double v, mult;
     int rc;
 
     if (!s)
@@ -109,12 +122,7 @@ int un_parse_rate_bps(const char *s, double *bps)
     rc = scan_decimal(&s, &v);
     if (rc)
         return rc;
-    switch (*s) {
-    case 'k': case 'K': mult = 1e3; s++; break;
-    case 'm': case 'M': mult = 1e6; s++; break;
-    case 'g': case 'G': mult = 1e9; s++; break;
-    default: break;
-    }
+    mult = unit_prefix(&s, 1e3);
     /* lower-case b only: "100MB/s" is bytes, 8 times the bits it would
      * otherwise be read as (IEC 80000-13: b bit, B byte) */
     if (*s && strcmp(s, "bps") != 0 && strcmp(s, "bit/s") != 0 && strcmp(s, "b/s") != 0)
@@ -128,7 +136,7 @@ int un_parse_rate_bps(const char *s, double *bps)
 
 int un_parse_bytes(const char *s, uint64_t *bytes)
 {
-    uint64_t v = 0, mult = 1;
+    uint64_t v = 0, mult;
 
     if (!s || !isdigit((unsigned char)*s))
         return -EINVAL;
@@ -137,12 +145,7 @@ int un_parse_bytes(const char *s, uint64_t *bytes)
             return -ERANGE;
         v = v * 10 + (uint64_t)(*s - '0');
     }
-    switch (*s) {
-    case 'k': case 'K': mult = 1ull << 10; s++; break;
-    case 'm': case 'M': mult = 1ull << 20; s++; break;
-    case 'g': case 'G': mult = 1ull << 30; s++; break;
-    default: break;
-    }
+    mult = (uint64_t)unit_prefix(&s, 1024.0);
     if (*s == 'B')
         s++;
     if (*s)
