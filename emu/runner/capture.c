@@ -158,10 +158,13 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
     return 1;
 }
 
-static struct flow *find_flow(struct flow *fl, int *nfl, const struct tcp_seg *s, int *dir)
+/* The flow of @s among @fl's *@nfl, or a new one (allocated here: each
+ * holds two rings of SEEN_RING segments), NULL when CAP_MAX_FLOWS are
+ * tracked or memory ran out. */
+static struct flow *find_flow(struct flow **fl, int *nfl, const struct tcp_seg *s, int *dir)
 {
     for (int i = 0; i < *nfl; i++) {
-        struct flow *f = &fl[i];
+        struct flow *f = fl[i];
         if (f->alen != s->alen)
             continue;
         for (int d = 0; d < 2; d++)
@@ -173,8 +176,10 @@ static struct flow *find_flow(struct flow *fl, int *nfl, const struct tcp_seg *s
     }
     if (*nfl == CAP_MAX_FLOWS)
         return NULL;
-    struct flow *f = &fl[(*nfl)++];
-    memset(f, 0, sizeof(*f));
+    struct flow *f = calloc(1, sizeof(*f));
+    if (!f)
+        return NULL;
+    fl[(*nfl)++] = f;
     f->alen = s->alen;
     memcpy(f->addr[0], s->src, s->alen);
     memcpy(f->addr[1], s->dst, s->alen);
@@ -398,13 +403,35 @@ static cJSON *half_json(const struct half *h, const struct half *other)
 
 int cap_analyse(const char *path, cJSON **out, FILE *err)
 {
+    FILE *f = fopen(path, "rb");
+    int rc;
+
+    *out = NULL;
+    if (!f) {
+        rc = -errno;
+        fprintf(err, "%s: %s\n", path, strerror(errno));
+        return rc;
+    }
+    rc = cap_analyse_stream(f, path, out, err);
+    fclose(f);
+    return rc;
+}
+
+static void free_flows(struct flow **fl, int n)
+{
+    for (int i = 0; i < n; i++)
+        free(fl[i]);
+    free(fl);
+}
+
+int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
+{
     struct gl_pcapng_reader *r = malloc(sizeof(*r));
-    struct flow *fl = calloc(CAP_MAX_FLOWS, sizeof(*fl));
+    struct flow **fl = calloc(CAP_MAX_FLOWS, sizeof(*fl));
     struct gl_pcapng_packet pk;
     struct gl_err e = { "" };
     uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
     int nfl = 0, rc;
-    FILE *f;
     cJSON *o, *a;
 
     *out = NULL;
@@ -412,14 +439,6 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
         free(r);
         free(fl);
         return -ENOMEM;
-    }
-    f = fopen(path, "rb");
-    if (!f) {
-        rc = -errno;
-        fprintf(err, "%s: %s\n", path, strerror(errno));
-        free(r);
-        free(fl);
-        return rc;
     }
     gl_pcapng_read_open(r, f, NULL);
     while ((rc = gl_pcapng_read_next(r, &pk, &e)) == 1) {
@@ -443,11 +462,10 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
             fw->h[d].board = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
         segment(fw, d, &s, pk.t_ns);
     }
-    fclose(f);
     if (rc < 0) {
-        fprintf(err, "%s: %s\n", path, e.msg);
+        fprintf(err, "%s: %s\n", name, e.msg);
         free(r);
-        free(fl);
+        free_flows(fl, nfl);
         return rc;
     }
     o = cJSON_CreateObject();
@@ -459,7 +477,7 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
         cJSON_AddNumberToObject(o, "tcp_segments_untracked", (double)untracked);
     a = cJSON_AddArrayToObject(o, "tcp_flows");
     for (int i = 0; i < nfl; i++) {
-        struct flow *fw = &fl[i];
+        struct flow *fw = fl[i];
         char ep[64];
         cJSON *e2 = cJSON_CreateObject(), *dirs = cJSON_AddArrayToObject(e2, "directions");
         endpoint(ep, sizeof(ep), fw->addr[0], fw->alen, fw->port[0]);
@@ -490,7 +508,7 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
         cJSON_AddNumberToObject(o, "rtt_samples", (double)rtt_n);
     }
     free(r);
-    free(fl);
+    free_flows(fl, nfl);
     *out = o;
     return 0;
 }

@@ -39,5 +39,8 @@
  * (emu/runner/RESULTS.md).  0, or a negative errno (message on @err);
  * *@out is NULL then. */
 int cap_analyse(const char *path, cJSON **out, FILE *err);
+/* The same on an open stream (read from its current position, not
+ * closed); @name for messages.  The fuzz target's entry. */
+int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err);
 
 #endif

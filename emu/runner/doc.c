@@ -34,7 +34,7 @@ void doc_text(struct doc *d, const char *s)
 }
 
 /* formatted text, cut at 1 KiB, then escaped */
-static void vtext(struct doc *d, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void vtext(struct doc *d, const char *fmt, va_list ap)
 {
     char buf[1024];
 
