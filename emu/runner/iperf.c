@@ -626,12 +626,31 @@ cJSON *iperf_sim_result(bool board_tx, bool udp, const cJSON *peer, const cJSON 
         if (fw)
             rs_add_num_or_null(res, "sent_bps", rs_jnumber(fw, "bps"));
     } else {
-        double bps = rs_jnumber(fw, "bps");
+        double bps = rs_jnumber(fw, "bps"), lost = rs_jnumber(fw, "loss_pct");
+        /* An iperf 2 UDP server reports when the client's FIN datagram
+         * (a negative id) arrives; one that never came (the link went down
+         * and stayed down) leaves the server's report at the last
+         * datagram it got: its loss knows nothing of the tail and its rate
+         * covers its own, shorter time.  On a bench the client's output
+         * says how many it sent: the loss and the goodput are then the
+         * server's datagrams and bytes against the client's count and
+         * time (the peer's line, docs/PEER.md "Results"). */
+        double sent = peer ? rs_jnumber(peer, "tx_datagrams") : NAN, got = rs_jnumber(fw, "received");
+        double span_us = peer ? rs_jnumber(peer, "duration_us") : NAN, bytes = rs_jnumber(fw, "bytes");
+        if (udp && cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(fw, "fin")) && sent > 0 && got >= 0 &&
+            got <= sent && span_us > 0 && bytes >= 0) {
+            char note[192];
+            lost = 100.0 * (sent - got) / sent;
+            bps = bytes * 8.0 / (span_us / 1e6);
+            snprintf(note, sizeof(note), "board: no end of test (the client's FIN never came); %.0f of the "
+                     "peer client's %.0f datagrams over its %.3f s", got, sent, span_us / 1e6);
+            cJSON_AddStringToObject(res, "receiver", note);
+        }
         rs_add_num_or_null(res, "throughput_bps", bps);
         rs_add_num_or_null(res, "rx_bps", bps);
         if (udp) {
             double jit = rs_jnumber(fw, "jitter_us");
-            rs_add_num_or_null(res, "udp_lost_pct", rs_jnumber(fw, "loss_pct"));
+            rs_add_num_or_null(res, "udp_lost_pct", lost);
             rs_add_num_or_null(res, "udp_jitter_ms", isnan(jit) ? NAN : jit / 1000.0);
         }
         if (peer)

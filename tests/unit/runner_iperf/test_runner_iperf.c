@@ -411,6 +411,36 @@ static void test_sim_result_board_receives_udp(void **state)
     cJSON_Delete(peer);
 }
 
+/* The link went down 1 s into an 8 s UDP test and stayed down: the
+ * board's server never got the FIN, so its line covers 1 s and counts no
+ * loss.  The loss and goodput are its datagrams and bytes against the
+ * peer client's count and time (the blind pass of 2026-12-05 read 50 Mb/s
+ * and 0 % lost).  With the FIN, the server's own figures stand. */
+static void test_sim_result_udp_server_without_fin_uses_the_clients_count(void **state)
+{
+    cJSON *fw = cJSON_Parse("{\"type\":\"result\",\"test\":\"iperf\",\"proto\":\"udp\",\"role\":\"server\","
+                            "\"bytes\":6250440,\"duration_us\":999036,\"bps\":50051769,\"datagrams\":4252,"
+                            "\"received\":4252,\"lost\":0,\"loss_pct\":0.000,\"jitter_us\":18.4,\"fin\":false}");
+    cJSON *peer = cJSON_Parse("{\"type\":\"result\",\"role\":\"client\",\"len\":1470,\"tx_datagrams\":34010,"
+                              "\"bytes\":49994700,\"duration_us\":7999826,\"bps\":49995787}");
+    cJSON *r = iperf_sim_result(false, true, peer, fw, 8), *r2;
+
+    (void)state;
+    assert_true(cJSON_IsTrue(cJSON_GetObjectItem(r, "ok")));
+    assert_float_equal(cJSON_GetObjectItem(r, "udp_lost_pct")->valuedouble, 100.0 * 29758 / 34010, 1e-9);
+    assert_float_equal(cJSON_GetObjectItem(r, "throughput_bps")->valuedouble, 6250440 * 8 / 7.999826, 1e-3);
+    assert_non_null(strstr(cJSON_GetObjectItem(r, "receiver")->valuestring, "FIN never came"));
+    cJSON_ReplaceItemInObject(fw, "fin", cJSON_CreateTrue());
+    r2 = iperf_sim_result(false, true, peer, fw, 8);
+    assert_float_equal(cJSON_GetObjectItem(r2, "udp_lost_pct")->valuedouble, 0, 0);
+    assert_float_equal(cJSON_GetObjectItem(r2, "throughput_bps")->valuedouble, 50051769, 0);
+    assert_null(cJSON_GetObjectItem(r2, "receiver"));
+    cJSON_Delete(r);
+    cJSON_Delete(r2);
+    cJSON_Delete(fw);
+    cJSON_Delete(peer);
+}
+
 /* -P 8 -w 64K into the Linux board at 500 MIPS: the board's server lines
  * (bytes per stream, each over its own time) summed to 950.24 Mb/s, over
  * the 1G ceiling 949.28; the peer's client span (one start, the last
@@ -691,6 +721,7 @@ int main(void)
         cmocka_unit_test(test_infinities_are_unknown),
         cmocka_unit_test(test_iperf2_stream_sum_overflow_is_unknown),
         cmocka_unit_test(test_sim_result_board_receives_udp),
+        cmocka_unit_test(test_sim_result_udp_server_without_fin_uses_the_clients_count),
         cmocka_unit_test(test_sim_group_span_takes_the_peer_clients_span),
         cmocka_unit_test(test_sim_result_silent_receiver_counted_nothing),
         cmocka_unit_test(test_fw_sender_method_from_client_line),
