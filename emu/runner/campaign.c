@@ -580,7 +580,7 @@ static int write_json(const char *dir, const struct cp_opts *o, const struct out
             cJSON_AddItemToArray(fl, cJSON_CreateString(faults[x[i].s.fault[k]].name));
         cJSON_AddStringToObject(e, "firmware", x[i].s.fw == CP_FW_LINUX ? "linux" : "baremetal");
         cJSON_AddStringToObject(e, "protocol", x[i].s.udp ? "udp" : "tcp");
-        cJSON_AddStringToObject(e, "net", x[i].s.net[0] ? x[i].s.net : "user");
+        cJSON_AddStringToObject(e, "net", x[i].s.net[0] ? x[i].s.net : o->vt ? "sim" : "user");
         cJSON_AddStringToObject(e, "verdict", x[i].verdict);
         cJSON_AddNumberToObject(e, "run_exit", x[i].rc);
         if (isfinite(x[i].bps))

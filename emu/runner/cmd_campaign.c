@@ -37,7 +37,7 @@ static void usage(FILE *f)
           "  that run on the firmware), runs each with `gemlab run`, diagnoses its results.json blind\n"
           "  (without `scenario` and `truth`) and scores the codes against the injected faults.\n"
           "  Sample K depends only on (S, K): --only K reruns one miss.  Writes DIR/campaign.json,\n"
-          "  campaign.md, campaign.html and DIR/sample-K/{scenario.ini,run/,run.log}\n"
+          "  campaign.md, campaign.html and DIR/sample-NNN/{scenario.ini,run/,run.log} (NNN: 000, 001, ...)\n"
           "  (DIR default build/campaign).  --dry-run writes the scenarios only.\n"
           "  --clock virtual: bare-metal samples in virtual time against the in-emulator peer\n"
           "  (default --duration 2), only the faults it can run (docs/CAMPAIGN.md).\n"
@@ -149,8 +149,8 @@ int cmd_campaign(int argc, char **argv)
             i++;
     }
     if (o->vt && (o->fw_mask & CP_FW_LINUX)) {
-        fprintf(stderr, "gemlab campaign: --clock virtual: bare metal only (the Linux image runs no traffic in "
-                        "virtual time yet: docs/VIRTUAL_TIME.md)\n");
+        fprintf(stderr, "gemlab campaign: --clock virtual: bare metal only (the campaign does not run the Linux "
+                        "image in virtual time yet; `gemlab run` does, the vt_linux_* scenarios: docs/CAMPAIGN.md)\n");
         return RUN_EXIT_INPUT;
     }
     if (o->vt && !duration_set)

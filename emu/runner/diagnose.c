@@ -917,8 +917,8 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     if (tool)
         say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
     else
-        say(f, "%.0f lost TCP segments sent again on the wire (capture): segments are being lost on the path",
-            cap_lost_resent(in));
+        say(f, "%.0f TCP segments sent again on the wire (capture, spurious ones left out): segments are being "
+            "lost on the path", cap_lost_resent(in));
     return true;
 }
 

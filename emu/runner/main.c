@@ -15,9 +15,8 @@
 #include "cmd.h"
 #include "run.h"
 
-static void usage(FILE *out)
-{
-    fputs("usage: gemlab COMMAND ...\n"
+static const char USAGE[] =
+          "usage: gemlab COMMAND ...\n"
           "  check SCENARIO...          validate scenario files (errors as FILE:LINE)\n"
           "  show SCENARIO [--control]  print the scenario (or its negative control), defaults filled in, as JSON\n"
           "  run SCENARIO [--firmware baremetal|linux] [--net user|tap|pair|sim|idle] [--seed N]\n"
@@ -46,8 +45,34 @@ static void usage(FILE *out)
           "                             random faults, each run diagnosed blind and scored\n"
           "                             (precision/recall per code; --help for the rest)\n"
           "  schema                     the results.json fields as a Markdown table (docs/schema.md)\n"
-          "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n",
-          out);
+          "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n";
+
+static void usage(FILE *out)
+{
+    fputs(USAGE, out);
+}
+
+/* `gemlab NAME --help`: NAME's entry of USAGE (its line, "  NAME ...",
+ * and the deeper-indented lines under it) and the exit codes. */
+static void usage_of(const char *name, FILE *out)
+{
+    size_t n = strlen(name);
+    bool in = false;
+
+    for (const char *l = USAGE; *l;) {
+        const char *e = strchr(l, '\n');
+        size_t len = e ? (size_t)(e - l) + 1 : strlen(l);
+        bool head = l[0] == ' ' && l[1] == ' ' && l[2] != ' ';
+        if (head)
+            in = !strncmp(l + 2, name, n) && (l[2 + n] == ' ' || l[2 + n] == '\n');
+        else if (l[0] != ' ')
+            in = false;
+        if (in && head)
+            fprintf(out, "usage: gemlab %.*s", (int)len - 2, l + 2);
+        else if (in || !strncmp(l, "exit:", 5))
+            fprintf(out, "%.*s", (int)len, l);
+        l += len;
+    }
 }
 
 /* The subcommands; own_help: it answers --help itself. */
@@ -88,7 +113,7 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], c->name))
             continue;
         if (!c->own_help && argc > 2 && (!strcmp(argv[2], "-h") || !strcmp(argv[2], "--help"))) {
-            usage(stdout);
+            usage_of(c->name, stdout);
             return 0;
         }
         return c->fn(argc - 2, argv + 2);

@@ -352,13 +352,14 @@ if [ $rc -eq 2 ] && [[ "$out" == *"--baseline '../../etc/x'"* ]] && [ $rc2 -eq 2
    && [[ "$out2" == *"--baseline given twice"* ]]; then
     ok "diagnose --baseline takes a name, once"
 else bad "diagnose --baseline" "rc=$rc $out / rc=$rc2 $out2"; fi
-# `gemlab CMD --help` shows the usage on stdout, exit 0; an unknown
-# command with --help is still an unknown command (exit 2).
+# `gemlab CMD --help` shows CMD's usage (not the others') on stdout, exit
+# 0; an unknown command with --help is still an unknown command (exit 2).
 out=$("$G" run --help 2>/dev/null); rc=$?
 out2=$("$G" bogus --help 2>&1); rc2=$?
-if [ $rc -eq 0 ] && [[ "$out" == "usage: gemlab"*"--clock real|virtual"* ]] && [ $rc2 -eq 2 ] \
+if [ $rc -eq 0 ] && [[ "$out" == "usage: gemlab run SCENARIO"*"--clock real|virtual"*"exit: 0 pass"* ]] \
+   && [[ "$out" != *"diagnose RUN_DIR"* ]] && [ $rc2 -eq 2 ] \
    && [[ "$out2" == *"unknown command 'bogus'"* ]]; then
-    ok "run --help shows the usage (exit 0); bogus --help is an unknown command (exit 2)"
+    ok "run --help shows run's usage (exit 0); bogus --help is an unknown command (exit 2)"
 else bad "--help" "rc=$rc rc2=$rc2 ${out:0:80} / ${out2:0:80}"; fi
 
 # 12. Tap mode: without root a clear message suggesting --net user; as root
