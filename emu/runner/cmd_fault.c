@@ -54,8 +54,8 @@ int cmd_fault(int argc, char **argv)
         return RUN_EXIT_INPUT;
     }
     rc = fault_apply(argv[0], &a, stderr);
-    if (rc == -ESRCH)
-        return RUN_EXIT_INPUT;      /* RUN_DIR is not a running run */
+    if (rc == -ESRCH || rc == -EPERM)
+        return RUN_EXIT_INPUT;      /* not a running run, or one in virtual time */
     if (rc)
         return RUN_EXIT_FAIL;
     printf("fault applied: %s\n", argv[1]);

@@ -73,6 +73,21 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         fprintf(err, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));
         return rc;
     }
+    {
+        /* a run in virtual time has the console gate (qemu.c): a fault at
+         * a wall-clock moment lands at no defined virtual time, and the
+         * run's figures could not be reproduced; its [timeline] can */
+        cJSON *v = NULL;
+        if (qmp_qom_get(&q, QEMU_GATE_PATH, "delay-ns", &v, QMP_TIMEOUT_MS) == 0) {
+            cJSON_Delete(v);
+            qmp_close(&q);
+            fprintf(err, "gemlab fault: %s runs in virtual time: a fault at a wall-clock moment has no defined "
+                         "virtual time and would make the run irreproducible; put it in the scenario's [timeline] "
+                         "(docs/VIRTUAL_TIME.md)\n", run_dir);
+            return -EPERM;
+        }
+        cJSON_Delete(v);
+    }
     if (a->kind == FAULT_LINK_UP || a->kind == FAULT_LINK_DOWN) {
         rc = set_link_any(&q, a->kind == FAULT_LINK_UP);
     } else if (a->kind == FAULT_FLAP) {

@@ -35,6 +35,7 @@ $O/test-results/virtual-time/.
 import json
 import os
 import subprocess
+import time
 
 import pytest
 
@@ -451,6 +452,32 @@ def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu
     assert "PHY_LINK_FLAPS" in codes, codes
     assert res["clock"]["console_gate"]["unsynced_inputs"] == 0, res["clock"]
     assert_same_runs(quiet, loaded, peer=True)
+
+
+def test_fault_refused_in_virtual_time(tmp_path, vt_qemu, fw):
+    """`gemlab fault` against a run in virtual time: refused, exit 2,
+    naming the [timeline] (a wall-clock moment is no virtual time), and
+    the run goes on untouched to its PASS."""
+    out = str(tmp_path / "run")
+    p = subprocess.Popen([GEMLAB, "run", "--qemu", vt_qemu, "--fw", fw, "--out", out, "--net", "idle", SCENARIO],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    try:
+        sock = os.path.join(out, "fault.sock")
+        for _ in range(600):
+            if os.path.exists(sock) or p.poll() is not None:
+                break
+            time.sleep(0.1)
+        assert os.path.exists(sock), "no fault.sock: %s" % (p.communicate()[0] if p.poll() is not None else "")
+        r = subprocess.run([GEMLAB, "fault", out, "link", "down"], capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and "virtual time" in r.stderr and "[timeline]" in r.stderr, r.stdout + r.stderr
+        assert "fault applied" not in r.stdout, r.stdout
+        log, _ = p.communicate(timeout=600)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.wait()
+    assert p.returncode == 0, log
+    assert results.load(out)["link"]["flaps"] == 1      # the timeline's own flap, no other
 
 
 def test_window_caps_the_senders_bytes_in_flight(tmp_path, vt_qemu, fw):
