@@ -17,7 +17,11 @@ int cmd_check(int argc, char **argv)
         static struct scenario s, c;
         /* a [control] is checked as the scenario it makes (`show
          * --control`, and what `make qemu-test` runs as NAME_control) */
-        if (scn_load(argv[i], &s, stderr) || (s.control_line && scn_make_control(&s, &c, stderr)))
+        /* in virtual time `gemlab run` takes the in-emulator peer
+         * (--net sim): what it cannot run is refused here too */
+        if (scn_load(argv[i], &s, stderr) || (s.control_line && scn_make_control(&s, &c, stderr)) ||
+            (scn_clock_virtual(&s) && run_sim_check(&s, argv[i])) ||
+            (s.control_line && scn_clock_virtual(&c) && run_sim_check(&c, argv[i])))
             bad++;
         else
             printf("%s: ok%s\n", argv[i], s.control_line ? " (and its [control])" : "");

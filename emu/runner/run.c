@@ -1765,7 +1765,7 @@ static int pair_traffic(struct run *r, cJSON **result)
 
 /* tool = iperf3 under --net sim: what its client does not do is refused
  * naming the line; 0 when the scenario fits. */
-static int sim_supported_iperf3(const struct run *r)
+static int sim_check_iperf3(const struct scenario *s, const char *file)
 {
     static const struct { enum scn_key k; const char *why; } no[] = {
         { SK_TRAFFIC_PROTOCOL, "protocol = udp" },
@@ -1776,32 +1776,32 @@ static int sim_supported_iperf3(const struct run *r)
         { SK_TRAFFIC_SWEEP, "sweep" },
         { SK_TRAFFIC_PARALLEL_SWEEP, "parallel_sweep" },
     };
-    const struct scn_val *v = &r->s.v[SK_TRAFFIC_TOOL];
+    const struct scn_val *v = &s->v[SK_TRAFFIC_TOOL];
 
-    if (r->s.v[SK_BOARD_FIRMWARE].e != 1) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] tool = iperf3: the bare-metal firmware's "
+    if (s->v[SK_BOARD_FIRMWARE].e != 1) {
+        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] tool = iperf3: the bare-metal firmware's "
                         "lwiperf speaks iperf 2 (an iperf3 client gets no answer from it, as on a bench)\n",
-                r->o.scenario, v->line);
+                file, v->line);
         return -EINVAL;
     }
-    if (r->s.v[SK_TRAFFIC_BOARD_TOOL].e == 2) {
+    if (s->v[SK_TRAFFIC_BOARD_TOOL].e == 2) {
         /* the 2.x/3.x mismatch is a real-time scenario (the host's iperf3
          * against the board's iperf 2: iperf_version_mismatch.ini) */
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] board_tool = iperf2 with tool = iperf3 (line %d): "
+        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] board_tool = iperf2 with tool = iperf3 (line %d): "
                         "the peer's iperf3 client runs against the board's iperf3 server only; the version "
-                        "mismatch needs clock = real\n", r->o.scenario, r->s.v[SK_TRAFFIC_BOARD_TOOL].line, v->line);
+                        "mismatch needs clock = real\n", file, s->v[SK_TRAFFIC_BOARD_TOOL].line, v->line);
         return -EINVAL;
     }
     for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
-        const struct scn_val *n = &r->s.v[no[k].k];
+        const struct scn_val *n = &s->v[no[k].k];
         bool on = no[k].k == SK_TRAFFIC_PROTOCOL ? n->e == 1
-                  : no[k].k == SK_TRAFFIC_CLIENT ? scn_board_client(&r->s)
+                  : no[k].k == SK_TRAFFIC_CLIENT ? scn_board_client(s)
                   : no[k].k == SK_TRAFFIC_REVERSE || no[k].k == SK_TRAFFIC_BIDIR ? n->b
                   : n->set;
         if (on) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s with tool = iperf3 (line %d): the "
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s with tool = iperf3 (line %d): the "
                             "in-emulator peer's iperf3 client sends TCP to the board's server, nothing else "
-                            "(use tool = iperf2 for it)\n", r->o.scenario, n->line ? n->line : v->line,
+                            "(use tool = iperf2 for it)\n", file, n->line ? n->line : v->line,
                     no[k].why, v->line);
             return -EINVAL;
         }
@@ -1810,118 +1810,123 @@ static int sim_supported_iperf3(const struct run *r)
 }
 
 /* What the peer cannot do yet is refused naming the line (docs/PEER.md). */
-static int sim_supported(const struct run *r)
+int run_sim_check(const struct scenario *s, const char *file)
 {
     static const struct { enum scn_key k; const char *why; } no[] = {
         { SK_TRAFFIC_OMIT, "omit (iperf 2 has no -O)" },
     };
     const struct scn_val *v;
-    bool v3 = strcmp(scn_host_tool(&r->s), "iperf3") == 0;
+    bool v3 = strcmp(scn_host_tool(s), "iperf3") == 0;
 
+    if (v3)
+        return sim_check_iperf3(s, file);
+    if ((s->nsweep || s->npsweep) && s->nevents) {
+        /* a sweep is several tests; the timeline's times are one test's */
+        v = &s->v[s->nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_PARALLEL_SWEEP];
+        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s with a [timeline]: the timeline's times "
+                        "count from the start of one test (run the sweep without it)\n", file, v->line,
+                s->nsweep ? "sweep" : "parallel_sweep");
+        return -EINVAL;
+    }
+    for (unsigned k = 0; k < (s->npsweep ? s->npsweep : 1); k++) {
+        unsigned long long p = s->npsweep ? s->psweep[k] : s->v[SK_TRAFFIC_PARALLEL].u;
+        v = &s->v[s->npsweep ? SK_TRAFFIC_PARALLEL_SWEEP : SK_TRAFFIC_PARALLEL];
+        if (p > SIM_MAX_PARALLEL) {
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s = %llu: the in-emulator peer and the "
+                            "firmware run 1..%d streams (iperf -P)\n", file, v->line,
+                    s->npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
+            return -EINVAL;
+        }
+        if (p > 1 && scn_iperf_reverse(s)) {
+            /* iperf 2.1's -R: the firmware's and the peer's server send
+             * on one of the client's connections (iperf_tcp.c) */
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] client = %s with reverse = %s is iperf 2's -R, "
+                            "which the firmware and the peer run with one stream (no %s > 1 with it)\n",
+                    file, s->v[SK_TRAFFIC_CLIENT].line, scn_enum_str(s, SK_TRAFFIC_CLIENT),
+                    s->v[SK_TRAFFIC_REVERSE].b ? "yes" : "no", s->npsweep ? "parallel_sweep" : "parallel");
+            return -EINVAL;
+        }
+        if (p > 1 && s->v[SK_TRAFFIC_BIDIR].b) {
+            /* (bidir with reverse is the scenario's own error) */
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
+                            "with one stream (no %s > 1 with it)\n", file,
+                    s->v[SK_TRAFFIC_BIDIR].line, s->npsweep ? "parallel_sweep" : "parallel");
+            return -EINVAL;
+        }
+    }
+    for (unsigned k = 0; s->v[SK_TRAFFIC_PROTOCOL].e == 1 && k < (s->nsweep ? s->nsweep : 1); k++) {
+        unsigned long long l = s->nsweep ? s->sweep[k] : s->v[SK_TRAFFIC_LENGTH].u;
+        v = &s->v[s->nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_LENGTH];
+        if ((s->nsweep || v->set) && (l < SIM_MIN_UDP_LEN || l > SIM_MAX_UDP_LEN)) {
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s %llu: the firmware's and the peer's UDP "
+                            "-l takes %d..%d bytes\n", file, v->line, s->nsweep ? "sweep length" : "length =",
+                    l, SIM_MIN_UDP_LEN, SIM_MAX_UDP_LEN);
+            return -EINVAL;
+        }
+    }
+    if (s->v[SK_TRAFFIC_WINDOW].set && scn_iperf_reverse(s) &&
+        !(s->v[SK_BOARD_FIRMWARE].e == 1 && scn_board_client(s))) {
+        /* the firmware's and the peer's client take no -w with -R
+         * (appargs.c); the Linux image's iperf 2.1.8 client does */
+        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] window with client = %s (iperf 2's -R): the %s's "
+                        "iperf client takes no -w with -R\n", file, s->v[SK_TRAFFIC_WINDOW].line,
+                scn_enum_str(s, SK_TRAFFIC_CLIENT), scn_board_client(s) ? "firmware" : "peer");
+        return -EINVAL;
+    }
+    if (s->v[SK_TRAFFIC_WINDOW].set && s->v[SK_TRAFFIC_PROTOCOL].e == 1) {
+        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
+                        "the firmware's and the peer's iperf (their UDP client paces by -b)\n", file,
+                s->v[SK_TRAFFIC_WINDOW].line);
+        return -EINVAL;
+    }
+    for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
+        v = &s->v[no[k].k];
+        if (v->set && (no[k].k != SK_TRAFFIC_BIDIR || v->b) && (no[k].k != SK_TRAFFIC_OMIT || v->u)) {
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s is not supported by the in-emulator "
+                            "peer\n", file, v->line, no[k].why);
+            return -EINVAL;
+        }
+    }
+    if (s->v[SK_BOARD_FIRMWARE].e == 1) {
+        /* the Linux image runs its iperf 2.1.8 through the agent's `run`
+         * (firmware/linux/agent/agent.c), one command at a time */
+        v = &s->v[SK_TRAFFIC_BOARD_TOOL];
+        if (strcmp(scn_board_tool(s), "iperf2")) {
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] board_tool = %s: the in-emulator peer "
+                            "speaks iperf 2 (the Linux image's iperf 2.1.8 runs against it)\n", file,
+                    v->line, scn_board_tool(s));
+            return -EINVAL;
+        }
+        v = &s->v[SK_TRAFFIC_CLIENT];
+        if (s->v[SK_TRAFFIC_PROTOCOL].e == 1 && scn_board_client(s) && !s->v[SK_TRAFFIC_REVERSE].b) {
+            /* a UDP receiver's -y C lost/total are misprinted on armhf
+             * (sim_lx_server_report), and a -R client gets no Server
+             * Report to take them from */
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] client = board with protocol = udp into "
+                            "the Linux board (-R): its iperf 2.1.8 misprints a UDP receiver's loss on armhf; "
+                            "let the peer be the client\n", file, v->line);
+            return -EINVAL;
+        }
+        v = &s->v[SK_TRAFFIC_DURATION];
+        if (v->u < SIM_LX_MIN_DURATION_NS) {
+            /* iperf 2's summary line is 0.0-T; under 2 s it cannot be
+             * told from an interval line (iperf.c iperf2_parse) */
+            fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] duration: the Linux image's iperf 2 "
+                            "against the peer needs at least 2s\n", file, v->line ? v->line : 0);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
+static int sim_supported(const struct run *r)
+{
     if (!r->vt_gated) {
         fprintf(stderr, "gemlab run: --net sim: %s: needs the console gate (GEMLAB_CONSOLE_GATE=off given)\n",
                 r->o.scenario);
         return -EINVAL;
     }
-    if (v3)
-        return sim_supported_iperf3(r);
-    if ((r->s.nsweep || r->s.npsweep) && r->s.nevents) {
-        /* a sweep is several tests; the timeline's times are one test's */
-        v = &r->s.v[r->s.nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_PARALLEL_SWEEP];
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s with a [timeline]: the timeline's times "
-                        "count from the start of one test (run the sweep without it)\n", r->o.scenario, v->line,
-                r->s.nsweep ? "sweep" : "parallel_sweep");
-        return -EINVAL;
-    }
-    for (unsigned k = 0; k < (r->s.npsweep ? r->s.npsweep : 1); k++) {
-        unsigned long long p = r->s.npsweep ? r->s.psweep[k] : r->s.v[SK_TRAFFIC_PARALLEL].u;
-        v = &r->s.v[r->s.npsweep ? SK_TRAFFIC_PARALLEL_SWEEP : SK_TRAFFIC_PARALLEL];
-        if (p > SIM_MAX_PARALLEL) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s = %llu: the in-emulator peer and the "
-                            "firmware run 1..%d streams (iperf -P)\n", r->o.scenario, v->line,
-                    r->s.npsweep ? "parallel_sweep" : "parallel", p, SIM_MAX_PARALLEL);
-            return -EINVAL;
-        }
-        if (p > 1 && scn_iperf_reverse(&r->s)) {
-            /* iperf 2.1's -R: the firmware's and the peer's server send
-             * on one of the client's connections (iperf_tcp.c) */
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] client = %s with reverse = %s is iperf 2's -R, "
-                            "which the firmware and the peer run with one stream (no %s > 1 with it)\n",
-                    r->o.scenario, r->s.v[SK_TRAFFIC_CLIENT].line, scn_enum_str(&r->s, SK_TRAFFIC_CLIENT),
-                    r->s.v[SK_TRAFFIC_REVERSE].b ? "yes" : "no", r->s.npsweep ? "parallel_sweep" : "parallel");
-            return -EINVAL;
-        }
-        if (p > 1 && r->s.v[SK_TRAFFIC_BIDIR].b) {
-            /* (bidir with reverse is the scenario's own error) */
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] bidir: the peer's client runs iperf 2's -d "
-                            "with one stream (no %s > 1 with it)\n", r->o.scenario,
-                    r->s.v[SK_TRAFFIC_BIDIR].line, r->s.npsweep ? "parallel_sweep" : "parallel");
-            return -EINVAL;
-        }
-    }
-    for (unsigned k = 0; r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 && k < (r->s.nsweep ? r->s.nsweep : 1); k++) {
-        unsigned long long l = r->s.nsweep ? r->s.sweep[k] : r->s.v[SK_TRAFFIC_LENGTH].u;
-        v = &r->s.v[r->s.nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_LENGTH];
-        if ((r->s.nsweep || v->set) && (l < SIM_MIN_UDP_LEN || l > SIM_MAX_UDP_LEN)) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s %llu: the firmware's and the peer's UDP "
-                            "-l takes %d..%d bytes\n", r->o.scenario, v->line, r->s.nsweep ? "sweep length" : "length =",
-                    l, SIM_MIN_UDP_LEN, SIM_MAX_UDP_LEN);
-            return -EINVAL;
-        }
-    }
-    if (r->s.v[SK_TRAFFIC_WINDOW].set && scn_iperf_reverse(&r->s) &&
-        !(r->s.v[SK_BOARD_FIRMWARE].e == 1 && scn_board_client(&r->s))) {
-        /* the firmware's and the peer's client take no -w with -R
-         * (appargs.c); the Linux image's iperf 2.1.8 client does */
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with client = %s (iperf 2's -R): the %s's "
-                        "iperf client takes no -w with -R\n", r->o.scenario, r->s.v[SK_TRAFFIC_WINDOW].line,
-                scn_enum_str(&r->s, SK_TRAFFIC_CLIENT), scn_board_client(&r->s) ? "firmware" : "peer");
-        return -EINVAL;
-    }
-    if (r->s.v[SK_TRAFFIC_WINDOW].set && r->s.v[SK_TRAFFIC_PROTOCOL].e == 1) {
-        fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] window with protocol = udp: -w is TCP only in "
-                        "the firmware's and the peer's iperf (their UDP client paces by -b)\n", r->o.scenario,
-                r->s.v[SK_TRAFFIC_WINDOW].line);
-        return -EINVAL;
-    }
-    for (size_t k = 0; k < sizeof(no) / sizeof(no[0]); k++) {
-        v = &r->s.v[no[k].k];
-        if (v->set && (no[k].k != SK_TRAFFIC_BIDIR || v->b) && (no[k].k != SK_TRAFFIC_OMIT || v->u)) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] %s is not supported by the in-emulator "
-                            "peer\n", r->o.scenario, v->line, no[k].why);
-            return -EINVAL;
-        }
-    }
-    if (r->s.v[SK_BOARD_FIRMWARE].e == 1) {
-        /* the Linux image runs its iperf 2.1.8 through the agent's `run`
-         * (firmware/linux/agent/agent.c), one command at a time */
-        v = &r->s.v[SK_TRAFFIC_BOARD_TOOL];
-        if (strcmp(scn_board_tool(&r->s), "iperf2")) {
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] board_tool = %s: the in-emulator peer "
-                            "speaks iperf 2 (the Linux image's iperf 2.1.8 runs against it)\n", r->o.scenario,
-                    v->line, scn_board_tool(&r->s));
-            return -EINVAL;
-        }
-        v = &r->s.v[SK_TRAFFIC_CLIENT];
-        if (r->s.v[SK_TRAFFIC_PROTOCOL].e == 1 && scn_board_client(&r->s) && !r->s.v[SK_TRAFFIC_REVERSE].b) {
-            /* a UDP receiver's -y C lost/total are misprinted on armhf
-             * (sim_lx_server_report), and a -R client gets no Server
-             * Report to take them from */
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] client = board with protocol = udp into "
-                            "the Linux board (-R): its iperf 2.1.8 misprints a UDP receiver's loss on armhf; "
-                            "let the peer be the client\n", r->o.scenario, v->line);
-            return -EINVAL;
-        }
-        v = &r->s.v[SK_TRAFFIC_DURATION];
-        if (v->u < SIM_LX_MIN_DURATION_NS) {
-            /* iperf 2's summary line is 0.0-T; under 2 s it cannot be
-             * told from an interval line (iperf.c iperf2_parse) */
-            fprintf(stderr, "gemlab run: --net sim: %s:%d: [traffic] duration: the Linux image's iperf 2 "
-                            "against the peer needs at least 2s\n", r->o.scenario, v->line ? v->line : 0);
-            return -EINVAL;
-        }
-    }
-    return 0;
+    return run_sim_check(&r->s, r->o.scenario);
 }
 
 /* Every JSON line of the peer's results file (peer.jsonl) so far, in

@@ -36,6 +36,11 @@ struct run_opts {
 int run_scenario(const struct run_opts *o);
 /* Boot the board, QMP up, and hold it for o->hold_s: RUN_EXIT_*. */
 int run_boot(const struct run_opts *o);
+/* What the in-emulator peer (--net sim, a scenario in virtual time) cannot
+ * run: each refusal on stderr as "FILE:LINE: [section] key ..." (@file
+ * names the scenario), -EINVAL; 0 when it can.  `gemlab run` checks it
+ * before booting, `gemlab check` for a scenario with clock = virtual. */
+int run_sim_check(const struct scenario *s, const char *file);
 
 /* A change to a running instance (`gemlab fault`, fault.c). */
 enum fault_kind {
