@@ -230,7 +230,8 @@ static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
  *   the capture did not see intact.
  * A retransmission of bytes the receiver had already acknowledged is
  * spurious (Wireshark's tcp.analysis.spurious_retransmission; RFC 3522):
- * nothing was lost, the sender was misled (a duplicated ACK, a short RTO).
+ * the ACK was lost after the capture point, or duplicate ACKs (from
+ * reordering or copies on the path) or a short RTO misled the sender.
  */
 static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t)
 {

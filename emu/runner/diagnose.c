@@ -392,13 +392,18 @@ static double fcs_total(const struct dg_in *in)
 /* ---- rules ------------------------------------------------------------------
  * Each returns true when it fires, having filled summary and evidence. */
 
-/* Segments the captured wire shows sent again because they were lost: the
- * retransmissions less the spurious ones (bytes already acknowledged: a
- * duplicated ACK or a short timer misled the sender).  NaN: not known,
- * as none in a capture cut at its size cap is (the rest went uncounted). */
+/* Segments the captured wire shows sent again because something was lost.
+ * A spurious retransmission (of bytes the board had acknowledged) lost
+ * nothing when the path reorders or copies segments (the capture counts
+ * them): duplicate ACKs from those misled the sender (RFC 5681 3.2), so
+ * they are left out.  Without either, the acknowledgment itself was lost
+ * on its way to the sender (the capture is the board's end of the cable):
+ * they count.  NaN: not known, as none in a capture cut at its size cap
+ * is (the rest went uncounted). */
 static double cap_lost_resent(const struct dg_in *in)
 {
-    double n = in->cap_retransmits - (isnan(in->cap_spurious) ? 0 : in->cap_spurious);
+    bool misled = in->cap_out_of_order > 0 || in->cap_duplicates > 0;
+    double n = in->cap_retransmits - (misled && !isnan(in->cap_spurious) ? in->cap_spurious : 0);
 
     return in->cap_truncated == 1 && !(n > 0) ? NAN : n;
 }
@@ -917,8 +922,8 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     if (tool)
         say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
     else
-        say(f, "%.0f TCP segments sent again on the wire (capture, spurious ones left out): segments are being "
-            "lost on the path", cap_lost_resent(in));
+        say(f, "%.0f TCP segments sent again on the wire (capture): segments are being lost on the path",
+            cap_lost_resent(in));
     return true;
 }
 

@@ -816,13 +816,18 @@ static void kv_text(const cJSON *res, int i, char *v, size_t len)
 }
 
 /* TCP segments sent again: the sender's own count (iperf3), else the
- * wire capture's lost-and-resent ones (retransmissions less spurious);
+ * wire capture's (retransmissions, less spurious ones a reordering or
+ * copying path explains);
  * "-" unknown.  @words: "N retransmits" / "N resent on the wire (capture)". */
 static void retransmits_text(const cJSON *res, char *out, size_t len, bool words)
 {
     double tool = jnum(res, RS(IPERF_RETRANSMITS)), cap = jnum(res, RS(CAPTURE_TCP_RETRANSMITS));
     double spur = jnum(res, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
     bool cut = cJSON_IsTrue(runner_json_path(res, RS(CAPTURE_TRUNCATED)));
+    /* as the diagnosis counts them (diagnose.c cap_lost_resent): spurious
+     * ones only on a path that reorders or copies are left out */
+    if (!(jnum(res, RS(CAPTURE_TCP_OUT_OF_ORDER)) > 0 || jnum(res, RS(CAPTURE_TCP_DUPLICATES)) > 0))
+        spur = 0;
 
     if (!isnan(tool))
         snprintf(out, len, words ? "%g retransmits" : "%g", tool);

@@ -332,6 +332,12 @@ static const struct rcase cases[] = {
       "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, false },
     { "{\"capture\":{\"tcp_retransmits\":15,\"tcp_spurious_retransmits\":5},"
       "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, true },
+    /* spurious with no reordering or copies on the path: the board's ACK
+     * was lost on its way (a Gilbert-Elliott burst, campaign sample 0 of
+     * 2026-12-05: 2 resends of acknowledged bytes, nothing else) */
+    { "{\"capture\":{\"tcp_retransmits\":2,\"tcp_spurious_retransmits\":2,\"tcp_out_of_order\":0,"
+      "\"tcp_duplicates\":0},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+      DG_PROTO_RETRANSMITS, true },
     { UDPJ ",\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
     { UDPJ ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },

@@ -297,7 +297,9 @@ static void test_report_retransmits_from_tool_or_capture(void **state)
     static const struct { const char *members, *says; } cases[] = {
         { ",\"iperf\":{\"throughput_bps\":1e8,\"retransmits\":17}", "; 17 retransmits**" },
         { ",\"iperf\":{\"throughput_bps\":1e8},\"capture\":{\"tcp_retransmits\":71,"
-          "\"tcp_spurious_retransmits\":9}", "; 62 resent on the wire (capture)**" },
+          "\"tcp_spurious_retransmits\":9,\"tcp_out_of_order\":40}", "; 62 resent on the wire (capture)**" },
+        { ",\"iperf\":{\"throughput_bps\":1e8},\"capture\":{\"tcp_retransmits\":71,"
+          "\"tcp_spurious_retransmits\":9}", "; 71 resent on the wire (capture)**" },
         { ",\"iperf\":{\"throughput_bps\":1e8},\"capture\":{\"tcp_retransmits\":0,\"truncated\":true}",
           "; 0 resent on the wire (capture, cut at its size cap)**" },
         { ",\"iperf\":{\"throughput_bps\":1e8}", "flap(s)**" },
