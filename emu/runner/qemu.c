@@ -556,6 +556,10 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         snprintf(bytes, sizeof(bytes), "%llu", o->pcap_max_bytes);
         model_prop(a, drv, "pcap", opt_path(o->pcap_path, esc, sizeof(esc)));
         model_prop(a, drv, "pcap-max-bytes", bytes);
+        if (o->pcap_snaplen && qemu_has_prop(o->props, "pcap-snaplen")) {
+            snprintf(bytes, sizeof(bytes), "%u", o->pcap_snaplen);
+            model_prop(a, drv, "pcap-snaplen", bytes);
+        }
     }
     return 0;
 }

@@ -96,6 +96,7 @@ struct qemu_opts {
     const char *props;      /* from qemu_gem_props; NULL = stock, no model */
     const char *pcap_path;  /* the GEM's wire capture (pcapng), NULL = none */
     unsigned long long pcap_max_bytes;  /* its size cap (pcap-max-bytes) */
+    unsigned pcap_snaplen;  /* bytes kept of each frame (pcap-snaplen), 0 = QEMU's default */
     /* virtual time: -icount mips=MIPS,sleep=off,align=off and the console
      * through the gate chardev QEMU_GATE_ID (0 = real time) */
     unsigned mips;

@@ -720,11 +720,11 @@ void rs_finish(struct run *r)
             if (cap_analyse(cap, &c, stderr) == 0) {
                 /* at the cap QEMU left later frames out (gemlab_pcap.c): the
                  * counts cover the start of the run only, and a count of 0
-                 * proves nothing.  Full: no room left for a full-size frame
-                 * with a comment (gl_pcapng_epb_size). */
+                 * proves nothing.  Full: no room left for a full-size frame's
+                 * CAP_SNAPLEN bytes with a comment (gl_pcapng_epb_size). */
                 struct stat st;
                 bool full = stat(cap, &st) == 0 &&
-                            (unsigned long long)st.st_size + gl_pcapng_epb_size(1518, true, 64) > CAP_MAX_BYTES;
+                            (unsigned long long)st.st_size + gl_pcapng_epb_size(CAP_SNAPLEN, true, 64) > CAP_MAX_BYTES;
                 cJSON_AddBoolToObject(c, "truncated", full);
                 cJSON_AddNumberToObject(c, "max_bytes", (double)CAP_MAX_BYTES);
                 cJSON_AddItemToObject(r->results, "capture", c);

@@ -1477,6 +1477,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
             return -errno;
         qo.pcap_path = pcap;
         qo.pcap_max_bytes = CAP_MAX_BYTES;
+        qo.pcap_snaplen = CAP_SNAPLEN;
     }
     qemu_build_argv(s, &qo, &a, r->unapplied, sizeof(r->unapplied));
     if (harden_argv(r, &a)) {

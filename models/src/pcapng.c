@@ -39,7 +39,7 @@ static int put(struct gl_pcapng *p, const void *b, size_t n,
 }
 
 int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
-                    struct gl_err *err)
+                    uint32_t snaplen, struct gl_err *err)
 {
     uint8_t h[GL_PCAPNG_HEADER_BYTES];
     int rc;
@@ -50,6 +50,10 @@ int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
     }
     rc = gl_check_u64(err, "pcap-max-bytes", max_bytes, GL_PCAPNG_MAX_MIN,
                       GL_PCAPNG_MAX_MAX, "bytes");
+    if (!rc) {
+        rc = gl_check_u64(err, "pcap-snaplen", snaplen, GL_PCAPNG_SNAPLEN_MIN,
+                          GL_PCAPNG_SNAPLEN, "bytes");
+    }
     if (rc) {
         return rc;
     }
@@ -68,7 +72,7 @@ int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
     le32(h + 32, 32);
     le16(h + 36, GL_PCAPNG_LINKTYPE_ETHERNET);
     le16(h + 38, 0);
-    le32(h + 40, GL_PCAPNG_SNAPLEN);
+    le32(h + 40, snaplen);
     le16(h + 44, GL_PCAPNG_OPT_IF_TSRESOL);
     le16(h + 46, 1);
     le32(h + 48, 9);
@@ -76,6 +80,7 @@ int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
     le32(h + 56, 32);
     p->f = f;
     p->max_bytes = max_bytes;
+    p->snaplen = snaplen;
     p->bytes = sizeof(h);
     rc = put(p, h, sizeof(h), err);
     if (!rc && fflush(f)) {
@@ -99,7 +104,7 @@ int gl_pcapng_frame(struct gl_pcapng *p, uint64_t t_ns, bool inbound,
     static const uint8_t zero[4];
     uint8_t h[28], o[12];
     size_t clen = comment ? strlen(comment) : 0;
-    uint32_t total;
+    uint32_t total, caplen;
     int rc;
 
     if (len > GL_PCAPNG_SNAPLEN || (!data && len)) {
@@ -110,7 +115,8 @@ int gl_pcapng_frame(struct gl_pcapng *p, uint64_t t_ns, bool inbound,
         return gl_err_set(err, -EINVAL, "pcap: comment of %zu bytes is over "
                           "%u", clen, GL_PCAPNG_COMMENT_MAX);
     }
-    total = gl_pcapng_epb_size(len, comment != NULL, (uint32_t)clen);
+    caplen = len < p->snaplen ? len : p->snaplen;
+    total = gl_pcapng_epb_size(caplen, comment != NULL, (uint32_t)clen);
     if (p->full || p->bytes + total > p->max_bytes) {
         p->full = true;
         p->refused++;
@@ -125,15 +131,15 @@ int gl_pcapng_frame(struct gl_pcapng *p, uint64_t t_ns, bool inbound,
     le32(h + 8, 0);                              /* interface 0 */
     le32(h + 12, (uint32_t)(t_ns >> 32));
     le32(h + 16, (uint32_t)t_ns);
-    le32(h + 20, len);
+    le32(h + 20, caplen);
     le32(h + 24, len);
     le16(o + 0, GL_PCAPNG_OPT_EPB_FLAGS);
     le16(o + 2, 4);
     le32(o + 4, (inbound ? GL_PCAPNG_FLAG_INBOUND : GL_PCAPNG_FLAG_OUTBOUND) |
                 (bad_fcs ? GL_PCAPNG_FLAG_CRC_ERR : 0));
     if ((rc = put(p, h, sizeof(h), err)) ||
-        (len && (rc = put(p, data, len, err))) ||
-        (rc = put(p, zero, pad4(len), err)) ||
+        (caplen && (rc = put(p, data, caplen, err))) ||
+        (rc = put(p, zero, pad4(caplen), err)) ||
         (rc = put(p, o, 8, err))) {
         return rc;
     }

@@ -2413,6 +2413,56 @@ static int test_pcap_size_capped_by_pcap_max_bytes(void)
     return 0;
 }
 
+/* pcap-snaplen keeps each frame's first bytes and its original length
+ * (pcapng EPB, draft-ietf-opsawg-pcapng 4.3), as tcpdump -s does; the IDB
+ * says the snaplen (4.2).  Below 64 bytes is refused by name. */
+static int test_pcap_snaplen_keeps_headers_only(void)
+{
+    char dir[] = "/tmp/gemlab-pcap-XXXXXX";
+    char path[64], args[200], resp[QT_RESP_MAX], desc[512];
+    uint8_t b[200];
+    struct qt q;
+    struct stat st;
+    FILE *f;
+    size_t n = 0;
+    int rc, bad;
+
+    CHECK(mkdtemp(dir), "mkdtemp");
+    snprintf(path, sizeof(path), "%s/cap.pcapng", dir);
+    snprintf(args, sizeof(args), "-global gemlab-link.pcap=%s "
+                                 "-global gemlab-link.pcap-snaplen=64", path);
+    if (qt_start(&q, args) != 0) {
+        rmdir(dir);
+        CHECK(0, "QEMU did not start with pcap-snaplen");
+    }
+    bad = qt_qom_set(&q, LINK0_QOM, "pcap-snaplen", "63", resp, sizeof(resp));
+    qt_qmp_desc(resp, desc, sizeof(desc));
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, 10, 300);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    qt_stop(&q);
+    rc = stat(path, &st);
+    f = fopen(path, "rb");
+    if (f) {
+        n = fread(b, 1, sizeof(b), f);
+        fclose(f);
+    }
+    unlink(path);
+    rmdir(dir);
+    CHECK(bad == 1 && strstr(desc, "pcap-snaplen") && strstr(desc, "[64, 65535]"),
+          "pcap-snaplen=63: %.300s", resp);
+    CHECK(rc == 0 && n == sizeof(b), "no pcap file");
+    /* SHB + IDB 60, then 10 EPBs of 28 + 64 + epb_flags 8 + end 4 + 4 */
+    CHECK_EQ(st.st_size, 60 + 10 * 108);
+    CHECK_EQ(b[40] | b[41] << 8, 64);                /* IDB snaplen */
+    CHECK_EQ(b[60 + 20] | b[60 + 21] << 8, 64);      /* captured length */
+    CHECK_EQ(b[60 + 24] | b[60 + 25] << 8, 300);     /* original length */
+    return 0;
+}
+
 /*
  * QEMU 10.0: our link hooks into stock cadence_gem only when the GEM's
  * "gemlab" property is on (docs/QEMU_SEAM.md); other boards keep the
@@ -2770,6 +2820,7 @@ static const struct test tests[] = {
     T(test_bad_num_priority_queues_exits_naming_range),
     T(test_pcap_symlink_refused_naming_property),
     T(test_pcap_size_capped_by_pcap_max_bytes),
+    T(test_pcap_snaplen_keeps_headers_only),
     T10(test_gemlab_off_mdio_completes_at_once_with_stock_phy),
     T10(test_gemlab_off_stock_tx_stats_low_first_and_clear_on_read),
     T10(test_peer_answers_arp_and_icmp_echo),

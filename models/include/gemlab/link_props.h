@@ -107,6 +107,9 @@
     X("pcap-max-bytes", pcap_max, U64, \
       "size cap of the pcap file; frames past it are not captured " \
       "(default 1 GiB)") \
+    X("pcap-snaplen", pcap_snaplen, U32, \
+      "bytes kept of each captured frame, as tcpdump -s (default 65535: " \
+      "whole frames; 64 at least); read when the pcap is opened") \
     X("wire-seed", wire_seed, U64, \
       "wire PRNG seed (before the GEM realizes only)")
 

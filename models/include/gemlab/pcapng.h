@@ -48,8 +48,12 @@
 #define GL_PCAPNG_FLAG_OUTBOUND 2u
 #define GL_PCAPNG_FLAG_CRC_ERR (1u << 24)
 
-/* The IDB's snaplen; a longer frame is refused, never truncated. */
+/* The longest frame written (whole frames: the IDB's snaplen when no
+ * shorter one is asked for); a longer frame is refused. */
 #define GL_PCAPNG_SNAPLEN 65535u
+/* Shortest snaplen accepted: the Ethernet, IPv4 and TCP headers without
+ * options (14 + 20 + 20 = 54 bytes) fit, rounded up to 64. */
+#define GL_PCAPNG_SNAPLEN_MIN 64u
 /* Longest opt_comment (the option length is 16 bits). */
 #define GL_PCAPNG_COMMENT_MAX 65532u
 
@@ -64,6 +68,7 @@
 struct gl_pcapng {
     FILE *f;              /* not owned: the caller closes it */
     uint64_t max_bytes;   /* the cap: the file never grows past it */
+    uint32_t snaplen;     /* bytes kept of each frame (IDB snaplen) */
     uint64_t bytes;       /* written so far (headers included) */
     uint64_t frames;      /* EPBs written */
     uint64_t refused;     /* frames left out because of the cap */
@@ -71,15 +76,19 @@ struct gl_pcapng {
 };
 
 /*
- * Check @max_bytes, then write the SHB and the IDB to @f and flush.
- * -EINVAL (f NULL or the cap out of range, "pcap-max-bytes: ...") or
- * -EIO when the write fails.
+ * Check @max_bytes and @snaplen, then write the SHB and the IDB (with
+ * @snaplen) to @f and flush.  Each frame keeps its first @snaplen bytes
+ * (GL_PCAPNG_SNAPLEN: whole frames), as `tcpdump -s` does; its original
+ * length is kept in the EPB (4.3).
+ * -EINVAL (f NULL, the cap or the snaplen out of range, "pcap-max-bytes:
+ * ..." or "pcap-snaplen: ...") or -EIO when the write fails.
  */
 int gl_pcapng_start(struct gl_pcapng *p, FILE *f, uint64_t max_bytes,
-                    struct gl_err *err);
+                    uint32_t snaplen, struct gl_err *err);
 
-/* Bytes one EPB takes for a @len-byte frame and a comment of @clen bytes
- * (@has_comment false: no opt_comment at all). */
+/* Bytes one EPB takes for @len captured bytes (the frame's length, or the
+ * snaplen when shorter) and a comment of @clen bytes (@has_comment false:
+ * no opt_comment at all). */
 uint32_t gl_pcapng_epb_size(uint32_t len, bool has_comment, uint32_t clen);
 
 /*

@@ -92,7 +92,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fz_init(&in, data, size);
     mem = open_memstream(&buf, &len);
-    if (!mem || gl_pcapng_start(&w, mem, GL_PCAPNG_MAX_DEFAULT, NULL))
+    if (!mem || gl_pcapng_start(&w, mem, GL_PCAPNG_MAX_DEFAULT, GL_PCAPNG_SNAPLEN, NULL))
         fz_fail("cannot start a capture in memory");
     while (!fz_empty(&in) && written < MAX_FRAMES) {
         uint8_t h = fz_u8(&in);

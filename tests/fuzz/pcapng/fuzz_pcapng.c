@@ -2,17 +2,19 @@
  * fuzz_pcapng.c - libFuzzer target: the pcapng writer (models/src/pcapng.c).
  *
  * Input: the cap (4096 + a 20-bit value, so the range's low end and the
- * refusal path are reached fast), then per frame: a length selector
+ * refusal path are reached fast), the snaplen (whole frames, or one in
+ * [64, 65535]), then per frame: a length selector
  * (lengths past the snaplen included), direction, CRC-error bit, a 64-bit
  * timestamp, and an optional comment taken from the input.
  *
  * Checked after the run:
  *  - each call returns what a shadow model predicts: -EINVAL for a frame
- *    over the snaplen, -ENOSPC once a frame does not fit (and for every
+ *    over 65535 bytes, -ENOSPC once a frame does not fit (and for every
  *    frame after it), else 0;
  *  - the file never exceeds the cap, and its size equals p.bytes;
  *  - the file parses back (draft-ietf-opsawg-pcapng 3.1, 4.1-4.3): SHB,
- *    IDB, then one EPB per accepted frame with its timestamp, length,
+ *    IDB (with the snaplen), then one EPB per accepted frame with its
+ *    timestamp, captured length min(length, snaplen), original length,
  *    payload, epb_flags (4.3.1) and comment, every block 32-bit aligned
  *    with a matching trailer.
  */
@@ -28,7 +30,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 struct shadow {
     uint64_t ts;
-    uint32_t len, flags;
+    uint32_t len, caplen, flags;
     uint8_t fill;
     bool has_comment;
     size_t clen;
@@ -52,21 +54,21 @@ static uint16_t rd16(const uint8_t *b)
 static void check_epb(const uint8_t *p, uint32_t len, const struct shadow *s,
                       unsigned k)
 {
-    uint32_t q, pad = (4 - (s->len & 3)) & 3;
+    uint32_t q, pad = (4 - (s->caplen & 3)) & 3;
     bool flags = false, comment = false;
 
     if (rd32(p) != GL_PCAPNG_EPB || rd32(p + 8) != 0 ||
         ((uint64_t)rd32(p + 12) << 32 | rd32(p + 16)) != s->ts ||
-        rd32(p + 20) != s->len || rd32(p + 24) != s->len ||
-        28 + s->len + pad + 8 > len) {
+        rd32(p + 20) != s->caplen || rd32(p + 24) != s->len ||
+        28 + s->caplen + pad + 8 > len) {
         fz_fail("EPB %u: header fields", k);
     }
-    for (uint32_t i = 0; i < s->len; i++) {
+    for (uint32_t i = 0; i < s->caplen; i++) {
         if (p[28 + i] != (uint8_t)(s->fill + i)) {
             fz_fail("EPB %u: payload byte %u", k, i);
         }
     }
-    for (q = 28 + s->len; q < 28 + s->len + pad; q++) {
+    for (q = 28 + s->caplen; q < 28 + s->caplen + pad; q++) {
         if (p[q]) {
             fz_fail("EPB %u: padding not zero", k);
         }
@@ -115,6 +117,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     struct gl_err err;
     unsigned n = 0, calls = 0;
     uint64_t cap;
+    uint32_t snaplen;
     bool full = false;
     FILE *f;
     long end;
@@ -122,12 +125,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     fz_init(&in, data, size);
     cap = GL_PCAPNG_MAX_MIN + (fz_u32(&in) & (CAP_SPAN - 1));
+    snaplen = fz_u8(&in) & 1 ? GL_PCAPNG_SNAPLEN
+              : GL_PCAPNG_SNAPLEN_MIN + fz_u16(&in) % (GL_PCAPNG_SNAPLEN -
+                                                      GL_PCAPNG_SNAPLEN_MIN + 1);
     f = fmemopen(buf, sizeof(buf), "w");
     if (!f) {
         fz_fail("fmemopen");
     }
     setvbuf(f, NULL, _IONBF, 0);
-    if (gl_pcapng_start(&p, f, cap, &err)) {
+    if (gl_pcapng_start(&p, f, cap, snaplen, &err)) {
         fz_fail("start: %s", err.msg);
     }
     while (!fz_empty(&in) && calls++ < 4 * MAX_FRAMES) {
@@ -153,6 +159,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         s->ts = fz_u64(&in);
         s->len = len;
+        s->caplen = len < snaplen ? len : snaplen;
         s->fill = fz_u8(&in);
         s->has_comment = sel & 16;
         s->clen = s->has_comment ? fz_str(&in, s->comment, 255) : 0;
@@ -167,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         }
         if (len > GL_PCAPNG_SNAPLEN) {
             want = -EINVAL;
-        } else if (full || p.bytes + gl_pcapng_epb_size(len, s->has_comment,
+        } else if (full || p.bytes + gl_pcapng_epb_size(s->caplen, s->has_comment,
                                                         (uint32_t)s->clen) > cap) {
             want = -ENOSPC;
             full = true;
@@ -198,6 +205,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     }
     if (memcmp(buf, "\x0a\x0d\x0d\x0a\x1c\0\0\0\x4d\x3c\x2b\x1a", 12) ||
         rd32(buf + 28) != GL_PCAPNG_IDB || rd32(buf + 32) != 32 ||
+        rd32(buf + 40) != snaplen ||
         rd32(buf + 56) != 32) {
         fz_fail("SHB/IDB");
     }

@@ -21,7 +21,7 @@ int main(int argc, char **argv)
     (void)argc;
     for (unsigned i = 0; i < sizeof(f); i++)
         f[i] = (unsigned char)i;
-    if (!o || gl_pcapng_start(&p, o, 1u << 20, NULL))
+    if (!o || gl_pcapng_start(&p, o, 1u << 20, GL_PCAPNG_SNAPLEN, NULL))
         return 1;
     gl_pcapng_frame(&p, 1000000001ull, true, f, 60, false, NULL, NULL);
     gl_pcapng_frame(&p, 2000000002ull, false, f, 1514, true, NULL, NULL);

@@ -143,7 +143,7 @@ static void mem_start(struct mem *m, uint64_t cap)
     m->f = tmpfile();
     assert_non_null(m->f);
     m->buf = file_buf;
-    assert_int_equal(gl_pcapng_start(&m->p, m->f, cap, NULL), 0);
+    assert_int_equal(gl_pcapng_start(&m->p, m->f, cap, GL_PCAPNG_SNAPLEN, NULL), 0);
 }
 
 static void mem_read(struct mem *m)
@@ -315,11 +315,14 @@ static void test_bad_arguments(void **state)
     struct gl_pcapng p;
     struct mem m;
 
-    assert_int_equal(gl_pcapng_start(&p, stdout, 4095, &err), -EINVAL);
+    assert_int_equal(gl_pcapng_start(&p, stdout, 4095, GL_PCAPNG_SNAPLEN, &err), -EINVAL);
     assert_string_equal(err.msg,
                         "pcap-max-bytes: 4095 is out of range [4096, 1099511627776] bytes");
-    assert_int_equal(gl_pcapng_start(&p, stdout, (1ull << 40) + 1, NULL), -EINVAL);
-    assert_int_equal(gl_pcapng_start(&p, NULL, 4096, &err), -EINVAL);
+    assert_int_equal(gl_pcapng_start(&p, stdout, (1ull << 40) + 1, GL_PCAPNG_SNAPLEN, NULL), -EINVAL);
+    assert_int_equal(gl_pcapng_start(&p, NULL, 4096, GL_PCAPNG_SNAPLEN, &err), -EINVAL);
+    assert_int_equal(gl_pcapng_start(&p, stdout, 4096, GL_PCAPNG_SNAPLEN_MIN - 1, &err), -EINVAL);
+    assert_string_equal(err.msg, "pcap-snaplen: 63 is out of range [64, 65535] bytes");
+    assert_int_equal(gl_pcapng_start(&p, stdout, 4096, GL_PCAPNG_SNAPLEN + 1, NULL), -EINVAL);
 
     mem_start(&m, GL_PCAPNG_MAX_DEFAULT);
     assert_int_equal(gl_pcapng_frame(&m.p, 0, true, frame, GL_PCAPNG_SNAPLEN + 1,
@@ -354,7 +357,7 @@ static void test_write_error_is_eio(void **state)
     FILE *f = fopen("/dev/full", "w");
     assert_non_null(f);
     setvbuf(f, NULL, _IONBF, 0);
-    assert_int_equal(gl_pcapng_start(&p, f, 4096, &err), -EIO);
+    assert_int_equal(gl_pcapng_start(&p, f, 4096, GL_PCAPNG_SNAPLEN, &err), -EIO);
     assert_string_equal(err.msg, "pcap: write failed");
     assert_int_equal(gl_pcapng_frame(&p, 0, true, frame, 64, false, NULL, &err),
                      -EIO);
@@ -379,7 +382,7 @@ static void test_capinfos_reads_it(void **state)
     assert_true(fd >= 0);
     f = fdopen(fd, "wb");
     assert_non_null(f);
-    assert_int_equal(gl_pcapng_start(&p, f, GL_PCAPNG_MAX_DEFAULT, NULL), 0);
+    assert_int_equal(gl_pcapng_start(&p, f, GL_PCAPNG_MAX_DEFAULT, GL_PCAPNG_SNAPLEN, NULL), 0);
     for (unsigned i = 0; i < 37; i++) {
         memset(frame, (int)i, sizeof(frame));
         assert_int_equal(gl_pcapng_frame(&p, 1000000ull * i, i & 1, frame,
@@ -443,6 +446,53 @@ static void test_reader_round_trips_the_writer(void **state)
         assert_int_equal(pk.data[pk.len - 1], (uint8_t)(i * 7 + pk.len - 1));
     }
     assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 0);
+    mem_end(&m);
+}
+
+/* A snaplen keeps each frame's first bytes and its original length, as
+ * tcpdump -s does (EPB 4.3: captured and original packet length); the
+ * IDB says the snaplen (4.2); the cap counts the bytes kept. */
+static void test_snaplen_keeps_headers_and_original_length(void **state)
+{
+    struct mem m;
+    struct gl_pcapng_packet pk;
+    uint8_t fr[1514];
+    (void)state;
+    for (unsigned k = 0; k < sizeof(fr); k++)
+        fr[k] = (uint8_t)(k * 3 + 1);
+    memset(&m, 0, sizeof(m));
+    m.f = tmpfile();
+    assert_non_null(m.f);
+    m.buf = file_buf;
+    assert_int_equal(gl_pcapng_start(&m.p, m.f, 4096, 96, NULL), 0);
+    assert_int_equal(gl_pcapng_frame(&m.p, 5, true, fr, 1514, false, NULL, NULL), 0);
+    assert_int_equal(gl_pcapng_frame(&m.p, 6, false, fr, 60, false, "short", NULL), 0);
+    assert_int_equal(gl_pcapng_frame(&m.p, 7, false, fr, 96, false, NULL, NULL), 0);
+    assert_int_equal(m.p.bytes, 60 + gl_pcapng_epb_size(96, false, 0) +
+                                gl_pcapng_epb_size(60, true, 5) +
+                                gl_pcapng_epb_size(96, false, 0));
+    mem_read(&m);
+    assert_int_equal(m.size, m.p.bytes);
+    assert_int_equal(rd32(m.buf + 40), 96);                 /* IDB snaplen */
+    rewind(m.f);
+    assert_int_equal(gl_pcapng_read_open(&rdr, m.f, NULL), 0);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_int_equal(pk.caplen, 96);
+    assert_int_equal(pk.len, 1514);
+    assert_memory_equal(pk.data, fr, 96);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_int_equal(pk.caplen, 60);
+    assert_int_equal(pk.len, 60);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
+    assert_int_equal(pk.caplen, 96);
+    assert_int_equal(pk.len, 96);
+    assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 0);
+    /* a 4096-byte cap holds 26 more headers of full-size frames (140 B
+     * each) where whole frames (1560 B) would have fitted 2 */
+    assert_int_equal(gl_pcapng_epb_size(96, false, 0), 140);
+    for (unsigned i = 0; i < 26; i++)
+        assert_int_equal(gl_pcapng_frame(&m.p, 8 + i, true, fr, 1514, false, NULL, NULL), 0);
+    assert_int_equal(gl_pcapng_frame(&m.p, 99, true, fr, 1514, false, NULL, NULL), -ENOSPC);
     mem_end(&m);
 }
 
@@ -582,6 +632,7 @@ int main(void)
         cmocka_unit_test(test_write_error_is_eio),
         cmocka_unit_test(test_capinfos_reads_it),
         cmocka_unit_test(test_reader_round_trips_the_writer),
+        cmocka_unit_test(test_snaplen_keeps_headers_and_original_length),
         cmocka_unit_test(test_reader_big_endian_other_blocks_and_spb),
         cmocka_unit_test(test_reader_rejects_malformed_files),
         cmocka_unit_test(test_reader_huge_binary_timestamp_saturates),

@@ -40,7 +40,7 @@ static void w_open(struct w *w)
     assert_true(fd >= 0);
     w->f = fdopen(fd, "wb");
     assert_non_null(w->f);
-    assert_int_equal(gl_pcapng_start(&w->p, w->f, GL_PCAPNG_MAX_DEFAULT, NULL), 0);
+    assert_int_equal(gl_pcapng_start(&w->p, w->f, GL_PCAPNG_MAX_DEFAULT, GL_PCAPNG_SNAPLEN, NULL), 0);
 }
 
 static void put16(uint8_t *b, uint16_t v) { b[0] = (uint8_t)(v >> 8); b[1] = (uint8_t)v; }

@@ -877,7 +877,7 @@ static void test_runner_properties_are_the_link_tables(void **state)
     static const char *const keys[] = { LINK_KEYS(KEY_PROPS, _) };
 #undef KEY_PROPS
     static const char *const own[] = { "max-speed", "rgmii-timing", "rgmii-pcb-rx-delay", "rgmii-pcb-tx-delay",
-                                       "pcap", "pcap-max-bytes", "rx-starve-ns", "partner-autoneg" };
+                                       "pcap", "pcap-max-bytes", "pcap-snaplen", "rx-starve-ns", "partner-autoneg" };
     size_t n = 0;
     (void)state;
     for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {

@@ -111,6 +111,7 @@ struct GemlabLink {
     bool rx_backpressure;
     char *pcap_path;
     uint64_t pcap_max_bytes;     /* "pcap-max-bytes" */
+    uint32_t pcap_snaplen;       /* "pcap-snaplen" */
     /* rx-starve-ns: no RX descriptor counts as free until this time */
     uint64_t rx_starve_until_ns;
 

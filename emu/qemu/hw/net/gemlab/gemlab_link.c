@@ -639,6 +639,7 @@ static void gemlab_link_obj_init(Object *obj)
     g->wire_seed = 1;
     g->link_prop_up = true;
     g->pcap_max_bytes = GL_PCAPNG_MAX_DEFAULT;
+    g->pcap_snaplen = GL_PCAPNG_SNAPLEN;
 }
 
 /* What realize allocated: the wire and its frames, timers, capture. */

@@ -87,8 +87,10 @@ void gemlab_pcap_open(GemlabLink *g, Error **errp)
     pc->refs = 1;
     gemlab_pcaps = g_slist_prepend(gemlab_pcaps, pc);
     g->pcap = pc;
-    /* SHB + IDB (Ethernet, snaplen 65535, if_tsresol 9: ns) */
-    if (gl_pcapng_start(&pc->w, f, g->pcap_max_bytes, &err)) {
+    /* SHB + IDB (Ethernet, snaplen pcap-snaplen, if_tsresol 9: ns); the
+     * snaplen is the opening device's for the file's life (one IDB) */
+    if (gl_pcapng_start(&pc->w, f, g->pcap_max_bytes, g->pcap_snaplen,
+                        &err)) {
         qemu_log_mask(LOG_UNIMP, "cadence_gem: %s\n", err.msg);
     }
 }

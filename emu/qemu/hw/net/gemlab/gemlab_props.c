@@ -429,6 +429,29 @@ static void gemlab_set_pcap_max(Object *obj, Visitor *v, const char *name,
     GEMLAB_LINK(obj)->pcap_max_bytes = n;
 }
 
+static void gemlab_get_pcap_snaplen(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    visit_type_uint32(v, name, &GEMLAB_LINK(obj)->pcap_snaplen, errp);
+}
+
+static void gemlab_set_pcap_snaplen(Object *obj, Visitor *v, const char *name,
+                                    void *opaque, Error **errp)
+{
+    uint32_t n;
+
+    if (!visit_type_uint32(v, name, &n, errp)) {
+        return;
+    }
+    if (n < GL_PCAPNG_SNAPLEN_MIN || n > GL_PCAPNG_SNAPLEN) {
+        error_setg(errp, "gemlab-link.%s: %" PRIu32 " is out of range "
+                   "[%u, %u] (bytes)", name, n, GL_PCAPNG_SNAPLEN_MIN,
+                   GL_PCAPNG_SNAPLEN);
+        return;
+    }
+    GEMLAB_LINK(obj)->pcap_snaplen = n;
+}
+
 static void gemlab_get_wire_seed(Object *obj, Visitor *v, const char *name,
                                  void *opaque, Error **errp)
 {
@@ -567,6 +590,8 @@ static const char *gemlab_prop_type_name(const GemlabProp *gp)
     object_class_property_add_bool(oc, name, get, set)
 #define GEMLAB_ADD_U64(oc, name, get, set) \
     object_class_property_add(oc, name, "uint64", get, set, NULL, NULL)
+#define GEMLAB_ADD_U32(oc, name, get, set) \
+    object_class_property_add(oc, name, "uint32", get, set, NULL, NULL)
 #define GEMLAB_CONTROL_ADD(name, ident, t, desc) \
     GEMLAB_ADD_##t(oc, name, gemlab_get_##ident, gemlab_set_##ident); \
     object_class_property_set_description(oc, name, desc);
