@@ -418,6 +418,83 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
     return rc;
 }
 
+/*
+ * The tap's order.  QEMU writes a sent frame when the wire delivers it,
+ * stamped with the time it left the MAC (gemlab_link.c), so with latency
+ * and reordering the file is in arrival order at the far end, not in the
+ * order the board's end of the cable saw.  TCP segments go through a
+ * min-heap on (timestamp, file position) and are analysed in timestamp
+ * order: exact while no segment is displaced by more than REORDER_MAX
+ * TCP segments in the file (95 MB of full-size segments in flight).
+ */
+#define REORDER_MAX 65536u
+
+struct pending {
+    uint64_t t, n;            /* timestamp (ns), position in the file */
+    bool outbound;            /* epb_flags: sent by the board */
+    struct tcp_seg s;         /* s.src, s.dst point into src, dst on pop */
+    uint8_t src[16], dst[16];
+};
+
+struct reorder {
+    struct pending *e;
+    size_t n, cap;
+};
+
+static bool pend_lt(const struct pending *a, const struct pending *b)
+{
+    return a->t < b->t || (a->t == b->t && a->n < b->n);
+}
+
+static void pend_swap(struct pending *a, struct pending *b)
+{
+    struct pending t = *a;
+    *a = *b;
+    *b = t;
+}
+
+/* Push a copy of @p (its addresses copied too); -ENOMEM. */
+static int reorder_push(struct reorder *h, const struct pending *p)
+{
+    size_t i;
+    if (h->n == h->cap) {
+        size_t cap = h->cap ? h->cap * 2 : 256;
+        struct pending *e = realloc(h->e, cap * sizeof(*e));
+        if (!e)
+            return -ENOMEM;
+        h->e = e;
+        h->cap = cap;
+    }
+    i = h->n++;
+    h->e[i] = *p;
+    while (i && pend_lt(&h->e[i], &h->e[(i - 1) / 2])) {
+        pend_swap(&h->e[i], &h->e[(i - 1) / 2]);
+        i = (i - 1) / 2;
+    }
+    return 0;
+}
+
+/* Pop the earliest into @out (h->n > 0). */
+static void reorder_pop(struct reorder *h, struct pending *out)
+{
+    size_t i = 0;
+    *out = h->e[0];
+    h->e[0] = h->e[--h->n];
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, m = i;
+        if (l < h->n && pend_lt(&h->e[l], &h->e[m]))
+            m = l;
+        if (r < h->n && pend_lt(&h->e[r], &h->e[m]))
+            m = r;
+        if (m == i)
+            break;
+        pend_swap(&h->e[i], &h->e[m]);
+        i = m;
+    }
+    out->s.src = out->src;
+    out->s.dst = out->dst;
+}
+
 static void free_flows(struct flow **fl, int n)
 {
     for (int i = 0; i < n; i++)
@@ -432,6 +509,8 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     struct gl_pcapng_packet pk;
     struct gl_err e = { "" };
     uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
+    struct reorder heap = { 0 };
+    struct pending p;
     int nfl = 0, rc;
     cJSON *o, *a;
 
@@ -442,27 +521,47 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
         return -ENOMEM;
     }
     gl_pcapng_read_open(r, f, NULL);
-    while ((rc = gl_pcapng_read_next(r, &pk, &e)) == 1) {
-        struct tcp_seg s;
+    for (bool eof = false;;) {
         struct flow *fw;
         int d;
-        frames++;
-        if (pk.flags & GL_PCAPNG_FLAG_CRC_ERR) {
-            crc++;  /* the receiver discards it: no TCP evidence in it */
-            continue;
+        rc = eof ? 0 : gl_pcapng_read_next(r, &pk, &e);
+        if (rc == 1) {
+            frames++;
+            if (pk.flags & GL_PCAPNG_FLAG_CRC_ERR) {
+                crc++;  /* the receiver discards it: no TCP evidence in it */
+                continue;
+            }
+            if (!parse(pk.data, pk.caplen, &p.s))
+                continue;
+            tcp++;
+            p.t = pk.t_ns;
+            p.n = frames;
+            p.outbound = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
+            memcpy(p.src, p.s.src, p.s.alen);
+            memcpy(p.dst, p.s.dst, p.s.alen);
+            if (reorder_push(&heap, &p)) {
+                rc = -ENOMEM;
+                e = (struct gl_err){ "out of memory" };
+                break;
+            }
+            if (heap.n <= REORDER_MAX)
+                continue;
+        } else if (rc < 0 || !heap.n) {
+            break;
+        } else {
+            eof = true;         /* drain the heap */
         }
-        if (!parse(pk.data, pk.caplen, &s))
-            continue;
-        tcp++;
-        fw = find_flow(fl, &nfl, &s, &d);
+        reorder_pop(&heap, &p);
+        fw = find_flow(fl, &nfl, &p.s, &d);
         if (!fw) {
             untracked++;
             continue;
         }
         if (!fw->h[d].seen)
-            fw->h[d].board = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
-        segment(fw, d, &s, pk.t_ns);
+            fw->h[d].board = p.outbound;
+        segment(fw, d, &p.s, p.t);
     }
+    free(heap.e);
     if (rc < 0) {
         fprintf(err, "%s: %s\n", name, e.msg);
         free(r);

@@ -19,6 +19,9 @@
  *     and the most bytes the sender had in flight (sent and not acked);
  *   - frames with a bad FCS (epb_flags bit 24).
  *
+ * Segments are analysed in timestamp order, the order the tap saw, not in
+ * the file's (QEMU writes a sent frame when the far end gets it).
+ *
  * Errors: 0 or a negative errno, with a message naming the file on @err.
  */
 #ifndef GEMLAB_RUNNER_CAPTURE_H

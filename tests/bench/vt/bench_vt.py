@@ -251,7 +251,7 @@ class Runner:
             fig["peer_rx_pps"] = pr["received"] / (pr["duration_us"] / 1e6)
         if name != self.keep_capture_of:
             try:
-                os.unlink(os.path.join(out, "wire.pcapng"))     # 32 MiB each
+                os.unlink(os.path.join(out, "wire.pcapng"))     # up to 64 MiB each
             except OSError:
                 pass
         self.runs.append(fig)

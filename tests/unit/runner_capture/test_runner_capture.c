@@ -244,6 +244,37 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
     cJSON_Delete(o);
 }
 
+/* QEMU writes a sent frame when the wire delivers it, stamped when it
+ * left the MAC (gemlab_link.c): reordered on the path, the board's
+ * segments come in the file out of timestamp order.  The tap at the
+ * board's end saw them in order: nothing is resent or out of order. */
+static void test_file_in_delivery_order_is_read_in_time_order(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *b;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);
+    seg(&w, 400 * US, 0, 50000, SYN | ACK, 900, 101, 8192, 0, -1, 1460, 0);
+    seg(&w, 400 * US + 1, 1, 50000, ACK, 101, 901, 5840, 0, -1, -1, 0);
+    /* sent at 1.000, 1.012, 1.024 ms; the first is delayed on the wire,
+     * so it is written last */
+    seg(&w, 1 * MS + 12 * US, 1, 50000, ACK, 1561, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 1 * MS + 24 * US, 1, 50000, ACK, 3021, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 1 * MS, 1, 50000, ACK, 101, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 1 * MS + 600 * US, 0, 50000, ACK, 901, 4481, 8192, 0, -1, -1, 0);
+    o = analyse(&w);
+    b = dir_of(o, 0, "board");
+    assert_int_equal(num(b, "segments"), 3);
+    assert_int_equal(num(b, "retransmits"), 0);
+    assert_int_equal(num(b, "spurious_retransmits"), 0);
+    assert_int_equal(num(b, "out_of_order"), 0);
+    assert_int_equal(num(b, "inflight_max_bytes"), 4380);
+    assert_int_equal(num(o, "tcp_retransmits"), 0);
+    cJSON_Delete(o);
+}
+
 /* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
  * a malformed file is an error naming it. */
 static void test_non_tcp_and_bad_file(void **state)
@@ -285,6 +316,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
+        cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
