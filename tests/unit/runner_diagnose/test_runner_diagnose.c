@@ -137,6 +137,14 @@ static const struct rcase cases[] = {
       "\"iperf\":{\"udp_lost_pct\":5.03,\"method\":{\"protocol\":\"udp\",\"reverse\":true}}}", DG_PHY_RGMII_DELAY, false },
     /* MAC */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":1000}}", DG_MAC_SPEED_MISMATCH, true },
+    /* a GEM at the wrong speed fails every frame's FCS: the count is the
+     * mismatch's, not the cable's (and only the mismatch is named) */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"mac_speed_mbps\":100},"
+      "\"gem\":{\"rx_frames\":0,\"rx_fcs_errors\":23}}", DG_PHY_FCS_ERRORS, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"mac_speed_mbps\":100},"
+      "\"gem\":{\"rx_frames\":0,\"rx_fcs_errors\":23}}", DG_MAC_SPEED_MISMATCH, true },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"mac_speed_mbps\":1000},"
+      "\"gem\":{\"rx_frames\":0,\"rx_fcs_errors\":23}}", DG_PHY_FCS_ERRORS, true },
     { CLEAN, DG_MAC_SPEED_MISMATCH, false },
     /* NWCFG agrees with the PHY: what the model thinks is truth, not read */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"mac_speed_mbps\":100},\"truth\":{\"model\":{\"mac_matches_phy\":false}}}",
