@@ -195,6 +195,8 @@ static void build_board_and_bench(struct run *r)
         cJSON_AddNumberToObject(b, "rx_bds", rxbd);
     if (!isnan(txbd))
         cJSON_AddNumberToObject(b, "tx_bds", txbd);
+    if (!isnan(rs_jnumber(ready, "pbufs")))     /* bare metal: lwIP PBUF_POOL_SIZE */
+        cJSON_AddNumberToObject(b, "pbufs", rs_jnumber(ready, "pbufs"));
     {
         const cJSON *pm = cJSON_GetObjectItemCaseSensitive(ready, "phy_mode");
         if (cJSON_IsString(pm))       /* the guest's /proc/device-tree phy-mode */
@@ -301,6 +303,9 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "tx_bds", isnan(txbd) ? (double)s->v[SK_BOARD_TX_BDS].u : txbd);
     cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
     cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
+    if (!isnan(rs_jnumber(ready, "pbufs")) || s->v[SK_BOARD_PBUFS].set)
+        cJSON_AddNumberToObject(c, "pbufs", isnan(rs_jnumber(ready, "pbufs")) ? (double)s->v[SK_BOARD_PBUFS].u
+                                                                              : rs_jnumber(ready, "pbufs"));
     cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
     cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
     {

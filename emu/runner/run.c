@@ -605,6 +605,36 @@ static int apply_board_keys(struct run *r)
 
     if (s->v[SK_BOARD_FIRMWARE].e != 0)
         return 0;
+    {
+        /* build options: the ELF's ready line says what it was built with,
+         * and the runner never rebuilds it; a scenario asking for another
+         * value would measure a board it did not describe */
+        static const struct { enum scn_key key; const char *field, *make; } opt[] = {
+            { SK_BOARD_TX_BDS, "txbd", "GEM_TXBD=" },
+            { SK_BOARD_PBUFS, "pbufs", "LWIP_OPTS=-DPBUF_POOL_SIZE=" },
+        };
+        const cJSON *ready = inst_last_msg(&r->in, "ready");
+        for (size_t i = 0; i < sizeof(opt) / sizeof(opt[0]); i++) {
+            const struct scn_val *v = &s->v[opt[i].key];
+            double have = rs_jnumber(ready, opt[i].field);
+            unsigned long long want = v->u;
+            if (!v->set)
+                continue;
+            if (isnan(have)) {
+                fprintf(stderr, "gemlab: warning: %s:%d: the firmware's ready line does not say its %s (an older "
+                                "ELF?): board.%s = %llu is not checked\n", r->o.scenario, v->line, opt[i].field,
+                        scn_key_name(opt[i].key), want);
+                continue;
+            }
+            if (have == (double)want)
+                continue;
+            snprintf(r->reason, sizeof(r->reason), "%s:%d: board.%s = %llu, but this ELF was built with %.0f (a build "
+                     "option: build one with `make -C firmware/baremetal %s%llu O=DIR` and pass --fw)", r->o.scenario,
+                     v->line, scn_key_name(opt[i].key), want, have, opt[i].make, want);
+            r->exit_code = RUN_EXIT_INPUT;
+            return -EINVAL;
+        }
+    }
     for (int k = 0; k < 2; k++) {
         if (k == 0) {
             if (!s->v[SK_BOARD_RX_BDS].set)

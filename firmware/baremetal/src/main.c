@@ -156,10 +156,11 @@ int main(void)
     ip4addr_ntoa_r(&ip, ipstr, sizeof ipstr);
     printf(FW_JSON_HEAD("ready") ",\"ip\":\"%s\",\"mac\":\"%02x:%02x:%02x:%02x:%02x:%02x\","
            "\"board\":\"%s\",\"fw\":\"%s\",\"rxbd\":%u,\"txbd\":%u,\"csum_offload\":%s,\"jumbo\":%s,"
-           "\"tcp_wnd\":%u,\"tcp_mss\":%u}\n",
+           "\"tcp_wnd\":%u,\"tcp_mss\":%u,\"pbufs\":%u}\n",
            ipstr, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5], BOARD_NAME, GEMLAB_FW_VERSION,
            (unsigned)GEM_RXBD, (unsigned)GEM_TXBD, GEM_CSUM_OFFLOAD ? "true" : "false",
-           GEM_JUMBO ? "true" : "false", (unsigned)TCP_WND, (unsigned)TCP_MSS);
+           GEM_JUMBO ? "true" : "false", (unsigned)TCP_WND, (unsigned)TCP_MSS,
+           (unsigned)PBUF_POOL_SIZE);
     printf("ready: %s on %s, MAC %02x:%02x:%02x:%02x:%02x:%02x; type 'help'\n", ipstr,
            BOARD_NAME, mac[0], mac[1], mac[2], mac[3], mac[4], mac[5]);
     shell_prompt();

@@ -422,6 +422,26 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
         assert r.returncode == 2 and "%s.ini:%s" % (out, where) in r.stderr and also in r.stderr, r.stderr
 
 
+def test_build_options_the_elf_lacks_are_refused(tmp_path, vt_qemu, fw):
+    """[board] pbufs and tx_bds are bare-metal build options: the ELF's
+    ready line says what it has, and a scenario asking for other values
+    is refused by file:line (exit 2, verdict ERROR) before any traffic;
+    the values it has are reported (board.pbufs, conditions.pbufs)."""
+    head = "[scenario]\nname = opts\n[board]\nclock = virtual\n"
+    for key, value, make in (("pbufs", 8, "LWIP_OPTS=-DPBUF_POOL_SIZE=8"), ("tx_bds", 16, "GEM_TXBD=16")):
+        out = str(tmp_path / key)
+        r = gemlab_run(vt_qemu, fw, out, extra=["--net", "idle"],
+                       text=head + "%s = %d\n[traffic]\nduration = 1s\n" % (key, value))
+        assert r.returncode == 2, r.stdout + r.stderr
+        want = "%s.ini:5: board.%s = %d, but this ELF was built with" % (out, key, value)
+        assert want in r.stderr and make in r.stderr, r.stderr
+        assert results.load(out)["verdict"]["result"] == "ERROR"
+    out = str(tmp_path / "same")
+    doc = run_ok(vt_qemu, fw, out, extra=["--net", "idle"],
+                 text=head + "pbufs = 512\ntx_bds = 64\n[traffic]\nduration = 1s\n")
+    assert doc["board"]["pbufs"] == 512 and doc["truth"]["conditions"]["pbufs"] == 512, doc["board"]
+
+
 def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     """The idle fixture's timeline (link down at 200 ms, up at 300 ms, the
     firmware's `phy` at 3.5 s) during the peer's TCP test: each action is
