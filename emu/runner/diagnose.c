@@ -544,6 +544,23 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+static const char *onoff(double bit)
+{
+    return bit == 1 ? "on" : bit == 0 ? "off" : "?";
+}
+
+/* The device-tree phy-mode that makes the PHY add these delays (kernel
+ * Documentation/devicetree/bindings/net/ethernet-controller.yaml: "rgmii-id"
+ * both, "rgmii-rxid" RX only, "rgmii-txid" TX only, "rgmii" none), or NULL
+ * when a bit is unknown. */
+static const char *rgmii_mode_of(const struct dg_in *in)
+{
+    static const char *const mode[2][2] = { { "rgmii", "rgmii-txid" }, { "rgmii-rxid", "rgmii-id" } };
+    if ((in->rgmii_rx_delay != 0 && in->rgmii_rx_delay != 1) || (in->rgmii_tx_delay != 0 && in->rgmii_tx_delay != 1))
+        return NULL;
+    return mode[in->rgmii_rx_delay == 1][in->rgmii_tx_delay == 1];
+}
+
 /* The transmit half of r_rgmii: the board's own frames fail FCS at the
  * partner, whose counters the board cannot read, so its receiver counts
  * nothing.  What a bench reads instead: the 88E1116R's TX delay bit (page
@@ -593,9 +610,13 @@ static bool r_rgmii(const struct dg_in *in, struct dg_finding *f)
     evs(f, "phy_mode", in->phy_mode[0] ? in->phy_mode : "unknown");
     evs(f, "rgmii_rx_delay", in->rgmii_rx_delay == 1 ? "on" : in->rgmii_rx_delay == 0 ? "off" : "unknown");
     evs(f, "rgmii_tx_delay", in->rgmii_tx_delay == 1 ? "on" : in->rgmii_tx_delay == 0 ? "off" : "unknown");
-    say(f, "CRC errors at 1000 Mb/s with phy-mode \"%s\", PHY RGMII delays RX %s / TX %s: RGMII clock delay suspected",
-        in->phy_mode[0] ? in->phy_mode : "?", in->rgmii_rx_delay == 1 ? "on" : in->rgmii_rx_delay == 0 ? "off" : "?",
-        in->rgmii_tx_delay == 1 ? "on" : in->rgmii_tx_delay == 0 ? "off" : "?");
+    if (in->phy_mode[0])
+        say(f, "CRC errors at 1000 Mb/s with phy-mode \"%s\", PHY RGMII delays RX %s / TX %s: RGMII clock delay "
+               "suspected", in->phy_mode, onoff(in->rgmii_rx_delay), onoff(in->rgmii_tx_delay));
+    else
+        say(f, "CRC errors at 1000 Mb/s with the PHY's RGMII delays RX %s / TX %s%s%s%s: RGMII clock delay suspected",
+            onoff(in->rgmii_rx_delay), onoff(in->rgmii_tx_delay), rgmii_mode_of(in) ? " (what phy-mode \"" : "",
+            rgmii_mode_of(in) ? rgmii_mode_of(in) : "", rgmii_mode_of(in) ? "\" programs)" : "");
     return true;
 }
 
@@ -1205,7 +1226,7 @@ static const struct dg_rule rules[] = {
       "configure both ends the same: autoneg on both, or force the same speed and duplex on both",
       "docs/SOURCES.md 001 §4.4, §5.1" },
     { DG_PHY_RGMII_DELAY, r_rgmii,
-      "the RGMII clock delay is wrong: DT phy-mode \"rgmii\" where the board needs \"rgmii-id\" (errors only at 1000, where RGMII runs at 125 MHz DDR)",
+      "the RGMII clock delay is wrong: the phy-mode (\"rgmii\", \"rgmii-rxid\" or \"rgmii-txid\") leaves out a delay the board's traces do not add (errors only at 1000, where RGMII runs at 125 MHz DDR)",
       "read the PHY datasheet for the MAC-PHY interface mode and set phy-mode = \"rgmii-id\" (or the matching -rxid/-txid) in the device tree",
       "docs/SOURCES.md 001 §5.6" },
     { DG_MAC_SPEED_MISMATCH, r_mac_speed,

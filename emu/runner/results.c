@@ -198,8 +198,12 @@ static void build_board_and_bench(struct run *r)
     if (!isnan(rs_jnumber(ready, "pbufs")))     /* bare metal: lwIP PBUF_POOL_SIZE */
         cJSON_AddNumberToObject(b, "pbufs", rs_jnumber(ready, "pbufs"));
     {
+        /* Linux: the guest's /proc/device-tree phy-mode; bare metal: the
+         * mode its PHY driver was told (`phy rgmii MODE` answers with it) */
         const cJSON *pm = cJSON_GetObjectItemCaseSensitive(ready, "phy_mode");
-        if (cJSON_IsString(pm))       /* the guest's /proc/device-tree phy-mode */
+        if (!cJSON_IsString(pm))
+            pm = cJSON_GetObjectItemCaseSensitive(inst_last_msg(&r->in, "phy_rgmii"), "mode");
+        if (cJSON_IsString(pm))
             cJSON_AddStringToObject(b, "phy_mode", pm->valuestring);
     }
     {

@@ -715,6 +715,38 @@ static void test_speed_below_names_the_side_that_left_1000_out(void **state)
     }
 }
 
+/* Without a device tree (bare metal, no `phy rgmii`), the RGMII finding
+ * names the phy-mode the PHY's delay bits amount to; with one, that one. */
+static void test_rgmii_summary_names_the_mode_the_bits_mean(void **state)
+{
+    static const struct { const char *js, *says; } modes[] = {
+        { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":false,\"tx\":true}},\"gem\":{\"rx_fcs_errors\":50}}",
+          "RX off / TX on (what phy-mode \"rgmii-txid\" programs)" },
+        { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":false,\"tx\":false}},\"gem\":{\"rx_fcs_errors\":50}}",
+          "RX off / TX off (what phy-mode \"rgmii\" programs)" },
+        { "{\"board\":{\"phy_mode\":\"rgmii-txid\"}," L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":false,\"tx\":true}},"
+          "\"gem\":{\"rx_fcs_errors\":50}}", "with phy-mode \"rgmii-txid\", PHY RGMII delays RX off / TX on" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+        const struct dg_finding *f = NULL;
+        struct dg_report rep;
+        struct dg_in in;
+        cJSON *root = cJSON_Parse(modes[i].js);
+        assert_non_null(root);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        for (int k = 0; k < rep.n; k++)
+            if (rep.f[k].code == DG_PHY_RGMII_DELAY)
+                f = &rep.f[k];
+        assert_non_null(f);
+        if (!strstr(f->summary, modes[i].says))
+            fail_msg("case %zu: '%s' lacks '%s'", i, f->summary, modes[i].says);
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_tx_ring_full_names_the_numbers(void **state)
 {
     cJSON *root = cJSON_Parse(TXRING("\"sent_bps\":916779000,\"sender_tx_errors\":1999,", "1999",
@@ -1273,7 +1305,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 19];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 20];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1286,6 +1318,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mistyped_members_are_unknown_not_crashes);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_phy_regs_outside_16_bits_are_unknown);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rgmii_summary_names_the_mode_the_bits_mean);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_speed_below_names_the_side_that_left_1000_out);
