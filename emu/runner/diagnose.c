@@ -1243,7 +1243,8 @@ static const struct dg_rule rules[] = {
       "docs/SOURCES.md 003 §4.2 (case 2: descriptors exhausted, prefetch)" },
     { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
       "all GEM interrupts and their softirq work land on one core, which is saturated while another has room",
-      "check /proc/interrupts; `echo 2 > /proc/irq/N/smp_affinity` (CPU1) or 3 (both), or let irqbalance spread them",
+      "check /proc/interrupts; move the GEM IRQ off the saturated core with `echo MASK > /proc/irq/N/smp_affinity` "
+      "(1 = CPU0, 2 = CPU1, 3 = both), or let irqbalance spread them",
       "docs/SOURCES.md 001 §5.2" },
     { DG_MAC_TX_RX_ASYMMETRY, r_asymmetry,
       "one direction is starved: too few TX descriptors or poor interrupt coalescing on that path",
@@ -1285,7 +1286,8 @@ static const struct dg_rule rules[] = {
     { DG_PROTO_CPU_LIMIT, r_cpu_limit,
       "a core of the board's CPU was saturated for the whole test: the stack's per-packet work on it (interrupt, "
       "softirq, TCP/IP, copies to and from the socket) bounds the goodput, not the link",
-      "spread the work over both A9s (-P 4, and the GEM IRQ on another core than the iperf thread: smp_affinity), "
+      "spread the work over the A9s (with both online: -P 4, and the GEM IRQ on another core than the iperf thread: "
+      "smp_affinity; with one online, bring up the second: no maxcpus=1 on the kernel command line), "
       "the CPU at its top clock (cpufreq governor performance), fewer packets per byte (-l, GRO, checksum "
       "offload); judge a single stream against 350-450 Mb/s on a 667 MHz A9",
       "docs/SOURCES.md 001 §1.1, §2.1, §4.5" },
