@@ -54,8 +54,9 @@ void rs_iperf_method_banner(const struct run *r, cJSON *res)
 
 /* The iperf server the board's console shows: the bare-metal firmware's
  * `status` line (lwIP's lwiperf speaks the iperf 2 protocol, docs/schema.md;
- * port 5001 is iperf 2's), the Linux agent's `tcp-port 5201` answer (iperf3's
- * port, the server init starts) or its `run iperf -s` result.  "" unknown. */
+ * port 5001 is iperf 2's), the Linux agent's `tcp-port PORT` answer for the
+ * port the test used (5201: iperf3's, the server init starts; 5001: iperf
+ * 2's) or its `run iperf -s` result; the last one wins.  "" unknown. */
 static const char *board_iperf_server(const struct run *r, char *why, size_t len)
 {
     const cJSON *m;
@@ -93,9 +94,13 @@ static const char *board_iperf_server(const struct run *r, char *why, size_t len
                 snprintf(why, len, "Linux agent: `run %s -s` started the board's server", tl);
             }
         } else if (!strcmp(t->valuestring, "result") && cJSON_IsString(cmd) && !strcmp(cmd->valuestring, "tcp-port") &&
-                   port == 5201 && cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "listening"))) {
-            tool = "iperf3";
-            snprintf(why, len, "Linux agent: a server listens on TCP 5201 (iperf3's port)");
+                   (port == 5201 || port == 5001) && rs_jnumber(m, "listen") > 0) {
+            /* the agent's answer counts the port's sockets by state
+             * (firmware/linux/agent/agent.c cmd_tcp_port): "listen".  The
+             * runner asks for the port the host's client uses (run.c) */
+            tool = port == 5201 ? "iperf3" : "iperf2";
+            snprintf(why, len, "Linux agent: a server listens on TCP %.0f (%s's port), the port the test used", port,
+                     tool);
         }
     }
     return tool;

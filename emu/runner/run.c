@@ -2958,6 +2958,18 @@ int run_scenario(const struct run_opts *o)
         }
     } else {
         cJSON *res = NULL;
+        if (!r.pair_sock[0] && r.s.v[SK_BOARD_FIRMWARE].e == 1) {
+            /* what listens on the port the host's client will use, as `ss
+             * -ltn` on the board shows it: the agent's `tcp-port` answer is
+             * the board server's evidence (results.c board_iperf_server) */
+            char cmd[32];
+            snprintf(cmd, sizeof(cmd), "tcp-port %d", board_port(&r.s));
+            rc = send_wait(&r, cmd, "result", 5000);
+            if (rc && rc != -ETIMEDOUT) {
+                wait_failed(&r, rc, cmd);
+                goto out;
+            }
+        }
         if (r.pair_sock[0] ? pair_start_peer(&r) || pair_traffic(&r, &res) : run_traffic(&r, 0, 0, &res))
             goto out;
         cJSON_AddItemToObject(r.results, "iperf", res);

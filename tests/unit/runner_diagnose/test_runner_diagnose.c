@@ -403,6 +403,12 @@ static const struct rcase cases[] = {
       DG_METHOD_IPERF_VERSION_MISMATCH, false },
     { "{\"iperf\":{\"ok\":false,\"error\":\"unable to connect to server: No route to host\"," TCP3("") "}}",
       DG_METHOD_IPERF_VERSION_MISMATCH, false },
+    /* host iperf 2 into the iperf3 server on the port it used: "ok" with a
+     * figure that measured nothing; the same tools and ok: nothing */
+    { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf3\"}},\"iperf\":{\"ok\":true,\"throughput_bps\":142915985,"
+      "\"method\":{\"tool\":\"iperf2\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
+    { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf3\"}},\"iperf\":{\"ok\":true,\"throughput_bps\":9e8,"
+      "\"method\":{\"tool\":\"iperf3\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
     /* tools differ only in the scenario (truth): nothing failed, nothing named */
     { "{\"truth\":{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
     { CLEAN, DG_METHOD_IPERF_VERSION_MISMATCH, false },
