@@ -285,11 +285,38 @@ double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps)
 /* Timestamps (RFC 7323): Linux sends them (net.ipv4.tcp_timestamps = 1,
  * Documentation/networking/ip-sysctl.rst), lwIP 2.1 does not
  * (LWIP_TCP_TIMESTAMPS 0 in src/include/lwip/opt.h). */
+
+/* UDP goodput ceiling for @len-byte datagrams: around each IP packet the
+ * wire carries 38 bytes (preamble + SFD 8, MAC header 14, FCS 4: IEEE
+ * 802.3 clause 3.1.1; the 96-bit-time gap, 12: clause 4.4.2); IP fragments
+ * beyond the MTU each pay their own IPv4 header and those 38 bytes; a tiny
+ * datagram is padded to the minimum frame. */
+double dg_udp_ceiling_bps(double speed_mbps, double len, int *frags, double *wire)
+{
+    double data = len + DG_UDP_HDR, per = DG_IP_MTU - DG_IPV4_HDR;     /* 1480 per fragment */
+    int n = (int)ceil(data / per);
+    double last = data - (n - 1) * per, w;
+
+    w = data + n * (double)(DG_IPV4_HDR + DG_WIRE_OVERHEAD);
+    if (last + DG_IPV4_HDR < DG_MIN_IP_PACKET)
+        w += DG_MIN_IP_PACKET - (last + DG_IPV4_HDR);
+    if (frags)
+        *frags = n;
+    if (wire)
+        *wire = w;
+    return speed_mbps * 1e6 * len / w;
+}
+
+/* UDP with the client's datagram length when it says it (-l), else 1472
+ * per 1538. */
 static double ceiling(const struct dg_in *in)
 {
     bool ts = in->tcp_timestamps == 1 ||
               (in->tcp_timestamps < 0 && strcmp(in->firmware, "linux") == 0);
+    double len = in->length_bytes;
 
+    if (in->udp && !isnan(len) && len >= 1 && len <= 65507)
+        return dg_udp_ceiling_bps(in->speed_mbps, len, NULL, NULL);
     return dg_ceiling_bps(in->speed_mbps, in->udp, ts);
 }
 
@@ -768,19 +795,6 @@ static bool r_asymmetry(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
-/* The goodput ceiling of what the sender sends: TCP as ceiling(); UDP
- * with the client's datagram length L when it says it (L payload + 8 UDP
- * + 20 IP + 14 header + 4 FCS, padded to 64, + 8 preamble/SFD + 12 IFG
- * per frame: IEEE 802.3 clauses 3.1.1, 4.4.2), else 1472/1538. */
-static double send_ceiling(const struct dg_in *in)
-{
-    double len = in->length_bytes;
-
-    if (!in->udp || isnan(len) || len < 1 || len > 1472)
-        return ceiling(in);
-    return in->speed_mbps * 1e6 * len / (fmax(len + 46, 64) + 20);
-}
-
 /* The board sends (the tool's direction) below the line: its own rate is
  * more than 1 % under the goodput ceiling of the negotiated speed, and
  * under the rate its client offered when it says so (-b: a paced sender
@@ -813,7 +827,7 @@ static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
 
     if (!board_sends(in, &sent, &events, &per_s) || isnan(events) || per_s < TH_TX_RING_PER_S)
         return false;
-    ceil = send_ceiling(in);
+    ceil = ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) ||
         (!isnan(in->offered_bps) && sent >= in->offered_bps * (1 - TH_TX_BELOW)))
         return false;
@@ -854,7 +868,7 @@ static bool r_tx_cpu_limit(const struct dg_in *in, struct dg_finding *f)
     if (!board_sends(in, &sent, &events, &per_s) || !in->udp || isnan(in->offered_bps) || isnan(events) ||
         per_s >= TH_TX_RING_PER_S || in->flaps > 0)
         return false;
-    ceil = send_ceiling(in);
+    ceil = ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) || sent >= in->offered_bps * (1 - TH_TX_BELOW))
         return false;
     ev(f, "sent_bps", sent);

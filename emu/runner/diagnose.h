@@ -129,6 +129,15 @@ bool dg_report_has(const struct dg_report *rep, enum dg_code c);
  * 1538 byte times per 1500-byte payload; RFC 7323 options take 12 bytes):
  * TCP 1448/1538 with timestamps, 1460/1538 without; UDP 1472/1538. */
 double dg_ceiling_bps(double speed_mbps, bool udp, bool timestamps);
+#define DG_WIRE_OVERHEAD 38     /* preamble+SFD, MAC header, FCS, IFG */
+#define DG_IP_MTU 1500
+#define DG_IPV4_HDR 20
+#define DG_UDP_HDR 8
+#define DG_MIN_IP_PACKET 46     /* 64-byte minimum frame less header and FCS */
+/* UDP goodput ceiling for @len-byte datagrams at @speed_mbps, with IP
+ * fragmentation and the minimum frame; *frags and *wire (bytes on the
+ * wire per datagram) when not NULL. */
+double dg_udp_ceiling_bps(double speed_mbps, double len, int *frags, double *wire);
 
 /* Human text, grouped by layer. */
 void dg_print(FILE *out, const struct dg_report *rep);

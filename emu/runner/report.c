@@ -460,33 +460,9 @@ static void free_run(struct run_data *r)
  * (clause 4.4.2); a full 1500-byte packet takes 1538 bytes of wire.  TCP
  * carries MSS bytes of it (dg_ceiling_bps, the rule diagnosis uses: 1448
  * with timestamps, 1460 without), UDP L bytes of an L + 28 packet
- * (docs/BENCHMARKS.md: R x 1470/1536 for 1470-byte datagrams).
+ * (docs/BENCHMARKS.md: R x 1470/1536 for 1470-byte datagrams;
+ * dg_udp_ceiling_bps).
  * results.json has no measured MSS: the legend says which one it assumed. */
-#define WIRE_OVERHEAD 38        /* preamble+SFD, MAC header, FCS, IFG */
-#define IP_MTU 1500
-#define IPV4_HDR 20
-#define UDP_HDR 8
-#define MIN_IP_PACKET 46        /* 64-byte minimum frame less header and FCS */
-
-/* UDP goodput ceiling for @len-byte datagrams: IP fragments beyond the MTU
- * each pay their own IPv4 header and 38 bytes of wire; a tiny datagram is
- * padded to the minimum frame. */
-static double udp_ceiling_bps(double speed_mbps, double len, int *frags, double *wire)
-{
-    double data = len + UDP_HDR, per = IP_MTU - IPV4_HDR;     /* 1480 per fragment */
-    int n = (int)ceil(data / per);
-    double last = data - (n - 1) * per, w;
-
-    w = data + n * (double)(IPV4_HDR + WIRE_OVERHEAD);
-    if (last + IPV4_HDR < MIN_IP_PACKET)
-        w += MIN_IP_PACKET - (last + IPV4_HDR);
-    if (frags)
-        *frags = n;
-    if (wire)
-        *wire = w;
-    return speed_mbps * 1e6 * len / w;
-}
-
 struct ceiling {
     double speed_mbps, bps;
     char legend[192];
@@ -519,7 +495,7 @@ static bool run_ceiling(const cJSON *res, struct ceiling *ce)
         if (!isnan(len) && len > 0 && len <= 65507) {
             int n;
             double w;
-            ce->bps = udp_ceiling_bps(sp, len, &n, &w);
+            ce->bps = dg_udp_ceiling_bps(sp, len, &n, &w);
             o = runner_appendf(ce->legend, sizeof(ce->legend), 0,
                                "line-rate ceiling %.2f Mb/s = %g x %g/%g (UDP, %g-byte datagrams", ce->bps / 1e6, sp,
                                len, w, len);
@@ -694,12 +670,12 @@ static void run_charts(struct run_data *r, struct charts *c)
                              "%splot 'sweep.dat' using 1:2 with linespoints lw 2 pt 7 title 'goodput'",
                              has_ce ? "set key below left Left reverse\nset samples 400\n" : "");
         if (has_ce && strcmp(js(r->res, "conditions.protocol"), "udp") == 0)
-            /* UDP: the ceiling depends on the datagram length L (udp_ceiling_bps;
+            /* UDP: the ceiling depends on the datagram length L (dg_udp_ceiling_bps;
              * fragments of 1480 data bytes, minimum-frame padding left out) */
             snprintf(body + o, sizeof(body) - o,
                      ", %g*x/(x+%d+ceil((x+%d)/%d.0)*%d) with lines dt 2 lw 2 lc rgb '#cc0000' "
                      "title 'line-rate ceiling %g x L/(L+8+58 x IP fragments) (UDP; 58 = 20 IPv4 + 38 wire)'\n",
-                     ce.speed_mbps, UDP_HDR, UDP_HDR, IP_MTU - IPV4_HDR, IPV4_HDR + WIRE_OVERHEAD, ce.speed_mbps);
+                     ce.speed_mbps, DG_UDP_HDR, DG_UDP_HDR, DG_IP_MTU - DG_IPV4_HDR, DG_IPV4_HDR + DG_WIRE_OVERHEAD, ce.speed_mbps);
         else if (has_ce) {
             body[o++] = ',';
             body[o++] = ' ';
