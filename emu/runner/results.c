@@ -421,7 +421,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     const cJSON *m, *stats = inst_last_msg(&r->in, "stats");
     const cJSON *phy = cJSON_GetObjectItemCaseSensitive(stats, "phy");
     bool seen_up = false, up = false, downshift = rs_count_msgs(&r->in, "downshift") > 0;
-    double speed = NAN;
+    double speed = NAN, prev_cc = NAN;
     int flaps = 0, full = -1, autoneg = -1, nlink = -1, link_ds = -1;
 
     cJSON_ArrayForEach(m, r->in.msgs) {
@@ -432,7 +432,19 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         const cJSON *u = cJSON_GetObjectItemCaseSensitive(m, "up");
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "duplex");
         cJSON *e = cJSON_CreateObject();
+        bool was_up = up;
+        double cc = rs_jnumber(m, "carrier_changes"), missed = 0;
         up = cJSON_IsTrue(u);
+        /* Linux: the kernel's carrier_changes between two link lines, less
+         * the one transition they show, are flaps the agent did not see
+         * (its loop blocks while a foreground `run` runs): two each */
+        if (!isnan(cc) && !isnan(prev_cc) && cc >= prev_cc)
+            missed = floor((cc - prev_cc - (was_up != up ? 1 : 0)) / 2);
+        prev_cc = cc;
+        if (missed > 0 && seen_up && !(nlink >= r->relink_lo && nlink < r->relink_hi)) {
+            flaps += (int)missed;
+            cJSON_AddNumberToObject(e, "flaps_between", missed);
+        }
         if (up) {
             seen_up = true;
             speed = rs_jnumber(m, "speed_mbps");

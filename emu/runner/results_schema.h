@@ -196,7 +196,7 @@ enum rs_type {
     X(LINK_PHY_REG20, "link.phy_reg20", RS_NUM, \
       "88E1116R reg 20 as read") \
     X(LINK_EVENTS, "link_events", RS_TREE, \
-      "every link line: `t_s`, `up`, `speed_mbps`, `full_duplex`") \
+      "every link line: `t_s`, `up`, `speed_mbps`, `full_duplex`; Linux: `flaps_between`, flaps the kernel's carrier_changes counted since the line before, which the agent did not see") \
     X(GEM_RX_FRAMES, "gem.rx_frames", RS_NUM, \
       "frames received OK (GEM 0x158)") \
     X(GEM_TX_FRAMES, "gem.tx_frames", RS_NUM, \

@@ -189,6 +189,21 @@ static void link_modes(struct glout *g, const char *key, const uint32_t *mask)
 }
 
 /* The link event; returns the carrier state it reported (false on error). */
+/* The kernel's count of carrier transitions (net/core/net-sysfs.c
+ * carrier_changes, Documentation/ABI/testing/sysfs-class-net), or -1.
+ * While a foreground `run` blocks the loop, a flap (down and up again)
+ * leaves the carrier as it was; this count still moves by two. */
+static long long carrier_changes(void)
+{
+    char path[96], v[24];
+
+    snprintf(path, sizeof(path), "/sys/class/net/%s/carrier_changes", iface);
+    return read_file(path, v, sizeof(v)) > 0 ? strtoll(v, NULL, 10) : -1;
+}
+
+/* carrier_changes when the last link line was written */
+static long long link_cc = -1;
+
 static bool emit_link(const char *reason)
 {
     char buf[4096];
@@ -207,6 +222,9 @@ static bool emit_link(const char *reason)
     glout_str(&g, "iface", iface);
     glout_str(&g, "reason", reason);
     glout_bool(&g, "up", l.up);
+    link_cc = carrier_changes();
+    if (link_cc >= 0)
+        glout_u64(&g, "carrier_changes", (uint64_t)link_cc);
     if (l.settings_valid && l.up && l.speed_mbps != 0)
         glout_u64(&g, "speed_mbps", l.speed_mbps);
     else
@@ -970,7 +988,7 @@ int main(int argc, char **argv)
 
         if (rc < 0 && errno != EINTR)
             return 1;
-        if (carrier_up() != up)
+        if (carrier_up() != up || carrier_changes() != link_cc)
             up = emit_link("change");
         if (rc > 0 && bg.j.pid != 0 && pfd[1].revents != 0 && agent_job_pump(&bg.j, 0) != 0)
             bg_done();

@@ -792,6 +792,25 @@ def test_linux_dma_line_cost_lands_on_the_readers_core(tmp_path, vt_qemu):
     assert_same_runs(quiet, loaded, peer=True)
 
 
+def test_linux_link_change_during_the_test_is_seen(tmp_path, vt_qemu):
+    """The board sends; at 1 s the partner drops to 100 and renegotiates.
+    The agent's loop blocks while the board's client runs, so it sees no
+    carrier edge; the kernel's carrier_changes moved by two, so its next
+    link line says 100 and the runner counts the flap it missed.  Before,
+    link.speed_mbps stayed at the start's 1000 while the GEM's NWCFG read
+    100, and a false MAC_SPEED_MISMATCH was named."""
+    out = str(tmp_path / "pc")
+    doc = run_ok(vt_qemu, linux_zimage(), out, text="[scenario]\nname = pc\n[board]\nfirmware = linux\n"
+                 "clock = virtual\n[traffic]\nreverse = yes\nduration = 3s\n[timeline]\n"
+                 "at = 1s set partner 100FD,100HD\nat = 1s restart-aneg\n")
+    link = doc["link"]
+    assert link["speed_mbps"] == 100 and link["mac_speed_mbps"] == 100 and link["flaps"] == 1, link
+    assert any(e.get("flaps_between") == 1 for e in doc["link_events"]), doc["link_events"]
+    with open(os.path.join(out, "diagnosis.json")) as f:
+        codes = {x["code"] for x in json.load(f)["findings"]}
+    assert "MAC_SPEED_MISMATCH" not in codes and {"PHY_LINK_FLAPS", "PHY_SPEED_BELOW_EXPECTED"} <= codes, codes
+
+
 def test_linux_sim_refusals(tmp_path, vt_qemu):
     """What the Linux image cannot do against the peer yet is refused with
     file:line before QEMU starts."""
