@@ -1129,6 +1129,13 @@ static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
     bdp = ceiling(in) * rtt / 8.0;
     if (win >= bdp)
         return false;
+    /* a method finding: the test asked for too little (-w), or took the
+     * partner's receive buffer as it came.  The board's own advertised
+     * window (lwIP TCP_WND, a firmware build option) binding with no -w,
+     * or with one the BDP fits in, is the firmware's: PROTO_WINDOW_LIMITED
+     * names that, and -w would not change it. */
+    if (in->reverse != 1 && (isnan(in->window_bytes) || in->window_bytes >= bdp))
+        return false;
     ev(f, "window_bytes", win);
     ev(f, "tool_window_bytes", in->window_bytes);
     ev(f, "board_rcv_wnd", in->board_rcv_wnd);
@@ -1291,7 +1298,9 @@ static const struct dg_rule rules[] = {
       "docs/SOURCES.md 003 §2.3, §4.1" },
     { DG_PROTO_WINDOW_LIMITED, r_window_limited,
       "TCP is bound by window / RTT, not by the link (UDP would be clean)",
-      "set -w to at least the BDP (e.g. -w 256K), check the RTT, then compare with a UDP run",
+      "raise the window that binds to at least the BDP: the tool's -w (e.g. -w 256K), or the receiver's buffer "
+      "(bare-metal lwIP: TCP_WND in lwipopts.h, at most 64 KB without TCP_WND_SCALE; Linux: net.ipv4.tcp_rmem); "
+      "check the RTT, then compare with a UDP run",
       "docs/SOURCES.md 001 §2.4, §5.3" },
     { DG_PROTO_RETRANSMITS, r_retransmits,
       "segments are lost on the path (cable, duplex, RX drops, impairment)",
