@@ -269,7 +269,7 @@ static const struct fault faults[] = {
       K_NEG, K_NEG | K_1G, 1, f_partner_forced_half },
     { "downshift", "2-pair cable, downshift on", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_NEG, K_NEG | K_1G, 1, f_downshift },
     { "no_link", "no cable, or 2 pairs with downshift off", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_ALL, K_ALL, 1, f_no_link },
-    { "flaps", "1-3 link flaps of 200-800 ms", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY, 0, 1, f_flaps },
+    { "flaps", "1-3 link flaps of 200-500 ms, 1.5 s apart", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY, 0, 1, f_flaps },
     { "loss", "random 1-5 % or Gilbert-Elliott loss", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1,
       f_loss },
     { "corrupt", "1-4 % corrupted frames", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_LOSSY | K_TRAFFIC, K_NOTRAF, 1, f_corrupt },

@@ -460,11 +460,19 @@ static bool r_speed_below(const struct dg_in *in, struct dg_finding *f)
     ev(f, "board_max_speed_mbps", in->board_max_speed_mbps);
     ev(f, "board_advertises_1000", in->adv_1000);
     ev(f, "partner_offers_1000", in->lp_1000);
+    if (in->partner_autoneg >= 0)
+        ev(f, "partner_autoneg", in->partner_autoneg);
     /* which side left 1000BASE-T out, from the two registers a bench
      * reads (`ethtool eth0`: advertised and link partner modes) */
     if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 0)
         say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the board does not advertise 1000BASE-T "
             "(1000BASE-T control, reg 9 bits 9:8 clear)", in->speed_mbps, in->board_max_speed_mbps);
+    else if (in->partner_autoneg == 0 && in->local_autoneg != 0)
+        /* IEEE 802.3 28.2.3.1: against a partner that does not negotiate,
+         * parallel detection finds 10 or 100 only, and half duplex */
+        say(f, "link came up at %.0f Mb/s on a %.0f Mb/s board: the partner does not autonegotiate (ANER, reg 6 "
+            "bit 0 clear), so the speed came from parallel detection, which finds 10 or 100 only",
+            in->speed_mbps, in->board_max_speed_mbps);
     else if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 1 && in->lp_1000 == 0)
         say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the partner does not offer 1000BASE-T "
             "(1000BASE-T status, reg 10 bits 11:10 clear)", in->speed_mbps, in->board_max_speed_mbps);

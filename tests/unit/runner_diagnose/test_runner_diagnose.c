@@ -737,6 +737,28 @@ static void test_speed_below_names_the_side_that_left_1000_out(void **state)
     }
 }
 
+/* A partner that does not negotiate (ANER bit 0 clear): the speed came
+ * from parallel detection (IEEE 802.3 28.2.3.1), whatever reg 10 says. */
+static void test_speed_below_names_parallel_detection(void **state)
+{
+    cJSON *root = cJSON_Parse("{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,"
+                              "\"partner_autoneg\":false,\"local_autoneg\":true},"
+                              "\"phy\":{\"regs\":{\"1\":31085,\"15\":12288,\"9\":768,\"10\":0}}}");
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *f;
+    (void)state;
+    assert_non_null(root);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    assert_non_null(f = find_code(&rep, DG_PHY_SPEED_BELOW_EXPECTED));
+    assert_string_equal(f->summary, "link came up at 100 Mb/s on a 1000 Mb/s board: the partner does not autonegotiate "
+                                    "(ANER, reg 6 bit 0 clear), so the speed came from parallel detection, which "
+                                    "finds 10 or 100 only");
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 /* Without a device tree (bare metal, no `phy rgmii`), the RGMII finding
  * names the phy-mode the PHY's delay bits amount to; with one, that one. */
 static void test_rgmii_summary_names_the_mode_the_bits_mean(void **state)
@@ -1327,7 +1349,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 20];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 21];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1341,6 +1363,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_phy_regs_outside_16_bits_are_unknown);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rgmii_summary_names_the_mode_the_bits_mean);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_speed_below_names_parallel_detection);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_speed_below_names_the_side_that_left_1000_out);
