@@ -21,6 +21,7 @@
 
 #define RTT_RING 512u
 #define SEEN_RING 512u        /* data segments remembered per direction */
+#define ARR_RING 4096u        /* arrivals within one RTT (6 MB at 1G, 48 ms) */
 /* Wireshark's out-of-order threshold when no handshake RTT is known
  * (epan/dissectors/packet-tcp.c, tcp_analyze_sequence_number) */
 #define OOO_DEFAULT_NS 3000000ull
@@ -44,6 +45,14 @@ struct half {
     unsigned dupacks;         /* the receiver's duplicate ACKs of una */
     struct { uint32_t end; uint64_t t; bool retx; } ring[RTT_RING];
     unsigned head, n;
+    /* the partner's data as it arrived at the tap within the last
+     * handshake RTT: a window-bound sender sends at most its window per
+     * round trip, so their sum is its flight size as the receiver's end
+     * of the cable shows it (there snd_max - una is only what the
+     * receiver has not acknowledged yet) */
+    struct { uint64_t t; uint32_t len; } arr[ARR_RING];
+    unsigned arr_head, arr_n;
+    uint64_t arr_sum;
     /* the last SEEN_RING data segments: was a range sent before? */
     struct { uint32_t seq, len; int32_t ipid; uint64_t t; } seen_ring[SEEN_RING];
     unsigned seen_next, seen_n;
@@ -358,10 +367,24 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         S->snd_max_t = t;
         S->snd_init = true;
     }
-    if (S->una_init && seq_lt(S->una, S->snd_max)) {
+    if (S->board && S->una_init && seq_lt(S->una, S->snd_max)) {
+        /* the board sends: the tap is at the sender's end */
         uint64_t inflight = (uint32_t)(S->snd_max - S->una);
         if (inflight > S->inflight_max)
             S->inflight_max = inflight;
+    } else if (!S->board && s->len && f->init_rtt_ns) {
+        /* the partner sends: what arrived within one RTT */
+        while (S->arr_n && (S->arr_n == ARR_RING || t - S->arr[S->arr_head].t >= f->init_rtt_ns)) {
+            S->arr_sum -= S->arr[S->arr_head].len;
+            S->arr_head = (S->arr_head + 1) % ARR_RING;
+            S->arr_n--;
+        }
+        S->arr[(S->arr_head + S->arr_n) % ARR_RING].t = t;
+        S->arr[(S->arr_head + S->arr_n) % ARR_RING].len = s->len;
+        S->arr_n++;
+        S->arr_sum += s->len;
+        if (S->arr_sum > S->inflight_max)
+            S->inflight_max = S->arr_sum;
     }
 }
 

@@ -16,7 +16,10 @@
  *     send something that is answered, which every TCP handshake does;
  *   - windows: the largest window each receiver advertised, scaled by the
  *     shift both SYNs announced (RFC 7323 2.2), zero-window advertisements,
- *     and the most bytes the sender had in flight (sent and not acked);
+ *     and the most bytes the sender had in flight: the board's, sent and
+ *     not acked (the tap is at its end); the partner's, the most that
+ *     arrived within one handshake RTT (at the receiver's end that is
+ *     what a window-bound sender sends per round trip);
  *   - frames with a bad FCS (epb_flags bit 24).
  *
  * Segments are analysed in timestamp order, the order the tap saw, not in

@@ -275,6 +275,40 @@ static void test_file_in_delivery_order_is_read_in_time_order(void **state)
     cJSON_Delete(o);
 }
 
+/* The partner sends, window-bound: at the board's end of the cable its
+ * data arrives in bursts one RTT apart and the board acknowledges at once,
+ * so snd_max - una there is only the delayed ACK's share.  Its flight is
+ * what arrived within one handshake RTT: 11 segments of 1460 (16060 B,
+ * a 16 KB -w), not the 2920 the board had left unacknowledged. */
+static void test_partner_flight_is_what_arrives_in_one_rtt(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *p;
+    uint64_t t = 20 * MS + 10 * US;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 10 * US, 1, 40000, SYN | ACK, 5000, 1001, 64240, 0, -1, 1460, 0);
+    seg(&w, t, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);         /* RTT 20 ms */
+    for (unsigned b = 0; b < 3; b++) {
+        uint64_t t0 = t + 10 * US + b * (20 * MS + 200 * US);
+        for (unsigned k = 0; k < 11; k++) {
+            uint32_t seq = 1001 + (b * 11 + k) * 1460;
+            seg(&w, t0 + k * 12 * US, 0, 40000, ACK, seq, 5001, 65535, 1460, -1, -1, 0);
+            if (k & 1)
+                seg(&w, t0 + k * 12 * US + 1 * US, 1, 40000, ACK, 5001, seq + 1460, 64240, 0, -1, -1, 0);
+        }
+        seg(&w, t0 + 11 * 12 * US, 1, 40000, ACK, 5001, 1001 + (b + 1) * 11 * 1460, 64240, 0, -1, -1, 0);
+    }
+    o = analyse(&w);
+    p = dir_of(o, 0, "partner");
+    assert_int_equal(num(p, "segments"), 33);
+    assert_int_equal(num(p, "inflight_max_bytes"), 16060);
+    assert_int_equal(num(p, "retransmits"), 0);
+    cJSON_Delete(o);
+}
+
 /* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
  * a malformed file is an error naming it. */
 static void test_non_tcp_and_bad_file(void **state)
@@ -317,6 +351,7 @@ int main(void)
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
+        cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
