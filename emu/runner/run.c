@@ -2972,10 +2972,12 @@ int run_scenario(const struct run_opts *o)
         }
     } else {
         cJSON *res = NULL;
-        if (!r.pair_sock[0] && r.s.v[SK_BOARD_FIRMWARE].e == 1) {
-            /* what listens on the port the host's client will use, as `ss
-             * -ltn` on the board shows it: the agent's `tcp-port` answer is
-             * the board server's evidence (results.c board_iperf_server) */
+        if (!r.pair_sock[0] && !r.vt && r.s.v[SK_BOARD_FIRMWARE].e == 1) {
+            /* real time: what listens on the port the host's client will
+             * use, as `ss -ltn` on the board shows it: the agent's
+             * `tcp-port` answer is the board server's evidence (results.c
+             * board_iperf_server).  Virtual time has no host client (the
+             * peer, or --net idle: none) */
             char cmd[32];
             snprintf(cmd, sizeof(cmd), "tcp-port %d", board_port(&r.s));
             rc = send_wait(&r, cmd, "result", 5000);

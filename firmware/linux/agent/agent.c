@@ -222,9 +222,6 @@ static bool emit_link(const char *reason)
     glout_str(&g, "iface", iface);
     glout_str(&g, "reason", reason);
     glout_bool(&g, "up", l.up);
-    link_cc = carrier_changes();
-    if (link_cc >= 0)
-        glout_u64(&g, "carrier_changes", (uint64_t)link_cc);
     if (l.settings_valid && l.up && l.speed_mbps != 0)
         glout_u64(&g, "speed_mbps", l.speed_mbps);
     else
@@ -236,6 +233,11 @@ static bool emit_link(const char *reason)
     else
         glout_null(&g, "duplex");
     glout_bool(&g, "autoneg", l.autoneg);
+    /* after the fields above: the runner's virtual-time gate waits for
+     * the bytes "up":true,"speed_mbps": (emu/runner/run.c link_pattern) */
+    link_cc = carrier_changes();
+    if (link_cc >= 0)
+        glout_u64(&g, "carrier_changes", (uint64_t)link_cc);
     if (l.settings_valid) {
         link_modes(&g, "supported", l.supported);
         link_modes(&g, "advertising", l.advertising);
