@@ -648,10 +648,12 @@ static bool r_rgmii(const struct dg_in *in, struct dg_finding *f)
     if (in->phy_mode[0])
         say(f, "CRC errors at 1000 Mb/s with phy-mode \"%s\", PHY RGMII delays RX %s / TX %s: RGMII clock delay "
                "suspected", in->phy_mode, onoff(in->rgmii_rx_delay), onoff(in->rgmii_tx_delay));
-    else
+    else {
+        const char *mode = rgmii_mode_of(in);
         say(f, "CRC errors at 1000 Mb/s with the PHY's RGMII delays RX %s / TX %s%s%s%s: RGMII clock delay suspected",
-            onoff(in->rgmii_rx_delay), onoff(in->rgmii_tx_delay), rgmii_mode_of(in) ? " (what phy-mode \"" : "",
-            rgmii_mode_of(in) ? rgmii_mode_of(in) : "", rgmii_mode_of(in) ? "\" programs)" : "");
+            onoff(in->rgmii_rx_delay), onoff(in->rgmii_tx_delay), mode ? " (what phy-mode \"" : "", mode ? mode : "",
+            mode ? "\" programs)" : "");
+    }
     return true;
 }
 

@@ -176,7 +176,7 @@ static void build_board_and_bench(struct run *r)
     const cJSON *src = cJSON_GetObjectItemCaseSensitive(ready, "src");
     double rxbd = rs_jnumber(gcfg ? gcfg : ring ? ring : ready, "rxbd");
     double txbd = rs_jnumber(ring ? ring : ready, "txbd");
-    double cpus = rs_jnumber(ready, "cpus");
+    double cpus = rs_jnumber(ready, "cpus"), pbufs = rs_jnumber(ready, "pbufs");
     char why[160];
     const char *srv;
     bool linux_fw = false;
@@ -200,8 +200,8 @@ static void build_board_and_bench(struct run *r)
         cJSON_AddNumberToObject(b, "rx_bds", rxbd);
     if (!isnan(txbd))
         cJSON_AddNumberToObject(b, "tx_bds", txbd);
-    if (!isnan(rs_jnumber(ready, "pbufs")))     /* bare metal: lwIP PBUF_POOL_SIZE */
-        cJSON_AddNumberToObject(b, "pbufs", rs_jnumber(ready, "pbufs"));
+    if (!isnan(pbufs))     /* bare metal: lwIP PBUF_POOL_SIZE */
+        cJSON_AddNumberToObject(b, "pbufs", pbufs);
     {
         /* Linux: the guest's /proc/device-tree phy-mode; bare metal: the
          * mode its PHY driver was told (`phy rgmii MODE` answers with it) */
@@ -312,9 +312,11 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "tx_bds", isnan(txbd) ? (double)s->v[SK_BOARD_TX_BDS].u : txbd);
     cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
     cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
-    if (!isnan(rs_jnumber(ready, "pbufs")) || s->v[SK_BOARD_PBUFS].set)
-        cJSON_AddNumberToObject(c, "pbufs", isnan(rs_jnumber(ready, "pbufs")) ? (double)s->v[SK_BOARD_PBUFS].u
-                                                                              : rs_jnumber(ready, "pbufs"));
+    {
+        double pbufs = rs_jnumber(ready, "pbufs");      /* what the ELF has, else what was asked */
+        if (!isnan(pbufs) || s->v[SK_BOARD_PBUFS].set)
+            cJSON_AddNumberToObject(c, "pbufs", isnan(pbufs) ? (double)s->v[SK_BOARD_PBUFS].u : pbufs);
+    }
     cJSON_AddStringToObject(c, "phy_mode", scn_enum_str(s, SK_BOARD_PHY_MODE));
     cJSON_AddStringToObject(c, "irq_affinity", scn_enum_str(s, SK_BOARD_IRQ_AFFINITY));
     {
