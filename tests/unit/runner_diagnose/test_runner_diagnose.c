@@ -151,6 +151,13 @@ static const struct rcase cases[] = {
       DG_MAC_SPEED_MISMATCH, false },
     { "{\"board\":{\"rx_bds\":4},\"gem\":{\"rx_resource_errors\":812}}", DG_MAC_RX_RESOURCE_ERRORS, true },
     { "{\"gem\":{\"rx_overruns\":3}}", DG_MAC_RX_RESOURCE_ERRORS, true },
+    /* two drops in 160k frames at the line rate: the odd frame, no cause */
+    { "{\"gem\":{\"rx_frames\":160000,\"rx_resource_errors\":2}}", DG_MAC_RX_RESOURCE_ERRORS, false },
+    /* 0.05 % of the frames that arrived: as much as the UDP loss rule names */
+    { "{\"gem\":{\"rx_frames\":99950,\"rx_resource_errors\":30,\"rx_overruns\":20}}",
+      DG_MAC_RX_RESOURCE_ERRORS, true },
+    { "{\"gem\":{\"rx_frames\":99952,\"rx_resource_errors\":30,\"rx_overruns\":18}}",
+      DG_MAC_RX_RESOURCE_ERRORS, false },
     { CLEAN, DG_MAC_RX_RESOURCE_ERRORS, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, true },
     { "{\"link\":{\"up\":true,\"flaps\":2},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, false },
