@@ -724,6 +724,14 @@ cJSON *rs_cpu_softirq(const cJSON *stats)
     return cpu_column(stats, "softirq_pct", false);
 }
 
+/* verdict.result (docs/schema.md): ERROR when the run could not judge
+ * (it has a reason: an input refused after boot, a watchdog, a write
+ * that failed), FAIL when an expectation failed */
+static const char *verdict_word(const struct run *r)
+{
+    return r->exit_code == RUN_EXIT_PASS ? "PASS" : r->reason[0] ? "ERROR" : "FAIL";
+}
+
 void rs_finish(struct run *r)
 {
     struct dg_in in;
@@ -768,8 +776,7 @@ void rs_finish(struct run *r)
             r->exit_code = RUN_EXIT_FAIL;
     }
     verdict = cJSON_AddObjectToObject(r->results, "verdict");
-    cJSON_AddStringToObject(verdict, "result", r->exit_code == RUN_EXIT_PASS ? "PASS"
-                                               : r->reason[0] ? "ERROR" : "FAIL");
+    cJSON_AddStringToObject(verdict, "result", verdict_word(r));
     cJSON_AddStringToObject(verdict, "reason", r->reason);
     cJSON_AddNumberToObject(verdict, "expectations_checked", checks);
     cJSON_AddNumberToObject(verdict, "expectations_failed", failed);
@@ -810,7 +817,7 @@ void rs_finish(struct run *r)
             inst_print_tail(&r->in, stderr);
     }
     printf("%s %s (%d expectation(s) checked, %d failed) - %s\n",
-           r->exit_code == RUN_EXIT_PASS ? "PASS" : r->exit_code == RUN_EXIT_INTERRUPTED ? "INTERRUPTED" : "FAIL",
+           r->exit_code == RUN_EXIT_INTERRUPTED ? "INTERRUPTED" : verdict_word(r),
            r->s.v[SK_SCENARIO_NAME].s, checks, failed, r->in.run_dir);
     dg_report_free(&rep);
 }

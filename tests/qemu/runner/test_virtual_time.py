@@ -436,6 +436,7 @@ def test_build_options_the_elf_lacks_are_refused(tmp_path, vt_qemu, fw):
         want = "%s.ini:5: board.%s = %d, but this ELF was built with" % (out, key, value)
         assert want in r.stderr and make in r.stderr, r.stderr
         assert results.load(out)["verdict"]["result"] == "ERROR"
+        assert "\nERROR opts (" in "\n" + r.stdout, r.stdout   # the summary line says what results.json says
     out = str(tmp_path / "same")
     doc = run_ok(vt_qemu, fw, out, extra=["--net", "idle"],
                  text=head + "pbufs = 512\ntx_bds = 64\n[traffic]\nduration = 1s\n")
