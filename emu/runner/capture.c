@@ -49,8 +49,9 @@ struct half {
      * handshake RTT: a window-bound sender sends at most its window per
      * round trip, so their sum is its flight size as the receiver's end
      * of the cable shows it (there snd_max - una is only what the
-     * receiver has not acknowledged yet) */
-    struct { uint64_t t; uint32_t len; } arr[ARR_RING];
+     * receiver has not acknowledged yet); allocated for the partner's
+     * half at its first data segment, NULL in the board's */
+    struct arrival { uint64_t t; uint32_t len; } *arr;
     unsigned arr_head, arr_n;
     uint64_t arr_sum;
     /* the last SEEN_RING data segments: was a range sent before? */
@@ -372,8 +373,10 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         uint64_t inflight = (uint32_t)(S->snd_max - S->una);
         if (inflight > S->inflight_max)
             S->inflight_max = inflight;
-    } else if (!S->board && s->len && f->init_rtt_ns) {
-        /* the partner sends: what arrived within one RTT */
+    } else if (!S->board && s->len && f->init_rtt_ns &&
+               (S->arr || (S->arr = calloc(ARR_RING, sizeof(*S->arr))))) {
+        /* the partner sends: what arrived within one RTT (out of memory:
+         * its flight is not measured) */
         while (S->arr_n && (S->arr_n == ARR_RING || t - S->arr[S->arr_head].t >= f->init_rtt_ns)) {
             S->arr_sum -= S->arr[S->arr_head].len;
             S->arr_head = (S->arr_head + 1) % ARR_RING;
@@ -520,8 +523,11 @@ static void reorder_pop(struct reorder *h, struct pending *out)
 
 static void free_flows(struct flow **fl, int n)
 {
-    for (int i = 0; i < n; i++)
+    for (int i = 0; i < n; i++) {
+        free(fl[i]->h[0].arr);
+        free(fl[i]->h[1].arr);
         free(fl[i]);
+    }
     free(fl);
 }
 
