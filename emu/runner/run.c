@@ -228,6 +228,25 @@ static bool msg_after(struct inst *i, void *arg)
     return inst_count_msgs(i, want[0]) > (int)(intptr_t)want[1];
 }
 
+/* A newer @type message than @count, the last of which answers @cmd (its
+ * "cmd" field): a message from an earlier command that lands late does
+ * not satisfy the wait. */
+struct want_answer {
+    const char *type, *cmd;
+    int count;
+};
+
+static bool answer_after(struct inst *i, void *arg)
+{
+    const struct want_answer *w = arg;
+    const cJSON *c;
+
+    if (inst_count_msgs(i, w->type) <= w->count)
+        return false;
+    c = cJSON_GetObjectItemCaseSensitive(inst_last_msg(i, w->type), "cmd");
+    return cJSON_IsString(c) && !strcmp(c->valuestring, w->cmd);
+}
+
 /* ---- the console: real time, or through the gate in virtual time -------
  *
  * Real time: a command is written into the console socket and lands
@@ -1279,28 +1298,22 @@ static bool never_done(struct inst *i, void *arg)
 static int wait_board_iperf3_idle(struct run *r, int idx)
 {
     char cmd[32];
-    const char *want[2] = { "result", NULL };
+    struct want_answer w = { "result", "tcp-port", 0 };
 
     if (r->s.v[SK_BOARD_FIRMWARE].e != 1 || board_port(&r->s) != BOARD_PORT_IPERF3)
         return 0;
     snprintf(cmd, sizeof(cmd), "tcp-port %d", BOARD_PORT_IPERF3);
     for (int polls = 0; polls < 100; polls++) {
-        const cJSON *m, *c, *idle;
         int rc;
 
-        want[1] = (const char *)(intptr_t)rs_count_msgs(&r->in, "result");
+        w.count = rs_count_msgs(&r->in, "result");
         inst_send(&r->in, cmd);
-        rc = inst_wait(&r->in, 5000, msg_after, want);
+        rc = inst_wait(&r->in, 5000, answer_after, &w);
         if (rc == -ETIMEDOUT)
             break;                 /* an old agent without tcp-port: run anyway */
         if (rc)
             return wait_failed(r, rc, "board iperf3 idle");
-        m = inst_last_msg(&r->in, "result");
-        c = cJSON_GetObjectItemCaseSensitive(m, "cmd");
-        idle = cJSON_GetObjectItemCaseSensitive(m, "idle");
-        if (!cJSON_IsString(c) || strcmp(c->valuestring, "tcp-port") != 0)
-            break;
-        if (cJSON_IsTrue(idle)) {
+        if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(inst_last_msg(&r->in, "result"), "idle"))) {
             if (polls)
                 fprintf(stderr, "gemlab: test %d: waited for the board's iperf3 server (%d polls)\n", idx, polls);
             return 0;
@@ -2979,8 +2992,10 @@ int run_scenario(const struct run_opts *o)
              * board_iperf_server).  Virtual time has no host client (the
              * peer, or --net idle: none) */
             char cmd[32];
+            struct want_answer w = { "result", "tcp-port", rs_count_msgs(&r.in, "result") };
             snprintf(cmd, sizeof(cmd), "tcp-port %d", board_port(&r.s));
-            rc = send_wait(&r, cmd, "result", 5000);
+            inst_send(&r.in, cmd);
+            rc = inst_wait(&r.in, 5000, answer_after, &w);
             if (rc && rc != -ETIMEDOUT) {
                 wait_failed(&r, rc, cmd);
                 goto out;
