@@ -11,14 +11,15 @@
 int cmd_report(int argc, char **argv)
 {
     const char *dirs[RP_MAX_RUNS];
-    struct rp_opts o = { .dirs = dirs, .out = "build/report", .html = true };
+    struct rp_opts o = { .dirs = dirs, .out = NULL, .html = true };
 
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
             puts("usage: gemlab report RUN_DIR... [--out DIR] [--no-html]\n"
                  "  each RUN_DIR gets report.md and report.html (charts by gnuplot, inlined SVG);\n"
                  "  with several, DIR/report.md and DIR/report.html put them side by side\n"
-                 "  (DIR default build/report).  exit: 0, 2 bad input, 3 gnuplot missing (no charts)");
+                 "  (DIR default " RP_OUT_DEFAULT "); with one, --out DIR takes its report instead\n"
+                 "  of RUN_DIR.  exit: 0, 2 bad input, 3 gnuplot missing (no charts)");
             return 0;
         }
         if (!strcmp(argv[i], "--out")) {

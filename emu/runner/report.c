@@ -411,6 +411,7 @@ static void inline_svg(FILE *out, const char *dir, const char *name)
 
 struct run_data {
     char dir[PATH_MAX];
+    char out[PATH_MAX];         /* where report.md, report.html and report/ go: dir, or --out */
     cJSON *res, *dg, *cmp, *lat;
     struct rp_streams st;
 };
@@ -422,6 +423,7 @@ static int load_run(const char *dir, struct run_data *r)
 
     memset(r, 0, sizeof(*r));
     snprintf(r->dir, sizeof(r->dir), "%s", dir);
+    snprintf(r->out, sizeof(r->out), "%s", dir);
     if (stat(dir, &sb) || !S_ISDIR(sb.st_mode)) {
         fprintf(stderr, "gemlab report: %s: not a run directory\n", dir);
         return -ENOENT;
@@ -847,7 +849,7 @@ static int write_run(const struct run_data *r, const struct charts *c, enum doc_
     struct doc doc, *d = &doc;
     const cJSON *e;
 
-    snprintf(path, sizeof(path), "%s/report.%s", r->dir, fmt == DOC_HTML ? "html" : "md");
+    snprintf(path, sizeof(path), "%s/report.%s", r->out, fmt == DOC_HTML ? "html" : "md");
     if (runner_out_open(&out, path))
         return -EIO;
     doc_init(d, out.f, fmt);
@@ -1003,7 +1005,7 @@ static int run_report(struct run_data *r, bool html)
         return 2;
     if (!html)
         return 0;
-    snprintf(c.dir, sizeof(c.dir), "%s/report", r->dir);
+    snprintf(c.dir, sizeof(c.dir), "%s/report", r->out);
     if (runner_mkdir_p(c.dir, 0755)) {
         fprintf(stderr, "%s: cannot create: %s\n", c.dir, strerror(errno));
         return 2;
@@ -1021,7 +1023,7 @@ static int run_report(struct run_data *r, bool html)
         return 2;
     if (c.missing) {
         fprintf(stderr, "gemlab report: gnuplot not found (apt-get install gnuplot-nox): %s/report.html has no charts\n",
-                r->dir);
+                r->out);
         rc = 3;
     } else if (c.failed)
         fprintf(stderr, "gemlab report: %d chart(s) failed, see %s/gnuplot.log\n", c.failed, c.dir);
@@ -1233,35 +1235,52 @@ int rp_report(const struct rp_opts *o)
             rc = 2;
             goto done;
         }
-    if (n > 1) {
-        /* before any report is written: the side-by-side report.md
-         * would replace a run's own (a run directory holds results.json) */
+    if (n > 1 || o->out) {
+        /* before any report is written: the side-by-side report.md, or
+         * one run's report written elsewhere, would replace a run's own
+         * (a run directory holds results.json) */
+        const char *out = o->out ? o->out : RP_OUT_DEFAULT;
         char probe[4096];
         struct stat st;
-        snprintf(probe, sizeof(probe), "%s/results.json", o->out);
+        snprintf(probe, sizeof(probe), "%s/results.json", out);
+        if (o->out && !o->out[0]) {
+            fprintf(stderr, "gemlab report: --out: empty directory name\n");
+            rc = 2;
+            goto done;
+        }
+        if (n == 1) {
+            struct stat rs;
+            /* --out RUN_DIR itself is where it goes anyway */
+            if (!stat(out, &st) && !stat(runs[0].dir, &rs) && st.st_dev == rs.st_dev && st.st_ino == rs.st_ino)
+                goto write;
+        }
         if (!stat(probe, &st)) {
             fprintf(stderr, "gemlab report: --out %s is a run directory: its own report.md would be replaced; "
-                            "give another directory\n", o->out);
+                            "give another directory\n", out);
             rc = 2;
             goto done;
         }
-        if (runner_mkdir_p(o->out, 0755)) {
-            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", o->out, strerror(errno));
+        if (runner_mkdir_p(out, 0755)) {
+            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", out, strerror(errno));
             rc = 2;
             goto done;
         }
+        if (n == 1)
+            snprintf(runs[0].out, sizeof(runs[0].out), "%s", out);
     }
+write:
     for (int i = 0; i < n; i++) {
         int r = run_report(&runs[i], o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", runs[i].dir, o->html ? " report.html" : "");
+        printf("%s/report.md%s\n", runs[i].out, o->html ? " report.html" : "");
     }
     if (n > 1) {
-        int r = side_by_side(runs, n, o->out, o->html);
+        const char *out = o->out ? o->out : RP_OUT_DEFAULT;
+        int r = side_by_side(runs, n, out, o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", o->out, o->html ? " report.html" : "");
+        printf("%s/report.md%s\n", out, o->html ? " report.html" : "");
     }
     rc = worst;
 done:

@@ -55,10 +55,14 @@ int rp_run_report(const char *run_dir);
  * stdout, messages go to stderr.  Returns 2 when a run directory cannot
  * be read (nothing written), else the largest of the reports' 0, 3 (no
  * gnuplot) and 2 (cannot write). */
+#define RP_OUT_DEFAULT "build/report"
+
 struct rp_opts {
     const char *const *dirs;    /* the run directories, n >= 1 */
     int n;
-    const char *out;            /* where several runs go side by side */
+    const char *out;            /* NULL: each run's report in its run directory, several
+                                 * side by side in RP_OUT_DEFAULT; else there (one run:
+                                 * its report.md, report.html and report/) */
     bool html;                  /* report.html with charts too */
 };
 int rp_report(const struct rp_opts *o);

@@ -89,6 +89,17 @@ if [ $rc -eq 0 ] && grep -q '| 2 | FAIL | 250.0 | 1.667 | 128 |' "$work/cmp/repo
     ok "two runs side by side: ratio 1.667, the differing rx_bds column, bar and time charts"
 else bad "side by side" "rc=$rc $out $(cat "$work/cmp/report.md" 2>/dev/null)"; fi
 
+# one run, --out elsewhere: its report goes there, the run directory is
+# left as it was; another run's directory is refused
+rm -rf "$work/run2/report.md" "$work/one"
+out=$("$G" report "$work/run2" --out "$work/one" 2>&1); rc=$?
+e4=$("$G" report "$work/run2" --out "$r" 2>&1); r4=$?
+if [ $rc -eq 0 ] && grep -q '250.0 Mb/s' "$work/one/report.md" && [ -s "$work/one/report.html" ] \
+   && [ -s "$work/one/report/throughput.svg" ] && [ ! -e "$work/run2/report.md" ] && [[ "$out" == "$work/one/report.md"* ]] \
+   && [ $r4 -eq 2 ] && [[ "$e4" == *"is a run directory"* ]] && grep -q '150.0 Mb/s' "$r/report.md"; then
+    ok "one run with --out DIR: report.md, report.html and charts in DIR; a run directory refused"
+else bad "one run with --out" "rc=$rc r4=$r4 $out | $e4"; fi
+
 # bad input
 e1=$("$G" report "$work/nope" 2>&1); r1=$?
 mkdir -p "$work/empty"; e2=$("$G" report "$work/empty" 2>&1); r2=$?
