@@ -824,11 +824,15 @@ static int scn_handler(void *user, const char *section, const char *name, const 
         scn_error(c, c->line, "[%s] unknown key '%.40s' (known: %s)", section, name, keys);
         return 1;
     }
+    v = &c->s->v[k];
     if (!value[0]) {
         scn_error(c, c->line, "[%s] %s: empty value", section, name);
+        if (!keydefs[k].repeat && !v->set) {
+            v->set = true;
+            v->line = c->line;
+        }
         return 1;
     }
-    v = &c->s->v[k];
     if (keydefs[k].repeat) {
         v->set = true;
         if (!v->line)
@@ -860,12 +864,11 @@ static int scn_handler(void *user, const char *section, const char *name, const 
         snprintf(c->s->fw_cmds[c->s->nfw_cmds++], SCN_STR_MAX, "%s", value);
         return 1;
     default:
-        if (scn_parse_value((enum scn_key)k, value, v, msg, sizeof(msg))) {
+        if (scn_parse_value((enum scn_key)k, value, v, msg, sizeof(msg)))
             scn_error(c, c->line, "[%s] %s: %s", section, name, msg);
-            return 1;
-        }
         break;
     }
+    /* given, even when its value was refused: a second one is reported too */
     v->set = true;
     v->line = c->line;
     return 1;

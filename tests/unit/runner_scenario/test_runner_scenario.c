@@ -354,6 +354,12 @@ static void test_duplicate_key_names_first_line(void **state)
     (void)state;
     assert_int_equal(load("[board]\ncpus = 1\nrx_bds = 8\ncpus = 1\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:4: [board] cpus: given twice (first at line 2)"));
+    /* a first value that was refused (or empty) still counts as given */
+    assert_int_equal(load("[link]\nloss = abc\nlatency =\nloss = 1%\nlatency = 1ms\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] loss: unknown model 'abc'"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] latency: empty value"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [link] loss: given twice (first at line 2)"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [link] latency: given twice (first at line 3)"));
 }
 
 static void test_syntax_errors_each_reported(void **state)
