@@ -310,8 +310,12 @@ void rs_build_conditions(struct run *r)
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
     cJSON_AddNumberToObject(c, "rx_bds", isnan(rxbd) ? (double)s->v[SK_BOARD_RX_BDS].u : rxbd);
     cJSON_AddNumberToObject(c, "tx_bds", isnan(txbd) ? (double)s->v[SK_BOARD_TX_BDS].u : txbd);
-    cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
-    cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
+    /* only what [board] asked: unset, the firmware keeps its own rings
+     * (macb's defaults on Linux, GEM_RXBD/GEM_TXBD on bare metal) */
+    if (s->v[SK_BOARD_RX_BDS].set)
+        cJSON_AddNumberToObject(c, "rx_bds_asked", (double)s->v[SK_BOARD_RX_BDS].u);
+    if (s->v[SK_BOARD_TX_BDS].set)
+        cJSON_AddNumberToObject(c, "tx_bds_asked", (double)s->v[SK_BOARD_TX_BDS].u);
     {
         double pbufs = rs_jnumber(ready, "pbufs");      /* what the ELF has, else what was asked */
         if (!isnan(pbufs) || s->v[SK_BOARD_PBUFS].set)

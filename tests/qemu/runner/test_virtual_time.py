@@ -441,6 +441,9 @@ def test_build_options_the_elf_lacks_are_refused(tmp_path, vt_qemu, fw):
     doc = run_ok(vt_qemu, fw, out, extra=["--net", "idle"],
                  text=head + "pbufs = 512\ntx_bds = 64\n[traffic]\nduration = 1s\n")
     assert doc["board"]["pbufs"] == 512 and doc["truth"]["conditions"]["pbufs"] == 512, doc["board"]
+    # what [board] asked is in the truth only when it asked: tx_bds, not rx_bds
+    tc = doc["truth"]["conditions"]
+    assert tc["tx_bds_asked"] == 64 and "rx_bds_asked" not in tc, tc
 
 
 def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
