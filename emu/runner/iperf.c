@@ -70,6 +70,22 @@ void iperf_client_argv(const struct scenario *s, const char *host, int port, uns
     }
 }
 
+void iperf_client_method(const struct scenario *s, unsigned long long length, cJSON *m)
+{
+    const struct scn_val *v = s->v;
+    unsigned long long l = length ? length : v[SK_TRAFFIC_LENGTH].set ? (unsigned long long)v[SK_TRAFFIC_LENGTH].u : 0;
+
+    if (!m)
+        return;
+    if (l && !cJSON_GetObjectItemCaseSensitive(m, "length_bytes"))
+        cJSON_AddNumberToObject(m, "length_bytes", (double)l);
+    if (v[SK_TRAFFIC_PROTOCOL].e == 1 && v[SK_TRAFFIC_BANDWIDTH].set &&
+        !cJSON_GetObjectItemCaseSensitive(m, "offered_bps"))
+        cJSON_AddNumberToObject(m, "offered_bps", v[SK_TRAFFIC_BANDWIDTH].d);
+    if (v[SK_TRAFFIC_WINDOW].set && !cJSON_GetObjectItemCaseSensitive(m, "window_bytes"))
+        cJSON_AddNumberToObject(m, "window_bytes", (double)v[SK_TRAFFIC_WINDOW].u);
+}
+
 static double num_at(const cJSON *o, const char *a, const char *b)
 {
     const cJSON *x = cJSON_GetObjectItemCaseSensitive(o, a);

@@ -18,6 +18,11 @@
  * @length overrides [traffic] length (sweeps); 0 = scenario's. */
 void iperf_client_argv(const struct scenario *s, const char *host, int port, unsigned long long length,
                        struct argv_buf *a);
+/* What the client's command line (iperf_client_argv) said and its output
+ * does not: -l (length_bytes), UDP -b (offered_bps), -w (window_bytes),
+ * added to the method object @m where it lacks them.  iperf 2's -y C says
+ * none of them, iperf3's -J only its blksize and -w. */
+void iperf_client_method(const struct scenario *s, unsigned long long length, cJSON *m);
 
 /* Parse iperf3 -J output into a new "iperf" object (caller frees). */
 cJSON *iperf3_parse(const char *text);

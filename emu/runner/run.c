@@ -1258,14 +1258,13 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_AddNumberToObject(*result, "tx_bps", b);
     }
     rs_iperf_method_banner(r, *result);
-    if (!v3) {
-        /* iperf 2 -y C does not say its direction or its -w: the ones it
-         * was run with */
+    {
+        /* iperf 2 -y C does not say its direction, -w, -l or -b, iperf3
+         * -J not its -l or -b: the ones it was run with */
         cJSON *m = cJSON_GetObjectItemCaseSensitive(*result, "method");
-        if (m && !cJSON_GetObjectItemCaseSensitive(m, "reverse"))
+        if (!v3 && m && !cJSON_GetObjectItemCaseSensitive(m, "reverse"))
             cJSON_AddBoolToObject(m, "reverse", r->s.v[SK_TRAFFIC_REVERSE].b);
-        if (m && r->s.v[SK_TRAFFIC_WINDOW].set && !cJSON_GetObjectItemCaseSensitive(m, "window_bytes"))
-            cJSON_AddNumberToObject(m, "window_bytes", (double)r->s.v[SK_TRAFFIC_WINDOW].u);
+        iperf_client_method(&r->s, length, m);
     }
     board_udp_result(r, *result);
     (void)status;

@@ -599,6 +599,36 @@ static void test_client_argv_maps_traffic_keys(void **state)
     av_free(&a);
 }
 
+/* The host client's -l, -b and -w go into the method where its output
+ * lacks them; what the tool said stays. */
+static void test_client_method_from_the_command_line(void **state)
+{
+    static struct scenario s;
+    cJSON *m = cJSON_CreateObject();
+    (void)state;
+    assert_int_equal(scn_load_string("t.ini", "[traffic]\nprotocol = udp\nbandwidth = 200M\nlength = 512\n"
+                                              "window = 64K\n", &s, stderr), 0);
+    iperf_client_method(&s, 0, m);
+    assert_float_equal(cJSON_GetObjectItem(m, "length_bytes")->valuedouble, 512, 0);
+    assert_float_equal(cJSON_GetObjectItem(m, "offered_bps")->valuedouble, 200e6, 0);
+    assert_float_equal(cJSON_GetObjectItem(m, "window_bytes")->valuedouble, 65536, 0);
+    cJSON_Delete(m);
+    /* a sweep's length wins over [traffic] length; the tool's own -w stays */
+    m = cJSON_CreateObject();
+    cJSON_AddNumberToObject(m, "window_bytes", 131072);
+    iperf_client_method(&s, 1470, m);
+    assert_float_equal(cJSON_GetObjectItem(m, "length_bytes")->valuedouble, 1470, 0);
+    assert_float_equal(cJSON_GetObjectItem(m, "window_bytes")->valuedouble, 131072, 0);
+    cJSON_Delete(m);
+    /* TCP: no offered rate; nothing given, nothing added */
+    assert_int_equal(scn_load_string("t.ini", "[traffic]\nprotocol = tcp\n", &s, stderr), 0);
+    m = cJSON_CreateObject();
+    iperf_client_method(&s, 0, m);
+    assert_null(m->child);
+    cJSON_Delete(m);
+    iperf_client_method(&s, 0, NULL);
+}
+
 /* [board] profile reaches the PHY model: its top speed and the RGMII
  * delays the board's traces add (the model decides what they mean); a
  * QEMU without those properties gets the key reported, not guessed. */
@@ -727,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_fw_sender_method_from_client_line),
         cmocka_unit_test(test_client_argv_maps_traffic_keys),
         cmocka_unit_test(test_qemu_argv_binds_loopback_and_keeps_values_whole),
+        cmocka_unit_test(test_client_method_from_the_command_line),
         cmocka_unit_test(test_qemu_argv_board_profile_sets_phy_props),
         cmocka_unit_test(test_qemu_argv_doubles_commas_in_socket_paths),
         cmocka_unit_test(test_free_port_is_bindable),
