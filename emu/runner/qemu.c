@@ -273,9 +273,13 @@ int fw_find(const char *top, const char *firmware, const char *override, char *o
 {
     if (override) {
         struct stat st;
-        if (stat(override, &st) || !S_ISREG(st.st_mode)) {
-            fprintf(stderr, "gemlab: --fw %s: no such file\n", override);
-            return -ENOENT;
+        if (stat(override, &st)) {
+            fprintf(stderr, "gemlab: --fw %s: %s\n", override, strerror(errno));
+            return -EINVAL;
+        }
+        if (!S_ISREG(st.st_mode)) {
+            fprintf(stderr, "gemlab: --fw %s: not a regular file\n", override);
+            return -EINVAL;
         }
         snprintf(out, len, "%s", override);
         return 0;
@@ -303,24 +307,41 @@ int fw_kind_check(const char *firmware, const char *path)
      * magic 0x016f2818 at offset 0x24 (kernel arch/arm/boot/compressed/head.S,
      * Documentation/arch/arm/booting.rst) */
     unsigned char h[0x28];
-    bool elf, zimage;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    bool elf, zimage, linux_fw = strcmp(firmware, "linux") == 0;
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     ssize_t n = fd < 0 ? -1 : read(fd, h, sizeof(h));
+    struct stat st;
+    long long size = fd >= 0 && !fstat(fd, &st) ? (long long)st.st_size : -1;
 
     if (fd >= 0)
         close(fd);
-    if (n < 4)
-        return 0;
-    elf = memcmp(h, "\177ELF", 4) == 0;
+    if (n < 0) {
+        fprintf(stderr, "gemlab: --fw %s: %s\n", path, strerror(errno));
+        return -EINVAL;
+    }
+    elf = n >= 4 && memcmp(h, "\177ELF", 4) == 0;
     zimage = n == (ssize_t)sizeof(h) && h[0x24] == 0x18 && h[0x25] == 0x28 && h[0x26] == 0x6f && h[0x27] == 0x01;
-    if (strcmp(firmware, "linux") == 0 && elf) {
+    if (linux_fw && elf) {
         fprintf(stderr, "gemlab: --fw %s is an ELF, the bare-metal firmware's format; [board] firmware = linux "
                         "boots the zImage (build/linux/zImage)\n", path);
         return -EINVAL;
     }
-    if (strcmp(firmware, "baremetal") == 0 && zimage) {
+    if (!linux_fw && zimage) {
         fprintf(stderr, "gemlab: --fw %s is a Linux zImage; [board] firmware = baremetal boots the ELF "
                         "(build/baremetal/qemu-zynq/gemlab-fw.elf), or set firmware = linux\n", path);
+        return -EINVAL;
+    }
+    if (linux_fw && !zimage) {
+        fprintf(stderr, "gemlab: --fw %s (%lld bytes) is not an ARM zImage (no magic 0x016f2818 at offset 0x24, "
+                        "Documentation/arch/arm/booting.rst); [board] firmware = linux boots one\n", path, size);
+        return -EINVAL;
+    }
+    /* e_ident[EI_CLASS] 1 = ELFCLASS32, EI_DATA 1 = little-endian, and
+     * e_machine (offset 18) 40 = EM_ARM: what the Zynq's A9s run */
+    if (!elf || n < 20 || h[4] != 1 || h[5] != 1 || h[18] != 40 || h[19] != 0) {
+        fprintf(stderr, "gemlab: --fw %s (%lld bytes) is not a 32-bit little-endian ARM ELF (%s); [board] firmware = "
+                        "baremetal boots one (build/baremetal/qemu-zynq/gemlab-fw.elf)\n", path, size,
+                !elf || n < 20 ? "no ELF header" : h[4] != 1 ? "not ELFCLASS32" : h[5] != 1 ? "big-endian" : "e_machine is not EM_ARM");
         return -EINVAL;
     }
     return 0;

@@ -60,12 +60,13 @@ cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn
  * required).  Fills @out; -ENOENT (with a message naming `make -C
  * emu/qemu`). */
 int qemu_find(const char *top, const char *override, char *out, size_t len);
-/* Locate firmware: @override, else the default build output. */
+/* Locate firmware: @override (-EINVAL if it is missing or not a regular
+ * file), else the default build output (-ENOENT, naming the make target). */
 int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);
-/* The image at path is of the kind [board] firmware boots: not an ELF for
- * "linux" (QEMU boots an ELF without the Linux boot protocol, so no DTB),
- * not an ARM zImage for "baremetal".  0, or -EINVAL with the reason on
- * stderr; an image of neither kind is left to the boot to judge. */
+/* The image at path is of the kind [board] firmware boots: an ARM zImage
+ * for "linux" (an ELF would boot without the Linux boot protocol, so no
+ * DTB), a 32-bit little-endian ARM ELF for "baremetal".  0, or -EINVAL
+ * with the reason on stderr (an empty file, /bin/ls, a text file). */
 int fw_kind_check(const char *firmware, const char *path);
 
 /* Ask QEMU which properties its cadence_gem device has and, when it has

@@ -2728,8 +2728,9 @@ int run_scenario(const struct run_opts *o)
     runner_find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
         return RUN_EXIT_MISSING;
-    if (fw_find(r.top, scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.o.fw, r.fw, sizeof(r.fw)))
-        return RUN_EXIT_MISSING;
+    rc = fw_find(r.top, scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.o.fw, r.fw, sizeof(r.fw));
+    if (rc)
+        return rc == -EINVAL ? RUN_EXIT_INPUT : RUN_EXIT_MISSING;   /* a bad --fw, or no build */
     if (fw_kind_check(scn_enum_str(&r.s, SK_BOARD_FIRMWARE), r.fw))
         return RUN_EXIT_INPUT;
     inst_signals_install();
@@ -3073,8 +3074,8 @@ int run_boot(const struct run_opts *o)
     runner_find_top(r.top, sizeof(r.top));
     if (qemu_find(r.top, r.o.qemu, r.qemu, sizeof(r.qemu)))
         return RUN_EXIT_MISSING;
-    if (r.o.fw && fw_find(r.top, "baremetal", r.o.fw, r.fw, sizeof(r.fw)))
-        return RUN_EXIT_MISSING;
+    if (r.o.fw && (fw_find(r.top, "baremetal", r.o.fw, r.fw, sizeof(r.fw)) || fw_kind_check("baremetal", r.fw)))
+        return RUN_EXIT_INPUT;
     inst_signals_install();
     if (inst_rundir(&r.in, r.o.out, r.top, "boot"))
         return RUN_EXIT_INPUT;

@@ -270,6 +270,21 @@ if [ $rc -eq 2 ] && [[ "$out" == *"--fw $work/fake.elf is an ELF"*"zImage"* ]] &
     ok "--fw of the other firmware's kind refused (rc 2), nothing booted"
 else bad "--fw of the wrong kind" "rc=$rc rc2=$rc2 $out / $out2"; fi
 
+# 9d. An image of neither kind, or no file at all, is refused by --fw too:
+#     an empty file (it used to boot and wait out the ready watchdog), a
+#     host binary, a text file, a directory.  Nothing boots.
+: >"$work/empty.elf"
+why=""
+for f in "$work/empty.elf:no ELF header" "/bin/sh:not ELFCLASS32" "/etc/hostname:no ELF header" \
+         "$work:not a regular file" "$work/nope.elf:No such file"; do
+    out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "${f%%:*}" --out "$work/kind3" 2>&1); rc=$?
+    if [ $rc -ne 2 ] || [[ "$out" != *"--fw ${f%%:*}"*"${f#*:}"* ]] || [ -e "$work/kind3" ]; then why+=" [${f%%:*}: rc=$rc $out]"; fi
+done
+out=$("$G" run "$top/scenarios/advertise_100_only_linux.ini" --qemu "$QEMU" --fw "$work/empty.elf" --out "$work/kind3" 2>&1); rc=$?
+if [ $rc -ne 2 ] || [[ "$out" != *"is not an ARM zImage"* ]]; then why+=" [linux empty: rc=$rc $out]"; fi
+if [ -z "$why" ]; then ok "--fw empty, host ELF, text, directory, missing: refused (rc 2) naming why, nothing booted"
+else bad "--fw that is no firmware" "$why"; fi
+
 # 9b. As root the runner runs no code from the tree (docs/SECURITY.md R8): GEMLAB_TOP
 #     is ignored (a booby-trapped emu/qemu/Makefile there is not run), our
 #     QEMU must be named with --qemu, and git is not run in a tree root does
