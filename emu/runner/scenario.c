@@ -20,6 +20,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <cjson/cJSON.h>
 #include <ini.h>
 #include <math.h>
@@ -27,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <gemlab/err.h>
 
@@ -1173,18 +1175,28 @@ int scn_load(const char *path, struct scenario *s, FILE *errs)
     int rc;
 
     scn_init(s, path);
-    c.fp = fopen(path, "r");
-    if (!c.fp) {
+    /* O_NONBLOCK: opening a FIFO must not wait for a writer; the type is
+     * checked before anything is read */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         rc = -errno;
         if (errs)
             fprintf(errs, "%s: cannot open: %s\n", path, strerror(-rc));
         return rc;
     }
-    if (fstat(fileno(c.fp), &st) || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         if (errs)
             fprintf(errs, "%s: not a regular file\n", path);
-        fclose(c.fp);
+        close(fd);
         return -EINVAL;
+    }
+    c.fp = fdopen(fd, "r");
+    if (!c.fp) {
+        rc = -errno;
+        if (errs)
+            fprintf(errs, "%s: cannot open: %s\n", path, strerror(-rc));
+        close(fd);
+        return rc;
     }
     if (st.st_size > SCN_MAX_FILE_BYTES) {
         if (errs)

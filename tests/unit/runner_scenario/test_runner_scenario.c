@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 
 #include <stdarg.h>
@@ -507,9 +509,21 @@ static void test_missing_file_and_directory_rejected(void **state)
     f = open_memstream(&errbuf, &len);
     assert_int_equal(scn_load("/nonexistent/x.ini", &scn, f), -ENOENT);
     assert_int_equal(scn_load("/", &scn, f), -EINVAL);
+    {
+        /* a FIFO with no writer: refused at once, not waited on */
+        char fifo[] = "/tmp/gemlab-scn-fifo-XXXXXX";
+        assert_non_null(mkdtemp(fifo));
+        strcat(fifo, "/s.ini");
+        assert_int_equal(mkfifo(fifo, 0600), 0);
+        assert_int_equal(scn_load(fifo, &scn, f), -EINVAL);
+        unlink(fifo);
+        *strrchr(fifo, '/') = '\0';
+        rmdir(fifo);
+    }
     fclose(f);
     assert_non_null(strstr(errbuf, "/nonexistent/x.ini: cannot open"));
     assert_non_null(strstr(errbuf, "/: not a regular file"));
+    assert_non_null(strstr(errbuf, "/s.ini: not a regular file"));
 }
 
 static void test_units_reject_junk(void **state)
