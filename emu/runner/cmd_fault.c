@@ -36,8 +36,20 @@ int cmd_fault(int argc, char **argv)
             fprintf(stderr, "gemlab fault: %s: '%s' is not a duration in (0s, 60s]\n", argv[1], argv[2]);
             return RUN_EXIT_INPUT;
         }
-    } else if (!strcmp(argv[1], "set") && argc == 4) {
+    } else if (!strcmp(argv[1], "set") && argc >= 4) {
         int k = scn_key_lookup("link", argv[2]);
+        char value[256];
+        size_t n = 0;
+
+        /* VALUE may be several words, as in the scenario (`set loss
+         * random 1%`): the rest of the command line, joined by spaces */
+        value[0] = '\0';
+        for (int i = 3; i < argc && n < sizeof(value); i++)
+            n += (size_t)snprintf(value + n, sizeof(value) - n, "%s%s", i > 3 ? " " : "", argv[i]);
+        if (n >= sizeof(value)) {
+            fprintf(stderr, "gemlab fault: set %s: the value is longer than %zu bytes\n", argv[2], sizeof(value) - 1);
+            return RUN_EXIT_INPUT;
+        }
 
         if (k < 0 || k == SK_LINK_SEED || !qemu_prop_for((enum scn_key)k)) {
             fprintf(stderr, "gemlab fault: set: '%s' is not a settable [link] key\n", argv[2]);
@@ -45,10 +57,13 @@ int cmd_fault(int argc, char **argv)
         }
         a.kind = FAULT_SET;
         a.key = (enum scn_key)k;
-        if (scn_parse_value(a.key, argv[3], &a.val, msg, sizeof(msg))) {
+        if (scn_parse_value(a.key, value, &a.val, msg, sizeof(msg))) {
             fprintf(stderr, "gemlab fault: set %s: %s\n", argv[2], msg);
             return RUN_EXIT_INPUT;
         }
+    } else if (!strcmp(argv[1], "set")) {
+        fprintf(stderr, "gemlab fault: set needs KEY VALUE (e.g. set loss random 1%%)\n");
+        return RUN_EXIT_INPUT;
     } else {
         fprintf(stderr, "gemlab fault: unknown or malformed action '%s'\n", argv[1]);
         return RUN_EXIT_INPUT;

@@ -1709,6 +1709,20 @@ int dg_diagnose_dir_opts(const char *run_dir, const cJSON *baseline, bool blind,
     dg_run(&in, &rep);
     dg_print(out, &rep);
     *failed = dg_check_expect(root, &rep, out, &checks);
+    {
+        /* a run that could not judge (verdict ERROR: interrupted, a
+         * watchdog, an input refused after boot) has no results for some
+         * expectations, which are then skipped: it fails as one more */
+        const cJSON *v = jget(root, RS(VERDICT_RESULT));
+        if (cJSON_IsString(v) && !strcmp(v->valuestring, "ERROR")) {
+            const cJSON *why = jget(root, RS(VERDICT_REASON));
+            fprintf(out, "  FAIL the run's verdict is ERROR%s%s: its expectations cannot all be checked\n",
+                    cJSON_IsString(why) && why->valuestring[0] ? ": " : "",
+                    cJSON_IsString(why) ? why->valuestring : "");
+            checks++;
+            (*failed)++;
+        }
+    }
     if (checks)
         fprintf(out, "expectations: %d checked, %d failed\n", checks, *failed);
     dj = dg_to_json(&rep);

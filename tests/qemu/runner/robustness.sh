@@ -437,11 +437,13 @@ o1=$("$G" fault "$d" link down 2>&1); r1=$?
 o2=$("$G" fault "$d" set loss 150% 2>&1); r2=$?
 o3=$("$G" fault "$d" set bogus 1 2>&1); r3=$?
 o4=$("$G" fault "$d" flap 200ms 2>&1); r4=$?
+# a value of several words needs no quotes, as in a scenario's [timeline]
+o7=$("$G" fault "$d" set loss random 1% 2>&1); r7=$?
 wait $rpid
 if [ $r1 -eq 0 ] && [ $r4 -eq 0 ] && [ $r2 -eq 2 ] && [[ "$o2" == *loss* ]] && [ $r3 -eq 2 ] && [[ "$o3" == *bogus* ]] \
-   && [ -z "$(leftovers "$d")" ]; then
-    ok "fault: link down / flap applied over QMP; bad values rejected before QMP"
-else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4"; fi
+   && [ $r7 -eq 0 ] && [ -z "$(leftovers "$d")" ]; then
+    ok "fault: link down / flap / set loss random 1% applied over QMP; bad values rejected before QMP"
+else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4 / $r7 $o7"; fi
 o5=$("$G" fault "$d" link down 2>&1); r5=$?
 o6=$("$G" fault "$work" link down 2>&1); r6=$?
 if [ $r5 -eq 2 ] && [[ "$o5" == *"not a running gemlab run"* ]] && [ $r6 -eq 2 ] \

@@ -1302,6 +1302,35 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     rmdir(dir);
 }
 
+/* `gemlab diagnose --strict` on an interrupted run: its verdict ERROR
+ * fails as an expectation, though the ones it has data for pass. */
+static void test_diagnose_dir_error_verdict_fails(void **state)
+{
+    char dir[] = "/tmp/gemlab-dge-XXXXXX", path[256], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    int failed = -1;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    f = fopen(path, "w");
+    fputs("{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"x\"},\"expect\":{\"speed_mbps\":1000},"
+          "\"verdict\":{\"result\":\"ERROR\",\"reason\":\"interrupted by signal 2\"},"
+          "\"link\":{\"up\":true,\"speed_mbps\":1000,\"duplex\":\"full\"}}", f);
+    fclose(f);
+    f = open_memstream(&text, &len);
+    assert_int_equal(dg_diagnose_dir_opts(dir, NULL, false, f, f, &failed), 0);
+    fclose(f);
+    assert_int_equal(failed, 1);
+    assert_non_null(strstr(text, "FAIL the run's verdict is ERROR: interrupted by signal 2"));
+    assert_non_null(strstr(text, "expectations: 2 checked, 1 failed"));
+    free(text);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_diagnose_dir_writes_diagnosis_json(void **state)
 {
     char dir[] = "/tmp/gemlab-dg-XXXXXX", path[256];
@@ -1356,7 +1385,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 21];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 22];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1379,6 +1408,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
