@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>      /* SYS_pidfd_open (Linux 5.3), SYS_pidfd_send_signal (5.1) */
 #include <sys/un.h>
@@ -185,6 +186,26 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     snprintf(what, sizeof(what), "%s%s", dir ? "--out " : "run directory ", buf);
     if ((rc = take_run_dir(buf, what)))
         return rc;
+    {
+        /* one run per directory: the mark's lock, held until we exit
+         * (close-on-exec: QEMU does not hold it); the descriptor is
+         * left open on purpose */
+        char mark[sizeof(buf) + sizeof(INST_RUN_MARK) + 1];
+        snprintf(mark, sizeof(mark), "%s/%s", buf, INST_RUN_MARK);
+        fd = open(mark, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+        if (fd < 0) {
+            rc = -errno;
+            fprintf(stderr, "gemlab: %s: %s: %s\n", what, INST_RUN_MARK, strerror(errno));
+            return rc;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB)) {
+            rc = errno == EWOULDBLOCK ? -EBUSY : -errno;
+            fprintf(stderr, "gemlab: %s is in use by another gemlab run or boot: give another directory, or "
+                            "wait for that one to end\n", what);
+            close(fd);
+            return rc;
+        }
+    }
     if (!realpath(buf, i->run_dir))
         return -errno;
     snprintf(i->qmp_path, sizeof(i->qmp_path), "%s/qmp.sock", i->run_dir);

@@ -91,7 +91,9 @@ void inst_signals_install(void);
  * (it holds our INST_RUN_MARK; not a symlink, owned by us); anything else,
  * e.g. /tmp or $HOME, is refused with a message naming --out, and never
  * chmod()ed or cleaned.  So is a directory below a parent any user may
- * write that is not sticky. */
+ * write that is not sticky.  The mark is flock()ed until the process
+ * exits: a second run or boot into the same directory while this one
+ * lives is refused (-EBUSY, with a message) before it touches anything. */
 int inst_rundir(struct inst *i, const char *dir, const char *top, const char *name);
 
 /* Spawn @argv (argv[0] is the binary path) in a new process group with
