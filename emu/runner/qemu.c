@@ -575,7 +575,9 @@ int qemu_build_argv(const struct scenario *s, const struct qemu_opts *o, struct 
         char bytes[24];
 
         snprintf(bytes, sizeof(bytes), "%llu", o->pcap_max_bytes);
-        model_prop(a, drv, "pcap", opt_path(o->pcap_path, esc, sizeof(esc)));
+        /* -global DRIVER.PROP=VALUE takes VALUE as it is (QEMU's
+         * qemu_global_option(), system/qdev-monitor.c): no doubling */
+        model_prop(a, drv, "pcap", o->pcap_path);
         model_prop(a, drv, "pcap-max-bytes", bytes);
         if (o->pcap_snaplen && qemu_has_prop(o->props, "pcap-snaplen")) {
             snprintf(bytes, sizeof(bytes), "%u", o->pcap_snaplen);

@@ -486,11 +486,51 @@ static void progress_end(struct run *r)
 }
 
 /* Turn an inst_wait() failure into the run's reason and exit code. */
+/* The last non-empty line QEMU wrote to RUN_DIR/qemu.log (its own error,
+ * e.g. "could not open ... wire.pcapng"), at most @len bytes; "" if none. */
+static void qemu_log_last(const struct run *r, char *buf, size_t len)
+{
+    char path[PATH_MAX + 16], tail[512];
+    FILE *f;
+    size_t n;
+
+    buf[0] = '\0';
+    snprintf(path, sizeof(path), "%s/qemu.log", r->in.run_dir);
+    if (!(f = fopen(path, "re")))
+        return;
+    if (fseek(f, -(long)(sizeof(tail) - 1), SEEK_END))
+        rewind(f);
+    n = fread(tail, 1, sizeof(tail) - 1, f);
+    fclose(f);
+    tail[n] = '\0';
+    while (n && (tail[n - 1] == '\n' || tail[n - 1] == '\r'))
+        tail[--n] = '\0';
+    {
+        const char *line = strrchr(tail, '\n');
+        size_t m = strlen(line = line ? line + 1 : tail);
+        if (m >= len)
+            m = len - 1;
+        memcpy(buf, line, m);
+        buf[m] = '\0';
+    }
+    for (char *p = buf; *p; p++)     /* QEMU's text, shown on a terminal */
+        if ((unsigned char)*p < 0x20 || *p == 0x7f)
+            *p = '?';
+}
+
 static int wait_failed(struct run *r, int rc, const char *phase)
 {
-    char why[128];
+    char why[128], said[200];
 
     progress_end(r);
+    if (rc == -ECONNRESET || rc == -EPIPE || rc == -ECONNREFUSED) {
+        /* the socket went away: QEMU exiting is the usual reason, and its
+         * own message says why (give it 0.5 s to be seen as exited) */
+        for (int k = 0; k < 50 && !inst_exited(&r->in); k++)
+            usleep(10000);
+        if (inst_exited(&r->in))
+            rc = -ECHILD;
+    }
     switch (rc) {
     case -EINTR:
         snprintf(r->reason, sizeof(r->reason), "interrupted by signal %d during %s", (int)inst_stop_signal, phase);
@@ -498,7 +538,9 @@ static int wait_failed(struct run *r, int rc, const char *phase)
         break;
     case -ECHILD:
         inst_describe_exit(&r->in, why, sizeof(why));
-        snprintf(r->reason, sizeof(r->reason), "QEMU %s during %s", why, phase);
+        qemu_log_last(r, said, sizeof(said));
+        snprintf(r->reason, sizeof(r->reason), "QEMU %s during %s%s%s", why, phase, said[0] ? "; qemu.log: " : "",
+                 said);
         r->exit_code = RUN_EXIT_FAIL;
         break;
     case -ETIME:

@@ -419,10 +419,23 @@ if [ -x "$ourq" ]; then
     rpid=$!
     for _ in $(seq 200); do grep -q "QMP up" "$work/faultaneg.out" && break; sleep 0.1; done
     o6=$("$G" fault "$d" restart-aneg 2>&1); r6=$?
+    # a value of several words needs no quotes, as in a scenario's [timeline]
+    o7=$("$G" fault "$d" set loss random 1% 2>&1); r7=$?
     wait $rpid
-    if [ $r6 -eq 0 ] && [[ "$o6" == *"fault applied: restart-aneg"* ]] && [ -z "$(leftovers "$d")" ]; then
-        ok "fault restart-aneg renegotiates through an existing property"
-    else bad "fault restart-aneg" "rc=$r6 $o6"; fi
+    if [ $r6 -eq 0 ] && [[ "$o6" == *"fault applied: restart-aneg"* ]] && [ $r7 -eq 0 ] && [ -z "$(leftovers "$d")" ]; then
+        ok "fault restart-aneg renegotiates through an existing property; set loss random 1% (unquoted) applied"
+    else bad "fault restart-aneg / set loss" "rc=$r6 $o6 / rc=$r7 $o7"; fi
+    # a comma in --out, on our QEMU (it has the capture): the capture's
+    # -global value is taken as it is (only QemuOpts strings double
+    # commas), so QEMU starts and writes wire.pcapng there
+    if [ $have_fixture = 1 ]; then
+        d=$work/pipe,line
+        out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$ourq" --fw "$work/ready.elf" --out "$d" 2>&1); rc=$?
+        if [ $rc -le 1 ] && [ -s "$d/results.json" ] && [ -e "$d/wire.pcapng" ] && [ -z "$(leftovers "$d")" ] \
+           && grep -qF "pcap=$d/wire.pcapng" "$d/qemu.argv"; then
+            ok "run with a comma in --out on our QEMU: it starts, the capture is written there (rc=$rc)"
+        else bad "run with a comma in --out" "rc=$rc $(echo "$out" | tail -3) $(tail -2 "$d/qemu.log" 2>/dev/null)"; fi
+    fi
 else
     skip "fault restart-aneg (14b)" "our QEMU is not built (make -C emu/qemu, or OUR_QEMU=path)"
 fi
@@ -437,13 +450,20 @@ o1=$("$G" fault "$d" link down 2>&1); r1=$?
 o2=$("$G" fault "$d" set loss 150% 2>&1); r2=$?
 o3=$("$G" fault "$d" set bogus 1 2>&1); r3=$?
 o4=$("$G" fault "$d" flap 200ms 2>&1); r4=$?
-# a value of several words needs no quotes, as in a scenario's [timeline]
-o7=$("$G" fault "$d" set loss random 1% 2>&1); r7=$?
+# a second run or boot into the live run's directory is refused, and
+# leaves its sockets alone
+o8=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); r8=$?
+o9=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --out "$d" 2>&1); r9=$?
+socks=$(ls "$d"/qmp.sock "$d"/serial.sock 2>&1)
 wait $rpid
+if [ $r8 -eq 2 ] && [ $r9 -eq 2 ] && [[ "$o8" == *"--out $d is in use by another gemlab run"* ]] \
+   && [[ "$o9" == *"is in use"* ]] && [[ "$socks" != *"No such"* ]]; then
+    ok "a second boot or run into a live run's --out: refused (rc 2), its sockets left alone"
+else bad "second run into a live --out" "$r8 $o8 / $r9 $o9 / $socks"; fi
 if [ $r1 -eq 0 ] && [ $r4 -eq 0 ] && [ $r2 -eq 2 ] && [[ "$o2" == *loss* ]] && [ $r3 -eq 2 ] && [[ "$o3" == *bogus* ]] \
-   && [ $r7 -eq 0 ] && [ -z "$(leftovers "$d")" ]; then
-    ok "fault: link down / flap / set loss random 1% applied over QMP; bad values rejected before QMP"
-else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4 / $r7 $o7"; fi
+   && [ -z "$(leftovers "$d")" ]; then
+    ok "fault: link down / flap applied over QMP; bad values rejected before QMP"
+else bad "fault" "$r1 $o1 / $r2 $o2 / $r3 $o3 / $r4 $o4"; fi
 o5=$("$G" fault "$d" link down 2>&1); r5=$?
 o6=$("$G" fault "$work" link down 2>&1); r6=$?
 if [ $r5 -eq 2 ] && [[ "$o5" == *"not a running gemlab run"* ]] && [ $r6 -eq 2 ] \
