@@ -2701,6 +2701,15 @@ int run_scenario(const struct run_opts *o)
         r.s.v[SK_BOARD_CLOCK].e = strcmp(r.o.clock, "virtual") == 0;
         r.s.v[SK_BOARD_CLOCK].set = true;
     }
+    if (r.o.clock || r.o.firmware) {
+        /* a key the file may hold only with the clock or firmware it
+         * named (mips, client, pbufs, cpus, ...) is not dropped in silence */
+        char why[96];
+        snprintf(why, sizeof(why), "with%s%s%s%s", r.o.clock ? " --clock " : "", r.o.clock ? r.o.clock : "",
+                 r.o.firmware ? " --firmware " : "", r.o.firmware ? r.o.firmware : "");
+        if (scn_recheck(&r.s, why, stderr))
+            return RUN_EXIT_INPUT;
+    }
     r.vt = scn_clock_virtual(&r.s);
     /* GEMLAB_CONSOLE_GATE=off: virtual time with the console typed into
      * the socket as in real time (docs/VIRTUAL_TIME.md: what the gate is

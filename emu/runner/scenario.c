@@ -1078,6 +1078,14 @@ static void scn_cross_check(struct scn_ctx *c)
      * is the guest's, and the key would be ignored without a word */
     if (V(BOARD_MIPS)->set && V(BOARD_CLOCK)->e != 1)
         scn_error(c, V(BOARD_MIPS)->line, "[board] mips: needs clock = virtual");
+    /* the host's tools (and a pair's firmwares) decide their own roles */
+    if (V(TRAFFIC_CLIENT)->set && V(TRAFFIC_CLIENT)->e != 0 && V(BOARD_CLOCK)->e != 1)
+        scn_error(c, V(TRAFFIC_CLIENT)->line, "[traffic] client: only against the in-emulator peer, which needs "
+                  "clock = virtual");
+    /* PBUF_POOL_SIZE of the bare-metal lwIP build: Linux has no such pool */
+    if (V(BOARD_PBUFS)->set && V(BOARD_FIRMWARE)->e != 0)
+        scn_error(c, V(BOARD_PBUFS)->line, "[board] pbufs: a bare-metal lwIP build option (PBUF_POOL_SIZE); "
+                  "not with firmware = linux");
     if (V(BOARD_IRQ_AFFINITY)->e == 2 && V(BOARD_CPUS)->u < 2)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: cpu1 needs cpus = 2");
     if (dur % 1000000000ull)
@@ -1289,6 +1297,16 @@ int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
     if (c.nerr && errs)
         fprintf(errs, "%s:%d: the negative control ([control]) is not a valid scenario (above)\n", s->path,
                 s->control_line);
+    return c.nerr ? -EINVAL : 0;
+}
+
+int scn_recheck(struct scenario *s, const char *why, FILE *errs)
+{
+    struct scn_ctx c = { .s = s, .name = s->path, .errs = errs, .section_ok = true };
+
+    scn_cross_check(&c);
+    if (c.nerr && errs)
+        fprintf(errs, "%s: not a valid scenario %s (above)\n", s->path, why);
     return c.nerr ? -EINVAL : 0;
 }
 

@@ -165,6 +165,10 @@ int scn_load(const char *path, struct scenario *s, FILE *errs);
  * 0, or -EINVAL (no [control] section, or the result fails the scenario's
  * cross-checks; messages on @errs naming the file and line). */
 int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs);
+/* The checks across keys again, on a scenario the command line changed
+ * after it was loaded (--clock, --firmware): each error names the key's
+ * file:line, then "not a valid scenario WHY".  0 or -EINVAL. */
+int scn_recheck(struct scenario *s, const char *why, FILE *errs);
 
 /* Same for an in-memory text; @name is used in messages. */
 int scn_load_string(const char *name, const char *text, struct scenario *s, FILE *errs);

@@ -240,11 +240,11 @@ static void test_traffic_client(void **state)
     assert_int_equal(load("[traffic]\nreverse = yes\n"), 0);
     assert_true(scn_board_client(&scn));
     assert_false(scn_iperf_reverse(&scn));
-    assert_int_equal(load("[traffic]\nclient = board\n"), 0);
+    assert_int_equal(load("[board]\nclock = virtual\n[traffic]\nclient = board\n"), 0);
     assert_true(scn_board_client(&scn));
     assert_true(scn_iperf_reverse(&scn));
     assert_false(scn.v[SK_TRAFFIC_REVERSE].b);
-    assert_int_equal(load("[traffic]\nreverse = yes\nclient = peer\n"), 0);
+    assert_int_equal(load("[board]\nclock = virtual\n[traffic]\nreverse = yes\nclient = peer\n"), 0);
     assert_false(scn_board_client(&scn));
     assert_int_equal(load("[traffic]\nclient = host\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:2: [traffic] client: 'host' is not one of auto|board|peer"));
@@ -276,6 +276,26 @@ static void test_board_clock_and_mips(void **state)
     /* in real time the host sets the speed: a mips would be ignored */
     assert_int_equal(load("[board]\nmips = 100\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:2: [board] mips: needs clock = virtual"));
+    /* check says what run would: the client is chosen against the peer only */
+    assert_int_equal(load("[traffic]\nclient = board\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] client: only against the in-emulator peer"));
+    assert_int_equal(load("[board]\nclock = virtual\n[traffic]\nclient = board\n"), 0);
+    /* pbufs is the bare-metal lwIP pool */
+    assert_int_equal(load("[board]\nfirmware = linux\npbufs = 1024\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] pbufs: a bare-metal lwIP build option"));
+    /* the command line's --clock real on a virtual-time file: rechecked */
+    assert_int_equal(load("[board]\nclock = virtual\nmips = 100\n"), 0);
+    scn.v[SK_BOARD_CLOCK].e = 0;
+    {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&text, &len);
+        assert_int_equal(scn_recheck(&scn, "with --clock real", f), -EINVAL);
+        fclose(f);
+        assert_non_null(strstr(text, "t.ini:3: [board] mips: needs clock = virtual"));
+        assert_non_null(strstr(text, "not a valid scenario with --clock real"));
+        free(text);
+    }
 }
 
 /* [board] quantum (parallel virtual time, QEMU patch 0045): 10 us by
