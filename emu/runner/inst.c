@@ -504,6 +504,8 @@ static void handle_line(struct inst *i, char *line)
     mark = strstr(i->clean, "Kernel panic - not syncing");
     if (mark && !i->panic[0])
         snprintf(i->panic, sizeof(i->panic), "%s", mark);
+    if (strstr(i->clean, "unknown command") && i->n_unknown_cmd < INST_UNKNOWN_MAX)
+        snprintf(i->unknown_cmd[i->n_unknown_cmd++], sizeof(i->unknown_cmd[0]), "%.159s", i->clean);
     mark = strstr(i->clean, "@gemlab ");
     if (mark && may_be_consumed(mark + 8)) {
         cJSON *o = cJSON_Parse(mark + 8);

@@ -63,6 +63,12 @@ struct inst {
     size_t line_len;
     char clean[3 * INST_LINE_MAX + 1];  /* the line after runner_clean_text() */
     char panic[160];           /* the guest kernel's panic line, once printed (inst_wait) */
+    /* the firmware refused a command it does not know: the bare-metal
+     * shell's "unknown command 'NAME'" (apps/shell/shell.c), the Linux
+     * agent's error line (agent.c); the first INST_UNKNOWN_MAX kept */
+#define INST_UNKNOWN_MAX 4
+    char unknown_cmd[INST_UNKNOWN_MAX][160];
+    unsigned n_unknown_cmd;
     cJSON *msgs;               /* @gemlab objects of INST_MSG_TYPES, in order, up to the byte cap */
     size_t msgs_bytes;         /* their estimated memory */
     unsigned long msgs_not_kept; /* messages past the cap (counted, last of each type kept) */

@@ -486,6 +486,32 @@ static void progress_end(struct run *r)
 }
 
 /* Turn an inst_wait() failure into the run's reason and exit code. */
+/* A [traffic] fw_cmd the firmware did not know: it answered "unknown
+ * command" naming it (bare-metal shell: 'NAME'; Linux agent: "cmd":"NAME")
+ * and went on, so the run measured without it.  That is bad input: the
+ * run is an ERROR (exit 2) naming the key's file:line and the answer. */
+static void fw_cmd_refused(struct run *r)
+{
+    for (unsigned k = 0; k < r->s.nfw_cmds; k++) {
+        char word[64], q1[72], q2[80];
+        size_t n = strcspn(r->s.fw_cmds[k], " \t");
+
+        snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), r->s.fw_cmds[k]);
+        snprintf(q1, sizeof(q1), "'%s'", word);
+        snprintf(q2, sizeof(q2), "\"cmd\":\"%s\"", word);
+        for (unsigned u = 0; u < r->in.n_unknown_cmd; u++) {
+            const char *line = r->in.unknown_cmd[u];
+            if (strstr(line, q1) || strstr(line, q2)) {
+                r->exit_code = RUN_EXIT_INPUT;
+                snprintf(r->reason, sizeof(r->reason), "%s:%d: [traffic] fw_cmd = %.60s: the firmware does not know "
+                         "it (its console: %.160s); the run went on without it", r->o.scenario,
+                         r->s.v[SK_TRAFFIC_FW_CMD].line, r->s.fw_cmds[k], line);
+                return;
+            }
+        }
+    }
+}
+
 /* The last non-empty line QEMU wrote to RUN_DIR/qemu.log (its own error,
  * e.g. "could not open ... wire.pcapng"), at most @len bytes; "" if none. */
 static void qemu_log_last(const struct run *r, char *buf, size_t len)
@@ -3100,6 +3126,8 @@ out:
     rs_build_link_and_counters(&r, mac_speed);
     if (!cJSON_GetObjectItemCaseSensitive(r.results, "iperf") && r.exit_code == RUN_EXIT_PASS)
         r.exit_code = RUN_EXIT_FAIL;
+    if (r.exit_code == RUN_EXIT_PASS || r.exit_code == RUN_EXIT_FAIL)
+        fw_cmd_refused(&r);
     cleanup(&r);
     rs_finish(&r);
     cJSON_Delete(r.results);

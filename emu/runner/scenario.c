@@ -384,6 +384,12 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
                                                    : "'%.40s' holds a control character or is not UTF-8", text);
             return -EINVAL;
         }
+        if (d->type == T_CMD && strstr(text, "@gemlab")) {
+            /* the console echoes what is typed: the runner would read the
+             * echo as one of the firmware's own @gemlab lines */
+            snprintf(msg, msglen, "holds '@gemlab', the mark of the firmware's own JSON lines");
+            return -EINVAL;
+        }
         snprintf(out->s, sizeof(out->s), "%s", text);
         return 0;
     case T_ENUM:

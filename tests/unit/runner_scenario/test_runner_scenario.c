@@ -280,6 +280,9 @@ static void test_board_clock_and_mips(void **state)
     assert_int_equal(load("[traffic]\nclient = board\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:2: [traffic] client: only against the in-emulator peer"));
     assert_int_equal(load("[board]\nclock = virtual\n[traffic]\nclient = board\n"), 0);
+    /* a typed command's echo must not pass for the firmware's telemetry */
+    assert_int_equal(load("[traffic]\nfw_cmd = @gemlab {\"type\":\"link\",\"up\":false}\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] fw_cmd: holds '@gemlab'"));
     /* pbufs is the bare-metal lwIP pool */
     assert_int_equal(load("[board]\nfirmware = linux\npbufs = 1024\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [board] pbufs: a bare-metal lwIP build option"));
