@@ -710,14 +710,27 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
     int first_zero = -1, zeros = 0;
     double before = 0;
 
+    bool resumed;
+
     if (in->link_up != 1 || (!isnan(in->flaps) && in->flaps > 0) || in->nintervals < 4)
         return false;
-    for (int i = in->nintervals - 1; i >= 0 && in->intervals[i] < 1e3; i--) {
+    /* the first run of TH_STALL_INTERVALS empty intervals after one that
+     * carried something: at the end of the test, or in its middle (RX
+     * descriptors withheld for a while, then handed back) */
+    for (int i = 1; i < in->nintervals && zeros < TH_STALL_INTERVALS; i++) {
+        if (in->intervals[i] >= 1e3) {
+            zeros = 0;
+            continue;
+        }
+        if (!zeros)
+            first_zero = i;
         zeros++;
-        first_zero = i;
     }
     if (zeros < TH_STALL_INTERVALS || first_zero <= 0)
         return false;
+    while (first_zero + zeros < in->nintervals && in->intervals[first_zero + zeros] < 1e3)
+        zeros++;
+    resumed = first_zero + zeros < in->nintervals;
     /* the sender retransmitting on the wire while the MAC counts no RX
      * resource error or overrun is TCP waiting on its retransmission
      * timer (RFC 6298 5.5 doubles it), not a receiver that stopped */
@@ -729,10 +742,11 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
         return false;
     ev(f, "stalled_from_interval", first_zero);
     ev(f, "zero_intervals", zeros);
+    ev(f, "resumed", resumed);
     ev(f, "peak_bps_before", before);
     ev(f, "rx_resource_errors", in->rx_resource_errors);
-    say(f, "traffic stopped after interval %d (peak %.1f Mb/s before, %d empty intervals) with the link up",
-        first_zero, before / 1e6, zeros);
+    say(f, "traffic stopped after interval %d (peak %.1f Mb/s before, %d empty intervals%s) with the link up",
+        first_zero, before / 1e6, zeros, resumed ? ", then it resumed" : "");
     return true;
 }
 

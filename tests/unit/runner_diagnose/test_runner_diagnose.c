@@ -162,6 +162,9 @@ static const struct rcase cases[] = {
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, true },
     { "{\"link\":{\"up\":true,\"flaps\":2},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]}}", DG_MAC_RX_STALL, false },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,90e6,0,0,80e6]}}", DG_MAC_RX_STALL, false },
+    /* a stall in the middle (starve-rx 4s at 2 s of a 10 s test): named too */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[949e6,949e6,0.34e6,0,0,0,712e6,949e6]}}",
+      DG_MAC_RX_STALL, true },
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[0,0,0,0,0,0]}}", DG_MAC_RX_STALL, false },
     /* the capture shows TCP resending, the MAC dropped nothing: an RTO wait */
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]},"
