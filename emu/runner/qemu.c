@@ -331,7 +331,9 @@ int fw_kind_check(const char *firmware, const char *path)
                         "(build/baremetal/qemu-zynq/gemlab-fw.elf), or set firmware = linux\n", path);
         return -EINVAL;
     }
-    if (linux_fw && !zimage) {
+    if (linux_fw) {
+        if (zimage)
+            return 0;
         fprintf(stderr, "gemlab: --fw %s (%lld bytes) is not an ARM zImage (no magic 0x016f2818 at offset 0x24, "
                         "Documentation/arch/arm/booting.rst); [board] firmware = linux boots one\n", path, size);
         return -EINVAL;

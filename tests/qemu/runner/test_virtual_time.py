@@ -414,9 +414,10 @@ def test_sim_bad_combinations_refused(tmp_path, vt_qemu, fw):
             # ... and no -w in the firmware's (or the peer's) -R client
             (vt + "[traffic]\nwindow = 64K\nclient = board\n",
              "6: [traffic] window with client = board (iperf 2's -R)", ""),
-            # the roles are the peer's to swap: not in real time (host tools)
+            # the roles are the peer's to swap: not in real time (host
+            # tools); the scenario's own check says so, as `check` does
             ("clock = real\n[traffic]\nclient = board\n",
-             "6: [traffic] client = board: only against the in-emulator peer", "")):
+             "6: [traffic] client: only against the in-emulator peer", "clock = virtual")):
         out = str(tmp_path / "bad")
         r = gemlab_run(vt_qemu, fw, out, text="[scenario]\nname = bad\n[board]\n" + body)
         assert r.returncode == 2 and "%s.ini:%s" % (out, where) in r.stderr and also in r.stderr, r.stderr
