@@ -534,14 +534,13 @@ static void test_missing_file_and_directory_rejected(void **state)
     assert_int_equal(scn_load("/", &scn, f), -EINVAL);
     {
         /* a FIFO with no writer: refused at once, not waited on */
-        char fifo[] = "/tmp/gemlab-scn-fifo-XXXXXX";
-        assert_non_null(mkdtemp(fifo));
-        strcat(fifo, "/s.ini");
+        char dir[] = "/tmp/gemlab-scn-fifo-XXXXXX", fifo[sizeof(dir) + 8];
+        assert_non_null(mkdtemp(dir));
+        snprintf(fifo, sizeof(fifo), "%s/s.ini", dir);
         assert_int_equal(mkfifo(fifo, 0600), 0);
         assert_int_equal(scn_load(fifo, &scn, f), -EINVAL);
         unlink(fifo);
-        *strrchr(fifo, '/') = '\0';
-        rmdir(fifo);
+        rmdir(dir);
     }
     fclose(f);
     assert_non_null(strstr(errbuf, "/nonexistent/x.ini: cannot open"));
