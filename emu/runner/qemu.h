@@ -60,8 +60,9 @@ cJSON *qemu_prop_json(const struct scenario *s, enum scn_key k, const struct scn
  * required).  Fills @out; -ENOENT (with a message naming `make -C
  * emu/qemu`). */
 int qemu_find(const char *top, const char *override, char *out, size_t len);
-/* Locate firmware: @override (-EINVAL if it is missing or not a regular
- * file), else the default build output (-ENOENT, naming the make target). */
+/* Locate firmware: @override (-ENOENT if it does not exist, -EINVAL if
+ * it is not a regular file), else the default build output (-ENOENT,
+ * naming the make target). */
 int fw_find(const char *top, const char *firmware, const char *override, char *out, size_t len);
 /* The image at path is of the kind [board] firmware boots: an ARM zImage
  * for "linux" (an ELF would boot without the Linux boot protocol, so no
