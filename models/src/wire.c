@@ -47,6 +47,11 @@ static inline bool hit(struct gl_prng *r, uint64_t t)
     return draw53(r) < t;
 }
 
+static inline uint64_t min_u64(uint64_t a, uint64_t b)
+{
+    return a < b ? a : b;
+}
+
 static inline uint64_t max_u64(uint64_t a, uint64_t b)
 {
     return a > b ? a : b;
@@ -563,6 +568,17 @@ int gl_link_set_phy(struct gl_link *l, bool up, unsigned speed_mbps,
             struct gl_wire *w = &l->dir[d];
             w->now_ns = max_u64(w->now_ns, now_ns);
             drop_in_flight(w, w->now_ns);
+            /* What was dropped no longer holds the rate cap's queue or
+             * orders the frames sent after the link returns: every frame
+             * still queued departs after now, so it was in flight.  Those
+             * that arrived by now keep their order floor. */
+            queue_advance(w, w->now_ns);
+            w->q_head = 0;
+            w->q_count = 0;
+            w->q_bytes = 0;
+            w->cap_free_ns = min_u64(w->cap_free_ns, w->now_ns);
+            w->cap_rem = 0;
+            w->last_arrival_ns = min_u64(w->last_arrival_ns, w->now_ns);
         }
     }
     l->up = up;
@@ -709,8 +725,11 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
         w->c.reordered++;
     } else {
         s.arrival_ns = depart + delay_ns(w);
-        if (!w->p.jitter_reorders && s.arrival_ns < w->last_arrival_ns) {
-            s.arrival_ns = w->last_arrival_ns;
+        if (!w->p.jitter_reorders && w->last_arrival_ns && s.arrival_ns < w->last_arrival_ns + line_ns) {
+            /* in order, and behind the previous frame on the line: one
+             * frame time after it, not with it (sch_netem adds the
+             * packet's serialization time after its ordering clamp) */
+            s.arrival_ns = w->last_arrival_ns + line_ns;
         }
     }
     s.flags |= GL_DELIV_LAST;
@@ -734,13 +753,29 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
     }
 
     if (dup) {
-        /* The copy follows its original back-to-back on the wire. */
+        /* The copy follows its original back-to-back on the sender's
+         * wire: it takes one more frame time there, so the MAC's next
+         * frame waits for it (a duplicate is a frame on the line, not a
+         * free one), and it passes the rate cap's queue like any frame
+         * (netem enqueues the copy at the root qdisc).  It keeps its
+         * original's delay, and its tx_done_ns: the send that made it. */
         struct gl_wire_slot d = s;
-        d.arrival_ns = s.arrival_ns + line_ns;
+        uint64_t d_done = done + line_ns, d_depart = d_done;
+        w->mac_free_ns = max_u64(w->mac_free_ns, d_done);
+        load_account(w, done, line_ns);
+        w->c.duplicated++;
+        if (w->p.rate_bps != 0 && w->p.rate_bps < (uint64_t)l->speed_mbps * 1000000u) {
+            queue_advance(w, d_done);
+            if (w->q_count >= w->p.queue_frames || w->q_bytes + wire_bytes > w->p.queue_bytes) {
+                w->c.dropped_queue++;      /* the copy found the queue full; the original goes on */
+                return GL_WIRE_QUEUED;
+            }
+            d_depart = cap_serve(w, d_done, wire_bytes);
+        }
+        d.arrival_ns = s.arrival_ns + (d_depart - depart);
         d.flags = (uint16_t)((s.flags & GL_DELIV_REORDERED) | GL_DELIV_DUPLICATE | GL_DELIV_LAST |
                              (fcs_possible ? fcs_faults(l, dir) : 0) | cut);
         w->c.duplex_errors += cut != 0;
-        w->c.duplicated++;
         if (store_insert(w, &d)) {
             orig->flags &= (uint16_t)~GL_DELIV_LAST;
             w->c.in_flight++;
@@ -809,8 +844,8 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
 
     /* Common path: propagation delay only, in order. */
     uint64_t arrival = done + w->p.latency_ns;
-    if (arrival < w->last_arrival_ns) {
-        arrival = w->last_arrival_ns;  /* latency was lowered at run time */
+    if (w->last_arrival_ns && arrival < w->last_arrival_ns + line_ns) {
+        arrival = w->last_arrival_ns + line_ns;  /* latency was lowered at run time: in order, a frame apart */
     }
     w->last_arrival_ns = arrival;
     /* The FIFO tail may be a reordered frame (or its duplicate) that

@@ -57,12 +57,17 @@
  *     decides loss before its queue limit).
  *   - Loss is decided once per offered frame, before duplication: a lost
  *     frame is never duplicated (netem lets the duplicate survive).
- *   - A duplicate is not independently delayed: it arrives back-to-back
- *     after its original (arrival + one frame time at line rate).
+ *   - A duplicate is not independently delayed: it follows its original
+ *     back-to-back on the sender's wire, taking one more frame time there
+ *     (the MAC's next frame waits for it) and passing the rate cap and its
+ *     queue like any frame; it arrives that much after its original.
  *     Corruption, skew and duplex errors are decided per copy.
  *   - Jitter keeps frame order unless jitter_reorders is set: an in-order
- *     frame never arrives before the previous in-order frame (netem does
- *     the same when a rate is set; without one it reorders).  Frames picked
+ *     frame arrives no sooner than one frame time at line rate after the
+ *     previous in-order frame (sch_netem, with a rate set, adds the
+ *     packet's time after its ordering clamp; without one it reorders).
+ *   - Link down drops what is in flight and empties the rate cap's queue
+ *     of it: frames sent after the link returns do not wait behind them.  Frames picked
  *     by reorder_pct bypass latency and jitter, as netem's "sent at once".
  *   - No correlation parameters (netem's correlated random numbers do not
  *     keep the configured marginal probability); see Known limitations.

@@ -176,6 +176,10 @@ static void do_send(int dir, uint32_t len)
     if (bad) {
         snapshot(&saved);
     }
+    struct gl_wire_counters c0, c1;
+    if (!bad) {
+        gl_link_get_counters(&link_, dir, &c0);
+    }
     int v = gl_link_send(&link_, dir, now, len, idx, &done);
     if (trace) {
         fprintf(stderr, "%llu send dir %d len %u cookie %u -> %d tx_done %llu\n",
@@ -204,6 +208,12 @@ static void do_send(int dir, uint32_t len)
                 (unsigned long long)gl_wire_frame_ns(len, speed));
     }
     last_tx_done[dir] = done;
+    /* a duplicate is a second frame on the sender's line, right after
+     * its original: the next send starts after it */
+    gl_link_get_counters(&link_, dir, &c1);
+    if (c1.duplicated != c0.duplicated) {
+        last_tx_done[dir] = done + gl_wire_frame_ns(len, speed);
+    }
     sent[dir]++;
     bytes_sent[dir] += len;
     frames[idx] = (struct shadow){

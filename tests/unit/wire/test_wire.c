@@ -265,6 +265,162 @@ static void test_duplicate_delivers_twice_and_only_the_copy_is_last(void **state
     free(l);
 }
 
+/* A duplicate is a frame on the line: it holds the sender's wire for one
+ * frame time, so the next original waits for it and nothing arrives
+ * faster than line rate (the copy used to take no wire time: 2 Gb/s
+ * arrived on 1G with dup 100 %). */
+static void test_duplicate_takes_wire_time_and_delays_the_next_frame(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.dup_pct = 100;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    const uint64_t f = gl_wire_frame_ns(1514, 1000);
+    struct gl_delivery d[4];
+    uint64_t done = 0, done2 = 0;
+
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(done, f);
+    /* offered as soon as the MAC completes the original: its copy is
+     * still on the line */
+    assert_int_equal(gl_link_send(l, A2B, done, 1514, 2, &done2), GL_WIRE_QUEUED);
+    assert_int_equal(done2, 3 * f);
+    for (int i = 0; i < 4; i++) {
+        assert_int_equal(gl_link_poll(l, A2B, GL_NEVER - 1, &d[i]), 1);
+    }
+    assert_int_equal(d[0].arrival_ns, f);
+    assert_int_equal(d[1].arrival_ns, 2 * f);
+    assert_int_equal(d[1].tx_done_ns, f);          /* the send that made it */
+    assert_int_equal(d[2].arrival_ns, 3 * f);
+    assert_int_equal(d[2].cookie, 2);
+    assert_int_equal(d[3].arrival_ns, 4 * f);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+/* Under a rate cap the copy passes the cap too: 100 % duplication behind
+ * a 100 Mb/s cap on 1G delivers 100 Mb/s of frames, not 200. */
+static void test_duplicate_passes_the_rate_cap(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.dup_pct = 100;
+    p.rate_bps = 100000000u;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    const uint64_t cap = 1538u * 8u * 10u;      /* a 1514-byte frame at 100 Mb/s: 123040 ns */
+    struct gl_delivery d;
+    uint64_t now = 0, done = 0, last = 0;
+    unsigned n = 0;
+
+    for (int i = 0; i < 200; i++) {
+        int rc = gl_link_send(l, A2B, now, 1514, (uint64_t)i, &done);
+        assert_true(rc == GL_WIRE_QUEUED || rc == GL_WIRE_DROP_QUEUE);
+        now = done;
+    }
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        if (d.flags & GL_DELIV_DROPPED) {
+            continue;
+        }
+        if (n) {
+            assert_true(d.arrival_ns - last >= cap);
+        }
+        last = d.arrival_ns;
+        n++;
+    }
+    assert_true(n > 0);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+/* In-order jitter never puts two frames on the line at once: each
+ * arrives at least its own frame time after the one before. */
+static void test_in_order_jitter_keeps_frames_a_frame_time_apart(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.latency_ns = 1000000;
+    p.jitter_ns = 500000;
+    p.jitter_dist = GL_JITTER_UNIFORM;
+    struct gl_link *l = wt_link_sym(&p, 3, 1000);
+    const uint64_t f = gl_wire_frame_ns(1514, 1000);
+    struct gl_delivery d;
+    uint64_t now = 0, done = 0, last = 0;
+    unsigned n = 0;
+
+    for (int i = 0; i < 2000; i++) {
+        assert_int_equal(gl_link_send(l, A2B, now, 1514, (uint64_t)i, &done), GL_WIRE_QUEUED);
+        now = done;
+    }
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        assert_int_equal(d.cookie, n);              /* in order */
+        if (n) {
+            assert_true(d.arrival_ns - last >= f);
+        }
+        last = d.arrival_ns;
+        n++;
+    }
+    assert_int_equal(n, 2000);
+    wt_assert_invariants(l);
+    free(l);
+}
+
+/* A flap drops what was in flight; what it dropped no longer fills the
+ * rate cap's queue, nor holds back frames sent after the link returns
+ * (a frame sent after a flap waited 1.23 s behind a full 10 Mb/s queue of
+ * dropped frames, or 500 ms behind a dropped frame's old latency). */
+static void test_flap_empties_the_cap_queue_and_the_order_floor(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 10000000u;
+    p.queue_frames = 1000;
+    struct gl_link *l = wt_link_sym(&p, 1, 1000);
+    struct gl_err err;
+    struct gl_delivery d;
+    const uint64_t f = gl_wire_frame_ns(1514, 1000), cap = 1538u * 800u;
+    uint64_t now = 0, done = 0, t_up, arrival = 0;
+
+    int rc = GL_WIRE_QUEUED;
+    for (int i = 0; i < 1100 && rc == GL_WIRE_QUEUED; i++) {
+        rc = gl_link_send(l, A2B, now, 1514, (uint64_t)i, &done);
+        now = done;
+    }
+    assert_int_equal(rc, GL_WIRE_DROP_QUEUE);     /* the queue is full */
+    assert_int_equal(gl_link_set_phy(l, false, 1000, true, true, now, &err), 0);
+    t_up = now + 1000000;
+    assert_int_equal(gl_link_set_phy(l, true, 1000, true, true, t_up, &err), 0);
+    assert_int_equal(gl_link_send(l, A2B, t_up, 1514, 2000, &done), GL_WIRE_QUEUED);
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        if (d.cookie == 2000) {
+            arrival = d.arrival_ns;
+        }
+    }
+    assert_int_equal(arrival, t_up + f + cap);
+    wt_assert_invariants(l);
+    free(l);
+
+    /* the order floor: a frame in flight at 500 ms latency, dropped by
+     * the flap; the latency lowered to 1 ms meanwhile */
+    p = ideal();
+    p.latency_ns = 500000000;
+    l = wt_link_sym(&p, 1, 1000);
+    assert_int_equal(gl_link_send(l, A2B, 0, 1514, 1, &done), GL_WIRE_QUEUED);
+    assert_int_equal(gl_link_set_phy(l, false, 1000, true, true, 1000000, &err), 0);
+    p.latency_ns = 1000000;
+    assert_int_equal(gl_link_configure(l, A2B, &p, &err), 0);
+    assert_int_equal(gl_link_set_phy(l, true, 1000, true, true, 2000000, &err), 0);
+    assert_int_equal(gl_link_send(l, A2B, 3000000, 1514, 2, &done), GL_WIRE_QUEUED);
+    arrival = 0;
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        if (d.cookie == 2) {
+            arrival = d.arrival_ns;
+        }
+    }
+    assert_int_equal(arrival, 3000000 + f + 1000000);
+    wt_assert_invariants(l);
+    free(l);
+}
+
 static void test_corrupt_frame_is_delivered_marked_fcs_error_not_dropped(void **state)
 {
     (void)state;
@@ -1180,6 +1336,10 @@ int main(void)
         cmocka_unit_test(test_queue_tail_drops_beyond_queue_bytes),
         cmocka_unit_test(test_queue_drains_with_time_and_accepts_again),
         cmocka_unit_test(test_duplicate_delivers_twice_and_only_the_copy_is_last),
+        cmocka_unit_test(test_duplicate_takes_wire_time_and_delays_the_next_frame),
+        cmocka_unit_test(test_duplicate_passes_the_rate_cap),
+        cmocka_unit_test(test_in_order_jitter_keeps_frames_a_frame_time_apart),
+        cmocka_unit_test(test_flap_empties_the_cap_queue_and_the_order_floor),
         cmocka_unit_test(test_corrupt_frame_is_delivered_marked_fcs_error_not_dropped),
         cmocka_unit_test(test_reorder_gap_5_sends_every_5th_frame_ahead),
         cmocka_unit_test(test_jitter_keeps_order_unless_jitter_reorders),
