@@ -114,7 +114,7 @@ struct scn_keydef {
 
 #define NS(x) ((x) * 1e9)
 static const struct scn_keydef keydefs[SK_COUNT] = {
-    [SK_SCENARIO_NAME] = { "scenario", "name", T_STR, 1, 63, NULL, NULL, false },
+    [SK_SCENARIO_NAME] = { "scenario", "name", T_STR, 1, SCN_NAME_MAX, NULL, NULL, false },
     [SK_SCENARIO_DESCRIPTION] = { "scenario", "description", T_TEXT, 0, 190, NULL, NULL, false },
     [SK_SCENARIO_SOURCE] = { "scenario", "source", T_TEXT, 0, 190, NULL, NULL, false },
     [SK_SCENARIO_TODO] = { "scenario", "todo", T_TEXT, 1, 190, NULL, NULL, false },
@@ -202,6 +202,7 @@ struct scn_ctx {
     char section[64];
     bool section_ok;    /* keys under an unknown/broken section are skipped */
     int link_line;      /* the [link] header, for the model's verdict */
+    int nsections;      /* section headers seen */
     int nerr;
 };
 
@@ -911,6 +912,7 @@ static void scn_screen_line(struct scn_ctx *c, char *line)
         *end = '\0';
         snprintf(c->section, sizeof(c->section), "%s", p + 1);
         *end = ']';
+        c->nsections++;
         for (char *q = end + 1; *q; q++) {
             if (*q == ';' || *q == '#')
                 break;
@@ -1009,8 +1011,8 @@ void scn_init(struct scenario *s, const char *path)
         base = base ? base + 1 : path;
         dot = strrchr(base, '.');
         size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
-        if (len > 63)
-            len = 63;
+        if (len > SCN_NAME_MAX)
+            len = SCN_NAME_MAX;     /* scn_run() says so */
         memcpy(s->v[SK_SCENARIO_NAME].s, base, len);
         s->v[SK_SCENARIO_NAME].s[len] = '\0';
     }
@@ -1166,6 +1168,21 @@ static int scn_run(struct scn_ctx *c)
     }
     if (rc > 0 && c->nerr == 0)     /* a syntax error our screen missed */
         scn_error(c, rc, "syntax error");
+    if (c->nsections == 0 && c->nerr == 0)
+        /* an empty file (or one of comments) is the wrong file more often
+         * than a wish for every default */
+        scn_error(c, 0, "no section: the file is empty or only comments; a scenario has at least one of "
+                        "[scenario], [board], [link], [traffic], [expect] (a bare [scenario] takes every default)");
+    if (!c->s->v[SK_SCENARIO_NAME].set && c->name) {
+        /* scn_init() cut a file name longer than a name may be */
+        const char *base = strrchr(c->name, '/'), *dot;
+        base = base ? base + 1 : c->name;
+        dot = strrchr(base, '.');
+        size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        if (len > SCN_NAME_MAX)
+            scn_error(c, 0, "the scenario name taken from the file name is %zu characters, more than %d: rename "
+                            "the file or set [scenario] name", len, SCN_NAME_MAX);
+    }
     if (!c->s->v[SK_SCENARIO_NAME].set && !text_ok(c->s->v[SK_SCENARIO_NAME].s, true)) {
         /* the name scn_init() took from the file name names the run
          * directory, whose path goes into QEMU's option strings and the

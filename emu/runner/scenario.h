@@ -21,6 +21,7 @@
 #include "link_keys.h"
 
 #define SCN_STR_MAX 192
+#define SCN_NAME_MAX 63     /* [scenario] name, or the file's name without .ini */
 #define SCN_MAX_EVENTS 64
 #define SCN_MAX_FW_CMDS 16
 #define SCN_MAX_CONTROL 16      /* [control] unset / set entries */

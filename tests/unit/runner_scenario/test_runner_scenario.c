@@ -676,6 +676,44 @@ static void test_file_name_that_is_no_scenario_name_is_refused(void **state)
     assert_string_equal(scn.v[SK_SCENARIO_NAME].s, "t");
 }
 
+/* An empty file, or one of comments, passed `check` as every default: the
+ * wrong file more often than a wish.  A file name longer than a name may
+ * be was cut to 63 characters without a word. */
+static void test_empty_file_and_long_file_name_are_refused(void **state)
+{
+    char path[128], want[256];
+    size_t len = 0;
+    FILE *f;
+
+    (void)state;
+    assert_int_equal(load(""), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini: no section: the file is empty or only comments"));
+    assert_int_equal(load("; a comment\n\n# another\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "no section"));
+    assert_int_equal(load("[scenario]\n"), 0);     /* every default, asked for */
+
+    snprintf(path, sizeof(path), "dir/%070d.ini", 0);
+    snprintf(want, sizeof(want), "%s: the scenario name taken from the file name is 70 characters, more than 63", path);
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load_string(path, "[scenario]\n", &scn, f), -EINVAL);
+    fclose(f);
+    assert_non_null(strstr(errbuf, want));
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load_string(path, "[scenario]\nname = short\n", &scn, f), 0);
+    fclose(f);
+    snprintf(path, sizeof(path), "%063d.ini", 0);     /* 63: fits */
+    free(errbuf);
+    errbuf = NULL;
+    f = open_memstream(&errbuf, &len);
+    assert_int_equal(scn_load_string(path, "[scenario]\n", &scn, f), 0);
+    fclose(f);
+    assert_int_equal(strlen(scn.v[SK_SCENARIO_NAME].s), 63);
+}
+
 /* [board] advertise (issue 20): the partner's vocabulary, a file:line
  * error on a bad value, and the command each firmware gets. */
 static void test_board_advertise_key_and_command(void **state)
@@ -979,6 +1017,7 @@ int main(void)
         cmocka_unit_test_teardown(test_library_scenarios_all_valid, teardown),
         cmocka_unit_test_teardown(test_link_downshift_becomes_the_phy_driver_command, teardown),
         cmocka_unit_test_teardown(test_file_name_that_is_no_scenario_name_is_refused, teardown),
+        cmocka_unit_test_teardown(test_empty_file_and_long_file_name_are_refused, teardown),
         cmocka_unit_test_teardown(test_board_advertise_key_and_command, teardown),
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
     };
