@@ -1005,7 +1005,15 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     ev(f, "capture_out_of_order", in->cap_out_of_order);
     ev(f, "capture_duplicates", in->cap_duplicates);
     ev(f, "throughput_bps", in->bps);
-    if (tool)
+    if (in->cap_duplicates > 0) {
+        /* the path copies segments: each copy draws a duplicate ACK, and
+         * enough of them make the sender resend data that had arrived
+         * (RFC 5681 3.2), so "lost" is not the whole story */
+        say(f, "%.0f TCP %s and %.0f segments copied on the path (capture): duplicate ACKs of the copies resend "
+               "data that arrived (RFC 5681 3.2); the path duplicates frames",
+            tool ? in->retransmits : cap_lost_resent(in), tool ? "retransmits" : "segments sent again",
+            in->cap_duplicates);
+    } else if (tool)
         say(f, "%.0f TCP retransmits: segments are being lost on the path", in->retransmits);
     else
         say(f, "%.0f TCP segments sent again on the wire (capture): segments are being lost on the path",

@@ -680,6 +680,44 @@ static void test_window_rtt_is_the_pings_median_on_a_jittery_path(void **state)
     cJSON_Delete(root);
 }
 
+/* A path that copies segments draws duplicate ACKs, and they make the
+ * sender resend data that arrived: PROTO_RETRANSMITS said "lost on the
+ * path" alone at 100 % duplication (the blind pass of 2026-12-05).  With
+ * copies in the capture it names them; without, it keeps "lost". */
+static void test_retransmits_with_copies_on_the_path_say_so(void **state)
+{
+    static const struct { const char *json, *says; } rc_cases[] = {
+        { "{\"capture\":{\"tcp_retransmits\":31,\"tcp_duplicates\":5200},"
+          "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+          "31 TCP segments sent again and 5200 segments copied on the path (capture): duplicate ACKs of the copies "
+          "resend data that arrived (RFC 5681 3.2); the path duplicates frames" },
+        { "{\"iperf\":{\"retransmits\":17," TCP3("") "},\"capture\":{\"tcp_duplicates\":40}}",
+          "17 TCP retransmits and 40 segments copied on the path (capture): duplicate ACKs of the copies resend "
+          "data that arrived (RFC 5681 3.2); the path duplicates frames" },
+        { "{\"capture\":{\"tcp_retransmits\":31,\"tcp_duplicates\":0},"
+          "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
+          "31 TCP segments sent again on the wire (capture): segments are being lost on the path" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(rc_cases) / sizeof(rc_cases[0]); i++) {
+        cJSON *root = cJSON_Parse(rc_cases[i].json);
+        struct dg_in in;
+        struct dg_report rep;
+        const struct dg_finding *f = NULL;
+
+        assert_non_null(root);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        for (int k = 0; k < rep.n; k++)
+            if (rep.f[k].code == DG_PROTO_RETRANSMITS)
+                f = &rep.f[k];
+        assert_non_null(f);
+        assert_string_equal(f->summary, rc_cases[i].says);
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 /* MAC_TX_CPU_LIMIT's line: sent against offered, the datagram rate, the
  * wire's ceiling at that length, and the ring count that rules it out. */
 static void test_tx_cpu_limit_names_the_numbers(void **state)
@@ -1388,7 +1426,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 22];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 23];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1402,6 +1440,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_phy_regs_outside_16_bits_are_unknown);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rgmii_summary_names_the_mode_the_bits_mean);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_retransmits_with_copies_on_the_path_say_so);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_speed_below_names_parallel_detection);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_ring_full_names_the_numbers);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_tx_cpu_limit_names_the_numbers);
