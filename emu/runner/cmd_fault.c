@@ -68,6 +68,8 @@ int cmd_fault(int argc, char **argv)
         fprintf(stderr, "gemlab fault: unknown or malformed action '%s'\n", argv[1]);
         return RUN_EXIT_INPUT;
     }
+    for (int i = 1, n = 0; i < argc && n < (int)sizeof(a.text); i++)
+        n += snprintf(a.text + n, sizeof(a.text) - (size_t)n, "%s%s", i > 1 ? " " : "", argv[i]);
     rc = fault_apply(argv[0], &a, stderr);
     if (rc == -ESRCH || rc == -EPERM)
         return RUN_EXIT_INPUT;      /* not a running run, or one in virtual time */

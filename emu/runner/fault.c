@@ -4,12 +4,15 @@
  * values with the scenario tables before QEMU is touched.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
+#include "inst.h"
 #include "qemu.h"
 #include "qmp.h"
 #include "qom.h"
@@ -50,8 +53,38 @@ static int restart_aneg(struct qmp *q, const char *gem)
     return qmp_qom_set(q, gem, "partner-autoneg", v, QMP_TIMEOUT_MS);     /* consumes v */
 }
 
+/* Append what reached the instance to RUN_DIR/INST_FAULT_LOG: the run
+ * puts it in truth.timeline_applied, at its time from the traffic's
+ * start (both processes read CLOCK_MONOTONIC: inst_now_ms).  One write()
+ * of a line with O_APPEND, so two `gemlab fault`s do not interleave. */
+static void fault_record(const char *run_dir, long long t_ms, const struct fault_action *a, const char *applied,
+                         const char *error, FILE *err)
+{
+    char path[PATH_MAX + 32], *line;
+    cJSON *e = cJSON_CreateObject();
+    int fd;
+
+    cJSON_AddNumberToObject(e, "mono_ms", (double)t_ms);
+    cJSON_AddStringToObject(e, "event", a->text);
+    cJSON_AddStringToObject(e, "applied", applied);
+    if (error)
+        cJSON_AddStringToObject(e, "error", error);
+    line = cJSON_PrintUnformatted(e);
+    cJSON_Delete(e);
+    snprintf(path, sizeof(path), "%s/" INST_FAULT_LOG, run_dir);
+    fd = line ? open(path, O_WRONLY | O_APPEND | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0600) : -1;
+    if (fd < 0 || dprintf(fd, "%s\n", line) < 0)
+        fprintf(err, "gemlab fault: warning: cannot record the fault in %s (%s): the run's results.json will "
+                     "not list it\n", path, strerror(errno));
+    if (fd >= 0)
+        close(fd);
+    cJSON_free(line);
+}
+
 int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
 {
+    const char *applied = "";
+    long long t_ms;
     static struct scenario s;
     struct qmp q;
     char sock[PATH_MAX + 16], gem[128];
@@ -88,9 +121,12 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         }
         cJSON_Delete(v);
     }
+    t_ms = inst_now_ms();
     if (a->kind == FAULT_LINK_UP || a->kind == FAULT_LINK_DOWN) {
+        applied = a->kind == FAULT_LINK_UP ? "set_link up" : "set_link down";
         rc = set_link_any(&q, a->kind == FAULT_LINK_UP);
     } else if (a->kind == FAULT_FLAP) {
+        applied = "set_link down, then up";
         rc = set_link_any(&q, false);
         if (!rc) {
             struct timespec ts = { (time_t)(a->dur_ns / 1000000000ull), (long)(a->dur_ns % 1000000000ull) };
@@ -99,15 +135,22 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         }
     } else if ((rc = qom_find_link(&q, gem, sizeof(gem))) == 0) {
         scn_init(&s, NULL);
-        if (a->kind == FAULT_SET)
-            rc = qmp_qom_set(&q, gem, qemu_prop_for(a->key), qemu_prop_json(&s, a->key, &a->val), QMP_TIMEOUT_MS);
-        else if (a->kind == FAULT_RESTART_ANEG)
+        if (a->kind == FAULT_SET) {
+            applied = qemu_prop_for(a->key);
+            rc = qmp_qom_set(&q, gem, applied, qemu_prop_json(&s, a->key, &a->val), QMP_TIMEOUT_MS);
+        } else if (a->kind == FAULT_RESTART_ANEG) {
+            applied = "partner-autoneg";
             rc = restart_aneg(&q, gem);
-        else
-            rc = qmp_qom_set(&q, gem, "rx-starve-ns", cJSON_CreateNumber((double)a->dur_ns), QMP_TIMEOUT_MS);
+        } else {
+            applied = "rx-starve-ns";
+            rc = qmp_qom_set(&q, gem, applied, cJSON_CreateNumber((double)a->dur_ns), QMP_TIMEOUT_MS);
+        }
+    } else {
+        applied = "no: the link device was not found";
     }
     if (rc)
         fprintf(err, "gemlab fault: %s\n", rc == -EPROTO ? q.last_error : strerror(-rc));
+    fault_record(run_dir, t_ms, a, applied, rc ? (rc == -EPROTO ? q.last_error : strerror(-rc)) : NULL, err);
     qmp_close(&q);
     return rc;
 }

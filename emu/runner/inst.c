@@ -82,11 +82,12 @@ static int ancestors_safe(const char *path, const char *what)
 /* Host-tool outputs are numbered per repeat (iperf-N.json, iperf-N.csv,
  * iperf-n.err): a reused --out directory would keep a previous run's
  * higher-numbered ones next to this run's, and a reader could not tell
- * them apart.  Everything else a run writes has a fixed name and is
- * overwritten. */
+ * them apart.  INST_FAULT_LOG is appended to, so a previous run's would
+ * be taken for this one's.  Everything else a run writes has a fixed
+ * name and is overwritten. */
 static void remove_stale_outputs(const char *dir)
 {
-    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err" };
+    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err", INST_FAULT_LOG };
     DIR *d = opendir(dir);
     struct dirent *e;
     char path[1024];

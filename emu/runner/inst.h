@@ -91,6 +91,10 @@ void inst_signals_install(void);
 /* The mark of a directory the runner created (docs/SECURITY.md R3). */
 #define INST_RUN_MARK ".gemlab-run"
 
+/* The faults `gemlab fault` applied to a running run (fault.c), a JSON
+ * object per line; the run records them in truth.timeline_applied. */
+#define INST_FAULT_LOG "faults.jsonl"
+
 /* Create @dir (or, when NULL, build/runs/NAME-TIME-PID under @top) with
  * mode 0700, mark it with INST_RUN_MARK and fill i->run_dir and the socket
  * paths.  An existing directory is reused only if this runner created it

@@ -255,6 +255,49 @@ static void build_board_and_bench(struct run *r)
         cJSON_AddBoolToObject(bench, "tcp_timestamps", linux_fw && r->o.net && strcmp(r->o.net, "tap") == 0);
 }
 
+/* The faults `gemlab fault` applied while the run went (fault.c writes
+ * RUN_DIR/INST_FAULT_LOG) join the [timeline]'s in @tl, with "source"
+ * saying so and t_s from the traffic's start (negative: before it), or
+ * from the run's start when no traffic ran.  A line that is not such a
+ * record is skipped with a warning. */
+static void add_external_faults(struct run *r, cJSON *tl)
+{
+    char path[PATH_MAX + 32], line[1024];
+    long long t0 = r->traffic_t0_ms ? r->traffic_t0_ms : r->start_ms;
+    FILE *f;
+    int ln = 0;
+
+    snprintf(path, sizeof(path), "%s/" INST_FAULT_LOG, r->in.run_dir);
+    f = fopen(path, "re");
+    if (!f)
+        return;
+    while (fgets(line, sizeof(line), f)) {
+        cJSON *j = cJSON_Parse(line), *e;
+        const cJSON *ms = cJSON_GetObjectItemCaseSensitive(j, "mono_ms");
+        const cJSON *ev = cJSON_GetObjectItemCaseSensitive(j, "event");
+        const cJSON *ap = cJSON_GetObjectItemCaseSensitive(j, "applied");
+        const cJSON *er = cJSON_GetObjectItemCaseSensitive(j, "error");
+
+        ln++;
+        if (!cJSON_IsNumber(ms) || !cJSON_IsString(ev) || !cJSON_IsString(ap)) {
+            fprintf(stderr, "gemlab: warning: %s:%d: not a fault record; skipped\n", path, ln);
+            cJSON_Delete(j);
+            continue;
+        }
+        e = cJSON_CreateObject();
+        cJSON_AddNumberToObject(e, "t_s", round((ms->valuedouble - (double)t0)) / 1e3);
+        cJSON_AddStringToObject(e, "event", ev->valuestring);
+        cJSON_AddStringToObject(e, "applied", ap->valuestring);
+        if (cJSON_IsString(er))
+            cJSON_AddStringToObject(e, "error", er->valuestring);
+        cJSON_AddStringToObject(e, "source", r->traffic_t0_ms ? "gemlab fault" : "gemlab fault (no traffic ran: "
+                                "t_s from the run's start)");
+        cJSON_AddItemToArray(tl, e);
+        cJSON_Delete(j);
+    }
+    fclose(f);
+}
+
 /* Ground truth (results.json "truth"): the scenario as asked and the
  * emulator's own view (model counters over QOM).  No real bench has
  * these; the diagnosis never reads them (tests/unit/runner_diagnose
@@ -301,10 +344,13 @@ void rs_build_conditions(struct run *r)
     if (model)
         cJSON_AddItemToObject(truth, "model", model);
     {
-        /* the faults the runner injected (the scenario's [timeline]) */
+        /* the faults the runner injected (the scenario's [timeline]),
+         * and those `gemlab fault` applied meanwhile */
         cJSON *tl = cJSON_DetachItemFromObjectCaseSensitive(r->results, "timeline_applied");
-        if (tl)
-            cJSON_AddItemToObject(truth, "timeline_applied", tl);
+        if (!tl)
+            tl = cJSON_CreateArray();
+        add_external_faults(r, tl);
+        cJSON_AddItemToObject(truth, "timeline_applied", tl);
     }
     cJSON_AddStringToObject(c, "firmware", scn_enum_str(s, SK_BOARD_FIRMWARE));
     cJSON_AddNumberToObject(c, "cpus", (double)s->v[SK_BOARD_CPUS].u);
@@ -906,6 +952,7 @@ int rs_begin(struct run *r)
         return -err;
     }
     close(fd);
+    r->start_ms = inst_now_ms();
     return 0;
 }
 

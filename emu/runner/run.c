@@ -1266,6 +1266,8 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         return rc;
     }
     t0 = inst_now_ms();
+    if (!r->traffic_t0_ms)
+        r->traffic_t0_ms = t0;
     deadline = t0 + (long long)(dur * 1000) + 15000;
     progress(r, "traffic", 0, dur);
     for (;;) {
@@ -1770,6 +1772,8 @@ static int pair_traffic(struct run *r, cJSON **result)
     tx_skip = rs_count_msgs(tx, "result");
     inst_send(tx, cmd);
     t0 = inst_now_ms();
+    if (!r->traffic_t0_ms)
+        r->traffic_t0_ms = t0;
     deadline = t0 + (long long)(dur * 1000) + 15000;
     want[0] = "result";
     want[1] = (const char *)(intptr_t)rx_skip;

@@ -56,10 +56,12 @@ struct fault_action {
     uint64_t dur_ns;
     enum scn_key key;
     struct scn_val val;
+    char text[160];         /* as typed, e.g. "set loss random 1%" (the record's "event") */
 };
 
 /* Apply @a to the instance in @run_dir: 0, or a negative errno with the
- * reason on @err. */
+ * reason on @err.  What reached the instance, applied or refused, is
+ * appended to RUN_DIR/INST_FAULT_LOG for the run's results.json. */
 int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err);
 
 /* The scenario as JSON (`gemlab show`, results.json "scenario"). */

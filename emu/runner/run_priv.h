@@ -47,6 +47,8 @@ struct run {
     int relink_lo, relink_hi;
     bool cpu_baseline;        /* Linux: a `stats` answered just before the traffic */
     double cpu_t0_ms;         /* its t_ms (the agent's clock), NAN unknown */
+    long long start_ms;       /* CLOCK_MONOTONIC (inst_now_ms) at rs_begin */
+    long long traffic_t0_ms;  /* and at the first test's start; 0 = none ran */
     cJSON *cpu_stats;         /* Linux under --net sim: the `stats` at the traffic's end (owned) */
     bool cpu_stats_done;      /* and this test's has been asked for */
     /* virtual time (docs/VIRTUAL_TIME.md): every console input through the
