@@ -566,6 +566,8 @@ static int write_json(const char *dir, const struct cp_opts *o, const struct out
     cJSON_AddNumberToObject(root, "runs", o->runs);
     cJSON_AddBoolToObject(root, "pairs", o->pairs);
     cJSON_AddNumberToObject(root, "samples_done", n);
+    /* a signal stopped it: the scores cover the samples_done finished ones */
+    cJSON_AddBoolToObject(root, "interrupted", stop_sig != 0);
     cJSON_AddNumberToObject(root, "errors", sc->errors);
     cJSON_AddNumberToObject(root, "clean_samples", sc->clean);
     cJSON_AddNumberToObject(root, "clean_false_alarms", sc->clean_false_alarms);
@@ -665,6 +667,10 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
                   "%u clean samples, %u with a physical/MAC/protocol code.\n\n",
             n, o->seed, o->pairs ? "two faults each" : "one fault each", sc->errors, sc->all_named, sc->clean,
             sc->clean_false_alarms);
+    if (stop_sig)
+        fprintf(md.f, "**Interrupted** (signal %d) after %u of %u samples: the figures below cover the %u that "
+                      "finished; the sample the signal cut short is not scored.\n\n",
+                (int)stop_sig, n, o->runs, n);
     fputs("Each sample is diagnosed blind (results.json without `scenario` and `truth`). A code is a true "
           "positive when the sample injected it, a false positive when it was neither injected nor an "
           "allowed consequence.\n\n| code | TP | FP | FN | precision % | recall % |\n|---|---|---|---|---|---|\n",
@@ -723,7 +729,11 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
           ".e{background:#dfd}.x{background:#fdd}</style></head><body>\n<h1>Fault campaign</h1>\n<p><code>",
           html.f);
     runner_html_esc(html.f, cmdline);
-    fprintf(html.f, "</code></p>\n<p>%u samples, %u errors, every injected fault named in %u; %u clean samples, "
+    fputs("</code></p>\n", html.f);
+    if (stop_sig)
+        fprintf(html.f, "<p><strong>Interrupted</strong> (signal %d) after %u of %u samples: the figures cover "
+                        "those that finished.</p>\n", (int)stop_sig, n, o->runs);
+    fprintf(html.f, "<p>%u samples, %u errors, every injected fault named in %u; %u clean samples, "
                     "%u false alarms.</p>\n<h2>Per code</h2>\n<table><tr><th>code</th><th>TP</th><th>FP</th>"
                     "<th>FN</th><th>precision %%</th><th>recall %%</th></tr>\n",
             n, sc->errors, sc->all_named, sc->clean, sc->clean_false_alarms);
@@ -856,8 +866,9 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         return RUN_EXIT_MISSING;
     }
     self[sl] = '\0';
-    if ((e0 = runner_mkdir_p(dir, 0700))) {
-        fprintf(err, "gemlab campaign: --out %s: %s\n", dir, strerror(-e0));
+    if ((e0 = runner_take_out_dir(dir, "campaign", "campaign.json", 0700))) {
+        fprintf(err, "gemlab campaign: --out %s: %s\n", dir,
+                e0 == -EEXIST ? "holds other files and no campaign: give a new or empty directory" : strerror(-e0));
         return RUN_EXIT_INPUT;
     }
     first = co->only >= 0 ? (unsigned)co->only : 0;
@@ -898,6 +909,14 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         fprintf(out, " (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
         fflush(out);
         e->rc = run_sample(self, sdir, e, co->qemu, co->timeout_s);
+        if (stop_sig) {
+            /* the signal cut this sample short: what it named is no
+             * verdict on the diagnosis, so it is not scored (its
+             * directory stays); the reports say the campaign stopped */
+            n--;
+            fprintf(out, " interrupted (signal %d): not scored\n", (int)stop_sig);
+            break;
+        }
         snprintf(path, sizeof(path), "%s/run/results.json", sdir);
         if (access(path, F_OK) == 0 && dg_load_results(path, &res, err) == 0) {
             const cJSON *vr = runner_json_path(res, RS(VERDICT_RESULT)), *b = runner_json_path(res, RS(IPERF_THROUGHPUT_BPS));
@@ -946,6 +965,8 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
     }
     if (write_json(dir, o, x, n, &sc, co->cmdline) || write_md_html(dir, o, x, n, &sc, co->cmdline, "gemlab"))
         rc = RUN_EXIT_FAIL;
+    if (stop_sig)
+        fprintf(out, "campaign: interrupted after %u of %u samples; the scores cover those\n", n, o->runs);
     fprintf(out, "campaign: %u samples, %u errors, all faults named in %u, %u/%u clean samples with a false alarm; "
                  "%s/campaign.md\n",
             n, sc.errors, sc.all_named, sc.clean_false_alarms, sc.clean, dir);

@@ -122,11 +122,25 @@ int cmd_campaign(int argc, char **argv)
                 return RUN_EXIT_INPUT;
             }
         } else if (!strcmp(a, "--faults")) {
-            char buf[512], *save = NULL, *t;
-            snprintf(buf, sizeof(buf), "%s", val);
-            for (t = strtok_r(buf, ", ", &save); t; t = strtok_r(NULL, ", ", &save)) {
-                int fi = cp_fault_lookup(t);
-                if (fi < 0) {
+            char buf[512], *rest = buf, *t;
+            int k = 0;
+            if (snprintf(buf, sizeof(buf), "%s", val) >= (int)sizeof(buf)) {
+                fprintf(stderr, "gemlab campaign: --faults: the list is longer than %zu bytes\n", sizeof(buf) - 1);
+                return RUN_EXIT_INPUT;
+            }
+            /* NAME[,NAME]...: an empty name (",," or a comma at either
+             * end) is a typo, not nothing */
+            while ((t = strsep(&rest, ","))) {
+                int fi;
+                k++;
+                t += strspn(t, " ");
+                for (size_t e = strlen(t); e && t[e - 1] == ' '; e--)
+                    t[e - 1] = '\0';
+                if (!*t) {
+                    fprintf(stderr, "gemlab campaign: --faults '%s': name %d is empty\n", val, k);
+                    return RUN_EXIT_INPUT;
+                }
+                if ((fi = cp_fault_lookup(t)) < 0) {
                     fprintf(stderr, "gemlab campaign: --faults: unknown fault '%s' (see gemlab campaign --help)\n", t);
                     return RUN_EXIT_INPUT;
                 }

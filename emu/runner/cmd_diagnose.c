@@ -1,7 +1,9 @@
 /* cmd_diagnose.c - `gemlab diagnose`: options and exit codes; the work is in diagnose.c and baseline.c. */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <cjson/cJSON.h>
 
@@ -48,6 +50,21 @@ int cmd_diagnose(int argc, char **argv)
     if (!dir) {
         fprintf(stderr, "gemlab diagnose: no RUN_DIR given\n");
         return RUN_EXIT_INPUT;
+    }
+    if (bdir) {
+        /* a directory that is not there held no baseline: a typo, not
+         * "no baseline stored" */
+        struct stat st;
+        int e = stat(bdir, &st) ? errno : S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+        if (e) {
+            fprintf(stderr, "gemlab diagnose: --baseline-dir %s: %s\n", bdir, strerror(e));
+            return RUN_EXIT_INPUT;
+        }
+        if (!auto_bl || blind) {
+            fprintf(stderr, "gemlab diagnose: --baseline-dir and %s exclude each other\n",
+                    blind ? "--blind" : "--no-baseline");
+            return RUN_EXIT_INPUT;
+        }
     }
     if (bname && (!auto_bl || blind)) {
         fprintf(stderr, "gemlab diagnose: --baseline and %s exclude each other\n",

@@ -888,6 +888,21 @@ static cJSON *sort_runs(cJSON *runs)
     return sorted;
 }
 
+/* --out one of the INPUT directories: the merge goes beside the runs it
+ * links to (their links stay relative); that directory is the user's
+ * choice, not a stray one. */
+static bool out_is_input(const struct mg_opts *o)
+{
+    struct stat so, si;
+
+    if (stat(o->out, &so) || !S_ISDIR(so.st_mode))
+        return false;
+    for (int i = 0; i < o->ninputs; i++)
+        if (!stat(o->inputs[i], &si) && si.st_dev == so.st_dev && si.st_ino == so.st_ino)
+            return true;
+    return false;
+}
+
 int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err)
 {
     struct mg m;
@@ -909,8 +924,9 @@ int mg_merge(const struct mg_opts *o, bool *pass, FILE *out, FILE *err)
     }
     runs = sorted;
     mg_evaluate(&m);
-    if (runner_mkdir_p(o->out, 0755)) {
-        fprintf(err, "gemlab merge: --out %s: cannot create: %s\n", o->out, strerror(errno));
+    if (!out_is_input(o) && (rc = runner_take_out_dir(o->out, "merge", "index.json", 0755))) {
+        fprintf(err, "gemlab merge: --out %s: %s\n", o->out,
+                rc == -EEXIST ? "holds other files and no merge: give a new or empty directory" : strerror(-rc));
         rc = -EIO;
         goto done;
     }

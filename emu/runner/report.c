@@ -1260,10 +1260,15 @@ int rp_report(const struct rp_opts *o)
             rc = 2;
             goto done;
         }
-        if (runner_mkdir_p(out, 0755)) {
-            fprintf(stderr, "gemlab report: --out %s: cannot create: %s\n", out, strerror(errno));
-            rc = 2;
-            goto done;
+        {
+            int e = runner_take_out_dir(out, "report", "report.md", 0755);
+            if (e) {
+                fprintf(stderr, "gemlab report: --out %s: %s\n", out,
+                        e == -EEXIST ? "holds other files and no report: give a new or empty directory"
+                                     : strerror(-e));
+                rc = 2;
+                goto done;
+            }
         }
         if (n == 1)
             snprintf(runs[0].out, sizeof(runs[0].out), "%s", out);

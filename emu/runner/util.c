@@ -1,5 +1,6 @@
 /* util.c - small helpers shared by the runner's commands (util.h). */
 #define _GNU_SOURCE            /* pipe2 */
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
@@ -461,6 +462,40 @@ int runner_mkdir_p(const char *dir, mode_t mode)
     if (stat(buf, &st))
         return -errno;
     return S_ISDIR(st.st_mode) ? 0 : -ENOTDIR;
+}
+
+int runner_take_out_dir(const char *dir, const char *kind, const char *known, mode_t mode)
+{
+    char path[PATH_MAX + 64];
+    struct stat st;
+    bool fresh = stat(dir, &st) != 0;
+    int rc;
+
+    if (!fresh && !S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    if ((rc = runner_mkdir_p(dir, mode)))
+        return rc;
+    if (snprintf(path, sizeof(path), "%s/.gemlab-%s", dir, kind) >= (int)sizeof(path))
+        return -ENAMETOOLONG;
+    if (!fresh && access(path, F_OK) != 0) {
+        char old[PATH_MAX + 64];
+        DIR *d;
+        struct dirent *e;
+        bool empty = true;
+
+        snprintf(old, sizeof(old), "%s/%s", dir, known);
+        if (access(old, F_OK) != 0) {
+            if (!(d = opendir(dir)))
+                return -errno;
+            while (empty && (e = readdir(d)))
+                empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+            closedir(d);
+            if (!empty)
+                return -EEXIST;
+        }
+    }
+    return access(path, F_OK) == 0 ? 0 : runner_write_text(path, "a gemlab output directory: gemlab may "
+                                                                 "replace what it wrote here\n");
 }
 
 int runner_mkdir_parents(const char *path)

@@ -39,6 +39,13 @@ void runner_url_path(FILE *f, const char *s);
 int runner_mkdir_p(const char *dir, mode_t mode);
 /* The missing parent directories of @path (not @path itself), 0755. */
 int runner_mkdir_parents(const char *path);
+
+/* An --out DIR that `gemlab report|merge|campaign` may write into: one it
+ * creates, an empty one, or one that holds its mark ".gemlab-KIND" or
+ * @known (a file it wrote there before marks existed, e.g. campaign.json).
+ * Created with @mode; the mark is written.  Anything else, e.g. /tmp or $HOME, is refused:
+ * 0, or -EEXIST (holds other files), -ENOTDIR, or another -errno. */
+int runner_take_out_dir(const char *dir, const char *kind, const char *known, mode_t mode);
 /* The whole of @path, NUL-terminated (*len, when given, is its length):
  * NULL with errno set when it cannot be opened or read, EINVAL when it is
  * not a regular file (a FIFO is refused without waiting for a writer, a

@@ -100,6 +100,13 @@ e2=$("$G" merge --out "$work/m6" "$work/nonexistent" 2>&1); r2=$?
 e3=$("$G" merge --out "$work/m6" --expect-shards 0 "$work/a1" 2>&1); r3=$?
 mkdir -p "$work/empty"; e4=$("$G" merge --out "$work/m6" "$work/empty" 2>&1); r4=$?
 e5=$("$G" merge 2>&1); r5=$?
+# --out into a directory of other files ($work holds the inputs) is refused;
+# the earlier merge's is taken again
+e6=$("$G" merge --out "$work" "$work/a1" 2>&1); r6=$?
+"$G" merge --out "$work/m5" "$work"/a?/test-results/*.xml >/dev/null 2>&1; r7=$?
+if [ $r6 -eq 2 ] && [[ "$e6" == *"holds other files and no merge"* ]] && [ ! -e "$work/junit.xml" ] && [ $r7 -eq 0 ]; then
+    ok "--out: a directory of other files refused, nothing written; a merge's own taken again"
+else bad "--out guard" "r6=$r6 $e6 / r7=$r7"; fi
 if [ $rc -eq 0 ] && [[ "$out" == *"5 scenarios in 3 of 3 shards"* ]] \
    && [ $r1 -eq 2 ] && [[ "$e1" == *broken.xml* ]] && [ $r2 -eq 2 ] && [[ "$e2" == *nonexistent* ]] \
    && [ $r3 -eq 2 ] && [[ "$e3" == *--expect-shards* ]] && [ $r4 -eq 2 ] && [[ "$e4" == *empty* ]] \

@@ -100,6 +100,16 @@ if [ $rc -eq 0 ] && grep -q '250.0 Mb/s' "$work/one/report.md" && [ -s "$work/on
     ok "one run with --out DIR: report.md, report.html and charts in DIR; a run directory refused"
 else bad "one run with --out" "rc=$rc r4=$r4 $out | $e4"; fi
 
+# --out into a directory of other files (/tmp, $HOME) is refused; an
+# earlier report's directory is not
+mkdir -p "$work/others" && echo x >"$work/others/notes.txt"
+e5=$("$G" report "$work/run2" --out "$work/others" 2>&1); r5=$?
+"$G" report "$work/run2" --out "$work/one" >/dev/null 2>&1; r6=$?
+if [ $r5 -eq 2 ] && [[ "$e5" == *"--out $work/others: holds other files and no report"* ]] \
+   && [ ! -e "$work/others/report.md" ] && [ $r6 -eq 0 ]; then
+    ok "--out: a directory of other files refused (exit 2, nothing written); a report's own taken again"
+else bad "--out guard" "r5=$r5 $e5 / r6=$r6"; fi
+
 # bad input
 e1=$("$G" report "$work/nope" 2>&1); r1=$?
 mkdir -p "$work/empty"; e2=$("$G" report "$work/empty" 2>&1); r2=$?

@@ -206,14 +206,51 @@ if [ $have_fixture = 1 ]; then
         ok "never-ready firmware: watchdog, console tail, results.json ERROR"
     else bad "never-ready firmware" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
 
-    # 7. The whole run pipeline on the fixture: results.json, diagnosis.json, verdict.
+    # 7. The whole run pipeline on the fixture: results.json, diagnosis.json,
+    #    verdict; a `gemlab fault` applied meanwhile is in its results.json
+    #    (truth.timeline_applied), not only the scenario's [timeline].
     d=$work/pipeline
-    out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" 2>&1); rc=$?
+    "$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" \
+        >"$work/pipeline.out" 2>&1 &
+    rpid=$!
+    for _ in $(seq 200); do [ -S "$d/fault.sock" ] && break; sleep 0.1; done
+    fo=$("$G" fault "$d" link up 2>&1); frc=$?
+    wait $rpid; rc=$?
+    out=$(cat "$work/pipeline.out")
     left=$(leftovers "$d")
     if [ $rc -le 1 ] && [ -s "$d/results.json" ] && [ -s "$d/diagnosis.json" ] && [[ "$out" == *clean_1g* ]] \
        && [ -z "$left" ] && "$G" diagnose "$d" >/dev/null; then
         ok "run pipeline on a fixture: results.json + diagnosis.json, verdict printed (rc=$rc)"
     else bad "run pipeline" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
+    if [ $frc -eq 0 ] && python3 -c '
+import json, sys
+tl = json.load(open(sys.argv[1]))["truth"]["timeline_applied"]
+sys.exit(0 if [e for e in tl if e["event"] == "link up" and e["source"] == "gemlab fault"
+               and e["applied"] == "set_link up" and isinstance(e["t_s"], (int, float))] else 1)' "$d/results.json"; then
+        ok "a gemlab fault during a run is recorded in its results.json (truth.timeline_applied)"
+    else bad "gemlab fault recorded" "rc=$frc $fo $(grep -o '"timeline_applied".\{0,200\}' "$d/results.json")"; fi
+fi
+
+# 7c. A campaign stopped by SIGINT in the middle of a sample: that sample
+#     is not scored (it would be a miss), and campaign.json/.md say the
+#     campaign was interrupted after 0 of 3.  The binary sits in a tree of
+#     its own (runner_find_top) whose default firmware is the fixture.
+if [ $have_fixture = 1 ]; then
+    ct=$work/ctop
+    mkdir -p "$ct/emu/runner" "$ct/bin" "$ct/build/baremetal/qemu-zynq"
+    cp "$G" "$ct/bin/gemlab" && cp "$work/ready.elf" "$ct/build/baremetal/qemu-zynq/gemlab-fw.elf"
+    "$ct/bin/gemlab" campaign --qemu "$QEMU" --runs 3 --seed 1 --out "$work/camp" >"$work/camp.out" 2>&1 &
+    rpid=$!
+    wait_file "$work/camp/sample-000/run/qemu.pid"
+    kill -INT $rpid; wait $rpid; rc=$?
+    if [ $rc -eq 130 ] && python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+sys.exit(0 if c["interrupted"] is True and c["samples_done"] == 0 and c["samples"] == [] and c["errors"] == 0
+         else 1)' "$work/camp/campaign.json" && grep -q "Interrupted.*after 0 of 3" "$work/camp/campaign.md" \
+       && [ -z "$(leftovers "$work/camp/sample-000/run")" ]; then
+        ok "campaign interrupted mid-sample: exit 130, that sample not scored, campaign.json/.md say so"
+    else bad "interrupted campaign" "rc=$rc $(tail -3 "$work/camp.out")"; fi
 fi
 
 # 7b. A re-run into the same --out that is SIGKILLed leaves no results.json
@@ -370,10 +407,13 @@ else bad "flag matching" "rc=$rc $out / rc=$rc2 $out2"; fi
 # a baseline is named, never a path; a flag given twice is not a choice
 out=$("$G" diagnose "$work" --baseline ../../etc/x 2>&1); rc=$?
 out2=$("$G" diagnose "$work" --baseline a --baseline b 2>&1); rc2=$?
+# a --baseline-dir that is not there was ignored: a typo read as "none stored"
+out3=$("$G" diagnose "$work" --baseline-dir "$work/no-such-dir" 2>&1); rc3=$?
 if [ $rc -eq 2 ] && [[ "$out" == *"--baseline '../../etc/x'"* ]] && [ $rc2 -eq 2 ] \
-   && [[ "$out2" == *"--baseline given twice"* ]]; then
-    ok "diagnose --baseline takes a name, once"
-else bad "diagnose --baseline" "rc=$rc $out / rc=$rc2 $out2"; fi
+   && [[ "$out2" == *"--baseline given twice"* ]] && [ $rc3 -eq 2 ] \
+   && [[ "$out3" == *"--baseline-dir $work/no-such-dir: No such file or directory"* ]]; then
+    ok "diagnose --baseline takes a name, once; a --baseline-dir that is not there is refused"
+else bad "diagnose --baseline" "rc=$rc $out / rc=$rc2 $out2 / rc=$rc3 $out3"; fi
 # `gemlab CMD --help` shows CMD's usage (not the others') on stdout, exit
 # 0; an unknown command with --help is still an unknown command (exit 2).
 out=$("$G" run --help 2>/dev/null); rc=$?

@@ -119,12 +119,62 @@ static void test_plain_decimals_in_range_are_taken(void **state)
             fail_msg("%s '%s' refused: %s", good[i].flag, good[i].value, msg);
 }
 
+/* `--faults loss,,flaps` was taken as loss,flaps: an empty name is a
+ * typo.  Blanks around a name are not; a list that names them is fine. */
+static void test_faults_list_with_an_empty_name_is_refused(void **state)
+{
+    static const struct { const char *value, *want; } bad[] = {
+        { "loss,,flaps", "gemlab campaign: --faults 'loss,,flaps': name 2 is empty\n" },
+        { ",loss", "gemlab campaign: --faults ',loss': name 1 is empty\n" },
+        { "loss,", "gemlab campaign: --faults 'loss,': name 2 is empty\n" },
+        { "", "gemlab campaign: --faults '': name 1 is empty\n" },
+        { "loss flaps", "gemlab campaign: --faults: unknown fault 'loss flaps' (see gemlab campaign --help)\n" },
+    };
+    char msg[1024];
+
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(campaign("--faults", bad[i].value, msg, sizeof(msg)), 2);
+        if (strcmp(msg, bad[i].want))
+            fail_msg("--faults '%s': '%s'", bad[i].value, msg);
+    }
+    assert_int_equal(campaign("--faults", "loss, flaps", msg, sizeof(msg)), 0);
+    assert_int_equal(campaign("--faults", "loss", msg, sizeof(msg)), 0);
+}
+
+/* --out into a directory of other files wrote campaign.json and
+ * sample-NNN/ among them; refused now.  Its own directory is taken again. */
+static void test_out_dir_of_other_files_is_refused(void **state)
+{
+    char dir[128], file[160], msg[1024], want[256];
+    char *argv[] = { "--runs", "1", "--dry-run", "--out", dir, NULL };
+    FILE *f;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "%s/others", top);
+    snprintf(file, sizeof(file), "%s/notes.txt", dir);
+    assert_int_equal(mkdir(dir, 0700), 0);
+    assert_non_null(f = fopen(file, "w"));
+    fclose(f);
+    assert_int_equal(run_cmd(cmd_campaign, 5, argv, msg, sizeof(msg)), 2);
+    snprintf(want, sizeof(want), "gemlab campaign: --out %s: holds other files and no campaign", dir);
+    if (!strstr(msg, want))
+        fail_msg("'%s'", msg);
+    snprintf(file, sizeof(file), "%s/sample-000", dir);
+    assert_int_not_equal(access(file, F_OK), 0);
+    snprintf(dir, sizeof(dir), "%s/cp", top);
+    assert_int_equal(run_cmd(cmd_campaign, 5, argv, msg, sizeof(msg)), 0);
+    assert_int_equal(run_cmd(cmd_campaign, 5, argv, msg, sizeof(msg)), 0);     /* its own, again */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_signs_and_blanks_are_refused),
         cmocka_unit_test(test_one_message_per_bad_value),
         cmocka_unit_test(test_plain_decimals_in_range_are_taken),
+        cmocka_unit_test(test_faults_list_with_an_empty_name_is_refused),
+        cmocka_unit_test(test_out_dir_of_other_files_is_refused),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
