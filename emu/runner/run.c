@@ -2587,17 +2587,12 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         cJSON_AddBoolToObject(m, "iperf_reverse", true);
     /* the client's own account: direction, -t, -l, -b, refusals */
     iperf_fw_sender_method(res, board_cli ? fw : peer, board_tx, (double)t_s);
-    {
-        /* the Linux board's iperf 2 prints -y C rows, which say neither -l
-         * nor -b: those are the client's command line (opt above), as the
-         * person who typed it knows them */
-        unsigned long long l = length ? length
-                               : r->s.v[SK_TRAFFIC_LENGTH].set ? (unsigned long long)r->s.v[SK_TRAFFIC_LENGTH].u : 0;
-        if (l && !cJSON_GetObjectItemCaseSensitive(m, "length_bytes"))
-            cJSON_AddNumberToObject(m, "length_bytes", (double)l);
-        if (udp && r->s.v[SK_TRAFFIC_BANDWIDTH].set && !cJSON_GetObjectItemCaseSensitive(m, "offered_bps"))
-            cJSON_AddNumberToObject(m, "offered_bps", r->s.v[SK_TRAFFIC_BANDWIDTH].d);
-    }
+    /* the Linux board's iperf 2 prints -y C rows, which say neither -l,
+     * -b nor -w: those are the client's command line (opt above), as the
+     * person who typed it knows them.  Every client here was given the
+     * -w (run_sim_check refuses it where one takes none), and the firmware's
+     * and the peer's already said so in their result lines. */
+    iperf_client_method(&r->s, length, m);
     cJSON_AddStringToObject(res, "source", !iperf_r ? (board_tx ? "sim: board client -> peer server (virtual time)"
                                                                 : "sim: peer client -> board server (virtual time)")
                                            : board_tx ? "sim: peer client -R <- board server (virtual time)"

@@ -651,6 +651,18 @@ def test_linux_iperf2_against_the_peer(tmp_path, vt_qemu, proto, board_tx):
         ([("result", False)] if board_tx else [("status", True), ("result", True)]), runs
 
 
+def test_linux_board_client_window_is_in_the_method(tmp_path, vt_qemu):
+    """[traffic] window on the Linux board's iperf 2 client: its -y C rows
+    do not say -w, so iperf.method.window_bytes comes from the command
+    line the runner gave it (the window rules read it); it was missing."""
+    out, res = linux_run(vt_qemu, tmp_path, "lxw",
+                         "[scenario]\nname = lxw\n[board]\nfirmware = linux\nclock = virtual\n[traffic]\n"
+                         "protocol = tcp\nreverse = yes\nwindow = 64K\nduration = 2s\n")
+    ip = res["iperf"]
+    assert ip["ok"] and ip["board_command"].startswith("run iperf -c 10.0.2.2") and "-w 65536" in ip["board_command"], ip
+    assert ip["method"]["client"] == "board" and ip["method"]["window_bytes"] == 65536, ip["method"]
+
+
 def test_linux_iperf3_against_the_peer(tmp_path, vt_qemu):
     """tool = iperf3: the peer's iperf3 client (docs/PEER.md "iperf3")
     against the Linux image's iperf 3.12, run by the agent as a one-off
