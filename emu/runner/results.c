@@ -21,6 +21,7 @@
 #include "capture.h"
 #include "diagnose.h"
 #include "gemlab/pcapng.h"
+#include "gemlab/wire.h"
 #include "provenance.h"
 #include "qemu.h"
 #include "run.h"
@@ -555,6 +556,22 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
                     cJSON_AddItemToObject(tl, keys[k], cJSON_Duplicate(v, 1));
             }
             cJSON_AddNumberToObject(mo, "wire_fcs_errors", (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b));
+            /* frames the wire model dropped because it held as many in
+             * flight as it can (latency x line rate past GL_WIRE_INFLIGHT_MAX
+             * + GL_WIRE_OOO_MAX frames, models/include/gemlab/wire.h
+             * "Known limitations"): no configured fault dropped them, and
+             * a UDP test counts them as loss; the user must know */
+            a = rs_jnumber(mo, "stat_rx_wire_dropped_store");
+            b = rs_jnumber(mo, "stat_tx_wire_dropped_store");
+            if ((a > 0) || (b > 0)) {
+                char note[300];
+                snprintf(note, sizeof(note), "the wire model dropped %.0f frames because it held as many in flight "
+                         "as it can (%u per direction): latency x line rate is beyond it, and no configured fault "
+                         "dropped them; lower [link] latency or the rate",
+                         (isnan(a) ? 0 : a) + (isnan(b) ? 0 : b), GL_WIRE_INFLIGHT_MAX + GL_WIRE_OOO_MAX);
+                cJSON_AddStringToObject(truth, "model_note", note);
+                fprintf(stderr, "gemlab: warning: %s\n", note);
+            }
         }
     }
     if (!cJSON_GetObjectItemCaseSensitive(l, "source"))

@@ -60,7 +60,7 @@ enum rs_type {
     X(WALL_CLOCK_FIELDS, "wall_clock_fields", RS_ARR, \
       "the dotted paths that are wall-clock: a rerun comparison leaves them out") \
     X(TRUTH, "truth", RS_TREE, \
-      "ground truth: `conditions` (the scenario as asked), `model` (PHY/wire model counters), `link` (the model's link), `ring_note`, `downshift_note`, `timeline_applied` (the `[timeline]`'s faults, and those `gemlab fault` applied during the run, with `\"source\": \"gemlab fault\"`); never read by the diagnosis") \
+      "ground truth: `conditions` (the scenario as asked), `model` (PHY/wire model counters), `link` (the model's link), `ring_note`, `downshift_note`, `model_note` (the wire model dropped frames it had no room for), `timeline_applied` (the `[timeline]`'s faults, and those `gemlab fault` applied during the run, with `\"source\": \"gemlab fault\"`); never read by the diagnosis") \
     X(TIMELINE_APPLIED, "timeline_applied", RS_TREE, \
       "files before the `truth` key held it: the faults the runner injected") \
     X(BOARD_FIRMWARE, "board.firmware", RS_STR, \

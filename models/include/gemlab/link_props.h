@@ -162,6 +162,7 @@
     X("dropped-collision", dropped_collision) \
     X("collisions", collisions) \
     X("late-collisions", late_collisions) \
-    X("deferred", deferred)
+    X("deferred", deferred) \
+    X("dropped-store", dropped_store)
 
 #endif

@@ -573,6 +573,23 @@ def test_udp_dual_carries_the_offered_rate_both_ways(tmp_path, vt_qemu, fw):
     assert results.codes(out) == [], "a clean link named a fault"
 
 
+def test_wire_store_overflow_is_reported(tmp_path, vt_qemu, fw):
+    """The board sending 100-byte UDP datagrams over 100 ms of latency
+    holds more frames in flight than the wire model's 5120 per direction:
+    it drops the rest (dropped_store) though no fault was asked.  The run
+    says so, on stderr and in truth.model_note, instead of passing it off
+    as loss."""
+    out = str(tmp_path / "store")
+    r = gemlab_run(vt_qemu, fw, out, text="[board]\nclock = virtual\n[link]\nlatency = 100ms\n[traffic]\n"
+                   "protocol = udp\nreverse = yes\nlength = 100\nbandwidth = 300M\nduration = 2s\n")
+    assert r.returncode in (0, 1), r.stdout + r.stderr
+    truth = results.load(out)["truth"]
+    dropped = truth["model"]["stat_tx_wire_dropped_store"] + truth["model"]["stat_rx_wire_dropped_store"]
+    assert dropped > 0, truth["model"]
+    assert "the wire model dropped %d frames" % dropped in truth["model_note"], truth
+    assert "warning: the wire model dropped" in r.stderr, r.stderr
+
+
 def test_loss_variant_names_retransmits(tmp_path, vt_qemu, fw):
     """1 % random loss under the TCP scenario: blind diagnosis names
     PROTO_RETRANSMITS (the clean scenario, its control, names nothing:
