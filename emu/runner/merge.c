@@ -267,6 +267,10 @@ static int add_junit_clean(struct mg *m, const char *text, const char *file, FIL
             memset(&one, 0, sizeof(one));
             attr(c, te, "classname", one.classname, sizeof(one.classname));
             attr(c, te, "name", one.name, sizeof(one.name));
+            /* as text, not XML: the reports escape them for their own
+             * format, once (an "&amp;" read raw came out "&amp;amp;") */
+            xml_unesc(one.classname);
+            xml_unesc(one.name);
             if (attr_time(c, te, file, "testcase", one.name, &one.time, err))
                 return -EINVAL;
             if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))

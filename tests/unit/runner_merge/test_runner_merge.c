@@ -415,6 +415,29 @@ static void test_merge_escapes_crafted_runs(void **state)
     rm_tree(top);
 }
 
+/* A test name holding an XML entity is text once read: the reports
+ * escape it once for their own format (it came out "&amp;amp;") */
+static void test_merge_escapes_a_test_name_once(void **state)
+{
+    char top[64], path[256], out[128];
+    char *html;
+
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
+    put(path, SUITE(1, 1, PASS("a&amp;b &lt;c&gt;")));
+    snprintf(out, sizeof(out), "%s/merged", top);
+    assert_int_equal(merge(path, out, false), 0);
+    snprintf(path, sizeof(path), "%s/index.html", out);
+    html = get(path);
+    assert_non_null(strstr(html, "<td>a&amp;b &lt;c&gt;</td>"));
+    assert_null(strstr(html, "&amp;amp;"));
+    assert_null(strstr(html, "&amp;lt;"));
+    free(html);
+    rm_tree(top);
+}
+
 static void test_merge_flags_incomplete_run(void **state)
 {
     char top[64], run[128], path[256], out[128];
@@ -548,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_many_suites_are_all_read),
         cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
+        cmocka_unit_test(test_merge_escapes_a_test_name_once),
         cmocka_unit_test(test_merge_flags_incomplete_run),
         cmocka_unit_test(test_skip_counted_apart_outside_ci),
         cmocka_unit_test(test_skip_fails_the_merge_under_ci),
