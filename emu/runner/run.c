@@ -505,7 +505,7 @@ static void fw_cmd_refused(struct run *r)
                 r->exit_code = RUN_EXIT_INPUT;
                 snprintf(r->reason, sizeof(r->reason), "%s:%d: [traffic] fw_cmd = %.60s: the firmware does not know "
                          "it (its console: %.160s); the run went on without it", r->o.scenario,
-                         r->s.v[SK_TRAFFIC_FW_CMD].line, r->s.fw_cmds[k], line);
+                         r->s.fw_cmd_line[k], r->s.fw_cmds[k], line);
                 return;
             }
         }

@@ -870,6 +870,7 @@ static int scn_handler(void *user, const char *section, const char *name, const 
             scn_error(c, c->line, "[%s] %s: %s", section, name, msg);
             return 1;
         }
+        c->s->fw_cmd_line[c->s->nfw_cmds] = c->line;
         snprintf(c->s->fw_cmds[c->s->nfw_cmds++], SCN_STR_MAX, "%s", value);
         return 1;
     default:

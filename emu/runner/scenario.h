@@ -135,6 +135,7 @@ struct scenario {
     struct scn_event events[SCN_MAX_EVENTS];
     unsigned nevents;
     char fw_cmds[SCN_MAX_FW_CMDS][SCN_STR_MAX];
+    int fw_cmd_line[SCN_MAX_FW_CMDS];   /* each one's line in the file */
     unsigned nfw_cmds;
     uint64_t sweep[SCN_MAX_SWEEP];
     unsigned nsweep;

@@ -450,13 +450,14 @@ def test_build_options_the_elf_lacks_are_refused(tmp_path, vt_qemu, fw):
 def test_fw_cmd_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw):
     """A [traffic] fw_cmd the shell answers with "unknown command" would
     leave the experiment without it: the run is an ERROR (exit 2) naming
-    the key's file:line and the firmware's answer, not a PASS."""
+    the key's file:line and the firmware's answer, not a PASS.  The line
+    is the refused command's own, not the first fw_cmd's."""
     out = str(tmp_path / "fwc")
     r = gemlab_run(vt_qemu, fw, out, extra=["--net", "idle"],
                    text="[scenario]\nname = fwc\n[board]\nclock = virtual\n[traffic]\nduration = 1s\n"
-                        "fw_cmd = frobnicate --now\n")
+                        "fw_cmd = stats\nfw_cmd = frobnicate --now\n")
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "fwc.ini:7: [traffic] fw_cmd = frobnicate --now: the firmware does not know it" in r.stderr, r.stderr
+    assert "fwc.ini:8: [traffic] fw_cmd = frobnicate --now: the firmware does not know it" in r.stderr, r.stderr
     assert "unknown command 'frobnicate'" in r.stderr, r.stderr
     assert results.load(out)["verdict"]["result"] == "ERROR"
 

@@ -283,6 +283,12 @@ static void test_board_clock_and_mips(void **state)
     /* a typed command's echo must not pass for the firmware's telemetry */
     assert_int_equal(load("[traffic]\nfw_cmd = @gemlab {\"type\":\"link\",\"up\":false}\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:2: [traffic] fw_cmd: holds '@gemlab'"));
+    /* each command keeps its own line, for the run's "the firmware does
+     * not know it" (it named the first one's) */
+    assert_int_equal(load("[traffic]\nfw_cmd = stats\n\nfw_cmd = bogus 1\n"), 0);
+    assert_int_equal(scn.nfw_cmds, 2);
+    assert_int_equal(scn.fw_cmd_line[0], 2);
+    assert_int_equal(scn.fw_cmd_line[1], 4);
     /* pbufs is the bare-metal lwIP pool */
     assert_int_equal(load("[board]\nfirmware = linux\npbufs = 1024\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [board] pbufs: a bare-metal lwIP build option"));
