@@ -266,13 +266,14 @@ static void list_words(const char *const *w, char *buf, size_t len)
         off += (size_t)snprintf(buf + off, len - off, "%s%s", i ? "|" : "", w[i]);
 }
 
-static void list_keys(const char *section, char *buf, size_t len)
+/* @section's keys, but @except (-1: none), comma-separated into @buf */
+static void list_keys(const char *section, int except, char *buf, size_t len)
 {
     size_t off = 0;
 
     buf[0] = '\0';
     for (int k = 0; k < SK_COUNT && off < len; k++)
-        if (strcmp(keydefs[k].section, section) == 0)
+        if (k != except && strcmp(keydefs[k].section, section) == 0)
             off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "", keydefs[k].name);
 }
 
@@ -660,8 +661,9 @@ static void parse_event(struct scn_ctx *c, const char *value)
         ev.act = SCN_ACT_SET;
         if (k < 0 || k == SK_LINK_SEED) {
             char keys[512];
-            list_keys("link", keys, sizeof(keys));
-            scn_error(c, c->line, "[timeline] at: set: '%.40s' is not a settable [link] key (%s; not seed)", tok[2], keys);
+            list_keys("link", SK_LINK_SEED, keys, sizeof(keys));
+            scn_error(c, c->line, "[timeline] at: set: '%.40s' is not a settable [link] key (%s; the seed is "
+                                  "fixed for the run)", tok[2], keys);
             return;
         }
         ev.key = (enum scn_key)k;
@@ -707,7 +709,7 @@ static int control_key(struct scn_ctx *c, const char *text, int *key)
     k = scn_key_lookup(sec, nm);
     if (k < 0) {
         char keys[512];
-        list_keys(sec, keys, sizeof(keys));
+        list_keys(sec, -1, keys, sizeof(keys));
         scn_error(c, c->line, "[control] unknown key '%.60s'%s%s%s", text, keys[0] ? " (known in [" : "",
                   keys[0] ? sec : "", keys[0] ? "]: see scenarios/README.md)" : "");
         return -1;
@@ -829,7 +831,7 @@ static int scn_handler(void *user, const char *section, const char *name, const 
     k = scn_key_lookup(section, name);
     if (k < 0) {
         char keys[512];
-        list_keys(section, keys, sizeof(keys));
+        list_keys(section, -1, keys, sizeof(keys));
         scn_error(c, c->line, "[%s] unknown key '%.40s' (known: %s)", section, name, keys);
         return 1;
     }

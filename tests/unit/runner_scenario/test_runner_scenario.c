@@ -487,6 +487,9 @@ static void test_timeline_errors(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: '5' is not a time"));
     assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: unknown or malformed action"));
     assert_non_null(strstr(errbuf, "t.ini:6: [timeline] at: set: 'seed' is not a settable"));
+    /* the list of what is settable does not offer the seed it refused */
+    assert_non_null(strstr(errbuf, "partner_ms; the seed is fixed for the run)"));
+    assert_null(strstr(errbuf, ", seed"));
     assert_non_null(strstr(errbuf, "t.ini:7: [timeline] at: set latency: 'banana' is not a duration"));
     assert_non_null(strstr(errbuf, "t.ini:8: [timeline] at: flap down-time"));
     assert_non_null(strstr(errbuf, "t.ini:9: [timeline] at: flap with a count needs a period"));
