@@ -336,7 +336,10 @@ static void fmt_range(const struct scn_keydef *d, char *buf, size_t len)
         snprintf(buf, len, "[%g, %g] %%", d->min, d->max);
         break;
     default:
-        snprintf(buf, len, "[%.0f, %.0f]", d->min, d->max);
+        if (d->max >= 18446744073709551615.0)     /* UINT64_MAX rounds up to 2^64 as a double */
+            snprintf(buf, len, "[%.0f, 18446744073709551615]", d->min);
+        else
+            snprintf(buf, len, "[%.0f, %.0f]", d->min, d->max);
         break;
     }
 }

@@ -487,9 +487,6 @@ static void test_timeline_errors(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: '5' is not a time"));
     assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: unknown or malformed action"));
     assert_non_null(strstr(errbuf, "t.ini:6: [timeline] at: set: 'seed' is not a settable"));
-    /* the list of what is settable does not offer the seed it refused */
-    assert_non_null(strstr(errbuf, "partner_ms; the seed is fixed for the run)"));
-    assert_null(strstr(errbuf, ", seed"));
     assert_non_null(strstr(errbuf, "t.ini:7: [timeline] at: set latency: 'banana' is not a duration"));
     assert_non_null(strstr(errbuf, "t.ini:8: [timeline] at: flap down-time"));
     assert_non_null(strstr(errbuf, "t.ini:9: [timeline] at: flap with a count needs a period"));
@@ -497,6 +494,15 @@ static void test_timeline_errors(void **state)
     assert_non_null(strstr(errbuf, "t.ini:11: [timeline] at: events must be in time order"));
     assert_non_null(strstr(errbuf, "t.ini:12: [timeline] at: fw needs a command"));
     assert_non_null(strstr(errbuf, "t.ini:13: [timeline] at: unknown or malformed action '1s dance'"));
+    /* the seed's range ends at 2^64 - 1, not at the double it rounds to */
+    assert_int_equal(load("[link]\nseed = 18446744073709551616\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] seed: '18446744073709551616' is out of range "
+                                   "[0, 18446744073709551615]"));
+    assert_int_equal(load("[link]\nseed = 18446744073709551615\n"), 0);
+    assert_int_equal(load("[timeline]\nat = 2s set seed 4\n"), -EINVAL);
+    /* the list of what is settable does not offer the seed it refused */
+    assert_non_null(strstr(errbuf, "partner_ms; the seed is fixed for the run)"));
+    assert_null(strstr(errbuf, ", seed"));
 }
 
 static void test_cross_checks_name_the_later_line(void **state)
