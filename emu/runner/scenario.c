@@ -1132,6 +1132,18 @@ static void scn_cross_check(struct scn_ctx *c)
         /* -d is the client's: the server connects back, so both ends are both */
         scn_error(c, V(TRAFFIC_CLIENT)->line, "[traffic] client: conflicts with bidir (line %d)",
                   V(TRAFFIC_BIDIR)->line);
+    if (V(EXPECT_LINK)->set && V(EXPECT_LINK)->e == 1) {
+        /* a link expected down has no speed, duplex or traffic: such an
+         * expectation could never pass */
+        static const struct { enum scn_key k; const char *what; } up_only[] = {
+            { SK_EXPECT_SPEED, "speed" }, { SK_EXPECT_DUPLEX, "duplex" },
+            { SK_EXPECT_THROUGHPUT_MIN, "throughput_min" },
+        };
+        for (size_t i = 0; i < sizeof(up_only) / sizeof(up_only[0]); i++)
+            if (s->v[up_only[i].k].set && !(up_only[i].k == SK_EXPECT_THROUGHPUT_MIN && s->v[up_only[i].k].d == 0))
+                scn_error(c, s->v[up_only[i].k].line, "[expect] %s: can never hold with link = down (line %d)",
+                          up_only[i].what, V(EXPECT_LINK)->line);
+    }
     if (V(EXPECT_THROUGHPUT_MIN)->set && V(EXPECT_THROUGHPUT_MAX)->set &&
         V(EXPECT_THROUGHPUT_MIN)->d > V(EXPECT_THROUGHPUT_MAX)->d)
         scn_error(c, V(EXPECT_THROUGHPUT_MAX)->line, "[expect] throughput_max: below throughput_min");

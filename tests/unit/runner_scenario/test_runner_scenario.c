@@ -508,6 +508,13 @@ static void test_timeline_errors(void **state)
 static void test_cross_checks_name_the_later_line(void **state)
 {
     (void)state;
+    /* an expectation that can never pass is an error, not a FAIL later */
+    assert_int_equal(load("[expect]\nlink = down\nspeed = 1000\nduplex = full\nthroughput_min = 1M\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [expect] speed: can never hold with link = down (line 2)"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [expect] duplex: can never hold with link = down (line 2)"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [expect] throughput_min: can never hold with link = down (line 2)"));
+    assert_int_equal(load("[expect]\nlink = down\n"), 0);
+    assert_int_equal(load("[expect]\nlink = up\nspeed = 1000\n"), 0);
     assert_int_equal(load("[board]\ncpus = 2\n[link]\npartner_speed = 100\n"
                           "[traffic]\nbandwidth = 10M\nomit = 3s\nduration = 3s\n"
                           "[expect]\nthroughput_min = 900M\nthroughput_max = 100M\n"
