@@ -1001,6 +1001,19 @@ static char *scn_reader(char *str, int num, void *stream)
 
 /* ---- defaults and cross-checks -------------------------------------------- */
 
+/* The scenario name a file's path gives: its last component less the
+ * extension, at *@base; its length (scn_init() keeps SCN_NAME_MAX of it,
+ * scn_run() refuses more). */
+static size_t file_name_len(const char *path, const char **base)
+{
+    const char *b = strrchr(path, '/'), *dot;
+
+    b = b ? b + 1 : path;
+    dot = strrchr(b, '.');
+    *base = b;
+    return dot && dot != b ? (size_t)(dot - b) : strlen(b);
+}
+
 void scn_init(struct scenario *s, const char *path)
 {
     char msg[128];
@@ -1012,11 +1025,8 @@ void scn_init(struct scenario *s, const char *path)
             abort();    /* a broken default is a bug in the table */
     }
     if (path) {
-        const char *base = strrchr(path, '/');
-        const char *dot;
-        base = base ? base + 1 : path;
-        dot = strrchr(base, '.');
-        size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        const char *base;
+        size_t len = file_name_len(path, &base);
         if (len > SCN_NAME_MAX)
             len = SCN_NAME_MAX;     /* scn_run() says so */
         memcpy(s->v[SK_SCENARIO_NAME].s, base, len);
@@ -1193,10 +1203,8 @@ static int scn_run(struct scn_ctx *c)
                         "[scenario], [board], [link], [traffic], [expect] (a bare [scenario] takes every default)");
     if (!c->s->v[SK_SCENARIO_NAME].set && c->name) {
         /* scn_init() cut a file name longer than a name may be */
-        const char *base = strrchr(c->name, '/'), *dot;
-        base = base ? base + 1 : c->name;
-        dot = strrchr(base, '.');
-        size_t len = dot && dot != base ? (size_t)(dot - base) : strlen(base);
+        const char *base;
+        size_t len = file_name_len(c->name, &base);
         if (len > SCN_NAME_MAX)
             scn_error(c, 0, "the scenario name taken from the file name is %zu characters, more than %d: rename "
                             "the file or set [scenario] name", len, SCN_NAME_MAX);
