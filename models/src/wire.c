@@ -348,6 +348,24 @@ static uint64_t cap_serve(struct gl_wire *w, uint64_t t, uint32_t wire_bytes)
     return w->cap_free_ns;
 }
 
+/* A frame of @wire_bytes offered to the rate cap at @t: false when the
+ * queue in front of it is full; else true with *@depart when its last
+ * bit leaves the capped server (@t itself when no cap acts). */
+static bool cap_admit(const struct gl_link *l, struct gl_wire *w, uint64_t t, uint32_t wire_bytes,
+                      uint64_t *depart)
+{
+    *depart = t;
+    if (w->p.rate_bps == 0 || w->p.rate_bps >= (uint64_t)l->speed_mbps * 1000000u) {
+        return true;
+    }
+    queue_advance(w, t);
+    if (w->q_count >= w->p.queue_frames || w->q_bytes + wire_bytes > w->p.queue_bytes) {
+        return false;
+    }
+    *depart = cap_serve(w, t, wire_bytes);
+    return true;
+}
+
 /* ---- In-flight store ---- */
 
 #define FMASK (GL_WIRE_INFLIGHT_MAX - 1u)
@@ -687,14 +705,9 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
     struct gl_wire *w = &l->dir[dir];
     uint64_t depart = done;
 
-    if (w->p.rate_bps != 0 && w->p.rate_bps < (uint64_t)l->speed_mbps * 1000000u) {
-        queue_advance(w, done);
-        if (w->q_count >= w->p.queue_frames ||
-            w->q_bytes + wire_bytes > w->p.queue_bytes) {
-            w->c.dropped_queue++;
-            return GL_WIRE_DROP_QUEUE;
-        }
-        depart = cap_serve(w, done, wire_bytes);
+    if (!cap_admit(l, w, done, wire_bytes, &depart)) {
+        w->c.dropped_queue++;
+        return GL_WIRE_DROP_QUEUE;
     }
 
     if (lose(w)) {
@@ -764,13 +777,9 @@ static GL_NOINLINE int send_impaired(struct gl_link *l, int dir, uint64_t done,
         w->mac_free_ns = max_u64(w->mac_free_ns, d_done);
         load_account(w, done, line_ns);
         w->c.duplicated++;
-        if (w->p.rate_bps != 0 && w->p.rate_bps < (uint64_t)l->speed_mbps * 1000000u) {
-            queue_advance(w, d_done);
-            if (w->q_count >= w->p.queue_frames || w->q_bytes + wire_bytes > w->p.queue_bytes) {
-                w->c.dropped_queue++;      /* the copy found the queue full; the original goes on */
-                return GL_WIRE_QUEUED;
-            }
-            d_depart = cap_serve(w, d_done, wire_bytes);
+        if (!cap_admit(l, w, d_done, wire_bytes, &d_depart)) {
+            w->c.dropped_queue++;      /* the copy found the queue full; the original goes on */
+            return GL_WIRE_QUEUED;
         }
         d.arrival_ns = s.arrival_ns + (d_depart - depart);
         d.flags = (uint16_t)((s.flags & GL_DELIV_REORDERED) | GL_DELIV_DUPLICATE | GL_DELIV_LAST |
