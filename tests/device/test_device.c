@@ -2211,72 +2211,149 @@ static int test_rx_backpressure_toggled_in_flight_drops_counted(void)
 }
 
 /*
- * docs/SECURITY.md Q7: the partner's transmit queue into the wire holds at most 64
- * frames (gem_can_receive).  A stream netdev (-netdev socket,connect=,
- * length-prefixed frames) hands QEMU every frame of one read at once, so
- * the rest wait in QEMU's net queue; qemu_flush_queued_packets() does
- * not ask can_receive, so gem_receive itself must refuse past the cap or
- * one flush puts the whole queue on the wire.
+ * A stream netdev (-netdev socket,connect=, length-prefixed frames) as the
+ * partner, with @globals, and the MAC at 1000 full duplex with 8 RX
+ * descriptors; then @n frames of @len bytes written to it at once.  QEMU
+ * reads them in one go, so what the device refuses waits in QEMU's net
+ * queue.  *@cfd is the partner's end.
  */
-static int test_rx_flush_keeps_in_flight_cap(void)
+static int stream_burst_start(struct qt *q, int *cfd, const char *globals,
+                              unsigned n, unsigned len)
 {
-    enum { N = 200, LEN = 100, CAP = 64 };
-    static uint8_t burst[N * (4 + LEN)];
+    static uint8_t burst[256 * (4 + 128)];
     struct sockaddr_in sa = { .sin_family = AF_INET };
     socklen_t sl = sizeof(sa);
-    char args[256];
-    struct qt q;
-    uint64_t inflight, sent, peak = 0;
-    int lfd, cfd = -1;
+    size_t size = (size_t)n * (4 + len);
+    char args[512];
+    int lfd;
 
+    CHECK(size <= sizeof(burst) && len >= 15 && len <= 128, "burst size");
     sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
     lfd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     CHECK(lfd >= 0 && bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) == 0 &&
           listen(lfd, 1) == 0 &&
           getsockname(lfd, (struct sockaddr *)&sa, &sl) == 0, "TCP listen");
     snprintf(args, sizeof(args), "-netdev socket,id=n0,connect=127.0.0.1:%u "
-             "-net nic,netdev=n0,model=cadence_gem", ntohs(sa.sin_port));
-    if (qt_start(&q, args) != 0) {
+             "-net nic,netdev=n0,model=cadence_gem %s", ntohs(sa.sin_port),
+             globals ? globals : "");
+    if (qt_start(q, args) != 0) {
         close(lfd);
         CHECK(0, "QEMU did not start");
     }
-    cfd = accept(lfd, NULL, NULL);
+    *cfd = accept(lfd, NULL, NULL);
     close(lfd);
-    CHECK(cfd >= 0, "QEMU did not connect");
-    gem_setup(&q, 1000, true);
-    rx_ring(&q, 8);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
-    for (unsigned i = 0; i < N; i++) {
-        uint8_t *f = burst + i * (4 + LEN);
+    if (*cfd < 0) {
+        qt_stop(q);
+        CHECK(0, "QEMU did not connect");
+    }
+    gem_setup(q, 1000, true);
+    rx_ring(q, 8);
+    gem_enable(q, 0);
+    qt_step(q, LINK_SETTLE_NS);
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t *f = burst + i * (4 + len);
 
-        f[2] = (uint8_t)(LEN >> 8);              /* big-endian length */
-        f[3] = (uint8_t)LEN;
-        memset(f + 4, 0, LEN);
+        f[0] = f[1] = 0;
+        f[2] = (uint8_t)(len >> 8);              /* big-endian length */
+        f[3] = (uint8_t)len;
+        memset(f + 4, 0, len);
         memcpy(f + 4, "\x02\x00\x00\x00\x00\x02\x02\x00\x00\x00\x00\x03"
                "\x88\xB5", 14);
         f[4 + 14] = (uint8_t)i;
     }
-    CHECK(write(cfd, burst, sizeof(burst)) == (ssize_t)sizeof(burst),
-          "write");
+    if (write(*cfd, burst, size) != (ssize_t)size) {
+        qt_stop(q);
+        close(*cfd);
+        CHECK(0, "write");
+    }
+    return 0;
+}
+
+/*
+ * docs/SECURITY.md Q7: the partner's MAC transmit queue holds at most 64
+ * frames not yet serialized (gemlab_link_can_receive).  A stream netdev
+ * hands QEMU a whole burst at once, so the rest wait in QEMU's net queue;
+ * qemu_flush_queued_packets() does not ask can_receive, so the device
+ * itself must refuse past the queue, or one flush puts the whole net
+ * queue into the partner's MAC at once.  A 100-byte frame takes 992 ns
+ * at 1000 Mb/s (124 bytes on the wire): after T ns at most 64 + T / 992
+ * frames can have been offered to the wire, plus the one in progress.
+ */
+static int test_rx_flush_keeps_partner_queue(void)
+{
+    enum { N = 200, LEN = 100, CAP = 64, FRAME_NS = 992 };
+    struct qt q;
+    uint64_t sent, worst = 0;
+    int cfd;
+
+    if (stream_burst_start(&q, &cfd, NULL, N, LEN)) {
+        return -1;
+    }
     if (wait_rx_offered(&q, CAP) != 0) {
+        qt_stop(&q);
         close(cfd);
         CHECK(0, "QEMU did not take %u frames", CAP);
     }
     usleep(200000);                 /* let QEMU read the whole burst */
-    /* each arrival frees a place and flushes QEMU's queue */
-    for (int i = 0; i < 20; i++) {
+    /* each frame sent frees a place and flushes QEMU's queue */
+    for (int i = 1; i <= 20; i++) {
         qt_step(&q, NS_PER_US);
-        inflight = qom_u64(&q, "stat-rx-wire-in-flight");
-        peak = inflight > peak ? inflight : peak;
+        sent = qom_u64(&q, "stat-rx-wire-sent");
+        /* frames beyond what the queue and the line allow by now */
+        uint64_t allowed = CAP + 1 + (uint64_t)i * NS_PER_US / FRAME_NS;
+
+        if (sent > allowed && sent - allowed > worst) {
+            worst = sent - allowed;
+        }
     }
     qt_step(&q, 10 * NS_PER_MS);
     sent = qom_u64(&q, "stat-rx-wire-sent");
     qt_stop(&q);
     close(cfd);
-    CHECK(peak <= CAP, "%" PRIu64 " frames in flight on the wire after a "
-          "flush, cap %u", peak, CAP);
+    CHECK(worst == 0, "%" PRIu64 " frames more than the partner's queue "
+          "(%u) and the line allow after a flush", worst, CAP);
     CHECK_EQ(sent, N);              /* all went out in the end */
+    return 0;
+}
+
+/*
+ * The partner's queue bounds frames waiting to be sent, not frames on
+ * the cable: with 1 ms of latency a 1000 Mb/s line holds about 1000
+ * 100-byte frames in flight.  200 frames offered at once are all on the
+ * wire 300 us later (200 x 992 ns) and none has arrived; at 2 ms all
+ * have.  (A cap on frames in flight throttled the partner to 64 frames
+ * per latency: 7.5 Mb/s of UDP over 100 ms.)
+ */
+static int test_rx_latency_holds_more_than_the_partner_queue(void)
+{
+    enum { N = 200, LEN = 100 };
+    struct qt q;
+    uint64_t sent, inflight, arrived;
+    int cfd;
+
+    if (stream_burst_start(&q, &cfd,
+                           "-global gemlab-link.rx-latency-ns=1000000", N,
+                           LEN)) {
+        return -1;
+    }
+    if (wait_rx_offered(&q, 64) != 0) {
+        qt_stop(&q);
+        close(cfd);
+        CHECK(0, "QEMU did not take 64 frames");
+    }
+    usleep(200000);                 /* let QEMU read the whole burst */
+    for (int i = 0; i < 300; i++) { /* flushes run from the wire timer */
+        qt_step(&q, NS_PER_US);
+    }
+    sent = qom_u64(&q, "stat-rx-wire-sent");
+    inflight = qom_u64(&q, "stat-rx-wire-in-flight");
+    qt_step(&q, 2 * NS_PER_MS);
+    arrived = qom_u64(&q, "stat-rx-wire-delivered");
+    qt_stop(&q);
+    close(cfd);
+    CHECK_EQ(sent, N);
+    CHECK_EQ(inflight, N);
+    CHECK_EQ(arrived, N);
     return 0;
 }
 
@@ -2815,7 +2892,8 @@ static const struct test tests[] = {
     T(test_tx_buffer_at_qspi_cache_line_end_does_not_hang),
     T(test_loopback_dma_quine_paced_without_cpu),
     T(test_rx_backpressure_toggled_in_flight_drops_counted),
-    T(test_rx_flush_keeps_in_flight_cap),
+    T(test_rx_flush_keeps_partner_queue),
+    T(test_rx_latency_holds_more_than_the_partner_queue),
     T(test_device_list_properties_does_not_leak),
     T(test_bad_num_priority_queues_exits_naming_range),
     T(test_pcap_symlink_refused_naming_property),

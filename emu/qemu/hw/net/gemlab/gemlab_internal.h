@@ -46,10 +46,12 @@ REG32(GL_DEFERTXCNT, 0x148)                 /* deferred_tx_frames */
 #define GL_BMCR_LOOPBACK     (1u << 14)
 
 /*
- * The partner's transmit queue in front of the wire (RX side), frames;
- * QEMU's net queue holds what the partner has not started sending.
+ * The partner's MAC transmit queue (B->A), frames: those it holds until
+ * their last bit is on the wire (gl_link_send's tx_done).  QEMU's net
+ * queue holds what does not fit.  Frames already on the wire do not
+ * count: a real cable holds latency x rate of them whatever the queue.
  */
-#define GEMLAB_RX_INFLIGHT_MAX 64
+#define GEMLAB_PARTNER_TXQ 64
 /*
  * Frames the TX timer hands back per call before it yields to the main
  * loop (it re-arms 1 ns later), so QMP and the other fds are served
@@ -132,7 +134,9 @@ struct GemlabLink {
      */
     uint64_t tx_done_ns;
     bool tx_chained;
-    unsigned rx_inflight;        /* frames B->A in the wire */
+    /* tx_done of the partner's queued frames, oldest at ptx_head */
+    uint64_t ptx_done_ns[GEMLAB_PARTNER_TXQ];
+    unsigned ptx_head, ptx_len;
     unsigned loop_run;           /* loopback frames since a CPU access */
 
     GemlabPcap *pcap;            /* the open capture, or NULL */

@@ -221,6 +221,16 @@ static bool gemlab_rx_desc_available(CadenceGEMState *s)
     return false;
 }
 
+/* The partner's transmit queue has room at @now (it forgets frames sent). */
+static bool gemlab_partner_txq_room(GemlabLink *g, uint64_t now)
+{
+    while (g->ptx_len && g->ptx_done_ns[g->ptx_head] <= now) {
+        g->ptx_head = (g->ptx_head + 1) % GEMLAB_PARTNER_TXQ;
+        g->ptx_len--;
+    }
+    return g->ptx_len < GEMLAB_PARTNER_TXQ;
+}
+
 /*
  * rx-backpressure=on (stock): only while a descriptor is free.
  * Otherwise while the partner's transmit queue into the wire has room;
@@ -233,7 +243,7 @@ bool gemlab_link_can_receive(CadenceGEMState *s)
     if (g->rx_backpressure) {
         return gemlab_rx_desc_available(s);
     }
-    return g->rx_inflight < GEMLAB_RX_INFLIGHT_MAX;
+    return gemlab_partner_txq_room(g, gemlab_now());
 }
 
 /*
@@ -245,6 +255,7 @@ ssize_t gemlab_link_receive(CadenceGEMState *s, const uint8_t *buf,
 {
     GemlabLink *g = s->gl;
     GemlabFrame *f;
+    uint64_t now = gemlab_now(), tx_done;
     int verdict;
 
     if (g->rx_backpressure) {
@@ -258,14 +269,20 @@ ssize_t gemlab_link_receive(CadenceGEMState *s, const uint8_t *buf,
      * QEMU queue this frame and stop delivering until the wire timer
      * flushes the queue.  qemu_flush_queued_packets() does not ask
      * can_receive, so without this it pushed the whole netdev queue onto
-     * the wire.
+     * the wire.  The wire timer flushes when the oldest frame is sent.
      */
-    if (g->rx_inflight >= GEMLAB_RX_INFLIGHT_MAX) {
+    if (!gemlab_partner_txq_room(g, now)) {
+        gemlab_wire_arm(g);
         return 0;
     }
     f = gemlab_frame_new(buf, size);
-    verdict = gl_link_send(g->wire, GL_LINK_B_TO_A, gemlab_now(), size,
-                           (uintptr_t)f, NULL);
+    verdict = gl_link_send(g->wire, GL_LINK_B_TO_A, now, size,
+                           (uintptr_t)f, &tx_done);
+    /* a frame the wire then loses was still serialized by the partner */
+    if (verdict >= 0) {
+        g->ptx_done_ns[(g->ptx_head + g->ptx_len) % GEMLAB_PARTNER_TXQ] = tx_done;
+        g->ptx_len++;
+    }
     if (verdict != GL_WIRE_QUEUED) {
         char why[48];
 
@@ -275,7 +292,6 @@ ssize_t gemlab_link_receive(CadenceGEMState *s, const uint8_t *buf,
         g_free(f);
         return size;
     }
-    g->rx_inflight++;
     gemlab_wire_arm(g);
     return size;
 }
@@ -521,12 +537,20 @@ void gemlab_link_tx_frame(CadenceGEMState *s, int q, hwaddr first_desc,
 
 /* ---- The wire: deliveries in both directions ---------------------------- */
 
+/*
+ * The next arrival in either direction, or, while the partner's queue is
+ * full, when its oldest frame is sent (the netdev queue then flushes).
+ */
 void gemlab_wire_arm(GemlabLink *g)
 {
     uint64_t a = gl_link_next_deadline(g->wire, GL_LINK_A_TO_B);
     uint64_t b = gl_link_next_deadline(g->wire, GL_LINK_B_TO_A);
+    uint64_t t = MIN(a, b);
 
-    gemlab_timer_at(g->wire_timer, MIN(a, b));
+    if (g->ptx_len == GEMLAB_PARTNER_TXQ) {
+        t = MIN(t, g->ptx_done_ns[g->ptx_head]);
+    }
+    gemlab_timer_at(g->wire_timer, t);
 }
 
 static const char *gemlab_deliv_why(uint32_t flags)
@@ -598,19 +622,16 @@ static void gemlab_wire_timer_cb(void *opaque)
                 gemlab_rx_frame(g, f->data, f->len);
             }
             if (d.flags & GL_DELIV_LAST) {
-                if (dir == GL_LINK_B_TO_A) {
-                    g->rx_inflight--;
-                }
                 g_free(f);
             }
         }
     }
     gemlab_dma_guard_leave(g);
     cadence_gem_update_irq(s);
-    gemlab_wire_arm(g);
-    if (g->rx_inflight < GEMLAB_RX_INFLIGHT_MAX) {
+    if (gemlab_partner_txq_room(g, now)) {
         qemu_flush_queued_packets(qemu_get_queue(s->nic));
     }
+    gemlab_wire_arm(g);
 }
 
 /* ---- CPU access, reset, lifecycle --------------------------------------- */
