@@ -324,7 +324,7 @@ enum rs_type {
     X(CAPTURE_CRC_ERRORS, "capture.crc_errors", RS_NUM, \
       "frames flagged with an FCS error") \
     X(CAPTURE_TCP_SEGMENTS, "capture.tcp_segments", RS_NUM, \
-      "TCP segments") \
+      "TCP segments a tap at the board's end saw (not those the partner sent and the wire lost: the file has them with a `dropped:` comment)") \
     X(CAPTURE_TCP_RETRANSMITS, "capture.tcp_retransmits", RS_NUM, \
       "data segments sent again (bytes seen before, or a hole filled a round trip or more after the stream moved on)") \
     X(CAPTURE_TCP_SPURIOUS_RETRANSMITS, "capture.tcp_spurious_retransmits", RS_NUM, \

@@ -67,8 +67,8 @@ static uint64_t to_ns(uint64_t ts, uint8_t res)
     }
 }
 
-/* Options of a block body from @p to @end: if_tsresol (IDB) and
- * epb_flags (EPB); @code is the option wanted. */
+/* Options of a block body from @p to @end: if_tsresol (IDB), epb_flags
+ * and opt_comment (EPB); @code is the option wanted. */
 static int find_opt(const struct gl_pcapng_reader *r, const uint8_t *p, const uint8_t *end,
                     uint16_t code, const uint8_t **val, uint16_t *vlen)
 {
@@ -232,6 +232,10 @@ int gl_pcapng_read_next(struct gl_pcapng_reader *r, struct gl_pcapng_packet *pk,
                 const uint8_t *o = b + hdr + caplen + ((4u - (caplen & 3u)) & 3u);
                 if (o <= end && find_opt(r, o, end, GL_PCAPNG_OPT_EPB_FLAGS, &v, &vl) == 1 && vl == 4) {
                     pk->flags = rd32(r, v);
+                }
+                if (o <= end && find_opt(r, o, end, GL_PCAPNG_OPT_COMMENT, &v, &vl) == 1) {
+                    pk->comment = v;
+                    pk->comment_len = vl;
                 }
             }
             return 1;

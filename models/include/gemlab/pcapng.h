@@ -139,6 +139,10 @@ struct gl_pcapng_packet {
     uint32_t caplen, len;     /* captured and original length */
     uint32_t flags;           /* epb_flags, 0 when absent */
     const uint8_t *data;      /* caplen bytes, valid until the next call */
+    /* the EPB's first opt_comment (UTF-8, not NUL-terminated), NULL with
+     * 0 bytes when it has none; valid until the next call */
+    const uint8_t *comment;
+    uint16_t comment_len;
 };
 
 /* Start reading @f (at its beginning).  0 or -EINVAL. */

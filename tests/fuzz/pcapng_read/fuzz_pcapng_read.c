@@ -47,6 +47,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         for (uint32_t i = 0; i < pk.caplen; i++) {
             sink ^= pk.data[i]; /* ASan checks every byte is readable */
         }
+        if (pk.comment_len && !pk.comment) {
+            fz_fail("comment of %u bytes at NULL", pk.comment_len);
+        }
+        if (pk.comment && (pk.comment < pk.data + pk.caplen ||
+                           pk.comment + pk.comment_len > r.blk + sizeof(r.blk))) {
+            fz_fail("comment outside the block after the packet data");
+        }
+        for (uint16_t i = 0; pk.comment && i < pk.comment_len; i++) {
+            sink ^= pk.comment[i];
+        }
         (void)sink;
         if (++calls > size / 12 + 1) {
             fz_fail("%zu packets from %zu bytes", calls, size);

@@ -480,12 +480,17 @@ static void test_snaplen_keeps_headers_and_original_length(void **state)
     assert_int_equal(pk.caplen, 96);
     assert_int_equal(pk.len, 1514);
     assert_memory_equal(pk.data, fr, 96);
+    assert_null(pk.comment);
+    assert_int_equal(pk.comment_len, 0);
     assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
     assert_int_equal(pk.caplen, 60);
     assert_int_equal(pk.len, 60);
+    assert_int_equal(pk.comment_len, 5);                    /* opt_comment */
+    assert_memory_equal(pk.comment, "short", 5);
     assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 1);
     assert_int_equal(pk.caplen, 96);
     assert_int_equal(pk.len, 96);
+    assert_null(pk.comment);
     assert_int_equal(gl_pcapng_read_next(&rdr, &pk, NULL), 0);
     /* a 4096-byte cap holds 26 more headers of full-size frames (140 B
      * each) where whole frames (1560 B) would have fitted 2 */

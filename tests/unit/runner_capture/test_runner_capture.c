@@ -51,6 +51,8 @@ static void put32(uint8_t *b, uint32_t v) { put16(b, (uint16_t)(v >> 16)); put16
  * sets same_ipid to send the previous datagram's again (a network copy). */
 static uint16_t next_ipid = 1;
 static int same_ipid;
+/* the opt_comment QEMU gives the next frame (gemlab_link.c), or NULL */
+static const char *comment;
 
 /* One IPv4/TCP frame: @from_board decides addresses, ports and direction. */
 static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t flags, uint32_t seq,
@@ -83,7 +85,7 @@ static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t
         f[o] = 1; f[o + 1] = 3; f[o + 2] = 3; f[o + 3] = (uint8_t)ws;
         o += 4;
     }
-    assert_int_equal(gl_pcapng_frame(&w->p, t, !from_board, f, 14 + iplen, bad_fcs, NULL, NULL), 0);
+    assert_int_equal(gl_pcapng_frame(&w->p, t, !from_board, f, 14 + iplen, bad_fcs, comment, NULL), 0);
 }
 
 #define SYN 0x02
@@ -244,6 +246,45 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
     cJSON_Delete(o);
 }
 
+/* QEMU also writes the frames the wire lost, with a "dropped:" comment
+ * (gemlab_link.c).  One the partner sent, stamped when it left the
+ * partner 5 ms before the frames ahead of it arrived, never reached the
+ * board's end: read as evidence it made 1001 look out of order.  The tap
+ * saw 2001 first when it was resent, a retransmission.  One the board
+ * sent did pass the tap and counts. */
+static void test_frames_lost_before_the_board_are_not_seen(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *h;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 5 * MS, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+    seg(&w, 10 * MS, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);          /* RTT 10 ms */
+    comment = "dropped: loss";
+    seg(&w, 10 * MS + 20 * US, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    comment = NULL;
+    seg(&w, 15 * MS + 10 * US, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 15 * MS + 30 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 40 * MS, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    /* the board's data the wire lost, and sent again */
+    comment = "dropped: loss";
+    seg(&w, 41 * MS, 1, 40000, ACK, 5001, 4001, 65535, 500, -1, -1, 0);
+    comment = NULL;
+    seg(&w, 70 * MS, 1, 40000, ACK, 5001, 4001, 65535, 500, -1, -1, 0);
+    o = analyse(&w);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "out_of_order"), 0);
+    assert_int_equal(num(h, "retransmits"), 1);
+    assert_int_equal(num(h, "segments"), 3);
+    h = dir_of(o, 0, "board");
+    assert_int_equal(num(h, "retransmits"), 1);
+    assert_int_equal(num(o, "tcp_segments"), 8);
+    assert_int_equal(num(o, "frames"), 9);
+    cJSON_Delete(o);
+}
+
 /* QEMU writes a sent frame when the wire delivers it, stamped when it
  * left the MAC (gemlab_link.c): reordered on the path, the board's
  * segments come in the file out of timestamp order.  The tap at the
@@ -353,6 +394,7 @@ int main(void)
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
+        cmocka_unit_test(test_frames_lost_before_the_board_are_not_seen),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
