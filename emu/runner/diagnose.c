@@ -474,6 +474,13 @@ static bool r_speed_below(const struct dg_in *in, struct dg_finding *f)
         say(f, "link came up at %.0f Mb/s on a %.0f Mb/s board: the partner does not autonegotiate (ANER, reg 6 "
             "bit 0 clear), so the speed came from parallel detection, which finds 10 or 100 only",
             in->speed_mbps, in->board_max_speed_mbps);
+    else if (in->downshift == 1)
+        /* a downshifted PHY leaves 1000BASE-T out of its pages: no
+         * 1000BASE-T pages are exchanged (IEEE 802.3 28.2.3.4), so reg 10
+         * is clear whatever the partner offers */
+        say(f, "link came up at %.0f Mb/s on a %.0f Mb/s board: the PHY downshifted after failed 1000BASE-T "
+            "attempts (88E1116R reg 17 bit 5), so reg 10 cannot say whether the partner offers 1000BASE-T",
+            in->speed_mbps, in->board_max_speed_mbps);
     else if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 1 && in->lp_1000 == 0)
         say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the partner does not offer 1000BASE-T "
             "(1000BASE-T status, reg 10 bits 11:10 clear)", in->speed_mbps, in->board_max_speed_mbps);

@@ -467,6 +467,27 @@ static void gem_counters_copy(cJSON *gem, const cJSON *stats, int src)
 }
 
 /* Link and counters from the firmware's own @gemlab lines. */
+/*
+ * Whether the link of a Linux agent's link line downshifted, from the PHY
+ * registers it carries (SIOCGMIIREG, page 0): the 88E1116R's copper
+ * specific status, reg 17 bit 5 [MII_M1011_PHY_SSR_DOWNSHIFT,
+ * drivers/net/phy/marvell.c].  Linux does not say it: the 88E1116R's
+ * entry reads its status with genphy_read_status, so phy_check_downshift
+ * finds nothing.  -1 for another PHY or no registers.
+ */
+static int link_line_ssr_downshift(const cJSON *m)
+{
+    const cJSON *p = cJSON_GetObjectItemCaseSensitive(m, "phy");
+    const cJSON *id = cJSON_GetObjectItemCaseSensitive(p, "id");
+    const cJSON *ssr = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p, "regs"), 17);
+    double v = cJSON_IsNumber(ssr) ? rs_reg16(ssr->valuedouble) : NAN;
+
+    /* PHY ID 0x01410e4x [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0] */
+    if (!cJSON_IsString(id) || strncasecmp(id->valuestring, "0x01410e4", 9) != 0 || isnan(v) || v == 0xFFFF)
+        return -1;
+    return ((unsigned)v & 0x20u) != 0;
+}
+
 void rs_build_link_and_counters(struct run *r, double mac_speed)
 {
     cJSON *l = cJSON_AddObjectToObject(r->results, "link");
@@ -504,9 +525,11 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             full = cJSON_IsString(d) ? strcmp(d->valuestring, "full") == 0 : -1;
             autoneg = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "autoneg"))
                           ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "autoneg")) : -1;
-            /* each link-up says whether that link downshifted */
+            /* each link-up says whether that link downshifted (the
+             * firmware's word, or the Linux agent's PHY registers) */
             link_ds = cJSON_IsBool(cJSON_GetObjectItemCaseSensitive(m, "downshift"))
-                          ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "downshift")) : -1;
+                          ? cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m, "downshift"))
+                          : link_line_ssr_downshift(m);
         } else if (seen_up && !(nlink >= r->relink_lo && nlink < r->relink_hi)) {
             flaps++;
         }
@@ -648,12 +671,13 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
     {
         /* downshift as the PHY holds it, read over MDIO by the firmware's
          * `stats` or by the Linux agent (SIOCGMIIREG, its link lines'
-         * phy.regs[32]): 88E1116R reg 20 (Extended PHY Specific Control
-         * [MII_M1111_PHY_EXT_CR]) bit 8 enable, 11:9 attempts - 1, and reg
-         * 16 (Copper Specific Control [MII_M1011_PHY_SCR]) bit 11 enable,
-         * 14:12 attempts - 1, which Linux's m88e1116r_config_init() sets
-         * (m88e1011_set_downshift(phydev, 8), drivers/net/phy/marvell.c).
-         * Other PHYs' regs 16/20 mean something else: nothing is claimed. */
+         * phy.regs[32]): 88E1116R reg 16 (Copper Specific Control
+         * [MII_M1011_PHY_SCR]) bit 11 enable, 14:12 attempts - 1, which
+         * Linux's m88e1116r_config_init() sets (m88e1011_set_downshift(
+         * phydev, 8), drivers/net/phy/marvell.c).  Reg 20's bits 11:8 are
+         * the 88E1111's downshift control, not the 88E1116R's: reported
+         * raw only.  Other PHYs' regs 16/20 mean something else: nothing
+         * is claimed. */
         const cJSON *nm = cJSON_GetObjectItemCaseSensitive(phy, "name"), *lp;
         double ecr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "20");
         double scr = rs_jnumber(cJSON_GetObjectItemCaseSensitive(phy, "regs"), "16");
@@ -671,11 +695,10 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         ecr = rs_reg16(ecr);
         scr = rs_reg16(scr);
         if (m1116r && !isnan(ecr) && ecr != 0xFFFF && !isnan(scr) && scr != 0xFFFF) {
-            bool en20 = ((unsigned)ecr & 0x100u) != 0, en16 = ((unsigned)scr & 0x800u) != 0, en = en20 || en16;
+            bool en = ((unsigned)scr & 0x800u) != 0;
             cJSON_AddBoolToObject(l, "downshift_enabled", en);
             if (en)
-                cJSON_AddNumberToObject(l, "downshift_attempts", en20 ? (((unsigned)ecr >> 9) & 7u) + 1u
-                                                                      : (((unsigned)scr >> 12) & 7u) + 1u);
+                cJSON_AddNumberToObject(l, "downshift_attempts", (((unsigned)scr >> 12) & 7u) + 1u);
             cJSON_AddNumberToObject(l, "phy_reg16", scr);
             cJSON_AddNumberToObject(l, "phy_reg20", ecr);
             if (r->s.v[SK_LINK_DOWNSHIFT].set && r->s.v[SK_LINK_DOWNSHIFT].b != en) {

@@ -609,11 +609,11 @@ static bool board_link_up(struct inst *i, void *arg)
 static int wait_relink(struct run *r, int n0);
 
 /* [link] downshift: what the board's PHY driver is configured to do.  The
- * same key sets the model's power-on reg 20 (the strap, model_glue.c), but
+ * same key sets the model's power-on reg 16 (the strap, model_glue.c), but
  * the bare-metal driver, like Linux's m88e1116r_config_init(), enables
  * downshift at configure; `phy downshift off|on [N]` (sent before the link
  * is waited for) makes it keep what the scenario asks.  What the PHY ended
- * up with is read back from reg 20 in `stats` (results.json
+ * up with is read back from reg 16 in `stats` (results.json
  * link.downshift_enabled).  Returns non-zero when the run must stop. */
 static int apply_downshift(struct run *r)
 {

@@ -291,7 +291,8 @@ static void dump_registers(struct gl_phy *phy, uint64_t now)
            ssr & M88E1116R_SSR_RESOLVED ? "yes" : "no",
            ssr & M88E1116R_SSR_LINK ? "up" : "down",
            ssr & M88E1116R_SSR_DOWNSHIFT ? ", downshifted" : "");
-    printf(" 20 EXTCTRL   0x%04x\n", gl_phy_peek(phy, M88E1116R_EXT_CR));
+    printf(" 16 CSCR      0x%04x  (downshift: bit 11, attempts - 1: 14:12)\n",
+           gl_phy_peek(phy, M88E1116R_CSCR));
 }
 
 static int negotiate(const struct demo_opts *o, struct gl_phy *phy,

@@ -26,7 +26,7 @@
  *              Also left by any restart (BMCR, reset, cable, partner).
  * TRAIN_1000   Pages resolved 1000BASE-T; PMA training.  Deadline: entry
  *              + train_1000_ns.  4-pair cable -> LINK_UP.  2-pair cable ->
- *              the attempt fails (AN error); with register 20 downshift
+ *              the attempt fails (AN error); with register 16 downshift
  *              enabled and the attempt count reached, 1000BASE-T is
  *              dropped from our advertisement (downshift); either way ->
  *              ANEG for another round.
@@ -349,7 +349,14 @@ static void aneg_deadline(struct gl_phy *phy, uint64_t d)
 
     uint32_t local = gl_phy__local_abilities(phy);
     if (phy->downshifted) {
+        /* A downshifted PHY leaves 1000BASE-T out of its pages, so no
+         * 1000BASE-T message pages are exchanged (28.2.3.4: both ends
+         * must set NP; 40.5.1.2) and register 10 shows no partner 1000
+         * abilities.  A driver resolving from registers 4/5/9/10 (Linux
+         * genphy_read_status, which the 88E1116R's entry in marvell.c
+         * uses) then finds the speed register 17 shows. */
         local &= ~ABIL_1000;
+        phy->lp_1000 = 0;
     }
     unsigned hcd = highest_common(local & pt->abilities & GL_ABIL_TECH_MASK);
     if (hcd == NO_HCD) {
@@ -392,15 +399,15 @@ static void aneg_deadline(struct gl_phy *phy, uint64_t d)
 static void train_deadline(struct gl_phy *phy, uint64_t d)
 {
     if (phy->p.cable == GL_CABLE_2PAIR) {
-        uint16_t ext = phy->regs[M88E1116R_EXT_CR];
-        unsigned n = ((ext & M88E1116R_EXT_CR_DS_COUNT_MASK) >>
-                      M88E1116R_EXT_CR_DS_COUNT_SHIFT) + 1u;
+        uint16_t cscr = phy->regs[M88E1116R_CSCR];
+        unsigned n = ((cscr & M88E1116R_CSCR_DS_COUNT_MASK) >>
+                      M88E1116R_CSCR_DS_COUNT_SHIFT) + 1u;
 
         if (phy->attempts_1000 < UINT8_MAX) {
             phy->attempts_1000++;
         }
         gl_phy__latch(phy, M88E1116R_ISR, M88E1116R_INT_AN_ERROR);
-        if ((ext & M88E1116R_EXT_CR_DS_ENABLE) && phy->attempts_1000 >= n &&
+        if ((cscr & M88E1116R_CSCR_DS_ENABLE) && phy->attempts_1000 >= n &&
             !phy->downshifted) {
             phy->downshifted = true;
             gl_phy__latch(phy, M88E1116R_ISR, M88E1116R_INT_DOWNSHIFT);

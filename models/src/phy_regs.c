@@ -92,7 +92,8 @@ const struct gl_phy_reg_desc gl_phy__regs[MII_NUM_REGS] = {
     [MII_ESTATUS] = {
         .reset = ESTATUS_1000T_FULL | ESTATUS_1000T_HALF, .ro = RO_ALL,
     },
-    /* Copper specific control: automatic MDI/MDI-X crossover. */
+    /* Copper specific control: automatic MDI/MDI-X crossover; the
+     * downshift bits come from the params (gl_phy__regs_power_on). */
     [M88E1116R_CSCR] = {
         .reset = M88E1116R_CSCR_AUTO_CROSS, .flags = GL_REG_RETAIN,
     },
@@ -103,7 +104,6 @@ const struct gl_phy_reg_desc gl_phy__regs[MII_NUM_REGS] = {
     },
     /* Events are latched by gl_phy__latch() and cleared by the read. */
     [M88E1116R_ISR] = { .reset = 0, .ro = RO_ALL, .flags = GL_REG_COR },
-    /* Downshift bits come from the params (gl_phy__regs_power_on). */
     [M88E1116R_EXT_CR] = { .reset = 0, .flags = GL_REG_RETAIN },
     [M88E1116R_RX_ERR_CNT] = { .ro = RO_ALL },
     [M88E1116R_PAGE] = {
@@ -115,13 +115,14 @@ const struct gl_phy_reg_desc gl_phy__regs[MII_NUM_REGS] = {
     [29] = { .ro = RO_ALL }, [30] = { .ro = RO_ALL }, [31] = { .ro = RO_ALL },
 };
 
-static uint16_t ext_cr_power_on(const struct gl_phy_params *p)
+static uint16_t cscr_power_on(const struct gl_phy_params *p)
 {
-    uint16_t v = (uint16_t)(((p->downshift_attempts - 1u)
-                             << M88E1116R_EXT_CR_DS_COUNT_SHIFT)
-                            & M88E1116R_EXT_CR_DS_COUNT_MASK);
+    uint16_t v = (uint16_t)(gl_phy__regs[M88E1116R_CSCR].reset |
+                            (((p->downshift_attempts - 1u)
+                              << M88E1116R_CSCR_DS_COUNT_SHIFT)
+                             & M88E1116R_CSCR_DS_COUNT_MASK));
     if (p->downshift_enable) {
-        v |= M88E1116R_EXT_CR_DS_ENABLE;
+        v |= M88E1116R_CSCR_DS_ENABLE;
     }
     return v;
 }
@@ -158,8 +159,8 @@ static uint16_t power_on_value(const struct gl_phy *phy, unsigned reg)
     case MII_PHYSID2:
         return (uint16_t)(gl_phy__regs[reg].reset |
                           (phy->p.phy_rev & PHYSID2_REV_MASK));
-    case M88E1116R_EXT_CR:
-        return ext_cr_power_on(&phy->p);
+    case M88E1116R_CSCR:
+        return cscr_power_on(&phy->p);
     default:
         return gl_phy__regs[reg].reset;
     }
@@ -397,8 +398,8 @@ void gl_phy_write(struct gl_phy *phy, unsigned reg, uint16_t val,
         break;
     default:
         /* ANAR and 1000BASE-T control take effect at the next
-         * negotiation (28.2.4.1.3); register 20 at the next 1000BASE-T
-         * attempt. */
+         * negotiation (28.2.4.1.3); register 16's downshift bits at the
+         * next 1000BASE-T attempt. */
         break;
     }
 }

@@ -19,14 +19,20 @@
 
 /*
  * Register 16: copper specific control 1 [MII_M1011_PHY_SCR]
- *  15:12 88E1011-style downshift count/enable (not used by the 88E1116R,
- *        which has them in register 20) | 11 assert CRS on transmit
+ *  14:12 downshift counter: attempts at 1000 before downshifting = value
+ *        + 1 [MII_M1011_PHY_SCR_DOWNSHIFT_MASK] | 11 downshift enable
+ *        [MII_M1011_PHY_SCR_DOWNSHIFT_EN]: the 88E1116R's downshift
+ *        control.  Linux m88e1116r_config_init() sets 8 attempts here
+ *        (m88e1011_set_downshift(phydev, 8)) and its ethtool tunable
+ *        (m88e1011_set_tunable) writes here; both soft-reset after.
  *  10 force link good | 6:5 MDI crossover mode (00 MDI, 01 MDIX, 11 auto)
  *   3 disable CLK125 | 2 power down (copper) | 1 polarity reversal disable
  *   0 disable jabber
  */
 #define M88E1116R_CSCR              16u
-#define M88E1116R_CSCR_ASSERT_CRS_TX BIT(11)
+#define M88E1116R_CSCR_DS_COUNT_MASK  (0x7u << 12)
+#define M88E1116R_CSCR_DS_COUNT_SHIFT 12
+#define M88E1116R_CSCR_DS_ENABLE      BIT(11)
 #define M88E1116R_CSCR_FORCE_LINK   BIT(10)
 #define M88E1116R_CSCR_MDIX_MASK    (0x3u << 5)
 #define M88E1116R_CSCR_MDIX_SHIFT   5
@@ -97,20 +103,13 @@
                                      M88E1116R_INT_LINK)
 
 /*
- * Register 20: extended PHY specific control [MII_M1111_PHY_EXT_CR]; RW
- *  11:9 downshift counter: attempts at 1000 before downshifting = value + 1
- *       [MII_M1111_PHY_EXT_CR_DOWNSHIFT_MASK]
- *   8 downshift enable [MII_M1111_PHY_EXT_CR_DOWNSHIFT_EN]
- *   7 RGMII receive timing control (RX clock delay) [MII_M1111_RGMII_RX_DELAY]
- *   1 RGMII transmit timing control (TX clock delay) [MII_M1111_RGMII_TX_DELAY]
- * Linux m88e1116r_config_init() sets 8 attempts and enables downshift here.
+ * Register 20: extended PHY specific control [MII_M1111_PHY_EXT_CR]; RW.
+ * On the 88E1111 bits 11:8 are its downshift control
+ * (m88e1111_set_downshift); Linux's 88E1116R driver never writes this
+ * register (its downshift is register 16's, its RGMII delays page 2
+ * register 21's), so the model keeps it as plain storage with no effect.
  */
 #define M88E1116R_EXT_CR                20u
-#define M88E1116R_EXT_CR_DS_COUNT_MASK  (0x7u << 9)
-#define M88E1116R_EXT_CR_DS_COUNT_SHIFT 9
-#define M88E1116R_EXT_CR_DS_ENABLE      BIT(8)
-#define M88E1116R_EXT_CR_RX_DELAY       BIT(7)
-#define M88E1116R_EXT_CR_TX_DELAY       BIT(1)
 #define M88E1116R_DS_ATTEMPTS_MAX       8u
 
 /* Register 21: receive error counter (page 0); RO. */

@@ -115,8 +115,8 @@ struct gl_phy_params {
     uint64_t train_1000_ns;
     /* Revision nibble of PHYID2 (register 3 bits 3:0), [0, 15]. */
     unsigned phy_rev;
-    /* Power-on value of register 20 downshift enable (bit 8) and of its
-     * counter (bits 11:9 = attempts - 1); attempts in [1, 8]. */
+    /* Power-on value of register 16 downshift enable (bit 11) and of its
+     * counter (bits 14:12 = attempts - 1); attempts in [1, 8]. */
     bool downshift_enable;
     unsigned downshift_attempts;
     /* Seed of the instance's PRNG (MASTER-SLAVE seeds, 40.5.2). */

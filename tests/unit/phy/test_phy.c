@@ -92,16 +92,16 @@ static void test_power_on_registers_hold_documented_defaults(void **state)
     assert_int_equal(rd(phy, MII_CTRL1000, 0), 0x0300);
     assert_int_equal(rd(phy, MII_STAT1000, 0), 0);
     assert_int_equal(rd(phy, MII_ESTATUS, 0), 0x3000);
-    assert_int_equal(rd(phy, M88E1116R_CSCR, 0), 0x0060);
+    /* auto MDI-X; params default: downshift off, 4 attempts -> counter 3 */
+    assert_int_equal(rd(phy, M88E1116R_CSCR, 0), 0x0060 | 3u << 12);
     assert_int_equal(rd(phy, M88E1116R_SSR, 0), 0);
     assert_int_equal(rd(phy, M88E1116R_IER, 0), 0);
     assert_int_equal(rd(phy, M88E1116R_ISR, 0), 0);
-    /* Params default: downshift off, 4 attempts -> counter 3. */
-    assert_int_equal(rd(phy, M88E1116R_EXT_CR, 0), 3u << 9);
+    assert_int_equal(rd(phy, M88E1116R_EXT_CR, 0), 0);
     assert_int_equal(rd(phy, M88E1116R_PAGE, 0), 0);
 }
 
-static void test_ext_cr_power_on_reflects_downshift_params(void **state)
+static void test_cscr_power_on_reflects_downshift_params(void **state)
 {
     struct gl_phy phy;
     struct gl_phy_params p;
@@ -111,8 +111,9 @@ static void test_ext_cr_power_on_reflects_downshift_params(void **state)
     p.downshift_enable = true;
     p.downshift_attempts = 8;
     assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
-    assert_int_equal(rd(&phy, M88E1116R_EXT_CR, 0),
-                     M88E1116R_EXT_CR_DS_ENABLE | (7u << 9));
+    assert_int_equal(rd(&phy, M88E1116R_CSCR, 0),
+                     M88E1116R_CSCR_AUTO_CROSS | M88E1116R_CSCR_DS_ENABLE | (7u << 12));
+    assert_int_equal(rd(&phy, M88E1116R_EXT_CR, 0), 0);
 }
 
 static void test_anar_read_only_bits_keep_their_value(void **state)
@@ -455,7 +456,7 @@ static void test_page_2_and_3_registers_store_values(void **state)
     assert_int_equal(rd(phy, 21, 0), 0);
     gl_phy_write(phy, M88E1116R_PAGE, M88E1116R_PAGE_COPPER, 0);
     /* Page 0 registers 16 and 21 were not touched. */
-    assert_int_equal(rd(phy, 16, 0), 0x0060);
+    assert_int_equal(rd(phy, 16, 0), 0x0060 | 3u << 12);  /* its power-on value */
     assert_int_equal(rd(phy, 21, 0), 0);
     gl_phy_write(phy, M88E1116R_PAGE, M88E1116R_PAGE_MSCR, 0);
     assert_int_equal(rd(phy, 21, 0), 0x0030);
@@ -930,7 +931,7 @@ int main(void)
         T(test_phyid_reads_marvell_88e1116r_with_revision),
         T(test_phyid_writes_are_ignored),
         T(test_power_on_registers_hold_documented_defaults),
-        T(test_ext_cr_power_on_reflects_downshift_params),
+        T(test_cscr_power_on_reflects_downshift_params),
         T(test_anar_read_only_bits_keep_their_value),
         T(test_status_registers_ignore_writes),
         T(test_out_of_range_register_reads_ffff_and_ignores_write),

@@ -86,9 +86,6 @@ static void assert_vendor_agrees_with_standard(struct gl_phy *phy, uint64_t t)
     }
     uint16_t common1000 = (uint16_t)(c1000 & (s1000 >> 2));
     uint16_t common = anar & lpa;
-    if (l.downshifted) {
-        common1000 = 0;     /* the PHY dropped 1000 from its pages */
-    }
     if (common1000 & CTRL1000_FULL) {
         speed = 1000, full = true;
     } else if (common1000 & CTRL1000_HALF) {
@@ -533,13 +530,16 @@ static void test_downshift_2pair_after_3_attempts_links_at_100(void **state)
     assert_int_equal(gl_phy_read(&phy, M88E1116R_SSR, MS(350)),
                      SSR_UP | M88E1116R_SSR_SPEED_100 | M88E1116R_SSR_DUPLEX |
                      M88E1116R_SSR_DOWNSHIFT);
-    assert_int_equal(gl_phy_read(&phy, M88E1116R_EXT_CR, MS(350)),
-                     M88E1116R_EXT_CR_DS_ENABLE | (2u << 9));
+    assert_int_equal(gl_phy_read(&phy, M88E1116R_CSCR, MS(350)),
+                     M88E1116R_CSCR_AUTO_CROSS | M88E1116R_CSCR_DS_ENABLE | (2u << 12));
     assert_true(gl_phy_read(&phy, M88E1116R_ISR, MS(350)) &
                 M88E1116R_INT_DOWNSHIFT);
-    /* Register 9 still advertises 1000: the downshift is internal. */
+    /* Register 9 still advertises 1000: the downshift is internal.  No
+     * 1000BASE-T pages were exchanged, so register 10 shows none of the
+     * partner's, and registers 4/5/9/10 resolve 100 full as register 17
+     * says (Linux genphy_read_status). */
     assert_int_equal(gl_phy_read(&phy, MII_CTRL1000, MS(350)), DEF_C1000);
-    assert_int_equal(gl_phy_read(&phy, MII_STAT1000, MS(350)), LP1000);
+    assert_int_equal(gl_phy_read(&phy, MII_STAT1000, MS(350)), 0);
     assert_vendor_agrees_with_standard(&phy, MS(350));
 }
 
@@ -548,20 +548,21 @@ static void test_downshift_enabled_by_firmware_like_linux(void **state)
     struct gl_phy_params p;
     struct gl_phy phy;
     struct gl_phy_link l;
-    uint16_t ext;
+    uint16_t scr;
 
     (void)state;
     test_params(&p);
     p.cable = GL_CABLE_2PAIR;
     init_phy(&phy, &p);
-    /* m88e1116r_config_init: 8 attempts in register 20, then soft reset. */
-    ext = gl_phy_read(&phy, M88E1116R_EXT_CR, MS(10));
-    ext = (uint16_t)((ext & ~M88E1116R_EXT_CR_DS_COUNT_MASK) |
-                     M88E1116R_EXT_CR_DS_ENABLE | (7u << 9));
-    gl_phy_write(&phy, M88E1116R_EXT_CR, ext, MS(10));
+    /* m88e1116r_config_init -> m88e1011_set_downshift(phydev, 8): register
+     * 16 bits 14:12 = 7, bit 11 set, then a soft reset (marvell.c). */
+    scr = gl_phy_read(&phy, M88E1116R_CSCR, MS(10));
+    scr = (uint16_t)((scr & ~M88E1116R_CSCR_DS_COUNT_MASK) |
+                     M88E1116R_CSCR_DS_ENABLE | (7u << 12));
+    gl_phy_write(&phy, M88E1116R_CSCR, scr, MS(10));
     gl_phy_write(&phy, MII_BMCR, gl_phy_read(&phy, MII_BMCR, MS(10)) |
                  BMCR_RESET, MS(10));
-    assert_int_equal(gl_phy_read(&phy, M88E1116R_EXT_CR, MS(10)), ext);
+    assert_int_equal(gl_phy_read(&phy, M88E1116R_CSCR, MS(10)), scr);
     gl_phy_step(&phy, MS(10) + MS(850) - 1);
     gl_phy_get_link(&phy, &l);
     assert_false(l.up);
@@ -570,6 +571,29 @@ static void test_downshift_enabled_by_firmware_like_linux(void **state)
     assert_true(l.up);
     assert_true(l.downshifted);
     assert_int_equal(l.speed_mbps, 100);
+}
+
+/* The 88E1111's downshift bits (register 20 bits 11:8,
+ * m88e1111_set_downshift) are not the 88E1116R's: set there, a 2-pair
+ * cable still never links. */
+static void test_downshift_in_register_20_does_nothing(void **state)
+{
+    struct gl_phy_params p;
+    struct gl_phy phy;
+    struct gl_phy_link l;
+
+    (void)state;
+    test_params(&p);
+    p.cable = GL_CABLE_2PAIR;
+    init_phy(&phy, &p);
+    gl_phy_write(&phy, M88E1116R_EXT_CR, (uint16_t)(BIT(8) | 7u << 9), MS(10));
+    gl_phy_write(&phy, MII_BMCR, gl_phy_read(&phy, MII_BMCR, MS(10)) |
+                 BMCR_RESET, MS(10));
+    assert_int_equal(gl_phy_read(&phy, M88E1116R_EXT_CR, MS(10)), BIT(8) | 7u << 9);
+    gl_phy_step(&phy, MS(5000));
+    gl_phy_get_link(&phy, &l);
+    assert_false(l.up);
+    assert_false(l.downshifted);
 }
 
 static void test_downshift_disabled_2pair_never_links(void **state)
@@ -966,6 +990,7 @@ static const struct CMUnitTest other_tests[] = {
     T(test_ms_seed_tie_break_is_deterministic_and_uses_the_seed),
     T(test_downshift_2pair_after_3_attempts_links_at_100),
     T(test_downshift_enabled_by_firmware_like_linux),
+    T(test_downshift_in_register_20_does_nothing),
     T(test_downshift_disabled_2pair_never_links),
     T(test_2pair_links_at_100_when_1000_is_not_in_common),
     T(test_downshift_against_1000_only_partner_never_links),

@@ -236,10 +236,11 @@ static void test_88e1116r_config_enables_downshift_and_rgmii_delays(void **state
     fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
     phy_init(&p, 7, on_event, NULL, now);
     run(&p, &now, 20);
+    /* reg 16: downshift enabled with the default counter; reg 20 (the
+     * 88E1111's downshift bits) untouched */
     assert_true(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);
-    /* reg 20: downshift enabled with the default counter */
-    assert_true(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
-    assert_int_equal((f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT,
+    assert_int_equal(f.regs[MRVL_ECR], 0);
+    assert_int_equal((f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_CNT_MASK) >> MRVL_PSCR_DOWNSHIFT_CNT_SHIFT,
                      PHY_DOWNSHIFT_ATTEMPTS - 1u);
     assert_int_equal(p.downshift_attempts, PHY_DOWNSHIFT_ATTEMPTS);
     assert_int_equal(f.regs[MRVL_PSCR] & MRVL_PSCR_MDIX_MASK, MRVL_PSCR_MDIX_AUTO);
@@ -362,17 +363,18 @@ static void test_88e1116r_power_on_downshift_counter_is_kept(void **state)
     uint32_t now = 0;
     fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
     /* enabled at power-on with 2 attempts (strap / earlier boot stage) */
-    f.regs[MRVL_ECR] = MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT);
+    f.regs[MRVL_PSCR] = MRVL_PSCR_DOWNSHIFT_EN | (1u << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
     phy_init(&p, 7, on_event, NULL, now);
     run(&p, &now, 20);
-    assert_int_equal(f.regs[MRVL_ECR], MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT));
+    assert_int_equal(f.regs[MRVL_PSCR], MRVL_PSCR_MDIX_AUTO | MRVL_PSCR_DOWNSHIFT_EN |
+                                         (1u << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT));
     assert_int_equal(p.downshift_attempts, 2);
 }
 
 /* `phy downshift off` (as `ethtool --set-phy-tunable eth0 downshift off`,
- * Linux m88e1111_set_downshift(phydev, 0)): reg 20 bit 8 and reg 16 bit 11
- * end up clear, and stay clear through a later autoneg restart - the
- * driver's Linux-like default (enable) must not come back. */
+ * Linux m88e1011_set_downshift(phydev, 0)): reg 16 bit 11 ends up clear,
+ * and stays clear through a later autoneg restart - the driver's
+ * Linux-like default (enable) must not come back. */
 static void test_88e1116r_downshift_off_stays_off(void **state)
 {
     (void)state;
@@ -382,17 +384,16 @@ static void test_88e1116r_downshift_off_stays_off(void **state)
     f.link = false;                     /* 2-pair cable: never links */
     phy_init(&p, 7, on_event, NULL, now);
     run(&p, &now, 200);
-    assert_true(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);     /* the default */
+    assert_true(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);     /* the default */
     assert_int_equal(phy_cmd_downshift(&p, false, 0, true), 0);
     run(&p, &now, 200);
-    assert_false(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
     assert_false(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);
     assert_int_equal(p.downshift_attempts, 0);
     assert_int_equal(p.an_restarts, 2);
     phy_cmd_autoneg(&p);
     run(&p, &now, 200);
     assert_int_equal(p.an_restarts, 3);
-    assert_false(f.regs[MRVL_ECR] & MRVL_ECR_DOWNSHIFT_EN);
+    assert_false(f.regs[MRVL_PSCR] & MRVL_PSCR_DOWNSHIFT_EN);
     /* no downshift budget to wait for: autoneg restarts after the plain timeout */
     run(&p, &now, PHY_AN_TIMEOUT_MS + 200);
     assert_int_equal(p.an_restarts, 4);
@@ -411,15 +412,15 @@ static void test_88e1116r_downshift_on_sets_counter_and_bad_counts_fail(void **s
     assert_int_equal(phy_cmd_downshift(&p, true, PHY_DOWNSHIFT_ATTEMPTS_MAX + 1u, true), -EINVAL);
     assert_int_equal(phy_cmd_downshift(&p, true, 2, true), 0);
     run(&p, &now, 200);
-    assert_int_equal(f.regs[MRVL_ECR] & (MRVL_ECR_DOWNSHIFT_EN | MRVL_ECR_DOWNSHIFT_CNT_MASK),
-                     MRVL_ECR_DOWNSHIFT_EN | (1u << MRVL_ECR_DOWNSHIFT_CNT_SHIFT));
+    assert_int_equal(f.regs[MRVL_PSCR] & (MRVL_PSCR_DOWNSHIFT_EN | MRVL_PSCR_DOWNSHIFT_CNT_MASK),
+                     MRVL_PSCR_DOWNSHIFT_EN | (1u << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT));
     assert_int_equal(p.downshift_attempts, 2);
     /* without restart nothing is written until the next configure */
-    uint16_t ecr = f.regs[MRVL_ECR];
+    uint16_t scr = f.regs[MRVL_PSCR];
     unsigned restarts = p.an_restarts;
     assert_int_equal(phy_cmd_downshift(&p, false, 0, false), 0);
     run(&p, &now, 200);
-    assert_int_equal(f.regs[MRVL_ECR], ecr);
+    assert_int_equal(f.regs[MRVL_PSCR], scr);
     assert_int_equal(p.an_restarts, restarts);
 }
 
@@ -483,8 +484,8 @@ static void test_force_during_slow_autoneg_configure_rewrites_advertisement(void
     fake_88e1116r(SSR_1000FD, 0xCDE1, LPA_1000FULL);
     f.latency = 5;
     phy_init(&p, 7, on_event, NULL, now);
-    /* 2 ID reads, 8 vendor accesses, then the ANAR write goes on the bus */
-    while (f.accesses < 11)
+    /* 2 ID reads, 6 vendor accesses, then the ANAR write goes on the bus */
+    while (f.accesses < 9)
         phy_step(&p, now++);
     assert_true(f.open);
     assert_int_equal(f.op_reg, MII_ADVERTISE);

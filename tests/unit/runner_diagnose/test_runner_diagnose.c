@@ -754,11 +754,13 @@ static void test_speed_below_names_the_side_that_left_1000_out(void **state)
 {
     static const struct {
         const char *regs, *says;
+        bool downshift;
     } sides[] = {
-        { "\"9\":0,\"10\":3072", "the board does not advertise 1000BASE-T" },
-        { "\"9\":768,\"10\":0", "the partner does not offer 1000BASE-T" },
-        { "\"9\":768,\"10\":3072", "although both sides offer 1000BASE-T" },
-        { "\"9\":768", "board" },          /* the partner's unknown: no claim */
+        { "\"9\":0,\"10\":3072", "the board does not advertise 1000BASE-T", false },
+        { "\"9\":768,\"10\":0", "the PHY downshifted", true },
+        { "\"9\":768,\"10\":0", "the partner does not offer 1000BASE-T", false },
+        { "\"9\":768,\"10\":3072", "although both sides offer 1000BASE-T", false },
+        { "\"9\":768", "board", false },   /* the partner's unknown: no claim */
     };
     (void)state;
     for (size_t i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
@@ -767,8 +769,9 @@ static void test_speed_below_names_the_side_that_left_1000_out(void **state)
         struct dg_report rep;
         struct dg_in in;
         cJSON *root;
-        snprintf(js, sizeof(js), "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},"
-                 "\"phy\":{\"regs\":{\"1\":31085,\"15\":12288,%s}}}", sides[i].regs);
+        snprintf(js, sizeof(js), "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,"
+                 "\"downshift\":%s},\"phy\":{\"regs\":{\"1\":31085,\"15\":12288,%s}}}",
+                 sides[i].downshift ? "true" : "false", sides[i].regs);
         assert_non_null(root = cJSON_Parse(js));
         dg_in_from_json(root, &in);
         dg_run(&in, &rep);

@@ -113,7 +113,7 @@ static int phy_downshift(struct phy *phy, int argc, char **argv)
 {
     bool en;
     unsigned long n = PHY_DOWNSHIFT_ATTEMPTS;
-    uint16_t ecr = 0;
+    uint16_t scr = 0;
     if (strcmp(argv[2], "off") == 0 && argc == 3) {
         en = false;
     } else if (strcmp(argv[2], "on") == 0) {
@@ -130,14 +130,14 @@ static int phy_downshift(struct phy *phy, int argc, char **argv)
     /* Before the PHY is found (the shell is up before the scan ends) the
      * request waits for the driver's first configure. */
     bool pending = !phy->drv, same = true;
-    if (phy->drv && (!(phy->drv->flags & PHY_F_DOWNSHIFT) || mdio_read(phy->addr, MRVL_ECR, &ecr) != 0)) {
+    if (phy->drv && (!(phy->drv->flags & PHY_F_DOWNSHIFT) || mdio_read(phy->addr, MRVL_PSCR, &scr) != 0)) {
         printf("phy: downshift: no PHY with downshift control (%s)\n", phy->drv->name);
         return 1;
     }
     if (!pending)
-        same = en ? (ecr & MRVL_ECR_DOWNSHIFT_EN) &&
-                        ((ecr & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT) == n - 1u
-                  : !(ecr & MRVL_ECR_DOWNSHIFT_EN);
+        same = en ? (scr & MRVL_PSCR_DOWNSHIFT_EN) &&
+                        ((scr & MRVL_PSCR_DOWNSHIFT_CNT_MASK) >> MRVL_PSCR_DOWNSHIFT_CNT_SHIFT) == n - 1u
+                  : !(scr & MRVL_PSCR_DOWNSHIFT_EN);
     if (phy_cmd_downshift(phy, en, (unsigned)n, !same) != 0)
         return -1;
     printf(FW_JSON_HEAD("phy_downshift") ",\"enabled\":%s,\"attempts\":%lu,\"pending\":%s,"

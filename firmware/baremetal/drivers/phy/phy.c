@@ -319,11 +319,11 @@ int phy_resolve_mrvl_ssr(uint16_t ssr, struct phy_link *out)
     return 0;
 }
 
-/* 88E1116R, as Linux's marvell driver configures it: auto MDI-X, downshift
- * enabled (reg 20 bit 8 + counter, so a 2-pair cable still links at 100;
- * reg 16's copy of the bits for silicon revisions that use it), RGMII
- * RX/TX clock delays in the PHY (ZC702/ZC706 route RGMII without skew;
- * `phy rgmii MODE` picks others, phy_cmd_rgmii).
+/* 88E1116R, as Linux's marvell driver configures it
+ * (m88e1116r_config_init): auto MDI-X, downshift enabled in reg 16
+ * (m88e1011_set_downshift: bit 11 + counter, so a 2-pair cable still
+ * links at 100), RGMII RX/TX clock delays in the PHY (ZC702/ZC706 route
+ * RGMII without skew; `phy rgmii MODE` picks others, phy_cmd_rgmii).
  * Takes effect at the soft reset that configure() writes next.  A counter
  * already enabled at power-on (strap, FSBL) is kept; otherwise
  * PHY_DOWNSHIFT_ATTEMPTS.  After `phy downshift off|on N`
@@ -336,24 +336,18 @@ static int m88e1116r_config(struct phy *phy)
     int err = rd(phy, MRVL_PSCR, &v);
     if (err)
         return err;
-    v &= (uint16_t)~(MRVL_PSCR_MDIX_MASK | MRVL_PSCR_DOWNSHIFT_CNT_MASK | MRVL_PSCR_DOWNSHIFT_EN);
+    v &= (uint16_t)~MRVL_PSCR_MDIX_MASK;
     v |= MRVL_PSCR_MDIX_AUTO;
-    if (phy->downshift_req != PHY_DS_OFF)
-        v |= MRVL_PSCR_DOWNSHIFT_EN | ((n - 1u) << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT);
+    if (phy->downshift_req == PHY_DS_OFF) {
+        v &= (uint16_t)~MRVL_PSCR_DOWNSHIFT_EN;
+    } else if (phy->downshift_req == PHY_DS_ON || !(v & MRVL_PSCR_DOWNSHIFT_EN)) {
+        v &= (uint16_t)~MRVL_PSCR_DOWNSHIFT_CNT_MASK;
+        v |= (uint16_t)(((n - 1u) << MRVL_PSCR_DOWNSHIFT_CNT_SHIFT) | MRVL_PSCR_DOWNSHIFT_EN);
+    }
     if ((err = wr(phy, MRVL_PSCR, v)) != 0)
         return err;
-    if ((err = rd(phy, MRVL_ECR, &v)) != 0)
-        return err;
-    if (phy->downshift_req == PHY_DS_OFF) {
-        v &= (uint16_t)~MRVL_ECR_DOWNSHIFT_EN;
-    } else if (phy->downshift_req == PHY_DS_ON || !(v & MRVL_ECR_DOWNSHIFT_EN)) {
-        v &= (uint16_t)~MRVL_ECR_DOWNSHIFT_CNT_MASK;
-        v |= (uint16_t)(((n - 1u) << MRVL_ECR_DOWNSHIFT_CNT_SHIFT) | MRVL_ECR_DOWNSHIFT_EN);
-    }
-    if ((err = wr(phy, MRVL_ECR, v)) != 0)
-        return err;
-    phy->downshift_attempts = !(v & MRVL_ECR_DOWNSHIFT_EN) ? 0 :
-        (uint8_t)(((v & MRVL_ECR_DOWNSHIFT_CNT_MASK) >> MRVL_ECR_DOWNSHIFT_CNT_SHIFT) + 1u);
+    phy->downshift_attempts = !(v & MRVL_PSCR_DOWNSHIFT_EN) ? 0 :
+        (uint8_t)(((v & MRVL_PSCR_DOWNSHIFT_CNT_MASK) >> MRVL_PSCR_DOWNSHIFT_CNT_SHIFT) + 1u);
     if ((err = wr(phy, MRVL_PAGE, MRVL_MSCR2_PAGE)) != 0)
         return err;
     if ((err = rd(phy, MRVL_MSCR2, &v)) == 0)

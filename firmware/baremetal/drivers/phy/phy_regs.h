@@ -60,8 +60,10 @@
 
 #define MII_ESTATUS           15u
 
-/* Marvell reg 16, page 0: Copper Specific Control 1
- *  14..12 downshift counter (n+1 attempts) | 11 downshift enable
+/* Marvell reg 16, page 0: Copper Specific Control 1 [MII_M1011_PHY_SCR]
+ *  14..12 downshift counter (n+1 attempts at 1000BASE-T) | 11 downshift
+ *  enable: the 88E1116R's downshift control (Linux marvell.c
+ *  m88e1011_set_downshift); takes effect at the next soft reset
  *  6..5 MDI crossover mode (11 = auto) */
 #define MRVL_PSCR             16u
 #define MRVL_PSCR_DOWNSHIFT_CNT_SHIFT 12
@@ -85,14 +87,10 @@
 #define MRVL_PSSR_LINK        PHY_BIT(10)
 #define MRVL_PSSR_DOWNSHIFT   PHY_BIT(5)
 
-/* Marvell reg 20, page 0: Extended PHY Specific Control (the register
- * gemlab's 88E1116R model and Linux's m88e1111_set_downshift() use)
- *  11..9 downshift counter (n+1 attempts at 1000BASE-T) | 8 downshift enable
- *  Takes effect at the next soft reset. */
+/* Marvell reg 20, page 0: Extended PHY Specific Control; only dumped in
+ * `stats` (its bits 11..8 are the 88E1111's downshift control, which
+ * Linux's 88E1116R driver leaves alone, and so does this one) */
 #define MRVL_ECR              20u
-#define MRVL_ECR_DOWNSHIFT_CNT_SHIFT 9
-#define MRVL_ECR_DOWNSHIFT_CNT_MASK  (0x7u << 9)
-#define MRVL_ECR_DOWNSHIFT_EN        PHY_BIT(8)
 
 /* Marvell reg 19: interrupt status (clear on read on silicon) */
 #define MRVL_IEVENT           19u
