@@ -32,7 +32,8 @@
  *    next soft reset as on the real part; Linux and our firmware reset
  *    after writing them anyway (marvell.c m88e1116r_config_init).
  *  - A 10/100 PHY (max_speed_mbps 100) keeps the 88E1116R's identifier
- *    and vendor registers; only the 1000BASE-T registers go.
+ *    and vendor registers; only the 1000BASE-T registers go, and BMCR's
+ *    speed bits never say 1000.
  */
 #include "phy_internal.h"
 
@@ -154,6 +155,11 @@ static uint16_t power_on_value(const struct gl_phy *phy, unsigned reg)
         return 0;
     }
     switch (reg) {
+    case MII_BMCR:
+        /* 22.2.4.1.3: a 10/100 PHY shows a speed it has, its highest */
+        return phy->p.max_speed_mbps < 1000
+                   ? (uint16_t)((gl_phy__regs[reg].reset & ~BMCR_SPEED_MASK) | BMCR_SPEED_100)
+                   : gl_phy__regs[reg].reset;
     case MII_BMSR:
         return gl_phy__bmsr_caps(phy);
     case MII_PHYSID2:
@@ -342,9 +348,14 @@ uint16_t gl_phy_read(struct gl_phy *phy, unsigned reg, uint64_t now_ns)
 static void bmcr_written(struct gl_phy *phy, uint16_t old, uint16_t val,
                          uint64_t now_ns)
 {
-    const uint16_t restart_bits = BMCR_ANENABLE | BMCR_SPEED_MASK |
-                                  BMCR_FULLDPLX | BMCR_LOOPBACK | BMCR_PDOWN;
     uint16_t now_bmcr = phy->regs[MII_BMCR];
+    uint16_t restart_bits = BMCR_ANENABLE | BMCR_LOOPBACK | BMCR_PDOWN;
+
+    /* 22.2.4.1.3, 22.2.4.1.8: with AN enabled the speed and duplex bits
+     * have no effect on the link (loopback does run at them). */
+    if (!(old & now_bmcr & BMCR_ANENABLE) || (now_bmcr & BMCR_LOOPBACK)) {
+        restart_bits |= BMCR_SPEED_MASK | BMCR_FULLDPLX;
+    }
 
     if (val & BMCR_RESET) {
         /* Loopback does not survive a soft reset (88E1111: SWRst = 0). */
@@ -385,6 +396,12 @@ void gl_phy_write(struct gl_phy *phy, unsigned reg, uint16_t val,
     const struct gl_phy_reg_desc *d = &gl_phy__regs[reg];
     uint16_t old = phy->regs[reg];
     uint16_t nv = (uint16_t)((old & d->ro) | (val & ~d->ro));
+
+    /* 22.2.4.1.3: a 10/100 PHY ignores a write of a speed it does not
+     * have (1000, or the reserved 11): the speed bits keep their value */
+    if (reg == MII_BMCR && phy->p.max_speed_mbps < 1000 && (nv & BMCR_SPEED_MSB)) {
+        nv = (uint16_t)((nv & ~BMCR_SPEED_MASK) | (old & BMCR_SPEED_MASK));
+    }
 
     phy->regs[reg] = (uint16_t)(nv & ~d->sc);
     if (d->ro != RO_ALL) {

@@ -592,6 +592,30 @@ static void test_100_only_phy_has_no_1000baset_registers(void **state)
     assert_int_equal(lk.speed_mbps, 1000);
 }
 
+/* 22.2.4.1.3: a 10/100 PHY's BMCR shows 100 at power-on (0x3100) and
+ * ignores a write of 1000; loopback then runs at 100, not 1000. */
+static void test_100_only_phy_bmcr_never_says_1000(void **state)
+{
+    struct gl_phy phy;
+    struct gl_phy_params p;
+    struct gl_phy_link lk;
+
+    (void)state;
+    gl_phy_params_default(&p);
+    p.max_speed_mbps = 100;
+    assert_int_equal(gl_phy_init(&phy, &p, NULL), 0);
+    assert_int_equal(rd(&phy, MII_BMCR, 0), BMCR_ANENABLE | BMCR_FULLDPLX | BMCR_SPEED_100);
+    gl_phy_write(&phy, MII_BMCR, BMCR_SPEED_1000 | BMCR_FULLDPLX, 0);
+    assert_int_equal(rd(&phy, MII_BMCR, 0), BMCR_SPEED_100 | BMCR_FULLDPLX);
+    gl_phy_write(&phy, MII_BMCR, BMCR_LOOPBACK | BMCR_SPEED_1000 | BMCR_FULLDPLX, 0);
+    gl_phy_get_link(&phy, &lk);
+    assert_true(lk.up);
+    assert_int_equal(lk.speed_mbps, 100);
+    gl_phy_write(&phy, MII_BMCR, BMCR_LOOPBACK | BMCR_SPEED_10, 0);
+    gl_phy_get_link(&phy, &lk);
+    assert_int_equal(lk.speed_mbps, 10);
+}
+
 static void test_params_max_speed_must_be_100_or_1000(void **state)
 {
     struct gl_phy_params p;
@@ -927,6 +951,7 @@ int main(void)
         T(test_rgmii_pcb_delay_plus_phy_delay_is_skewed),
         T(test_rgmii_timing_off_is_never_skewed),
         T(test_100_only_phy_has_no_1000baset_registers),
+        T(test_100_only_phy_bmcr_never_says_1000),
         T(test_params_max_speed_must_be_100_or_1000),
         T(test_phyid_reads_marvell_88e1116r_with_revision),
         T(test_phyid_writes_are_ignored),

@@ -344,6 +344,36 @@ static void test_aneg_1000_not_complete_before_duration_complete_after(void **st
     assert_int_equal(gl_phy_step(&phy, ANEG + TRAIN), GL_NEVER);
 }
 
+/* 22.2.4.1.3, 22.2.4.1.8: with AN enabled, BMCR's speed and duplex bits
+ * can be written but do not touch the link; with AN off they force it. */
+static void test_bmcr_speed_bits_do_nothing_while_aneg_is_on(void **state)
+{
+    struct gl_phy_params p;
+    struct gl_phy phy;
+    struct gl_phy_link l;
+
+    (void)state;
+    test_params(&p);
+    init_phy(&phy, &p);
+    gl_phy_step(&phy, SETTLED);
+    gl_phy_get_link(&phy, &l);
+    assert_true(l.up);
+    uint32_t changes = l.link_changes, rounds = l.aneg_rounds;
+    gl_phy_write(&phy, MII_BMCR, BMCR_ANENABLE | BMCR_SPEED_100 | BMCR_FULLDPLX, SETTLED);
+    gl_phy_write(&phy, MII_BMCR, BMCR_ANENABLE, SETTLED + MS(1));
+    gl_phy_step(&phy, SETTLED + MS(2));
+    gl_phy_get_link(&phy, &l);
+    assert_true(l.up);
+    assert_int_equal(l.speed_mbps, 1000);
+    assert_int_equal(l.link_changes, changes);
+    assert_int_equal(l.aneg_rounds, rounds);
+    assert_int_equal(gl_phy_read(&phy, MII_BMCR, SETTLED + MS(2)), BMCR_ANENABLE);
+    /* AN off: the same bits force 100 full, the link drops at once */
+    gl_phy_write(&phy, MII_BMCR, BMCR_SPEED_100 | BMCR_FULLDPLX, SETTLED + MS(3));
+    gl_phy_get_link(&phy, &l);
+    assert_false(l.up);
+}
+
 static void test_aneg_100_complete_exactly_at_aneg_duration(void **state)
 {
     struct gl_phy_params p;
@@ -980,6 +1010,7 @@ static void test_vendor_status_agrees_with_bmsr_at_every_ms(void **state)
 
 static const struct CMUnitTest other_tests[] = {
     T(test_aneg_1000_not_complete_before_duration_complete_after),
+    T(test_bmcr_speed_bits_do_nothing_while_aneg_is_on),
     T(test_aneg_100_complete_exactly_at_aneg_duration),
     T(test_aneg_default_durations_link_1000_at_2500_ms),
     T(test_aneg_outcome_independent_of_step_granularity),
