@@ -478,6 +478,11 @@ uint64_t gl_phy_step(struct gl_phy *phy, uint64_t now_ns)
             phy->deadline = GL_NEVER;
             break;
         }
+        if (d == GL_NEVER - 1 && phy->deadline == d) {
+            /* saturated at the end of time (gl_phy__after): a retrying
+             * state cannot move on; stop instead of spinning */
+            break;
+        }
     }
     return phy->deadline;
 }

@@ -626,6 +626,26 @@ static void test_downshift_in_register_20_does_nothing(void **state)
     assert_false(l.downshifted);
 }
 
+/* A 2-pair cable without downshift retries AN forever; its deadlines
+ * saturate near the end of time (gl_phy__after) and a step to UINT64_MAX
+ * must return instead of spinning on the same deadline. */
+static void test_retrying_at_the_end_of_time_returns(void **state)
+{
+    struct gl_phy_params p;
+    struct gl_phy phy;
+    struct gl_phy_link l;
+
+    (void)state;
+    test_params(&p);
+    p.cable = GL_CABLE_2PAIR;
+    init_phy(&phy, &p);
+    gl_phy_reset(&phy, UINT64_MAX - MS(3000));    /* hardware reset */
+    assert_int_equal(gl_phy_step(&phy, UINT64_MAX), UINT64_MAX - 1);
+    gl_phy_read(&phy, MII_BMSR, UINT64_MAX);
+    gl_phy_get_link(&phy, &l);
+    assert_false(l.up);
+}
+
 static void test_downshift_disabled_2pair_never_links(void **state)
 {
     struct gl_phy_params p;
@@ -1022,6 +1042,7 @@ static const struct CMUnitTest other_tests[] = {
     T(test_downshift_2pair_after_3_attempts_links_at_100),
     T(test_downshift_enabled_by_firmware_like_linux),
     T(test_downshift_in_register_20_does_nothing),
+    T(test_retrying_at_the_end_of_time_returns),
     T(test_downshift_disabled_2pair_never_links),
     T(test_2pair_links_at_100_when_1000_is_not_in_common),
     T(test_downshift_against_1000_only_partner_never_links),
