@@ -85,8 +85,8 @@ static const struct {
 
 uint32_t gl_phy__local_abilities(const struct gl_phy *phy)
 {
-    uint16_t anar = phy->regs[MII_ADVERTISE];
-    uint16_t c1000 = phy->regs[MII_CTRL1000];
+    uint16_t anar = phy->adv_anar;
+    uint16_t c1000 = phy->adv_c1000;
     uint32_t a = 0;
 
     a |= (anar & ADVERTISE_10HALF) ? GL_ABIL_10HD : 0;
@@ -253,6 +253,10 @@ static void clear_partner_pages(struct gl_phy *phy)
 
 static void begin_aneg(struct gl_phy *phy, uint64_t t)
 {
+    /* 28.3.1 (arbitration, ABILITY DETECT): the round sends the
+     * advertisement registers hold now; later writes wait for a restart */
+    phy->adv_anar = phy->regs[MII_ADVERTISE];
+    phy->adv_c1000 = phy->regs[MII_CTRL1000];
     phy->aneg_rounds++;
     phy->speed_mbps = 0;
     phy->master = false;
@@ -289,6 +293,9 @@ void gl_phy__restart(struct gl_phy *phy, uint64_t t)
     } else if (bmcr & BMCR_LOOPBACK) {
         bool full = bmcr & BMCR_FULLDPLX;
         enter(phy, GL_PHY_ST_LOOPBACK, t, GL_NEVER);
+        /* the line link dropped (reg 19 and link_changes say so): BMSR's
+         * latching-low link status must hold that drop too (22.2.4.2.13) */
+        gl_phy__refresh(phy);
         link_up(phy, (uint16_t)bmcr_speed_mbps(bmcr), full, false, full,
                 false);
     } else if (phy->p.cable == GL_CABLE_NONE || phy->forced_down) {

@@ -65,7 +65,8 @@ void gl_phy__refresh(struct gl_phy *phy);
 /* Start the link over at @t (after reset, restart request, configuration
  * change, cable or partner change). */
 void gl_phy__restart(struct gl_phy *phy, uint64_t t);
-/* Advertised abilities (GL_ABIL_*) from registers 4 and 9. */
+/* Advertised abilities (GL_ABIL_*) of the current round: registers 4 and
+ * 9 as they were when it began. */
 uint32_t gl_phy__local_abilities(const struct gl_phy *phy);
 
 /* Saturating addition of a duration to a time. */

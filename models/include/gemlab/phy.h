@@ -26,8 +26,10 @@
  *    BMCR keeps what was written with the reset bit (loopback excepted).
  *    Reset with a read-modify-write as Linux does; a bare 0x8000 selects
  *    forced 10 Mb/s half duplex, as on the real part.
- *  - ANAR/register 9 changes take effect at the next AN restart; BMCR
- *    speed/duplex/AN-enable/loopback/power-down changes at once.
+ *  - ANAR/register 9 changes take effect at the next AN restart, even
+ *    when written during a round (28.3.1: the link codeword is loaded as
+ *    the round starts); BMCR AN-enable/loopback/power-down changes at
+ *    once, speed/duplex only with AN off or in loopback (22.2.4.1.3).
  *
  * struct gl_phy is plain data (no pointers, no handles): QEMU may keep it
  * in device state and copy it.  sizeof(struct gl_phy) is 304 bytes on
@@ -194,6 +196,8 @@ struct gl_phy {
     bool tx_pause, rx_pause, downshifted, forced_down, pages_rcvd;
     uint16_t lp_1000;           /* partner's 1000BASE-T abilities as
                                    register 10 bits 11:10 */
+    uint16_t adv_anar, adv_c1000; /* registers 4 and 9 as this round's
+                                     pages carry them (its start) */
     uint16_t speed_mbps;        /* resolved speed, 0 when unresolved */
     uint16_t last_speed_mbps;   /* for speed/duplex-changed events */
     bool last_full_duplex;

@@ -374,6 +374,55 @@ static void test_bmcr_speed_bits_do_nothing_while_aneg_is_on(void **state)
     assert_false(l.up);
 }
 
+/* Entering loopback from a line link is a drop and a rise: BMSR's
+ * latching-low link status shows the drop at the first read, as
+ * register 19 and link_changes do (22.2.4.2.13). */
+static void test_loopback_entry_latches_the_line_drop_in_bmsr(void **state)
+{
+    struct gl_phy_params p;
+    struct gl_phy phy;
+    struct gl_phy_link l;
+
+    (void)state;
+    test_params(&p);
+    init_phy(&phy, &p);
+    assert_int_equal(bmsr_now(&phy, SETTLED), BMSR_UP);
+    gl_phy_read(&phy, M88E1116R_ISR, SETTLED);
+    gl_phy_write(&phy, MII_BMCR, BMCR_ANENABLE | BMCR_LOOPBACK | BMCR_SPEED_1000 | BMCR_FULLDPLX,
+                 SETTLED);
+    gl_phy_get_link(&phy, &l);
+    assert_true(l.up);
+    assert_false(gl_phy_read(&phy, MII_BMSR, SETTLED) & BMSR_LSTATUS);
+    assert_true(gl_phy_read(&phy, MII_BMSR, SETTLED) & BMSR_LSTATUS);
+    assert_true(gl_phy_read(&phy, M88E1116R_ISR, SETTLED) & M88E1116R_INT_LINK);
+}
+
+/* 28.3.1: a round sends the advertisement registers 4 and 9 held when it
+ * began; written during the round without a restart, they wait for the
+ * next one (and a restart then uses them). */
+static void test_advertisement_written_mid_round_waits_for_restart(void **state)
+{
+    struct gl_phy_params p;
+    struct gl_phy phy;
+    struct gl_phy_link l;
+
+    (void)state;
+    test_params(&p);
+    init_phy(&phy, &p);
+    gl_phy_write(&phy, MII_ADVERTISE, ADVERTISE_CSMA | ADVERTISE_10HALF, ANEG / 2);
+    gl_phy_write(&phy, MII_CTRL1000, 0, ANEG / 2);
+    gl_phy_step(&phy, SETTLED);
+    gl_phy_get_link(&phy, &l);
+    assert_true(l.up);
+    assert_int_equal(l.speed_mbps, 1000);
+    gl_phy_write(&phy, MII_BMCR, BMCR_ANENABLE | BMCR_ANRESTART, SETTLED);
+    gl_phy_step(&phy, SETTLED + ANEG);
+    gl_phy_get_link(&phy, &l);
+    assert_true(l.up);
+    assert_int_equal(l.speed_mbps, 10);
+    assert_false(l.full_duplex);
+}
+
 static void test_aneg_100_complete_exactly_at_aneg_duration(void **state)
 {
     struct gl_phy_params p;
@@ -1031,6 +1080,8 @@ static void test_vendor_status_agrees_with_bmsr_at_every_ms(void **state)
 static const struct CMUnitTest other_tests[] = {
     T(test_aneg_1000_not_complete_before_duration_complete_after),
     T(test_bmcr_speed_bits_do_nothing_while_aneg_is_on),
+    T(test_loopback_entry_latches_the_line_drop_in_bmsr),
+    T(test_advertisement_written_mid_round_waits_for_restart),
     T(test_aneg_100_complete_exactly_at_aneg_duration),
     T(test_aneg_default_durations_link_1000_at_2500_ms),
     T(test_aneg_outcome_independent_of_step_granularity),
