@@ -110,8 +110,10 @@ static void l2_sync(void)
 
 void l2_init(void)
 {
-    if (reg_read(L2C_CTRL) & L2C_CTRL_ENABLE)
-        return;                 /* FSBL left it on: keep its setup */
+    if (reg_read(L2C_CTRL) & L2C_CTRL_ENABLE) {
+        l2_on = true;           /* FSBL left it on: keep its setup, and */
+        return;                 /* do its maintenance (bsp_reboot's flush) */
+    }
     reg_write(SLCR_UNLOCK, SLCR_UNLOCK_KEY);
     reg_write(SLCR_L2C_RAM, SLCR_L2C_RAM_VALUE);
     reg_write(SLCR_LOCK, SLCR_LOCK_KEY);

@@ -44,14 +44,28 @@ uint64_t timer_ticks(void)
     return (uint64_t)hi2 << 32;
 }
 
+/* @t ticks of BOARD_PERIPH_CLK_HZ in units of 1/@per_s seconds, exact:
+ * 333333333 Hz (ZC702/ZC706, CPU_3x2x at a 667 MHz CPU) is not a whole
+ * number of ticks per microsecond, and 333 per us ran the clock 0.1 %
+ * fast.  A clock that divides evenly (QEMU's 100 MHz) keeps the one
+ * division. */
+static uint64_t ticks_to(uint64_t t, uint32_t per_s)
+{
+#if BOARD_PERIPH_CLK_HZ % 1000000u == 0
+    return t / (BOARD_PERIPH_CLK_HZ / per_s);
+#else
+    return t / BOARD_PERIPH_CLK_HZ * per_s + t % BOARD_PERIPH_CLK_HZ * per_s / BOARD_PERIPH_CLK_HZ;
+#endif
+}
+
 uint64_t timer_now_us(void)
 {
-    return timer_ticks() / (BOARD_PERIPH_CLK_HZ / 1000000u);
+    return ticks_to(timer_ticks(), 1000000u);
 }
 
 uint32_t timer_now_ms(void)
 {
-    return (uint32_t)(timer_ticks() / (BOARD_PERIPH_CLK_HZ / 1000u));
+    return (uint32_t)ticks_to(timer_ticks(), 1000u);
 }
 
 uint32_t timer_tick_count(void)

@@ -177,6 +177,8 @@ int gem_init(const uint8_t mac[6])
     return 0;
 }
 
+static unsigned tx_reclaim(bool kick);
+
 /* Write NWCFG speed/duplex/gigabit and the reference clock. */
 static int program_link(unsigned speed_mbps, bool full_duplex)
 {
@@ -193,7 +195,10 @@ static int program_link(unsigned speed_mbps, bool full_duplex)
      * the GEM's TX queue pointer to TXQBASE (UG585 16.3.8; QEMU does the
      * same), so the ring restarts at 0: unfinished frames are dropped. */
     wr(GEM_NWCTRL, nwctrl & ~(GEM_NWCTRL_RX_EN | GEM_NWCTRL_TX_EN));
-    (void)gem_tx_reclaim();
+    /* no re-kick here: it would write nwctrl with RX/TX on while the
+     * queue base and the clock change (TXQBASE writes while transmit runs
+     * are ignored, Linux macb_tx_error_task halts first) */
+    (void)tx_reclaim(false);
     st.tx_errors += txr.count;
     (void)gem_tx_ring_init(&txr, tx_bd, GEM_TXBD);
     dsb();
@@ -312,7 +317,7 @@ unsigned gem_rx_poll(gem_rx_fn fn, void *ctx, unsigned budget)
     return n;
 }
 
-unsigned gem_tx_reclaim(void)
+static unsigned tx_reclaim(bool kick)
 {
     struct gem_tx_done d;
     unsigned n = 0;
@@ -326,11 +331,16 @@ unsigned gem_tx_reclaim(void)
     /* Frames in flight but the transmitter idle: our START_TX raced with the
      * GEM stopping on a descriptor it read just before we handed it over
      * (silicon only; QEMU transmits inside the START_TX write). */
-    if (txr.count && !(rd(GEM_TXSR) & GEM_TXSR_TX_GO)) {
+    if (kick && txr.count && !(rd(GEM_TXSR) & GEM_TXSR_TX_GO)) {
         wr(GEM_NWCTRL, nwctrl | GEM_NWCTRL_START_TX);
         st.tx_restarts++;
     }
     return n;
+}
+
+unsigned gem_tx_reclaim(void)
+{
+    return tx_reclaim(true);
 }
 
 uint8_t *gem_tx_buffer(void)
