@@ -466,7 +466,13 @@ static void gem_counters_copy(cJSON *gem, const cJSON *stats, int src)
     }
 }
 
-/* Link and counters from the firmware's own @gemlab lines. */
+/* An agent link line's PHY ID is the 88E1116R's: 0x01410e4x
+ * [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0]. */
+static bool id_is_88e1116r(const cJSON *id)
+{
+    return cJSON_IsString(id) && strncasecmp(id->valuestring, "0x01410e4", 9) == 0;
+}
+
 /*
  * Whether the link of a Linux agent's link line downshifted, from the PHY
  * registers it carries (SIOCGMIIREG, page 0): the 88E1116R's copper
@@ -482,12 +488,12 @@ static int link_line_ssr_downshift(const cJSON *m)
     const cJSON *ssr = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(p, "regs"), 17);
     double v = cJSON_IsNumber(ssr) ? rs_reg16(ssr->valuedouble) : NAN;
 
-    /* PHY ID 0x01410e4x [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0] */
-    if (!cJSON_IsString(id) || strncasecmp(id->valuestring, "0x01410e4", 9) != 0 || isnan(v) || v == 0xFFFF)
+    if (!id_is_88e1116r(id) || isnan(v) || v == 0xFFFF)
         return -1;
     return ((unsigned)v & 0x20u) != 0;
 }
 
+/* Link and counters from the firmware's own @gemlab lines. */
 void rs_build_link_and_counters(struct run *r, double mac_speed)
 {
     cJSON *l = cJSON_AddObjectToObject(r->results, "link");
@@ -687,8 +693,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
             const cJSON *id = cJSON_GetObjectItemCaseSensitive(lp, "id");
             const cJSON *rg = cJSON_GetObjectItemCaseSensitive(lp, "regs");
             const cJSON *r16 = cJSON_GetArrayItem(rg, 16), *r20 = cJSON_GetArrayItem(rg, 20);
-            /* PHY ID 0x01410e4x [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0] */
-            m1116r = cJSON_IsString(id) && strncasecmp(id->valuestring, "0x01410e4", 9) == 0;
+            m1116r = id_is_88e1116r(id);
             ecr = cJSON_IsNumber(r20) ? r20->valuedouble : NAN;
             scr = cJSON_IsNumber(r16) ? r16->valuedouble : NAN;
         }

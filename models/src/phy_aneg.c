@@ -347,7 +347,14 @@ static void aneg_deadline(struct gl_phy *phy, uint64_t d)
                        EXPANSION_ENABLENPAGE | EXPANSION_NWAY |
                        ((pt->abilities & ABIL_1000) ? EXPANSION_LPNPAGE : 0));
     gl_phy__latch(phy, MII_EXPANSION, EXPANSION_LCWP);
-    phy->lp_1000 = (uint16_t)(((pt->abilities & GL_ABIL_1000FD) ?
+    /* A downshifted PHY leaves 1000BASE-T out of its pages, so no
+     * 1000BASE-T message pages are exchanged (28.2.3.4: both ends must
+     * set NP; 40.5.1.2) and register 10 shows no partner 1000 abilities.
+     * A driver resolving from registers 4/5/9/10 (Linux
+     * genphy_read_status, which the 88E1116R's entry in marvell.c uses)
+     * then finds the speed register 17 shows. */
+    phy->lp_1000 = phy->downshifted ? 0 :
+                   (uint16_t)(((pt->abilities & GL_ABIL_1000FD) ?
                                STAT1000_LP_FULL : 0) |
                               ((pt->abilities & GL_ABIL_1000HD) ?
                                STAT1000_LP_HALF : 0));
@@ -356,14 +363,7 @@ static void aneg_deadline(struct gl_phy *phy, uint64_t d)
 
     uint32_t local = gl_phy__local_abilities(phy);
     if (phy->downshifted) {
-        /* A downshifted PHY leaves 1000BASE-T out of its pages, so no
-         * 1000BASE-T message pages are exchanged (28.2.3.4: both ends
-         * must set NP; 40.5.1.2) and register 10 shows no partner 1000
-         * abilities.  A driver resolving from registers 4/5/9/10 (Linux
-         * genphy_read_status, which the 88E1116R's entry in marvell.c
-         * uses) then finds the speed register 17 shows. */
         local &= ~ABIL_1000;
-        phy->lp_1000 = 0;
     }
     unsigned hcd = highest_common(local & pt->abilities & GL_ABIL_TECH_MASK);
     if (hcd == NO_HCD) {
