@@ -18,6 +18,7 @@
     X(MAC_SPEED_MISMATCH,             MAC)            \
     X(MAC_RX_RESOURCE_ERRORS,         MAC)            \
     X(MAC_RX_STALL,                   MAC)            \
+    X(MAC_NO_RX_FRAMES,               MAC)            \
     X(MAC_IRQ_SINGLE_CPU,             MAC)            \
     X(MAC_TX_RX_ASYMMETRY,            MAC)            \
     X(MAC_TX_RING_FULL,               MAC)            \

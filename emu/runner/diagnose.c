@@ -197,6 +197,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->rgmii_tx_delay = jbool(root, RS(PHY_RGMII_DELAY_TX));
 
     in->rx_frames = jnum(root, RS(GEM_RX_FRAMES));
+    in->tx_frames = jnum(root, RS(GEM_TX_FRAMES));
     in->fcs_errors = jnum(root, RS(GEM_RX_FCS_ERRORS));
     in->symbol_errors = jnum(root, RS(GEM_RX_SYMBOL_ERRORS));
     in->length_errors = jnum(root, RS(GEM_RX_LENGTH_ERRORS));
@@ -754,6 +755,32 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
     ev(f, "rx_resource_errors", in->rx_resource_errors);
     say(f, "traffic stopped after interval %d (peak %.1f Mb/s before, %d empty intervals%s) with the link up",
         first_zero, before / 1e6, zeros, resumed ? ", then it resumed" : "");
+    return true;
+}
+
+/* The test ran and failed with the link up, the board's MAC sent frames
+ * (GEM frames_tx, 0x108) and received none (frames_rx, 0x158), and it
+ * counted no receive error of any kind (0x190..0x1A4).  A frame for the
+ * board that reached its PHY, however damaged, lands in one of those
+ * counters (UG585 16.3.9 statistics registers), so none arrived: the
+ * partner did not send
+ * (no ARP reply to the board's requests, a wrong address, a port that
+ * forwards nothing) or its frames were lost before the board's PHY.  With
+ * the MAC at the wrong speed nothing it receives is whole either, but
+ * that shows as FCS errors (MAC_SPEED_MISMATCH). */
+static bool r_no_rx_frames(const struct dg_in *in, struct dg_finding *f)
+{
+    double errors = nsum(fcs_total(in), nsum(in->rx_resource_errors, in->rx_overruns));
+
+    if (in->link_up != 1 || in->iperf_ok != 0 || in->rx_frames != 0 || !(in->tx_frames > 0) ||
+        errors > 0 || mac_speed_wrong(in))
+        return false;
+    ev(f, "rx_frames", in->rx_frames);
+    ev(f, "tx_frames", in->tx_frames);
+    ev(f, "rx_errors", errors);
+    ev(f, "speed_mbps", in->speed_mbps);
+    say(f, "the link is up at %.0f Mb/s and the board sent %.0f frames, but its MAC received none and counted "
+        "no receive error", in->speed_mbps, in->tx_frames);
     return true;
 }
 
@@ -1326,6 +1353,14 @@ static const struct dg_rule rules[] = {
       "the data path stopped with the link up: RX descriptors not handed back, an interrupt lost, or a wedged queue",
       "check the RX ring refill and the 'RX used'/BNA handling in the ISR (re-kick RX after a buffer-not-available); compare GEM frames_rx with the driver's count",
       "docs/SOURCES.md 003 §4.2 (case 2: descriptors exhausted, prefetch)" },
+    { DG_MAC_NO_RX_FRAMES, r_no_rx_frames,
+      "nothing reaches the board: the partner does not answer (ARP requests unanswered: a wrong IP address or "
+      "subnet, a firewall, a switch port or VLAN that forwards nothing), or its frames are lost before the "
+      "board's PHY; a frame that arrived damaged would have been counted as an error",
+      "ping the partner while watching `ethtool -S eth0` (rx_frames, tx_frames) and `tcpdump -e` on the partner: "
+      "if the partner sees the board's ARP requests and answers, find where its replies are lost (switch, cable, "
+      "the partner's port); if it sees nothing, check its address, its RX counters and the switch",
+      "docs/SOURCES.md 001 §5.1" },
     { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
       "all GEM interrupts and their softirq work land on one core, which is saturated while another has room",
       "check /proc/interrupts; move the GEM IRQ off the saturated core with `echo MASK > /proc/irq/N/smp_affinity` "

@@ -61,7 +61,7 @@ struct dg_in {
     double speed_mbps, mac_speed_mbps, flaps;
     int rgmii_rx_delay, rgmii_tx_delay;   /* 88E1116R page 2 reg 21 bits 5/4 */
     /* GEM counters */
-    double rx_frames, fcs_errors, symbol_errors, length_errors;
+    double rx_frames, tx_frames, fcs_errors, symbol_errors, length_errors;
     double rx_resource_errors, rx_overruns, collisions, late_collisions;
     double excessive_collisions;  /* frames given up after 16 attempts (0x140) */
     /* the sender's account of its transmit path (bare-metal `stats`, the

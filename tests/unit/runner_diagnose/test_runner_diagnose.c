@@ -49,6 +49,12 @@ struct rcase {
 #define FORCED_FULL "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"local_autoneg\":false}"
 #define L1000 "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true}"
 
+/* Link up at 1000, the GEM's frames_tx/frames_rx and FCS count, whether
+ * the link is up and iperf's verdict: NORX(tx, rx, fcs, up, ok). */
+#define NORX(tx, rx, fcs, up, ok) "{\"link\":{\"up\":" up ",\"speed_mbps\":1000,\"mac_speed_mbps\":1000}," \
+                                  "\"gem\":{\"tx_frames\":" tx ",\"rx_frames\":" rx ",\"rx_fcs_errors\":" fcs "," \
+                                  "\"rx_resource_errors\":0,\"rx_overruns\":0},\"iperf\":{\"ok\":" ok "}}"
+
 /* The board sends 1470-byte UDP for 3 s over 1000 Mb/s (--net sim):
  * TXRING(iperf members, tx_ring_full, extra method members). */
 #define TXR_LINK "\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":1000}"
@@ -172,6 +178,29 @@ static const struct rcase cases[] = {
     /* ... but with RX resource errors it is the receiver */
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]},"
       "\"capture\":{\"tcp_retransmits\":12},\"gem\":{\"rx_resource_errors\":40}}", DG_MAC_RX_STALL, true },
+    /* every frame lost on the wire (loss = 100 %, virtual time, bare-metal
+     * TCP): the board's ARP requests and SYNs went out, nothing came back */
+    { NORX("35", "0", "0", "true", "false"), DG_MAC_NO_RX_FRAMES, true },
+    { NORX("35", "0", "0", "true", "false"), DG_PROTO_RETRANSMITS, false },
+    /* one frame arrived: not nothing (the loss rules speak then) */
+    { NORX("35", "1", "0", "true", "false"), DG_MAC_NO_RX_FRAMES, false },
+    /* frames arrived damaged: the FCS rule names that */
+    { NORX("35", "0", "7", "true", "false"), DG_MAC_NO_RX_FRAMES, false },
+    /* the test passed (a UDP sender measured at the far end) */
+    { NORX("35", "0", "0", "true", "true"), DG_MAC_NO_RX_FRAMES, false },
+    /* no link: PHY_NO_LINK says it */
+    { NORX("35", "0", "0", "false", "false"), DG_MAC_NO_RX_FRAMES, false },
+    /* the board sent nothing either: not what this rule knows */
+    { NORX("0", "0", "0", "true", "false"), DG_MAC_NO_RX_FRAMES, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"gem\":{\"rx_frames\":0},\"iperf\":{\"ok\":false}}",
+      DG_MAC_NO_RX_FRAMES, false },
+    /* RX descriptors withheld: resource errors, not silence */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"gem\":{\"rx_frames\":0,\"tx_frames\":9,"
+      "\"rx_resource_errors\":40},\"iperf\":{\"ok\":false}}", DG_MAC_NO_RX_FRAMES, false },
+    /* the MAC at the wrong speed: MAC_SPEED_MISMATCH, with FCS errors */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"mac_speed_mbps\":100},\"gem\":{\"rx_frames\":0,"
+      "\"tx_frames\":16},\"iperf\":{\"ok\":false}}", DG_MAC_NO_RX_FRAMES, false },
+    { CLEAN, DG_MAC_NO_RX_FRAMES, false },
     /* vt_linux_single_stream's control (-P 4, 150 MIPS): CPU0 takes every
      * interrupt, 98.4 % busy, CPU1 30.4 %, 521.51 of 949.28 Mb/s */
     { IRQ1("[98.4,30.4]", "[7649,0]", "521.51e6"), DG_MAC_IRQ_SINGLE_CPU, true },
