@@ -235,6 +235,26 @@ static void test_fin_ack_jitter_above_4295_s_does_not_wrap(void **state)
     assert_true(done_res.jitter_us == 5000000007ull);
 }
 
+/* The receiver's own report: a sender's timestamps (its to choose) can
+ * push the jitter past what the report's 32-bit seconds hold; the
+ * conversion saturates instead of being undefined (C11 6.3.1.4). */
+static void test_rx_report_jitter_saturates_at_the_field(void **state)
+{
+    struct udp_rx rx;
+    struct iperf2_server_report r;
+    (void)state;
+
+    memset(&rx, 0, sizeof(rx));
+    rx.st.jitter_us = 5000000007.0;
+    rx_report(&rx, &r);
+    assert_int_equal(r.jitter_sec, 5000);
+    assert_int_equal(r.jitter_usec, 7);
+    rx.st.jitter_us = 1e19;                    /* 10^13 s */
+    rx_report(&rx, &r);
+    assert_int_equal(r.jitter_sec, UINT32_MAX);
+    assert_int_equal(r.jitter_usec, 0);
+}
+
 /* A 1 s, 10 Mb/s client to the host: the ARP tests' test. */
 static const struct iperf_udp_client_cfg arp_cfg = {
     .host = HOST_IP, .port = 5001, .time_ms = 1000, .rate_bps = 10000000,
@@ -658,6 +678,7 @@ int main(void)
                                         setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_time_in_range_is_kept, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fin_ack_jitter_above_4295_s_does_not_wrap, setup, teardown),
+        cmocka_unit_test(test_rx_report_jitter_saturates_at_the_field),
         cmocka_unit_test_setup_teardown(test_client_waits_for_arp_then_starts_its_clock, setup, teardown),
         cmocka_unit_test_setup_teardown(test_client_without_arp_reply_sends_after_the_wait,
                                         setup, teardown),

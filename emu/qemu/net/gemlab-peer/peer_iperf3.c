@@ -101,6 +101,7 @@ static struct {
     struct tcp_pcb *ctl;
     struct ip3_stream st[IP3_MAX_STREAMS];
     uint64_t t_setup_us, t_start_us, t_end_us;
+    uint64_t t_measure_us;  /* the omit's end: where the reported time starts */
     bool omitting;
     /* the control connection's input not yet consumed */
     uint8_t in[IP3_CTL_IN_MAX + 1];
@@ -301,7 +302,10 @@ static int send_results(void)
 {
     char j[256 + IP3_MAX_STREAMS * 160];
     size_t n;
-    double t = (double)(c3.t_end_us - c3.t_start_us) / 1e6;
+    /* iperf3's send_results: end_time from the omit's end (iperf_reset_stats
+     * restarts the stream's clock), as the bytes are: a board server divides
+     * one by the other */
+    double t = (double)(c3.t_end_us - c3.t_measure_us) / 1e6;
 
     n = (size_t)snprintf(j, sizeof(j), "{\"cpu_util_total\":0,\"cpu_util_user\":0,\"cpu_util_system\":0,"
                          "\"sender_has_retransmits\":0,\"streams\":[");
@@ -378,7 +382,7 @@ static const char *on_state(int8_t m)
             return "the server sent TEST_START out of order";
         }
         c3.state = IP3_RUNNING;
-        c3.t_start_us = gp_now_us();
+        c3.t_start_us = c3.t_measure_us = gp_now_us();
         c3.omitting = c3.a.omit_s > 0;
         for (unsigned i = 0; i < c3.a.streams; i++) {
             stream_fill(&c3.st[i]);
@@ -613,7 +617,7 @@ static int cmd_iperf3(int argc, char **argv)
     memset(c3.st, 0, sizeof(c3.st));
     c3.n_in = 0;
     c3.want_json = c3.results_sent = c3.have_server_bytes = false;
-    c3.t_start_us = c3.t_end_us = 0;
+    c3.t_start_us = c3.t_end_us = c3.t_measure_us = 0;
     for (unsigned i = 0; i < IP3_COOKIE_SIZE - 1; i++) {   /* make_cookie() */
         c3.cookie[i] = b32[gemlab_peer_rand() % 32];
     }
@@ -652,6 +656,7 @@ void iperf3_poll(uint32_t now_ms)
         if (c3.omitting && now - c3.t_start_us >= c3.a.omit_s * 1000000ull) {
             /* iperf_reset_stats() at the omit's end: counted from here */
             c3.omitting = false;
+            c3.t_measure_us = now;
             for (unsigned i = 0; i < c3.a.streams; i++) {
                 c3.st[i].written_at_omit = c3.st[i].written;
             }

@@ -175,8 +175,15 @@ static void rx_report(const struct udp_rx *rx, struct iperf2_server_report *r)
     r->lost = udpstats_lost(&rx->st);
     r->out_of_order = rx->st.out_of_order;
     r->datagrams = udpstats_expected(&rx->st);
-    r->jitter_sec = (uint32_t)(rx->st.jitter_us / 1e6);
-    r->jitter_usec = (uint32_t)(rx->st.jitter_us - (double)r->jitter_sec * 1e6);
+    /* the report's fields hold 2^32 - 1 s at most: a sender's timestamps
+     * (its own to choose) can make the jitter larger, and converting an
+     * out-of-range double to an integer is undefined (C11 6.3.1.4) */
+    if (rx->st.jitter_us < 4294967295e6) {
+        r->jitter_sec = (uint32_t)(rx->st.jitter_us / 1e6);
+        r->jitter_usec = (uint32_t)(rx->st.jitter_us - (double)r->jitter_sec * 1e6);
+    } else {
+        r->jitter_sec = UINT32_MAX;
+    }
 }
 
 static void send_fin_ack(struct udp_pcb *pcb, const struct iperf2_server_report *rep,
