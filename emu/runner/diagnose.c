@@ -15,11 +15,13 @@
  */
 #include "diagnose.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "results_schema.h"
@@ -29,7 +31,8 @@
 #define TH_IRQ_SHARE        0.95   /* one CPU took >= 95 % of GEM IRQs */
 #define TH_IRQ_MIN          100    /* ... of at least this many */
 #define TH_ASYM_RATIO       0.7    /* slower direction < 70 % of faster */
-#define TH_PPS_RATIO        0.5    /* smallest size < 50 % of largest's bps */
+#define TH_PPS_RATIO        0.5    /* smallest size < 50 % of largest's share of its line */
+#define TH_DATA_FLOW_SHARE  0.01   /* a data stream: >= 1 % of the bytes the board sent */
 #define TH_UDP_LOSS_PCT     0.05
 #define TH_RX_DROP_PCT      TH_UDP_LOSS_PCT /* frames the MAC dropped, % of those that arrived */
 #define TH_JITTER_MS        0.5    /* docs/SOURCES.md note 000: 1.2 ms bad, 0.4 ms good */
@@ -227,16 +230,27 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
     in->cap_partner_rwnd = NAN;
     {
+        /* the streams that carried the board's data: a direction with at
+         * least TH_DATA_FLOW_SHARE of the board's bytes (iperf3's control
+         * connection carries a few hundred bytes of JSON, not data) */
         const cJSON *fl, *d;
-        cJSON_ArrayForEach(fl, jget(root, RS(CAPTURE_TCP_FLOWS)))
-            cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(fl, "directions")) {
-                double w = jnum(d, "peer_rwnd_max_bytes"), b = jnum(d, "bytes");
-                const cJSON *who = cJSON_GetObjectItemCaseSensitive(d, "sender");
-                if (!cJSON_IsString(who) || strcmp(who->valuestring, "board") || !(b > 0) || !(w > 0) ||
-                    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "window_scale_known")))
-                    continue;
-                in->cap_partner_rwnd = (isnan(in->cap_partner_rwnd) ? 0 : in->cap_partner_rwnd) + w;
-            }
+        double total = 0;
+        for (int pass = 0; pass < 2; pass++)
+            cJSON_ArrayForEach(fl, jget(root, RS(CAPTURE_TCP_FLOWS)))
+                cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(fl, "directions")) {
+                    double w = jnum(d, "peer_rwnd_max_bytes"), b = jnum(d, "bytes");
+                    const cJSON *who = cJSON_GetObjectItemCaseSensitive(d, "sender");
+                    if (!cJSON_IsString(who) || strcmp(who->valuestring, "board") || !(b > 0))
+                        continue;
+                    if (pass == 0) {
+                        total += b;
+                        continue;
+                    }
+                    if (b < TH_DATA_FLOW_SHARE * total || !(w > 0) ||
+                        !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "window_scale_known")))
+                        continue;
+                    in->cap_partner_rwnd = (isnan(in->cap_partner_rwnd) ? 0 : in->cap_partner_rwnd) + w;
+                }
     }
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
     in->rtt_us = jnum(root, RS(IPERF_RTT_US));
@@ -371,14 +385,17 @@ static const char *rtt_note(const struct dg_in *in, bool median, char *buf, size
 }
 
 /* The TCP window that bounds the transfer: the sender's -w as the tool
- * reports it, and the receiver's advertised window, the smaller.  When
- * the board receives, the window its stack advertises (board.tcp_wnd,
- * lwIP's TCP_WND: no scaling); when it sends, the partner's as the
- * capture shows it (RFC 7323 2.2 scaled), summed over the streams. */
+ * reports it, and the receiver's advertised window, the smaller, over all
+ * the test's streams: -w and a stack's window are per connection, so -P N
+ * streams have N of them.  When the board receives, the window its stack
+ * advertises (board.tcp_wnd, lwIP's TCP_WND: no scaling); when it sends,
+ * the partner's as the capture shows it (RFC 7323 2.2 scaled), already
+ * summed over the streams. */
 static double tcp_window(const struct dg_in *in)
 {
-    double w = in->window_bytes, rcv = in->reverse == 0 ? in->board_rcv_wnd
-                                   : in->reverse == 1 ? in->cap_partner_rwnd : NAN;
+    double n = !isnan(in->parallel) && in->parallel >= 1 ? in->parallel : 1;
+    double w = in->window_bytes * n, rcv = in->reverse == 0 ? in->board_rcv_wnd * n
+                                       : in->reverse == 1 ? in->cap_partner_rwnd : NAN;
 
     if (!isnan(rcv) && rcv > 0)
         w = isnan(w) ? rcv : fmin(w, rcv);
@@ -466,7 +483,12 @@ static bool r_speed_below(const struct dg_in *in, struct dg_finding *f)
         ev(f, "partner_autoneg", in->partner_autoneg);
     /* which side left 1000BASE-T out, from the two registers a bench
      * reads (`ethtool eth0`: advertised and link partner modes) */
-    if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 0)
+    if (in->local_autoneg == 0)
+        /* BMCR bit 12 clear: no pages exchanged (28.2.1.1), so reg 10
+         * says nothing of the partner; the speed is the forced one */
+        say(f, "link came up at %.0f Mb/s on a %.0f Mb/s board: our side does not autonegotiate (BMCR bit 12 "
+            "clear) and is forced to that speed", in->speed_mbps, in->board_max_speed_mbps);
+    else if (in->board_max_speed_mbps >= 1000 && in->adv_1000 == 0)
         say(f, "link negotiated %.0f Mb/s on a %.0f Mb/s board: the board does not advertise 1000BASE-T "
             "(1000BASE-T control, reg 9 bits 9:8 clear)", in->speed_mbps, in->board_max_speed_mbps);
     else if (in->partner_autoneg == 0 && in->local_autoneg != 0)
@@ -566,9 +588,16 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     bool counted_excess = !isnan(excess) && excess > 0;
     bool ours_half = in->full_duplex == 0 && in->local_autoneg != 0 && in->partner_autoneg == 0 &&
                      (counted_late || counted_fcs || counted_excess);
-    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 && counted_fcs;
+    /* half duplex, however it was reached (our side forced half, or the
+     * partner's autoneg state unknown), with late or excessive collisions:
+     * the other end does not defer, it runs full */
+    bool half_late = in->full_duplex == 0 && (counted_late || counted_excess);
+    /* parallel detection finds 10 and 100 only (28.2.3.1), and 1000BASE-T
+     * needs autonegotiation (40.5.1): at 1000 no partner fell back to half */
+    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 && counted_fcs &&
+                            !(in->speed_mbps >= 1000);
 
-    if (in->link_up != 1 || (!ours_half && !ours_forced_full))
+    if (in->link_up != 1 || (!ours_half && !half_late && !ours_forced_full))
         return false;
     evs(f, "duplex", in->full_duplex == 1 ? "full" : "half");
     evs(f, "local_autoneg", in->local_autoneg == 1 ? "on" : in->local_autoneg == 0 ? "off" : "unknown");
@@ -582,6 +611,10 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
         say(f, "duplex mismatch: we resolved half duplex by parallel detection (partner does not autonegotiate), "
                "%.0f late and %.0f excessive collisions, %.0f FCS errors", isnan(late) ? 0 : late,
             isnan(excess) ? 0 : excess, isnan(errs) ? 0 : errs);
+    else if (half_late)
+        say(f, "duplex mismatch: we run half duplex%s and count %.0f late and %.0f excessive collisions: the "
+               "partner does not defer, it runs full", in->local_autoneg == 0 ? " (autoneg off)" : "",
+            isnan(late) ? 0 : late, isnan(excess) ? 0 : excess);
     else
         say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and counts %.0f FCS "
                "errors; an autonegotiating partner falls back to half", errs);
@@ -980,8 +1013,22 @@ static bool r_pps(const struct dg_in *in, struct dg_finding *f)
         if (in->sweep_len[i] > in->sweep_len[hi])
             hi = i;
     }
-    if (lo == hi || in->sweep_bps[hi] <= 0 || in->sweep_bps[lo] / in->sweep_bps[hi] >= TH_PPS_RATIO)
+    if (lo == hi || in->sweep_bps[hi] <= 0)
         return false;
+    /* each size against its own line: L / (max(L + 46, 64) + 20) of the
+     * bit rate is all a wire can carry (dg_udp_ceiling_bps), so 64 B at
+     * the line is 49 % of 1472 B at the line and no per-packet cost */
+    if (!isnan(in->speed_mbps) && in->speed_mbps > 0) {
+        double share_lo = in->sweep_bps[lo] / dg_udp_ceiling_bps(in->speed_mbps, in->sweep_len[lo], NULL, NULL);
+        double share_hi = in->sweep_bps[hi] / dg_udp_ceiling_bps(in->speed_mbps, in->sweep_len[hi], NULL, NULL);
+
+        ev(f, "small_line_share", share_lo);
+        ev(f, "large_line_share", share_hi);
+        if (share_lo >= TH_PPS_RATIO * share_hi)
+            return false;
+    } else if (in->sweep_bps[lo] / in->sweep_bps[hi] >= TH_PPS_RATIO) {
+        return false;
+    }
     ev(f, "small_length_bytes", in->sweep_len[lo]);
     ev(f, "small_bps", in->sweep_bps[lo]);
     ev(f, "small_pps", in->sweep_bps[lo] / (in->sweep_len[lo] * 8));
@@ -1085,7 +1132,7 @@ static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
 {
     double hi = NAN, lo = NAN;
 
-    if (in->udp || in->parallel != 1 || isnan(in->cpus) || in->cpus < 2)
+    if (in->udp || in->parallel != 1 || isnan(in->cpus) || in->cpus < 2 || in->iperf_ok == 0)
         return false;
     if (!isnan(in->bps) && !isnan(in->speed_mbps) && in->bps >= TH_NEAR_CEILING * total_ceiling(in))
         return false;
@@ -1164,8 +1211,15 @@ static bool version_error(const char *e)
         "unknown control message", "bad magic", "incompatible",
     };
 
+    char low[sizeof(((struct dg_in *)0)->iperf_error)];
+    size_t n = 0;
+
+    /* the tools' wording varies in case ("Bad magic"): match it lowered */
+    for (; e[n] && n + 1 < sizeof(low); n++)
+        low[n] = (char)tolower((unsigned char)e[n]);
+    low[n] = '\0';
     for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-        if (strstr(e, sigs[i]))
+        if (strstr(low, sigs[i]))
             return true;
     return false;
 }
@@ -1180,7 +1234,7 @@ static bool version_error(const char *e)
  * server drops the connection it cannot parse. */
 static bool r_version(const struct dg_in *in, struct dg_finding *f)
 {
-    bool differ = in->tool[0] && in->board_tool[0] && strcmp(in->tool, in->board_tool) != 0;
+    bool differ = in->tool[0] && in->board_tool[0] && strcasecmp(in->tool, in->board_tool) != 0;
     bool failed = in->iperf_ok == 0;
     bool err = failed && version_error(in->iperf_error);
 
@@ -1274,6 +1328,16 @@ static bool r_wrong_reference(const struct dg_in *in, struct dg_finding *f)
     ref = !isnan(in->reference_bps) ? in->reference_bps : in->throughput_min_bps;
     if (isnan(ref) || ref <= ceil * 1.001)
         return false;
+    /* On a link below what the board can do (PHY_SPEED_BELOW_EXPECTED's
+     * finding) a reference above this link's ceiling may be right for the
+     * board: it is a method error only up to this link's line rate (100
+     * Mb/s judged at 100), or above the board's best ceiling. */
+    if (!isnan(in->board_max_speed_mbps) && in->board_max_speed_mbps > in->speed_mbps) {
+        double line = in->speed_mbps * 1e6 * (ceil / ceiling(in));
+
+        if (ref > line * 1.001 && ref <= ceil * in->board_max_speed_mbps / in->speed_mbps * 1.001)
+            return false;
+    }
     ev(f, "reference_bps", ref);
     ev(f, "ceiling_bps", ceil);
     ev(f, "throughput_bps", in->bps);
@@ -1708,6 +1772,48 @@ int dg_load_json(const char *path, cJSON **root, FILE *err)
     return 0;
 }
 
+/* Every field results_schema.h describes has its type there: a value of
+ * another type (a count written as a string, a flag as a number) would
+ * read as unknown and silently disable the rules that need it, so it is
+ * refused, naming the field.  null is "unknown" in every type; a GEM
+ * counter is a count, never negative; a number is finite. */
+static int check_field_types(const char *path, const cJSON *root, FILE *err)
+{
+    for (int i = 0; i < RS_COUNT; i++) {
+        const struct rs_field *fd = &rs_fields[i];
+        const cJSON *v = jget(root, fd->path);
+        const char *want = NULL;
+
+        if (!v || cJSON_IsNull(v))
+            continue;
+        switch (fd->type) {
+        case RS_NUM:
+            if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+                want = "a finite number";
+            else if (!strncmp(fd->path, "gem.", 4) && v->valuedouble < 0)
+                want = "a count (a number >= 0)";
+            break;
+        case RS_STR:
+            want = cJSON_IsString(v) ? NULL : "a string";
+            break;
+        case RS_BOOL:
+            want = cJSON_IsBool(v) ? NULL : "true or false";
+            break;
+        case RS_ARR:
+            want = cJSON_IsArray(v) ? NULL : "an array";
+            break;
+        case RS_TREE:
+            want = cJSON_IsObject(v) || cJSON_IsArray(v) ? NULL : "an object or an array";
+            break;
+        }
+        if (want) {
+            fprintf(err, "%s: \"%s\" is not %s (emu/runner/RESULTS.md, docs/schema.md)\n", path, fd->path, want);
+            return -EINVAL;
+        }
+    }
+    return 0;
+}
+
 int dg_load_results(const char *path, cJSON **root, FILE *err)
 {
     const cJSON *s;
@@ -1716,9 +1822,15 @@ int dg_load_results(const char *path, cJSON **root, FILE *err)
     if (rc)
         return rc;
     s = cJSON_GetObjectItemCaseSensitive(*root, "schema");
-    if (cJSON_IsString(s) && (!strcmp(s->valuestring, RESULTS_SCHEMA_V1) ||
-                              !strcmp(s->valuestring, RESULTS_SCHEMA)))
+    if (cJSON_IsString(s) && !strcmp(s->valuestring, RESULTS_SCHEMA_V1))
         return 0;
+    if (cJSON_IsString(s) && !strcmp(s->valuestring, RESULTS_SCHEMA)) {
+        if (!check_field_types(path, *root, err))
+            return 0;
+        cJSON_Delete(*root);
+        *root = NULL;
+        return -EINVAL;
+    }
     if (cJSON_IsString(s))
         fprintf(err, "%s: schema '%.60s' is not " RESULTS_SCHEMA_V1 " or " RESULTS_SCHEMA
                      ": not a gemlab run's results\n",

@@ -19,7 +19,7 @@
 
 #include "codes.h"
 
-#define DG_MAX_INTERVALS 256
+#define DG_MAX_INTERVALS 4096     /* 1 s intervals of the longest test (3600 s) */
 #define DG_MAX_SWEEP 16
 #define DG_MAX_CPUS 4
 

@@ -119,6 +119,17 @@ static const struct rcase cases[] = {
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":true,\"partner_autoneg\":true},"
       "\"gem\":{\"late_collisions\":0,\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
     { CLEAN, DG_PHY_DUPLEX_MISMATCH, false },
+    /* our side forced half (autoneg off), late and excessive collisions:
+     * the partner does not defer */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":false},"
+      "\"gem\":{\"late_collisions\":350,\"excessive_collisions\":120}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* ... half duplex with collisions that resolve in the slot time: a
+     * legitimate shared medium */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":false},"
+      "\"gem\":{\"collisions\":1200,\"late_collisions\":0,\"excessive_collisions\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
+    /* forced full at 1000 with FCS errors: no partner parallel-detects 1000 */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true,\"local_autoneg\":false},"
+      "\"gem\":{\"rx_fcs_errors\":500}}", DG_PHY_DUPLEX_MISMATCH, false },
     /* the guest's device tree says rgmii (no internal delay), errors at 1000 */
     { "{\"board\":{\"phy_mode\":\"rgmii\"}," L1000 ",\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, true },
     /* the PHY's RX delay bit (page 2 reg 21 bit 5) reads clear */
@@ -322,6 +333,16 @@ static const struct rcase cases[] = {
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":600e6},{\"length_bytes\":1472,\"throughput_bps\":922e6}]}",
       DG_MAC_PPS_LIMIT, false },
     { "{\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":1e6}]}", DG_MAC_PPS_LIMIT, false },
+    /* with the speed known, each size against its own line: 64 B at 470
+     * Mb/s is 95 % of the 492.3 a gigabit wire carries (64 / 130 of it),
+     * 32 B at 326 Mb/s the whole 326.5: the wire, not a per-packet cost */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":470e6},"
+      "{\"length_bytes\":1472,\"throughput_bps\":957e6}]}", DG_MAC_PPS_LIMIT, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"sweep\":[{\"length_bytes\":32,\"throughput_bps\":326e6},"
+      "{\"length_bytes\":1472,\"throughput_bps\":957e6}]}", DG_MAC_PPS_LIMIT, false },
+    /* packet_size_sweep: 64 B at 75.62 Mb/s, 15 % of its line */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":75.62e6},"
+      "{\"length_bytes\":1472,\"throughput_bps\":957.09e6}]}", DG_MAC_PPS_LIMIT, true },
     /* protocol: the window the tool set (sock_bufsize) and the RTT it measured */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6,\"rtt_min_us\":20000,"
       TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, true },
@@ -404,6 +425,10 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
       "\"iperf\":{\"throughput_bps\":935e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, false },
     { CLEAN, DG_METHOD_SINGLE_STREAM, false },
+    /* the test failed (connection refused): no stream measured anything */
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"iperf\":{\"ok\":false,\"error\":\"connect failed: Connection refused\"," TCP3(",\"streams\":1") "}}",
+      DG_METHOD_SINGLE_STREAM, false },
     /* the board's one core saturated over the test, the goodput 6.4 % under
      * the 949.28 Mb/s ceiling (the Linux image sending TCP -P 2 at 500 MIPS) */
     { CPUL("99.4", "3.159", "888.57e6", ",\"protocol\":\"tcp\""), DG_PROTO_CPU_LIMIT, true },
@@ -456,10 +481,24 @@ static const struct rcase cases[] = {
     /* tools differ only in the scenario (truth): nothing failed, nothing named */
     { "{\"truth\":{\"conditions\":{\"tool\":\"iperf3\",\"board_tool\":\"iperf2\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
     { CLEAN, DG_METHOD_IPERF_VERSION_MISMATCH, false },
+    /* the tools' wording in another case, and a tool named in capitals */
+    { "{\"iperf\":{\"ok\":false,\"error\":\"Bad Magic number\"}}", DG_METHOD_IPERF_VERSION_MISMATCH, true },
+    { "{\"board\":{\"iperf_server\":{\"tool\":\"iperf3\"}},\"iperf\":{\"ok\":true,\"throughput_bps\":9e8,"
+      "\"method\":{\"tool\":\"IPERF3\"}}}", DG_METHOD_IPERF_VERSION_MISMATCH, false },
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_min_us\":20000," TCP3(",\"window_bytes\":65536") "}}",
       DG_METHOD_WINDOW_BELOW_BDP, true },
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":500," TCP3(",\"window_bytes\":262144") "}}",
       DG_METHOD_WINDOW_BELOW_BDP, false },
+    /* -w is per stream: -P 4 -w 64K is 256 KB against a 116 KB BDP at 1 ms */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":935e6,\"rtt_min_us\":1000,"
+      TCP3(",\"window_bytes\":65536,\"streams\":4") "}}", DG_METHOD_WINDOW_BELOW_BDP, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":935e6,\"rtt_min_us\":1000,"
+      TCP3(",\"window_bytes\":65536,\"streams\":1") "}}", DG_METHOD_WINDOW_BELOW_BDP, true },
+    /* -P 4 -w 128K over 4 ms: 1 Gb/s of window, so 300 Mb/s is not it */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_min_us\":4000,"
+      TCP3(",\"window_bytes\":131072,\"streams\":4") "}}", DG_PROTO_WINDOW_LIMITED, false },
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":250e6,\"rtt_min_us\":4000,"
+      TCP3(",\"window_bytes\":131072,\"streams\":1") "}}", DG_PROTO_WINDOW_LIMITED, true },
     /* a loaded mean RTT (queueing) must not make a 256K window look small */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"rtt_us\":23740,\"rtt_min_us\":900,"
       TCP3(",\"window_bytes\":262144") "}}", DG_METHOD_WINDOW_BELOW_BDP, false },
@@ -525,6 +564,15 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"firmware\":\"linux\"},\"expect\":{\"reference_bps\":941.5e6},\"link\":{\"up\":true,\"speed_mbps\":1000}}",
       DG_METHOD_WRONG_REFERENCE, false },
     { "{\"expect\":{\"reference_bps\":94.15e6},\"link\":{\"up\":true,\"speed_mbps\":100}}", DG_METHOD_WRONG_REFERENCE, false },
+    /* a gigabit board that linked at 100: 900 Mb/s is the right reference
+     * for it (PHY_SPEED_BELOW_EXPECTED names the link) */
+    { "{\"expect\":{\"throughput_min_bps\":900e6},\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}," PHY1G "}",
+      DG_METHOD_WRONG_REFERENCE, false },
+    { "{\"expect\":{\"throughput_min_bps\":990e6},\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}," PHY1G "}",
+      DG_METHOD_WRONG_REFERENCE, true },
+    /* ... and 100 Mb/s on that 100 Mb/s link is the line rate: echo_100m */
+    { "{\"expect\":{\"reference_bps\":100e6},\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true}," PHY1G "}",
+      DG_METHOD_WRONG_REFERENCE, true },
     /* baseline */
     { "{\"iperf\":{\"throughput_bps\":800e6},\"baseline\":{\"throughput_bps\":920e6,\"tolerance_pct\":5}}",
       DG_BASELINE_REGRESSION, true },
@@ -1404,6 +1452,61 @@ static void test_diagnose_dir_error_verdict_fails(void **state)
     rmdir(dir);
 }
 
+/* A field of another type than results_schema.h gives it (a count as a
+ * string, a flag as a number, a negative GEM counter) is refused naming
+ * the field, not read as unknown with its rules silently off. */
+static void test_load_results_refuses_a_mistyped_field(void **state)
+{
+    static const struct {
+        const char *body, *field;
+    } bad[] = {
+        { "\"gem\":{\"rx_fcs_errors\":\"5000\"}", "\"gem.rx_fcs_errors\" is not a finite number" },
+        { "\"link\":{\"up\":1}", "\"link.up\" is not true or false" },
+        { "\"gem\":{\"rx_fcs_errors\":-1000,\"rx_symbol_errors\":500}", "\"gem.rx_fcs_errors\" is not a count" },
+        { "\"iperf\":{\"intervals_bps\":{\"0\":1}}", "\"iperf.intervals_bps\" is not an array" },
+        { "\"iperf\":{\"error\":404}", "\"iperf.error\" is not a string" },
+    };
+    char dir[] = "/tmp/gemlab-dgt-XXXXXX", path[256], doc[256];
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char *text = NULL;
+        size_t len = 0;
+        cJSON *root = (cJSON *)1;
+        FILE *f = fopen(path, "w");
+
+        assert_non_null(f);
+        snprintf(doc, sizeof(doc), "{\"schema\":\"gemlab-results-2\",%s}", bad[i].body);
+        fputs(doc, f);
+        fclose(f);
+        f = open_memstream(&text, &len);
+        assert_int_equal(dg_load_results(path, &root, f), -EINVAL);
+        fclose(f);
+        assert_null(root);
+        if (!strstr(text, bad[i].field))
+            fail_msg("case %zu: '%s' does not name %s", i, text, bad[i].field);
+        free(text);
+    }
+    /* null is "unknown" in every type, and a well-typed file loads */
+    {
+        cJSON *root = NULL;
+        FILE *f = fopen(path, "w");
+
+        fputs("{\"schema\":\"gemlab-results-2\",\"gem\":{\"rx_fcs_errors\":null,\"rx_frames\":12},"
+              "\"link\":{\"up\":true}}", f);
+        fclose(f);
+        f = fopen("/dev/null", "w");
+        assert_int_equal(dg_load_results(path, &root, f), 0);
+        fclose(f);
+        assert_non_null(root);
+        cJSON_Delete(root);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_diagnose_dir_writes_diagnosis_json(void **state)
 {
     char dir[] = "/tmp/gemlab-dg-XXXXXX", path[256];
@@ -1458,7 +1561,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 23];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 24];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1482,6 +1585,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_findings_follow_layer_order);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_refuses_a_mistyped_field);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
