@@ -26,7 +26,13 @@
 #define MEMP_MEM_MALLOC            1
 #define MEM_ALIGNMENT              8
 #define MEM_SIZE                   (4 * 1024 * 1024)
-/* With MEMP_MEM_MALLOC these only bound how many may exist at once. */
+/*
+ * With MEMP_MEM_MALLOC, memp.c takes every element from malloc and counts
+ * none: these values bound nothing.  What bounds what the (untrusted)
+ * board can make the peer hold is in the protocols: ARP's queue
+ * (ARP_QUEUE_LEN), IP reassembly (IP_REASS_MAX_PBUFS) and TCP's
+ * out-of-order queue (TCP_OOSEQ_MAX_*, below).
+ */
 #define PBUF_POOL_SIZE             4096
 #define MEMP_NUM_PBUF              1024
 #define MEMP_NUM_UDP_PCB           16
@@ -65,6 +71,15 @@ uint32_t gemlab_peer_rand(void);
 #define TCP_SND_QUEUELEN           ((4 * TCP_SND_BUF + TCP_MSS - 1) / TCP_MSS)
 #define MEMP_NUM_TCP_SEG           (TCP_SND_QUEUELEN + 64)
 #define TCP_QUEUE_OOSEQ            1
+/*
+ * A sender inside the window holds at most TCP_WND bytes out of order, in
+ * at most TCP_WND / TCP_MSS full segments; without a limit a board that
+ * sends 1-byte segments out of order makes the peer keep one pool pbuf
+ * (about 1.5 KB) for each, tens of MB per connection (tcp_in.c
+ * tcp_receive: the ooseq limits drop the queue's tail instead).
+ */
+#define TCP_OOSEQ_MAX_BYTES        TCP_WND
+#define TCP_OOSEQ_MAX_PBUFS        (2 * TCP_WND / TCP_MSS)
 #define TCP_LISTEN_BACKLOG         1
 #define LWIP_TCP_KEEPALIVE         1
 #define LWIP_CALLBACK_API          1
