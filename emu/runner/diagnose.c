@@ -796,11 +796,10 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
  * counted no receive error of any kind (0x190..0x1A4).  A frame for the
  * board that reached its PHY, however damaged, lands in one of those
  * counters (UG585 16.3.9 statistics registers), so none arrived: the
- * partner did not send
- * (no ARP reply to the board's requests, a wrong address, a port that
- * forwards nothing) or its frames were lost before the board's PHY.  With
- * the MAC at the wrong speed nothing it receives is whole either, but
- * that shows as FCS errors (MAC_SPEED_MISMATCH). */
+ * partner did not send (no ARP reply to the board's requests, a wrong
+ * address, a port that forwards nothing) or its frames were lost before
+ * the board's PHY.  With the MAC at the wrong speed nothing it receives
+ * is whole either, but that shows as FCS errors (MAC_SPEED_MISMATCH). */
 static bool r_no_rx_frames(const struct dg_in *in, struct dg_finding *f)
 {
     double errors = nsum(fcs_total(in), nsum(in->rx_resource_errors, in->rx_overruns));
