@@ -8,14 +8,13 @@ void udpstats_init(struct udpstats *s)
     memset(s, 0, sizeof(*s));
 }
 
-void udpstats_rx(struct udpstats *s, uint64_t seq, uint32_t bytes,
-                 uint64_t sent_us, uint64_t recv_us)
+/* The id of a datagram: gaps, reordering, the high-water mark; false
+ * for id 0. */
+static bool count_id(struct udpstats *s, uint64_t seq)
 {
-    int64_t transit, d;
-
     if (seq == 0) {           /* iperf numbers from 1; 0 is not a datagram of a test */
         s->malformed++;
-        return;
+        return false;
     }
     if (seq != s->max_seq + 1) {
         if (seq <= s->max_seq)
@@ -25,9 +24,23 @@ void udpstats_rx(struct udpstats *s, uint64_t seq, uint32_t bytes,
     }
     if (seq > s->max_seq)
         s->max_seq = seq;
+    return true;
+}
+
+void udpstats_rx_fin(struct udpstats *s, uint64_t seq)
+{
+    (void)count_id(s, seq);
+}
+
+void udpstats_rx(struct udpstats *s, uint64_t seq, uint32_t bytes,
+                 uint64_t sent_us, uint64_t recv_us)
+{
+    int64_t transit, d;
+
+    if (!count_id(s, seq))
+        return;
     s->received++;
     s->bytes += bytes;
-
     transit = (int64_t)(recv_us - sent_us);
     if (s->have_transit) {
         d = transit - s->last_transit_us;

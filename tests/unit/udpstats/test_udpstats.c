@@ -86,6 +86,27 @@ static void test_seq_zero_is_malformed_and_ignored(void **state)
     assert_true(udpstats_loss_pct(&s) == 0.0);
 }
 
+/* The FIN (its id made positive, iperf 2.1.8 ReadPacketID): its id shows
+ * the datagrams lost before it and is the datagram total; its bytes and
+ * transit are not counted (udpstats.h). */
+static void test_fin_counts_its_id_only(void **state)
+{
+    struct udpstats s;
+    (void)state;
+    udpstats_init(&s);
+    udpstats_rx(&s, 1, 1000, 0, 100);
+    udpstats_rx(&s, 2, 1000, 10, 110);
+    udpstats_rx_fin(&s, 5);                     /* 3 and 4 lost */
+    assert_int_equal(s.received, 2);
+    assert_int_equal(s.bytes, 2000);
+    assert_int_equal(udpstats_expected(&s), 5);
+    assert_int_equal(udpstats_lost(&s), 2);
+    assert_true(s.jitter_us == 0.0);
+    udpstats_rx_fin(&s, 0);                     /* id 0: not a datagram */
+    assert_int_equal(s.malformed, 1);
+    assert_int_equal(udpstats_expected(&s), 5);
+}
+
 static void test_constant_transit_gives_zero_jitter(void **state)
 {
     struct udpstats s;
@@ -144,6 +165,7 @@ int main(void)
         cmocka_unit_test(test_duplicate_counts_out_of_order_and_loss_clamps_at_zero),
         cmocka_unit_test(test_first_datagram_missing_counts_as_lost),
         cmocka_unit_test(test_seq_zero_is_malformed_and_ignored),
+        cmocka_unit_test(test_fin_counts_its_id_only),
         cmocka_unit_test(test_constant_transit_gives_zero_jitter),
         cmocka_unit_test(test_jitter_follows_rfc1889_recurrence),
         cmocka_unit_test(test_jitter_tolerates_clock_offset_between_sender_and_receiver),

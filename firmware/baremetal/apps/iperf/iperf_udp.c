@@ -378,7 +378,8 @@ static bool xs_recv(const ip_addr_t *src, uint16_t port, const uint8_t *head, ui
         return true;
     }
     if (d.seq < 0) {
-        if (x->active) {
+        if (x->active) {            /* its id counted, as the first stream's */
+            udpstats_rx_fin(&x->rx.st, 0u - (uint64_t)d.seq);
             x->rx.last_us = now_us;
             xs_finish(x, true);
         }
@@ -594,6 +595,10 @@ static void srv_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
     }
     if (d.seq < 0) {                  /* FIN */
         if (from_peer) {
+            /* iperf 2.1.8 counts the first FIN as a datagram with its id
+             * made positive (Server.cpp ReadPacketID), so datagrams lost
+             * at the test's end show as the gap before it (udpstats.h) */
+            udpstats_rx_fin(&us.rx.st, 0u - (uint64_t)d.seq);
             us.rx.last_us = now_us;
             srv_finish(true);
         }
@@ -822,6 +827,8 @@ static void uc_rx(struct pbuf *p, const ip_addr_t *addr, uint16_t port)
     if (d.seq < 0) {
         if (uc.state != UC_RECV)
             return;                 /* a FIN before any data: keep asking */
+        /* counted as the server's are (iperf 2.1.8 ReadPacketID) */
+        udpstats_rx_fin(&uc.rx.st, 0u - (uint64_t)d.seq);
         uc.rx.last_us = now_us;
         uc.rx_fin = true;
         uc_done();
