@@ -8,7 +8,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -493,6 +495,27 @@ static int link_line_ssr_downshift(const cJSON *m)
     return ((unsigned)v & 0x20u) != 0;
 }
 
+/*
+ * Linux: the kernel's carrier_changes between two link lines, less the one
+ * transition they show, are flaps the agent did not see (its loop blocks
+ * while a foreground `run` runs): two each.  The count is the guest's
+ * word: carrier_up_count + carrier_down_count, two 32-bit atomic_t
+ * (net/core/net-sysfs.c carrier_changes_show), so anything negative, not
+ * whole, or above 2 x UINT32_MAX is no count at all, and a count that
+ * went down says nothing either.
+ */
+int rs_flaps_between(double prev_cc, double cc, bool transition)
+{
+    const double cc_max = 2.0 * UINT32_MAX;
+    double missed;
+
+    if (!(prev_cc >= 0 && prev_cc <= cc_max && cc >= prev_cc && cc <= cc_max) ||
+        cc != floor(cc) || prev_cc != floor(prev_cc))
+        return 0;
+    missed = floor((cc - prev_cc - (transition ? 1 : 0)) / 2);
+    return missed <= 0 ? 0 : missed >= INT_MAX ? INT_MAX : (int)missed;
+}
+
 /* Link and counters from the firmware's own @gemlab lines. */
 void rs_build_link_and_counters(struct run *r, double mac_speed)
 {
@@ -513,16 +536,14 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         const cJSON *d = cJSON_GetObjectItemCaseSensitive(m, "duplex");
         cJSON *e = cJSON_CreateObject();
         bool was_up = up;
-        double cc = rs_jnumber(m, "carrier_changes"), missed = 0;
+        double cc = rs_jnumber(m, "carrier_changes");
+        int missed;
+
         up = cJSON_IsTrue(u);
-        /* Linux: the kernel's carrier_changes between two link lines, less
-         * the one transition they show, are flaps the agent did not see
-         * (its loop blocks while a foreground `run` runs): two each */
-        if (!isnan(cc) && !isnan(prev_cc) && cc >= prev_cc)
-            missed = floor((cc - prev_cc - (was_up != up ? 1 : 0)) / 2);
+        missed = rs_flaps_between(prev_cc, cc, was_up != up);
         prev_cc = cc;
         if (missed > 0 && seen_up && !(nlink >= r->relink_lo && nlink < r->relink_hi)) {
-            flaps += (int)missed;
+            flaps = missed > INT_MAX - flaps ? INT_MAX : flaps + missed;
             cJSON_AddNumberToObject(e, "flaps_between", missed);
         }
         if (up) {

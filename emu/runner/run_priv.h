@@ -71,6 +71,7 @@ int rs_count_msgs(const struct inst *i, const char *type);
 void rs_build_header(struct run *r);
 void rs_build_conditions(struct run *r);
 void rs_build_expect(struct run *r);
+int rs_flaps_between(double prev_cc, double cc, bool transition);
 void rs_build_link_and_counters(struct run *r, double mac_speed);
 /* iperf.method.tool/version from the host tool's banner (versions.iperf_host)
  * when its output did not say (iperf 2, or an iperf3 that printed nothing). */

@@ -1,0 +1,1 @@
+runner_results_LIBGEMLAB := 1
