@@ -499,7 +499,18 @@ static void handle_line(struct inst *i, char *line)
     console_write(i, line, len);
     /* everything else sees the line cleaned: the tail goes to the
      * terminal, results.json and (through qemu-test.sh) JUnit XML (docs/SECURITY.md R7) */
-    clen = runner_clean_text(i->clean, sizeof(i->clean), line, len, false);
+    if (3 * len + 1 > i->clean_cap) {
+        char *c = realloc(i->clean, 3 * len + 1);
+
+        if (!c) {
+            fprintf(stderr, "gemlab: out of memory for a %zu-byte console line; it is in console.log only\n",
+                    len);
+            return;
+        }
+        i->clean = c;
+        i->clean_cap = 3 * len + 1;
+    }
+    clen = runner_clean_text(i->clean, i->clean_cap, line, len, false);
     tail_push(i, i->clean, clen);
     /* kernel/panic.c panic(): the guest will print nothing more of use */
     mark = strstr(i->clean, "Kernel panic - not syncing");
@@ -536,6 +547,15 @@ static int pump_serial(struct inst *i)
         i->serial_bytes += (unsigned long long)n;
         for (ssize_t k = 0; k < n; k++) {
             char c = buf[k];
+            if (i->line_len + 1 >= i->line_cap && i->line_cap < INST_LINE_MAX) {
+                size_t cap = i->line_cap ? 2 * i->line_cap : 4096;
+                char *l = realloc(i->line, cap < INST_LINE_MAX ? cap : INST_LINE_MAX);
+
+                if (!l)
+                    return -ENOMEM;
+                i->line = l;
+                i->line_cap = cap < INST_LINE_MAX ? cap : INST_LINE_MAX;
+            }
             if (c == '\n' || i->line_len == INST_LINE_MAX - 1) {
                 i->line[i->line_len] = '\0';
                 handle_line(i, i->line);
@@ -618,6 +638,10 @@ void inst_msgs_free(struct inst *i)
     cJSON_Delete(i->msgs);
     i->msgs = NULL;
     i->msgs_bytes = 0;
+    free(i->line);
+    free(i->clean);
+    i->line = i->clean = NULL;
+    i->line_len = i->line_cap = i->clean_cap = 0;
 }
 
 int inst_send(struct inst *i, const char *line)

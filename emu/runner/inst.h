@@ -27,7 +27,11 @@
 #include "qmp.h"
 
 #define INST_TAIL_LINES 40
-#define INST_LINE_MAX 65536     /* one console line (stats lines are long) */
+/* One console line, at most: the Linux agent's answer to `run` carries
+ * up to AGENT_RUN_OUT_MAX (512 KiB) of the tool's output on one line
+ * (firmware/linux/agent: iperf3 -J at -P 4 for a minute is ~150 KiB), and
+ * escapes it; a longer line is cut there.  The buffer grows to it. */
+#define INST_LINE_MAX (4u << 20)
 #define INST_TAIL_MAX 512       /* what the tail keeps of each line */
 /* What the guest can make the runner hold (docs/SECURITY.md R1): the
  * history of @gemlab messages is kept while its estimated memory (cJSON
@@ -59,9 +63,10 @@ struct inst {
     FILE *console;
     char tail[INST_TAIL_LINES][INST_TAIL_MAX];
     int tail_n, tail_next;
-    char line[INST_LINE_MAX];
-    size_t line_len;
-    char clean[3 * INST_LINE_MAX + 1];  /* the line after runner_clean_text() */
+    char *line;                /* the line being read (malloc'd, grows to INST_LINE_MAX) */
+    size_t line_len, line_cap;
+    char *clean;               /* the line after runner_clean_text() (3 x line + 1) */
+    size_t clean_cap;
     char panic[160];           /* the guest kernel's panic line, once printed (inst_wait) */
     /* the firmware refused a command it does not know: the bare-metal
      * shell's "unknown command 'NAME'" (apps/shell/shell.c), the Linux

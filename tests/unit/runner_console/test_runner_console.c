@@ -171,18 +171,90 @@ static void test_console_flood_stays_under_memory_and_log_caps(void **state)
     close(fds[0]);
 }
 
+/* @text through the pipe from a forked writer (it may be longer than the
+ * pipe holds), read by pump_serial() to the writer's end. */
 static void feed(struct inst *in, const char *text)
 {
-    int fds[2];
+    int fds[2], st, rc;
+    pid_t w;
 
     assert_int_equal(pipe(fds), 0);
-    assert_int_equal(write(fds[1], text, strlen(text)), (ssize_t)strlen(text));
+    w = fork();
+    assert_true(w >= 0);
+    if (w == 0) {
+        size_t len = strlen(text);
+        close(fds[0]);
+        for (size_t off = 0; off < len;) {
+            ssize_t k = write(fds[1], text + off, len - off);
+            if (k < 0)
+                _exit(1);
+            off += (size_t)k;
+        }
+        _exit(0);
+    }
     close(fds[1]);
     inst_on_pipe(in, fds[0]);
-    assert_int_equal(pump_serial(in), -ECONNRESET);
+    do {
+        struct pollfd p = { .fd = fds[0], .events = POLLIN };
+        poll(&p, 1, 1000);
+        rc = pump_serial(in);
+        assert_true(rc >= 0 || rc == -ECONNRESET);
+    } while (rc != -ECONNRESET);
+    assert_int_equal(waitpid(w, &st, 0), w);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     close(fds[0]);
     fclose(in->console);
     in->console = NULL;
+}
+
+/* The Linux agent answers `run` on one line with the tool's whole output
+ * (iperf3 -J at -P 4 for a minute is ~150 KiB): such a line is one
+ * message, not 64 KiB pieces that each fail to parse. */
+static void test_a_long_result_line_is_one_message(void **state)
+{
+    static struct inst in;
+    const size_t n = 6000;          /* ~330 KiB of intervals */
+    size_t cap = 80 * n + 256, off;
+    char *text = malloc(cap);
+    const cJSON *r, *iv;
+    (void)state;
+
+    assert_non_null(text);
+    off = (size_t)snprintf(text, cap, "@gemlab {\"type\":\"result\",\"cmd\":\"run\",\"json\":{\"intervals\":[");
+    for (size_t k = 0; k < n; k++)
+        off += (size_t)snprintf(text + off, cap - off, "%s{\"start\":%zu,\"bytes\":117440512,\"omitted\":false}",
+                                k ? "," : "", k);
+    snprintf(text + off, cap - off, "]}}\n@gemlab {\"type\":\"ready\"}\n");
+    assert_true(strlen(text) > 4 * 65536);
+    feed(&in, text);
+    assert_int_equal(inst_count_msgs(&in, "result"), 1);
+    assert_int_equal(inst_count_msgs(&in, "ready"), 1);
+    r = inst_last_msg(&in, "result");
+    iv = cJSON_GetObjectItem(cJSON_GetObjectItem(r, "json"), "intervals");
+    assert_int_equal(cJSON_GetArraySize(iv), (int)n);
+    assert_int_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(iv, (int)n - 1), "start")->valueint, (int)n - 1);
+    free(text);
+    inst_msgs_free(&in);
+}
+
+/* A line past INST_LINE_MAX is cut there (the buffer stops growing) and
+ * the next line is read as usual. */
+static void test_a_line_past_the_cap_is_cut_and_the_next_is_read(void **state)
+{
+    static struct inst in;
+    size_t len = INST_LINE_MAX + 1000;
+    char *text = malloc(len + 64);
+    (void)state;
+
+    assert_non_null(text);
+    memset(text, 'x', len);
+    snprintf(text + len, 64, "\n@gemlab {\"type\":\"ready\",\"n\":7}\n");
+    feed(&in, text);
+    assert_true(in.line_cap <= INST_LINE_MAX);
+    assert_int_equal(inst_count_msgs(&in, "ready"), 1);
+    assert_int_equal(cJSON_GetObjectItem(inst_last_msg(&in, "ready"), "n")->valueint, 7);
+    free(text);
+    inst_msgs_free(&in);
 }
 
 /* R1: only the types the runner consumes are kept; counts per type. */
@@ -328,6 +400,8 @@ static void test_clean_text_replaces_exactly_the_unsafe_bytes(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_a_long_result_line_is_one_message, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_line_past_the_cap_is_cut_and_the_next_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_console_flood_stays_under_memory_and_log_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_consumed_message_types_are_kept_and_counted, setup, teardown),
         cmocka_unit_test_setup_teardown(test_command_answers_the_runner_waits_for_are_kept, setup, teardown),
