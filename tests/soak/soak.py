@@ -20,7 +20,8 @@ Then, for --seconds of traffic:
 
 At the end the faults are lifted and the verdict needs all of:
   1. the firmware answers `stats`, serves a clean iperf and echoes;
-  2. lwIP MEMP / PBUF / heap in-use counts return to the idle baseline;
+  2. lwIP MEMP / PBUF / heap in-use counts return to the idle baseline,
+     once slirp drives no TCP connection to the board any more;
   3. the GEM counters the firmware reads agree with the model's counters
      (FCS, resource/starvation drops, frames) and the wire model's loss
      ratio matches the injected 5 %;
@@ -399,6 +400,10 @@ class Soak:
         d.update({"memp." + m["name"]: m["used"] for m in lw["memp"]})
         return d
 
+    def slirp_live(self):
+        """slirp's TCP connections still live towards the board (net.slirp_tcp_live)."""
+        return net.slirp_tcp_live(self.qmp.execute("human-monitor-command", **{"command-line": "info usernet"}))
+
     def model_counters(self):
         names = [p["name"] for p in self.qmp.execute("qom-list", path=LINK)
                  if p["name"].startswith("stat-") or p["name"] in ("link-changes", "link-up", "link-speed")]
@@ -633,15 +638,23 @@ class Soak:
         self.udp_echo(20, 0.02, 2, post_echo)
         for _ in range(3):
             self.tcp_echo_once(post_echo)
+        # settled: the pools back at the baseline and slirp driving no TCP
+        # connection to the board.  Behind hostfwd a host client finishes
+        # once slirp has buffered its data; a connection slirp opened
+        # during a flap can still retry its SYN or data long after (libslirp
+        # tcp_timer.c: up to TCPTV_KEEP_INIT, 75 s, for a SYN) and open a
+        # pcb on the board after the pools looked idle.
         settle_t0 = now()
-        settled, last_st = False, None
+        settled, last_st, live = False, None, []
         while now() - settle_t0 < a.settle:
             last_st = self.stats()
-            if last_st and self.inuse(last_st) == r["baseline_inuse"]:
+            live = self.slirp_live()
+            if last_st and self.inuse(last_st) == r["baseline_inuse"] and not live:
                 settled = True
                 break
             time.sleep(2)
         r["settle_s"] = round(now() - settle_t0, 1)
+        r["settle_slirp_live"] = live
         # the firmware's `stats` between two model reads; the exact rows
         # need no frame moving in between (a late retransmission or ARP
         # from the peer): until the two reads agree, up to 5 tries
@@ -675,7 +688,7 @@ class Soak:
         diff = {k: [r["baseline_inuse"].get(k), v] for k, v in r["final_inuse"].items()
                 if r["baseline_inuse"].get(k) != v}
         c["lwip_inuse_back_to_baseline"] = {"ok": settled and not diff, "differs": diff,
-                                            "settle_s": r["settle_s"],
+                                            "settle_s": r["settle_s"], "slirp_live": live,
                                             "max": {m["name"]: m["max"] for m in st["lwip"]["memp"]},
                                             "alloc_err": {m["name"]: m["err"] for m in st["lwip"]["memp"]
                                                           if m["err"]}}
@@ -738,6 +751,10 @@ class Soak:
             if k == "lwip_inuse_back_to_baseline":
                 out.append("      settled after %s s; differing (baseline, end): %s; alloc errors during soak: %s"
                            % (v["settle_s"], v["differs"] or "none", v["alloc_err"] or "none"))
+                if v.get("slirp_live"):
+                    out.append("      slirp still drove %d TCP connection(s) to the board: %s"
+                               % (len(v["slirp_live"]), ["%s :%d->:%d" % (x["state"], x["sport"], x["dport"])
+                                                         for x in v["slirp_live"]][:6]))
                 ld = r.get("leftover_diagnosis")
                 if ld:
                     res = [m for m in ld["iperf_stop_messages"] if m.get("type") == "result"]

@@ -8,6 +8,7 @@ port that was free for TCP and UDP alike, the narrowest window possible
 without passing a file descriptor.
 """
 import os
+import re
 import socket
 import subprocess
 
@@ -40,6 +41,34 @@ def free_port(host="127.0.0.1", tries=50, exclude=()):
             u.close()
             t.close()
     raise OSError("no port free for TCP and UDP on %s in %d tries" % (host, tries))
+
+
+# HMP `info usernet` (libslirp misc.c, slirp_connection_info()): a row
+# per socket, "TCP[STATE]  FD  src-addr src-port  dst-addr dst-port
+# RecvQ SendQ", the state a BSD TCP state name (tcp_fsm.h), HOST_FORWARD
+# for a hostfwd listener, NONE for a socket without a TCP control block.
+_USERNET_TCP = re.compile(r"\s*TCP\[([A-Z_0-9]+)\]\s+(-?\d+)\s+(\S+)\s+(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\d+)")
+# states in which slirp sends nothing more to the guest
+SLIRP_TCP_QUIET = ("HOST_FORWARD", "LISTEN", "CLOSED", "TIME_WAIT", "NONE")
+
+
+def slirp_tcp(usernet):
+    """The TCP rows of `info usernet` text, as dicts."""
+    rows = []
+    for line in usernet.splitlines():
+        m = _USERNET_TCP.match(line)
+        if m:
+            rows.append({"state": m.group(1), "fd": int(m.group(2)), "src": m.group(3), "sport": int(m.group(4)),
+                         "dst": m.group(5), "dport": int(m.group(6)), "recvq": int(m.group(7)),
+                         "sendq": int(m.group(8))})
+    return rows
+
+
+def slirp_tcp_live(usernet):
+    """The rows of connections slirp still drives towards the guest: a SYN
+    it retries, data it retransmits, a FIN not yet acknowledged.  Behind a
+    hostfwd the host client has long finished while these go on."""
+    return [r for r in slirp_tcp(usernet) if r["state"] not in SLIRP_TCP_QUIET]
 
 
 def _ip(*args):

@@ -27,6 +27,26 @@ def test_free_port_honours_exclude():
     assert all(net.free_port(exclude=(a,)) != a for _ in range(5))
 
 
+USERNET = ("Hub -1 (n0):\r\n"
+           "  Protocol[State]    FD  Source Address  Port   Dest. Address  Port RecvQ SendQ\r\n"
+           "  TCP[HOST_FORWARD]   9       127.0.0.1 34675       10.0.2.15  5001     0     0\r\n"
+           "  TCP[SYN_SENT]      14       10.0.2.2 36104       10.0.2.15  5001  1460     0\r\n"
+           "  TCP[TIME_WAIT]     -1       10.0.2.2 51618       10.0.2.15  5001     0     0\r\n"
+           "  TCP[ESTABLISHED]   15       10.0.2.2 45616       10.0.2.15  5001     0 65536\r\n"
+           "  UDP[236 sec]       16       127.0.0.1 40000       10.0.2.15     7     0     0\r\n")
+
+
+def test_slirp_tcp_rows_and_the_live_ones():
+    rows = net.slirp_tcp(USERNET)
+    assert [(r["state"], r["sport"], r["dport"]) for r in rows] == [
+        ("HOST_FORWARD", 34675, 5001), ("SYN_SENT", 36104, 5001), ("TIME_WAIT", 51618, 5001),
+        ("ESTABLISHED", 45616, 5001)]
+    assert rows[1]["recvq"] == 1460 and rows[3]["sendq"] == 65536 and rows[2]["fd"] == -1
+    assert [r["sport"] for r in net.slirp_tcp_live(USERNET)] == [36104, 45616]
+    assert net.slirp_tcp_live(USERNET.replace("SYN_SENT", "CLOSED").replace("ESTABLISHED", "NONE")) == []
+    assert net.slirp_tcp("") == []
+
+
 def test_proc_readers_see_a_busy_child():
     p = subprocess.Popen([sys.executable, "-c", "import time\nt=time.process_time()\n"
                           "while time.process_time()-t<0.3: pass\ninput()"], stdin=subprocess.PIPE)
