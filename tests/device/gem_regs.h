@@ -11,10 +11,15 @@
 #define GEM0_QOM           "/machine/gem0"
 #define GEM0_PHY_ADDR      7u
 
-/* net_ctrl: 9 tx start | 4 MDIO enable | 3 tx enable | 2 rx enable |
- * 1 local loopback */
+/* net_ctrl: 10 tx halt | 9 tx start | 7 statistics write enable |
+ * 6 increment statistics | 5 clear statistics | 4 MDIO enable |
+ * 3 tx enable | 2 rx enable | 1 local loopback */
 #define GEM_NWCTRL         0x000u
+#define GEM_NWCTRL_THALT   BITU(10)
 #define GEM_NWCTRL_TSTART  BITU(9)
+#define GEM_NWCTRL_WESTAT  BITU(7)
+#define GEM_NWCTRL_INCSTAT BITU(6)
+#define GEM_NWCTRL_CLRSTAT BITU(5)
 #define GEM_NWCTRL_MDEN    BITU(4)
 #define GEM_NWCTRL_TXEN    BITU(3)
 #define GEM_NWCTRL_RXEN    BITU(2)
@@ -41,7 +46,9 @@
 #define GEM_DMACFG_TX_CSUM BITU(11)  /* TX checksum generation offload */
 #define GEM_DMACFG_RXBUF_1536 (0x18u << 16)
 
+/* tx_status: 3 transmit go */
 #define GEM_TXSR           0x014u
+#define GEM_TXSR_TGO       BITU(3)
 #define GEM_RXQBASE        0x018u
 #define GEM_TXQBASE        0x01Cu
 
@@ -52,8 +59,11 @@
 
 #define GEM_ISR            0x024u
 #define GEM_IER            0x028u   /* interrupt enable (write 1s) */
+#define GEM_IDR            0x02Cu   /* interrupt disable (write 1s) */
+#define GEM_IMR            0x030u   /* interrupt mask, bits 26:0 */
 #define GEM_ISR_MGMT_DONE  BITU(0)
 #define GEM_ISR_RX_USED    BITU(2)
+#define GEM_ISR_TX_AHB_ERR BITU(6)  /* Linux macb: TXERR */
 #define GEM_ISR_TX_COMPLETE BITU(7)
 
 /* phy_maint: 30 clause 22 | 29:28 op | 27:23 phy | 22:18 reg | 17:16 10b |
@@ -70,9 +80,12 @@
 #define GEM_OCTETS_TX_LO   0x100u    /* bits 31:0 */
 #define GEM_OCTETS_TX_HI   0x104u    /* bits 47:32 */
 #define GEM_FRAMES_TX      0x108u
+#define GEM_MCAST_TX       0x110u
 #define GEM_OCTETS_RX_LO   0x150u    /* bits 31:0 */
 #define GEM_OCTETS_RX_HI   0x154u    /* bits 47:32 */
 #define GEM_FRAMES_RX      0x158u
+#define GEM_MCAST_RX       0x160u
+#define GEM_OVERSIZE_RX    0x188u
 #define GEM_FCS_ERRORS     0x190u
 #define GEM_RX_RESOURCE_ERRORS 0x1A0u
 #define GEM_RX_OVERRUN_ERRORS  0x1A4u

@@ -699,6 +699,214 @@ static int test_stats_registers_clear_on_read(void)
     return 0;
 }
 
+/*
+ * Statistics registers (UG585 B.18): read only unless network_control bit
+ * 7 is set; bit 5 clears them all (Linux macb_reset_hw() on every open),
+ * bit 6 adds one to each.  Raw reads: each clears the register.
+ */
+static int test_stats_clear_increment_and_write_enable(void)
+{
+    enum { N = 3 };
+    struct qt q;
+    uint32_t before, cleared, written, incremented, enabled;
+
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 100, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, N, FULL_FRAME_LEN);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, (N + 2) * (uint64_t)FULL_FRAME_WIRE_BYTES * 80);
+    before = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_LO);
+    tx_ring(&q, N, FULL_FRAME_LEN);
+    gem_wr(&q, GEM_TXQBASE, TXD_BASE);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, (N + 2) * (uint64_t)FULL_FRAME_WIRE_BYTES * 80);
+    gem_enable(&q, GEM_NWCTRL_CLRSTAT);
+    cleared = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    gem_wr(&q, GEM_FRAMES_TX, 0x1234);
+    written = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    gem_enable(&q, GEM_NWCTRL_INCSTAT);
+    incremented = qt_readl(&q, GEM0_BASE + GEM_OVERSIZE_RX);
+    gem_enable(&q, GEM_NWCTRL_WESTAT);
+    gem_wr(&q, GEM_FRAMES_TX, 7);
+    enabled = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
+    qt_stop(&q);
+    CHECK_EQ(before, N * FULL_FRAME_LEN);
+    CHECK_EQ(cleared, 0);
+    CHECK_EQ(written, 0);
+    CHECK_EQ(incremented, 1);
+    CHECK_EQ(enabled, 7);
+    return 0;
+}
+
+/*
+ * Multicast is the destination's I/G bit (IEEE 802.3 3.2.3.1) without
+ * broadcast: an IPv6 group (33:33:...) counts in tx/rx multicast (0x110,
+ * 0x160) as an IPv4 one (01:00:5e:...) does; a broadcast does not.
+ */
+static int test_multicast_counters_follow_the_group_bit(void)
+{
+    static const uint8_t dst[3][6] = {
+        { 0x33, 0x33, 0x00, 0x00, 0x00, 0x01 },
+        { 0x01, 0x00, 0x5e, 0x00, 0x00, 0x01 },
+        { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff },
+    };
+    struct qt q;
+    uint32_t mtx, mrx, frx;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_setup(&q, 100, true);
+    rx_ring(&q, 8);
+    tx_ring(&q, 3, 100);
+    for (unsigned i = 0; i < 3; i++) {
+        qt_memwrite(&q, TXBUF_BASE + i * BUF_STRIDE, dst[i], 6);
+    }
+    gem_enable(&q, GEM_NWCTRL_LOOPBACK_LOCAL);
+    gem_enable(&q, GEM_NWCTRL_LOOPBACK_LOCAL | GEM_NWCTRL_TSTART);
+    qt_step(&q, NS_PER_MS);
+    mtx = gem_rd(&q, GEM_MCAST_TX);
+    mrx = gem_rd(&q, GEM_MCAST_RX);
+    frx = gem_rd(&q, GEM_FRAMES_RX);
+    qt_stop(&q);
+    CHECK_EQ(frx, 3);
+    CHECK_EQ(mtx, 2);
+    CHECK_EQ(mrx, 2);
+    return 0;
+}
+
+/*
+ * A frame longer than NWCFG allows (1518 here) is dropped and counted in
+ * "oversize frames received" (0x188).  ISR bit 6 is the transmit path's
+ * AHB error, which Linux answers with a TX ring reset (macb_interrupt,
+ * MACB_TX_ERR_FLAGS): a frame from the wire must not raise it.
+ */
+static int test_rx_oversize_frame_counted_without_tx_error(void)
+{
+    struct qt q;
+    struct partner p;
+    uint32_t isr, over, rxcnt;
+
+    if (rx_start(&q, &p, NULL, 1000, 0)) {
+        return -1;
+    }
+    gem_wr(&q, GEM_IER, GEM_ISR_TX_AHB_ERR);
+    partner_send(&p, 1, 1600);
+    partner_send(&p, 1, 200);
+    CHECK(wait_rx_offered(&q, 2) == 0, "QEMU did not take the frames");
+    qt_step(&q, NS_PER_MS);
+    isr = qt_readl(&q, GEM0_BASE + GEM_ISR);
+    over = gem_rd(&q, GEM_OVERSIZE_RX);
+    rxcnt = gem_rd(&q, GEM_FRAMES_RX);
+    qt_stop(&q);
+    partner_close(&p);
+    CHECK_EQ(isr & GEM_ISR_TX_AHB_ERR, 0);
+    CHECK_EQ(over, 1);
+    CHECK_EQ(rxcnt, 1);
+    return 0;
+}
+
+/*
+ * A clause 45 frame (ST = 00, IEEE 802.3 45.3) is not for the 88E1116R, a
+ * clause 22 PHY (22.2.4.5): a write to "register 4" changes nothing, a
+ * read returns all ones.
+ */
+static int test_mdio_clause45_frames_leave_the_phy_alone(void)
+{
+    struct qt q;
+    uint16_t anar_before, anar_after;
+    uint32_t c45_read;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_setup(&q, 1000, true);
+    gem_enable(&q, 0);
+    anar_before = mdio_read(&q, 4);
+    gem_wr(&q, GEM_PHYMNTNC, GEM_PHYMNTNC_OP_WR | GEM_PHYMNTNC_PHY(GEM0_PHY_ADDR) |
+           GEM_PHYMNTNC_REG(4) | GEM_PHYMNTNC_MUST10 | 0x0001);
+    qt_step(&q, 100 * NS_PER_US);
+    gem_wr(&q, GEM_PHYMNTNC, GEM_PHYMNTNC_OP_RD | GEM_PHYMNTNC_PHY(GEM0_PHY_ADDR) |
+           GEM_PHYMNTNC_REG(2) | GEM_PHYMNTNC_MUST10);
+    qt_step(&q, 100 * NS_PER_US);
+    c45_read = gem_rd(&q, GEM_PHYMNTNC) & 0xFFFFu;
+    anar_after = mdio_read(&q, 4);
+    qt_stop(&q);
+    CHECK(anar_before != 0x0001, "ANAR reads 0x0001 before the test");
+    CHECK_EQ(anar_after, anar_before);
+    CHECK_EQ(c45_read, 0xFFFF);
+    return 0;
+}
+
+/*
+ * Interrupt enable and disable are write only (read 0); the mask holds
+ * bits 26:0 (UG585 B.18).
+ */
+static int test_interrupt_enable_disable_read_zero_mask_27_bits(void)
+{
+    struct qt q;
+    uint32_t ier, idr, imr;
+
+    CHECK(qt_start(&q, "") == 0, "QEMU did not start");
+    gem_wr(&q, GEM_IDR, 0xFFFFFFFFu);
+    imr = gem_rd(&q, GEM_IMR);
+    gem_wr(&q, GEM_IER, 0xFFFFFFFFu);
+    ier = gem_rd(&q, GEM_IER);
+    idr = gem_rd(&q, GEM_IDR);
+    qt_stop(&q);
+    CHECK_EQ(imr, 0x07FFFFFF);
+    CHECK_EQ(ier, 0);
+    CHECK_EQ(idr, 0);
+    return 0;
+}
+
+/*
+ * Linux's macb_halt_tx(): THALT, then poll transmit go (TXSTATUS bit 3)
+ * until the frame on the wire has finished, then rewrite the ring.  TGO
+ * reads 1 while the DMA runs; after THALT the frame being sent completes
+ * and no further one starts; TSTART goes on from the next descriptor.
+ */
+static int test_tx_halt_finishes_the_frame_and_clears_tgo(void)
+{
+    enum { N = 4 };
+    const uint64_t t = (uint64_t)FULL_FRAME_WIRE_BYTES * 80;   /* 100 Mb/s */
+    struct qt q;
+    uint32_t tgo_running, tgo_halting, tgo_halted, tgo_idle;
+    bool first, second_after_halt;
+    uint64_t sent_halted, sent_all;
+
+    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
+          "QEMU did not start");
+    gem_setup(&q, 100, true);
+    gem_enable(&q, 0);
+    qt_step(&q, LINK_SETTLE_NS);
+    tx_ring(&q, N, FULL_FRAME_LEN);
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, t / 2);
+    tgo_running = qt_readl(&q, GEM0_BASE + GEM_TXSR) & GEM_TXSR_TGO;
+    gem_enable(&q, GEM_NWCTRL_THALT);
+    tgo_halting = qt_readl(&q, GEM0_BASE + GEM_TXSR) & GEM_TXSR_TGO;
+    qt_step(&q, t / 2 + 1);
+    first = tx_desc_used(&q, 0);
+    tgo_halted = qt_readl(&q, GEM0_BASE + GEM_TXSR) & GEM_TXSR_TGO;
+    qt_step(&q, 3 * t);
+    second_after_halt = tx_desc_used(&q, 1);
+    sent_halted = qom_u64(&q, "stat-tx-frames");
+    gem_enable(&q, GEM_NWCTRL_TSTART);
+    qt_step(&q, N * t);
+    sent_all = qom_u64(&q, "stat-tx-frames");
+    tgo_idle = qt_readl(&q, GEM0_BASE + GEM_TXSR) & GEM_TXSR_TGO;
+    qt_stop(&q);
+    CHECK(tgo_running, "TGO reads 0 while a frame is on the wire");
+    CHECK(tgo_halting, "TGO reads 0 before the halted frame has finished");
+    CHECK(first, "the frame on the wire at THALT was not handed back");
+    CHECK(!tgo_halted, "TGO still 1 after the halt took effect");
+    CHECK(!second_after_halt, "a frame was sent after THALT");
+    CHECK_EQ(sent_halted, 1);
+    CHECK_EQ(sent_all, N);
+    CHECK(!tgo_idle, "TGO reads 1 with the ring sent");
+    return 0;
+}
+
 static int test_tx_100m_frames_leave_at_line_rate(void)
 {
     enum { N = 8 };
@@ -2854,6 +3062,12 @@ static const struct test tests[] = {
     T(test_link_flap_via_qom_set_renegotiates),
     T(test_tx_100m_frames_leave_at_line_rate),
     T(test_stats_registers_clear_on_read),
+    T(test_stats_clear_increment_and_write_enable),
+    T(test_multicast_counters_follow_the_group_bit),
+    T(test_rx_oversize_frame_counted_without_tx_error),
+    T(test_mdio_clause45_frames_leave_the_phy_alone),
+    T(test_interrupt_enable_disable_read_zero_mask_27_bits),
+    T(test_tx_halt_finishes_the_frame_and_clears_tgo),
     T(test_tx_link_down_frames_lost_but_completed),
     T(test_rx_matching_mac_config_receives),
     T(test_rx_starved_ring_drops_and_counts_resource_errors),

@@ -356,6 +356,25 @@ void gemlab_link_tx_idle(CadenceGEMState *s)
 }
 
 /*
+ * NWCTRL transmit halt (UG585 B.18 bit 10): the DMA fetches no further
+ * frame; the one on the wire finishes and is handed back as usual.  Linux
+ * halts so before rewriting its ring (macb_tx_error_task, macb_halt_tx).
+ */
+void gemlab_link_tx_halt(CadenceGEMState *s)
+{
+    s->gl->tx_go = false;
+}
+
+/*
+ * TXSTATUS transmit go (bit 3): from TSTART until the DMA reads a used
+ * descriptor, or a halt lets the frame on the wire finish.
+ */
+bool gemlab_link_tx_active(CadenceGEMState *s)
+{
+    return s->gl->tx_go || s->gl->tx_busy;
+}
+
+/*
  * Transmit disabled: the DMA stops at once and the frame in the pipeline
  * is not handed back (its bits already on the wire stay there).
  */

@@ -67,7 +67,8 @@ void gemlab_link_rx_dropped(CadenceGEMState *s, GemlabRxDrop why);
  * TX: TSTART (false: a frame is in the pipeline, its completion goes on);
  * a gathered frame in s->tx_packet of @len bytes whose first descriptor
  * is at @first_desc, @next_desc the one after its last; the DMA found no
- * more frames; transmit disabled.
+ * more frames; transmit disabled; transmit halt (NWCTRL bit 10); whether
+ * the DMA runs (TXSTATUS bit 3, transmit go).
  */
 bool gemlab_link_tx_start(CadenceGEMState *s);
 void gemlab_link_tx_frame(CadenceGEMState *s, int q, hwaddr first_desc,
@@ -75,6 +76,8 @@ void gemlab_link_tx_frame(CadenceGEMState *s, int q, hwaddr first_desc,
                           unsigned len);
 void gemlab_link_tx_idle(CadenceGEMState *s);
 void gemlab_link_tx_stop(CadenceGEMState *s);
+void gemlab_link_tx_halt(CadenceGEMState *s);
+bool gemlab_link_tx_active(CadenceGEMState *s);
 
 /* A register access from the CPU (docs/SECURITY.md Q6) */
 void gemlab_link_cpu_access(CadenceGEMState *s);
