@@ -11,6 +11,10 @@
 TOP := $(abspath $(dir $(lastword $(MAKEFILE_LIST)))/..)
 O ?= $(TOP)/build
 override O := $(abspath $(O))
+# An override is not exported by itself, even when O came from the command
+# line: the pytest suites (tests/lib/gemlab_test/paths.py) read it from the
+# environment to find what this make built.
+export O
 GEMLAB_CACHE ?= $(HOME)/.cache/gemlab
 export GEMLAB_CACHE
 
