@@ -468,6 +468,17 @@ static void gem_counters_copy(cJSON *gem, const cJSON *stats, int src)
     }
 }
 
+/* gem.collisions: frames sent after one collision plus after several
+ * (GEM 0x138 + 0x13C, UG585 appendix B), under the firmware's names for
+ * them (Linux: macb.h gem_statistics, ethtool -S). */
+static void gem_collisions(cJSON *gem, const cJSON *stats, const char *single, const char *multiple)
+{
+    double c1 = rs_jnumber(stats, single), c2 = rs_jnumber(stats, multiple);
+
+    if (!isnan(c1) || !isnan(c2))
+        cJSON_AddNumberToObject(gem, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
+}
+
 /* An agent link line's PHY ID is the 88E1116R's: 0x01410e4x
  * [MARVELL_PHY_ID_88E1116R, mask 0xfffffff0]. */
 static bool id_is_88e1116r(const cJSON *id)
@@ -744,6 +755,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         const cJSON *et = cJSON_GetObjectItemCaseSensitive(stats, "ethtool"), *irqs, *q;
         cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
         gem_counters_copy(g, et, GEM_SRC_LINUX);
+        gem_collisions(g, et, "tx_single_collision_frames", "tx_multiple_collision_frames");
         irqs = cJSON_GetObjectItemCaseSensitive(stats, "irqs");
         cJSON_ArrayForEach(q, irqs) {
             const cJSON *nm = cJSON_GetObjectItemCaseSensitive(q, "name");
@@ -781,9 +793,7 @@ void rs_build_link_and_counters(struct run *r, double mac_speed)
         const cJSON *hw = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(stats, "gem"), "hw");
         cJSON *g = cJSON_AddObjectToObject(r->results, "gem");
         gem_counters_copy(g, hw, GEM_SRC_BAREMETAL);
-        double c1 = rs_jnumber(hw, "single_collisn_frames"), c2 = rs_jnumber(hw, "multi_collisn_frames");
-        if (!isnan(c1) || !isnan(c2))
-            cJSON_AddNumberToObject(g, "collisions", (isnan(c1) ? 0 : c1) + (isnan(c2) ? 0 : c2));
+        gem_collisions(g, hw, "single_collisn_frames", "multi_collisn_frames");
         cJSON_AddItemToObject(r->results, "firmware_stats", cJSON_Duplicate(stats, 1));
     }
     if (r->peer.run_dir[0]) {
