@@ -488,8 +488,10 @@ static int write_json(const char *path, const cJSON *j, FILE *err)
     if (mkdir_parent(path, err))
         return -EIO;
     text = cJSON_Print(j);
-    rc = runner_write_text(path, text);
+    rc = text ? runner_write_text(path, text) : -ENOMEM;
     free(text);
+    if (rc)
+        fprintf(err, "gemlab: %s: cannot write: %s\n", path, strerror(-rc));
     return rc;
 }
 
@@ -670,7 +672,7 @@ void bl_default_name(const cJSON *results, char *out, size_t len)
     snprintf(out, len, "%s", cJSON_IsString(n) && bl_name_ok(n->valuestring) ? n->valuestring : "default");
 }
 
-int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out)
+int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out, FILE *err)
 {
     char name[128], path[PATH_MAX], cpath[PATH_MAX + 32];
     cJSON *bl, *cj;
@@ -680,13 +682,13 @@ int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **
     bl_default_name(results, name, sizeof(name));
     if (bl_path(results, dir, name, path, sizeof(path)) || access(path, F_OK))
         return 0;
-    if (load_baseline(path, &bl, out))
+    if (load_baseline(path, &bl, err))
         return -EINVAL;
     bl_compare(bl, results, &c);
     if (run_dir) {
         cj = bl_cmp_json(&c, name, path);
         snprintf(cpath, sizeof(cpath), "%s/baseline-compare.json", run_dir);
-        write_json(cpath, cj, out);
+        write_json(cpath, cj, err);
         cJSON_Delete(cj);
     }
     print_cmp(out, &c, path);
@@ -704,7 +706,7 @@ int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out
     *diag_in = NULL;
     if ((rc = load_results(run_dir, &res, err)))
         return rc;
-    rc = bl_auto(res, dir, run_dir, diag_in, out);
+    rc = bl_auto(res, dir, run_dir, diag_in, out, err);
     cJSON_Delete(res);
     return rc;
 }
@@ -862,12 +864,13 @@ int bl_compare_run(const struct bl_opts *o, FILE *out, FILE *err)
     char auto_name[128], path[PATH_MAX], cpath[PATH_MAX + 32];
     cJSON *res = NULL, *bl = NULL, *cj;
     struct bl_cmp c;
-    int rc;
+    int rc, wrc;
 
     if ((rc = open_run(o, &res, &name, auto_name, sizeof(auto_name), path, sizeof(path), err)))
         return rc;
     if (access(path, F_OK)) {
-        fprintf(err, "%s: no such baseline (gemlab baseline save %s --name %s)\n", path, o->run_dir, name);
+        fprintf(err, "%s: no such baseline (gemlab baseline save %s --name %s%s%s)\n", path, o->run_dir, name,
+                o->dir ? " --dir " : "", o->dir ? o->dir : "");
         rc = -ENOENT;
         goto out;
     }
@@ -876,7 +879,7 @@ int bl_compare_run(const struct bl_opts *o, FILE *out, FILE *err)
     bl_compare(bl, res, &c);
     cj = bl_cmp_json(&c, name, path);
     snprintf(cpath, sizeof(cpath), "%s/baseline-compare.json", o->run_dir);
-    write_json(cpath, cj, err);
+    wrc = write_json(cpath, cj, err);
     if (o->json) {
         char *t = cJSON_Print(cj);
         fputs(t ? t : "{}", out);
@@ -884,7 +887,7 @@ int bl_compare_run(const struct bl_opts *o, FILE *out, FILE *err)
         free(t);
     } else
         print_cmp(out, &c, path);
-    rc = (int)c.verdict;
+    rc = wrc ? -EIO : (int)c.verdict;     /* the verdict is printed; its file is not there */
     cJSON_Delete(cj);
     bl_cmp_free(&c);
 out:

@@ -92,8 +92,8 @@ void bl_default_name(const cJSON *results, char *out, size_t len);
  * @run_dir), print the verdict - or "CONDITIONS DIFFER" with the keys - on
  * @out, and set *@diag_in as bl_for_diagnosis does (NULL when conditions
  * differ).  Returns 1 when compared, 0 when there is no such baseline,
- * -EINVAL when the baseline file is unreadable (message on @out). */
-int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out);
+ * -EINVAL when the baseline file is unreadable (errors on @err). */
+int bl_auto(const cJSON *results, const char *dir, const char *run_dir, cJSON **diag_in, FILE *out, FILE *err);
 /* The same for RUN_DIR/results.json (errors reading it on @err). */
 int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out, FILE *err);
 

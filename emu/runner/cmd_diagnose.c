@@ -40,6 +40,10 @@ int cmd_diagnose(int argc, char **argv)
                 return RUN_EXIT_INPUT;
             }
         }
+        else if (!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) {
+            fprintf(stderr, "gemlab diagnose: %s needs a value\n", argv[i]);
+            return RUN_EXIT_INPUT;
+        }
         else if (!dir && argv[i][0] != '-')
             dir = argv[i];
         else {

@@ -20,11 +20,9 @@ int cmd_tap(int argc, char **argv)
         fprintf(stderr, "usage: gemlab tap up|down [NAME]\n");
         return RUN_EXIT_INPUT;
     }
-    for (const char *p = name; *p; p++) {
-        if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) || strlen(name) > 10) {
-            fprintf(stderr, "gemlab tap: NAME must be 1..10 of [a-z0-9]\n");
-            return RUN_EXIT_INPUT;
-        }
+    if (!*name || strlen(name) > 10 || strspn(name, "abcdefghijklmnopqrstuvwxyz0123456789") != strlen(name)) {
+        fprintf(stderr, "gemlab tap: NAME must be 1..10 of [a-z0-9]\n");
+        return RUN_EXIT_INPUT;
     }
     if (geteuid() != 0) {
         fprintf(stderr, "gemlab tap: needs root (a private netns and a tap); use --net user for a rootless run\n");

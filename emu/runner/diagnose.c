@@ -1733,6 +1733,32 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
 
 /* ---- files ------------------------------------------------------------------ */
 
+/* How deep the arrays and objects are open at byte @n of @text (strings
+ * skipped): cJSON refuses more than CJSON_NESTING_LIMIT. */
+static int json_depth(const char *text, size_t n)
+{
+    int depth = 0, max = 0;
+    bool in_str = false;
+
+    for (size_t i = 0; i < n; i++) {
+        char c = text[i];
+
+        if (in_str) {
+            if (c == '\\')
+                i++;
+            else if (c == '"')
+                in_str = false;
+        } else if (c == '"') {
+            in_str = true;
+        } else if (c == '[' || c == '{') {
+            max = ++depth > max ? depth : max;
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return max;
+}
+
 int dg_load_json(const char *path, cJSON **root, FILE *err)
 {
     struct stat st;
@@ -1754,10 +1780,27 @@ int dg_load_json(const char *path, cJSON **root, FILE *err)
             fprintf(err, "%s: cannot open: %s\n", path, strerror(-rc));
         return rc;
     }
+    /* JSON text has no NUL (RFC 8259 section 7: U+0000 only as \u0000);
+     * cJSON would end a string at one and read a shorter name */
+    {
+        const char *nul = memchr(buf, '\0', got);
+
+        if (nul) {
+            fprintf(err, "%s: a NUL byte at byte %ld: not JSON text\n", path, (long)(nul - buf));
+            free(buf);
+            return -EINVAL;
+        }
+    }
     *root = cJSON_ParseWithLength(buf, got);
     if (!*root) {
         const char *at = cJSON_GetErrorPtr();
-        fprintf(err, "%s: invalid JSON near byte %ld\n", path, at && at >= buf ? (long)(at - buf) : -1L);
+        long off = at && at >= buf && at <= buf + got ? (long)(at - buf) : -1L;
+
+        if (off >= 0 && json_depth(buf, (size_t)off) >= CJSON_NESTING_LIMIT)
+            fprintf(err, "%s: arrays and objects nested more than %d deep near byte %ld\n", path,
+                    CJSON_NESTING_LIMIT, off);
+        else
+            fprintf(err, "%s: invalid JSON near byte %ld\n", path, off);
         free(buf);
         return -EINVAL;
     }
@@ -1834,6 +1877,8 @@ int dg_load_results(const char *path, cJSON **root, FILE *err)
         fprintf(err, "%s: schema '%.60s' is not " RESULTS_SCHEMA_V1 " or " RESULTS_SCHEMA
                      ": not a gemlab run's results\n",
                 path, s->valuestring);
+    else if (s)
+        fprintf(err, "%s: \"schema\" is not a string: not a gemlab run's results (" RESULTS_SCHEMA ")\n", path);
     else
         fprintf(err, "%s: no \"schema\": not a gemlab run's results (" RESULTS_SCHEMA ")\n", path);
     cJSON_Delete(*root);

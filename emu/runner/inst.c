@@ -83,11 +83,16 @@ static int ancestors_safe(const char *path, const char *what)
  * iperf-n.err): a reused --out directory would keep a previous run's
  * higher-numbered ones next to this run's, and a reader could not tell
  * them apart.  INST_FAULT_LOG is appended to, so a previous run's would
- * be taken for this one's.  Everything else a run writes has a fixed
- * name and is overwritten. */
-static void remove_stale_outputs(const char *dir)
+ * be taken for this one's.  The diagnosis, report (report/: its charts),
+ * baseline comparison, capture and peer log are written only by a run
+ * that gets that far: an earlier run's would sit beside this one's
+ * results.  The console and QEMU logs are rewritten at every start.
+ * Regular files only; report/ is removed once it is empty. */
+static void remove_stale_outputs(const char *dir, int depth)
 {
-    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err", INST_FAULT_LOG };
+    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err", INST_FAULT_LOG,
+                                        "diagnosis*.json", "baseline-compare.json", "report.md", "report.html",
+                                        "wire.pcapng", "peer.jsonl" };
     DIR *d = opendir(dir);
     struct dirent *e;
     char path[1024];
@@ -95,9 +100,24 @@ static void remove_stale_outputs(const char *dir)
     if (!d)
         return;
     while ((e = readdir(d))) {
+        struct stat st;
+
+        if (snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) >= (int)sizeof(path) ||
+            lstat(path, &st))
+            continue;
+        if (depth == 0 && S_ISDIR(st.st_mode) && !strcmp(e->d_name, "report")) {
+            remove_stale_outputs(path, 1);
+            rmdir(path);
+            continue;
+        }
+        if (!S_ISREG(st.st_mode))
+            continue;
+        if (depth > 0) {
+            unlink(path);   /* report/: every chart and its data */
+            continue;
+        }
         for (size_t k = 0; k < sizeof(pats) / sizeof(pats[0]); k++) {
-            if (fnmatch(pats[k], e->d_name, 0) == 0 &&
-                snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path)) {
+            if (fnmatch(pats[k], e->d_name, 0) == 0) {
                 unlink(path);
                 break;
             }
@@ -172,8 +192,10 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     i->qmp.fd = -1;
     i->msgs = cJSON_CreateArray();
     if (dir) {
-        if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf))
+        if (snprintf(buf, sizeof(buf), "%s", dir) >= (int)sizeof(buf)) {
+            fprintf(stderr, "gemlab: --out: the path is longer than %zu bytes\n", sizeof(buf) - 1);
             return -ENAMETOOLONG;
+        }
     } else {
         time_t t = time(NULL);
         struct tm tm;
@@ -181,8 +203,11 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
         localtime_r(&t, &tm);
         strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
         if (snprintf(buf, sizeof(buf), "%s/build/runs/%s-%s-%d", top, name, stamp, (int)getpid()) >=
-            (int)sizeof(buf))
+            (int)sizeof(buf)) {
+            fprintf(stderr, "gemlab: the run directory under %s/build/runs is longer than %zu bytes; give --out\n",
+                    top, sizeof(buf) - 1);
             return -ENAMETOOLONG;
+        }
     }
     snprintf(what, sizeof(what), "%s%s", dir ? "--out " : "run directory ", buf);
     if ((rc = take_run_dir(buf, what)))
@@ -222,7 +247,7 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     unlink(i->qmp_path);
     unlink(i->serial_path);
     unlink(i->fault_path);
-    remove_stale_outputs(i->run_dir);
+    remove_stale_outputs(i->run_dir, 0);
     /* not inherited by QEMU; a symlink planted in the directory is refused */
     fd = open(i->console_path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0600);
     if (fd < 0 || !(i->console = fdopen(fd, "w"))) {

@@ -869,7 +869,7 @@ void rs_finish(struct run *r)
 
     /* baselines/<board>/<fw>/<scenario>.json when stored: verdict on
      * stdout, RUN_DIR/baseline-compare.json, BASELINE_REGRESSION's input */
-    if (bl_auto(r->results, NULL, r->in.run_dir, &bl, stdout) > 0 && bl) {
+    if (bl_auto(r->results, NULL, r->in.run_dir, &bl, stdout, stderr) > 0 && bl) {
         cJSON_DeleteItemFromObjectCaseSensitive(r->results, "baseline");
         cJSON_AddItemToObject(r->results, "baseline", bl);
     }

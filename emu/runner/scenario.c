@@ -765,7 +765,7 @@ static int control_entry(struct scn_ctx *c, const char *name, const char *value)
     }
     if (!strcmp(name, "set")) {
         char key[96], msg[256];
-        const char *sp = strchr(value, ' ');
+        const char *sp = strpbrk(value, " \t");     /* blanks separate, as in the rest of the file */
         int k;
         if (!sp || (size_t)(sp - value) >= sizeof(key)) {
             scn_error(c, c->line, "[control] set: '%.60s' is not SECTION.KEY VALUE", value);
@@ -773,7 +773,7 @@ static int control_entry(struct scn_ctx *c, const char *name, const char *value)
         }
         memcpy(key, value, (size_t)(sp - value));
         key[sp - value] = '\0';
-        while (*sp == ' ')
+        while (*sp == ' ' || *sp == '\t')
             sp++;
         if (control_key(c, key, &k))
             return 1;
@@ -1294,7 +1294,9 @@ int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
     *out = *s;
     for (unsigned i = 0; i < s->nctl_unset; i++) {
         int k = s->ctl_unset[i];
-        if (k < 0) {
+        /* timeline.at is the list of events: unsetting it is unsetting
+         * the timeline, events and all */
+        if (k < 0 || k == SK_TIMELINE_AT) {
             out->nevents = 0;
             out->v[SK_TIMELINE_AT].set = false;
             continue;

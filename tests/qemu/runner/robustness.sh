@@ -414,6 +414,17 @@ if [ $rc -eq 2 ] && [[ "$out" == *"--baseline '../../etc/x'"* ]] && [ $rc2 -eq 2
    && [[ "$out3" == *"--baseline-dir $work/no-such-dir: No such file or directory"* ]]; then
     ok "diagnose --baseline takes a name, once; a --baseline-dir that is not there is refused"
 else bad "diagnose --baseline" "rc=$rc $out / rc=$rc2 $out2 / rc=$rc3 $out3"; fi
+# a value flag without its value is named as such; an empty tap NAME and
+# an --out longer than a path the runner keeps are refused with a message
+out=$("$G" diagnose "$work" --baseline 2>&1); rc=$?
+out2=$("$G" tap up '' 2>&1); rc2=$?
+long=$(printf '%0600d' 0)
+out3=$("$G" boot --qemu "$QEMU" --out "$work/$long" --hold 0 2>&1); rc3=$?
+if [ $rc -eq 2 ] && [[ "$out" == *"--baseline needs a value"* ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == *"NAME must be 1..10"* ]] && [ $rc3 -eq 2 ] \
+   && [[ "$out3" == *"--out: the path is longer than 511 bytes"* ]]; then
+    ok "a flag without its value, an empty tap NAME and an over-long --out are refused by name"
+else bad "missing value / empty NAME / long --out" "rc=$rc $out / rc=$rc2 $out2 / rc=$rc3 ${out3:0:200}"; fi
 # `gemlab CMD --help` shows CMD's usage (not the others') on stdout, exit
 # 0; an unknown command with --help is still an unknown command (exit 2).
 out=$("$G" run --help 2>/dev/null); rc=$?

@@ -285,7 +285,7 @@ static int auto_lookup(const cJSON *r, const char *dir, const char *run_dir, cJS
     FILE *out = tmpfile();
     size_t n;
     assert_non_null(out);
-    int rc = bl_auto(r, dir, run_dir, d, out);
+    int rc = bl_auto(r, dir, run_dir, d, out, out);
     *text = calloc(1, 1 << 16);
     assert_non_null(*text);
     rewind(out);
@@ -717,6 +717,17 @@ static void test_tolerance_flags_are_plain_decimals(void **state)
     {
         char *argv[] = { "save", rundir, "--dir", top, "--tolerance", "7.5", "--mad-k", "1000", NULL };
         assert_int_equal(cli(argv, 8, msg, sizeof(msg)), 0);
+    }
+    /* a value flag twice would silently take the last; --dir "" is "/" */
+    {
+        char *argv[] = { "compare", rundir, "--dir", top, "--name", "a", "--name", "b", NULL };
+        assert_int_equal(cli(argv, 8, msg, sizeof(msg)), 2);
+        assert_string_equal(msg, "gemlab baseline: --name given twice\n");
+    }
+    {
+        char *argv[] = { "save", rundir, "--dir", "", NULL };
+        assert_int_equal(cli(argv, 4, msg, sizeof(msg)), 2);
+        assert_string_equal(msg, "gemlab baseline: --dir needs a value, not an empty string\n");
     }
     cJSON_Delete(r);
     rm_tree(top);

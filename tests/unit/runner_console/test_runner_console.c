@@ -290,6 +290,61 @@ static void test_command_answers_the_runner_waits_for_are_kept(void **state)
     inst_msgs_free(&in);
 }
 
+static void touch(const char *in, const char *name)
+{
+    char path[256];
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/%s", in, name);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fputs("old\n", f);
+    fclose(f);
+}
+
+static bool exists(const char *in, const char *name)
+{
+    char path[256];
+
+    snprintf(path, sizeof(path), "%s/%s", in, name);
+    return access(path, F_OK) == 0;
+}
+
+/* A reused --out directory: what only a run that gets far writes (the
+ * diagnosis, the report and its charts, the baseline comparison, the
+ * capture) goes at the start, so a run that stops early does not sit
+ * beside an earlier run's verdicts; other directories stay. */
+static void test_a_reused_run_dir_loses_the_earlier_runs_outputs(void **state)
+{
+    char sub[128];
+    static const char *const gone[] = { "iperf-1.json", "iperf-2.csv", "diagnosis.json", "diagnosis-blind.json",
+                                        "baseline-compare.json", "report.md", "report.html", "wire.pcapng",
+                                        "peer.jsonl", "report" };
+    (void)state;
+
+    for (size_t k = 0; k < sizeof(gone) / sizeof(gone[0]) - 1; k++)
+        touch(dir, gone[k]);
+    touch(dir, "results.json");
+    snprintf(sub, sizeof(sub), "%s/report", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    touch(sub, "throughput.svg");
+    touch(sub, "tput_sum.dat");
+    snprintf(sub, sizeof(sub), "%s/peer", dir);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    touch(sub, "report.md");
+    remove_stale_outputs(dir, 0);
+    for (size_t k = 0; k < sizeof(gone) / sizeof(gone[0]); k++)
+        if (exists(dir, gone[k]))
+            fail_msg("%s is still there", gone[k]);
+    assert_true(exists(dir, "results.json"));   /* rewritten by every run */
+    assert_true(exists(sub, "report.md"));      /* another directory's */
+    unlink(strcat(sub, "/report.md"));
+    snprintf(sub, sizeof(sub), "%s/peer", dir);
+    rmdir(sub);
+    snprintf(sub, sizeof(sub), "%s/results.json", dir);
+    unlink(sub);
+}
+
 /* Strict UTF-8 (RFC 3629) without C0/C1 controls but TAB. */
 static bool clean_utf8(const char *s)
 {
@@ -401,6 +456,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_a_long_result_line_is_one_message, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_a_reused_run_dir_loses_the_earlier_runs_outputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_a_line_past_the_cap_is_cut_and_the_next_is_read, setup, teardown),
         cmocka_unit_test_setup_teardown(test_console_flood_stays_under_memory_and_log_caps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_only_consumed_message_types_are_kept_and_counted, setup, teardown),

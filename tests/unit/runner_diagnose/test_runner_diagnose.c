@@ -1455,6 +1455,53 @@ static void test_diagnose_dir_error_verdict_fails(void **state)
 /* A field of another type than results_schema.h gives it (a count as a
  * string, a flag as a number, a negative GEM counter) is refused naming
  * the field, not read as unknown with its rules silently off. */
+/* What no JSON writer produces is named for what it is: a NUL byte
+ * (cJSON would end a string there: "clean\0_1g" read as "clean"), arrays
+ * nested past cJSON's limit, a "schema" that is not a string. */
+static void test_load_results_names_nul_nesting_and_a_bad_schema(void **state)
+{
+    char dir[] = "/tmp/gemlab-dgn-XXXXXX", path[256];
+    static char deep[2 * CJSON_NESTING_LIMIT + 64];
+    const struct {
+        const char *body;
+        size_t len;
+        const char *msg;
+    } bad[] = {
+        { "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"clean\0_1g\"}}", 61,
+          "a NUL byte at byte 54" },
+        { deep, 0, "nested more than 1000 deep" },
+        { "{\"schema\":-1}", 0, "\"schema\" is not a string" },
+        { "{\"schema\":\"gemlab-results-2\",", 0, "invalid JSON near byte" },
+    };
+    (void)state;
+
+    memcpy(deep, "{\"schema\":\"gemlab-results-2\",\"x\":", 33);
+    memset(deep + 33, '[', CJSON_NESTING_LIMIT + 5);
+    memset(deep + 33 + CJSON_NESTING_LIMIT + 5, ']', CJSON_NESTING_LIMIT + 5);
+    strcpy(deep + 33 + 2 * (CJSON_NESTING_LIMIT + 5), "}");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        char *text = NULL;
+        size_t len = 0;
+        cJSON *root = (cJSON *)1;
+        FILE *f = fopen(path, "w");
+
+        assert_non_null(f);
+        fwrite(bad[i].body, 1, bad[i].len ? bad[i].len : strlen(bad[i].body), f);
+        fclose(f);
+        f = open_memstream(&text, &len);
+        assert_int_equal(dg_load_results(path, &root, f), -EINVAL);
+        fclose(f);
+        assert_null(root);
+        if (!strstr(text, bad[i].msg))
+            fail_msg("case %zu: '%s' does not say %s", i, text, bad[i].msg);
+        free(text);
+    }
+    unlink(path);
+    rmdir(dir);
+}
+
 static void test_load_results_refuses_a_mistyped_field(void **state)
 {
     static const struct {
@@ -1561,7 +1608,7 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 24];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 32];
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1586,6 +1633,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expectations_checked_against_findings);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_writes_diagnosis_json);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_refuses_a_mistyped_field);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_names_nul_nesting_and_a_bad_schema);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);

@@ -812,6 +812,26 @@ static void test_control_unsets_sets_and_derives_expect(void **state)
     assert_int_equal(scn.nevents, 2);
 }
 
+/* timeline.at is the events' list: unsetting it removes every event, as
+ * `unset = timeline` does (it cleared only the key, the fault stayed) */
+static void test_control_unset_timeline_at_removes_the_events(void **state)
+{
+    static struct scenario c;
+    (void)state;
+    assert_int_equal(load("[link]\nseed = 1\n[timeline]\nat = 1s link down\n[traffic]\nduration = 5s\n"
+                          "[expect]\ndiag = PHY_NO_LINK\n[control]\nunset = timeline.at\n"), 0);
+    assert_int_equal(scn.nevents, 1);
+    assert_int_equal(scn_make_control(&scn, &c, stderr), 0);
+    assert_int_equal(c.nevents, 0);
+    assert_false(c.v[SK_TIMELINE_AT].set);
+    assert_true(c.diag_absent[DG_PHY_NO_LINK]);
+    /* a TAB separates SECTION.KEY from its value as a space does */
+    assert_int_equal(load("[link]\nloss = 2%\n[traffic]\nduration = 5s\n[expect]\ndiag = PROTO_RETRANSMITS\n"
+                          "[control]\nset = link.loss\t0%\n"), 0);
+    assert_int_equal(scn_make_control(&scn, &c, stderr), 0);
+    assert_true(c.v[SK_LINK_LOSS].set);
+}
+
 /* free text is UTF-8 (it goes into results.json), and an error quoting
  * the file never hands the terminal an escape sequence */
 static void test_text_is_utf8_and_errors_are_clean(void **state)
@@ -1005,6 +1025,7 @@ int main(void)
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
         cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
+        cmocka_unit_test_teardown(test_control_unset_timeline_at_removes_the_events, teardown),
         cmocka_unit_test_teardown(test_control_errors_name_the_line, teardown),
         cmocka_unit_test_teardown(test_list_items_are_strict, teardown),
         cmocka_unit_test_teardown(test_line_limit_ignores_the_line_end, teardown),
