@@ -503,8 +503,9 @@ static bool may_be_consumed(const char *j)
             continue;
         p++;
         p += strspn(p, " \t");
-        if (*p++ != '"')
-            continue;
+        if (*p != '"')
+            continue;   /* never past the terminator: "type": at the end */
+        p++;
         for (int k = 0; k < INST_NTYPES; k++) {
             size_t n = strlen(msg_types[k]);
             if (strncmp(p, msg_types[k], n) == 0 && p[n] == '"')

@@ -272,6 +272,12 @@ static void test_only_consumed_message_types_are_kept_and_counted(void **state)
     assert_null(inst_last_msg(&in, "debugdump"));
     assert_int_equal(cJSON_GetObjectItem(inst_last_msg(&in, "ready"), "n")->valueint, 2);
     inst_msgs_free(&in);
+    /* a line ending in `"type":` (the fuzzer's find: the scan stepped
+     * over the terminator and read on, which SAN=1 reports) */
+    feed(&in, "@gemlab {\"x\":1,\"type\":\n@gemlab {\"type\": \n@gemlab {\"type\":\"ready\",\"n\":3}\n");
+    assert_int_equal(cJSON_GetArraySize(in.msgs), 1);
+    assert_int_equal(cJSON_GetObjectItem(inst_last_msg(&in, "ready"), "n")->valueint, 3);
+    inst_msgs_free(&in);
 }
 
 /* The answers the runner waits for by type are kept: `phy downshift`,
