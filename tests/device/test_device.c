@@ -205,6 +205,22 @@ static void tx_ring(struct qt *q, unsigned n, unsigned len)
     }
 }
 
+/* QEMU with a 100FD partner, the GEM at 100 full, the link settled, a
+ * ring of @n full-size frames and TSTART written: what the TX timing,
+ * statistics and halt tests start from.  qt_start's result. */
+static int tx_start_100(struct qt *q, unsigned n)
+{
+    if (qt_start(q, "-global gemlab-link.partner-abilities=100FD") != 0) {
+        return -1;
+    }
+    gem_setup(q, 100, true);
+    gem_enable(q, 0);
+    qt_step(q, LINK_SETTLE_NS);
+    tx_ring(q, n, FULL_FRAME_LEN);
+    gem_enable(q, GEM_NWCTRL_TSTART);
+    return 0;
+}
+
 static bool tx_desc_used(struct qt *q, unsigned i)
 {
     uint32_t d[2];
@@ -683,13 +699,7 @@ static int test_stats_registers_clear_on_read(void)
     struct qt q;
     uint32_t first, second;
 
-    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
-          "QEMU did not start");
-    gem_setup(&q, 100, true);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
-    tx_ring(&q, N, FULL_FRAME_LEN);
-    gem_enable(&q, GEM_NWCTRL_TSTART);
+    CHECK(tx_start_100(&q, N) == 0, "QEMU did not start");
     qt_step(&q, (N + 2) * t);
     first = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
     second = qt_readl(&q, GEM0_BASE + GEM_FRAMES_TX);
@@ -710,13 +720,7 @@ static int test_stats_clear_increment_and_write_enable(void)
     struct qt q;
     uint32_t before, cleared, written, incremented, enabled;
 
-    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
-          "QEMU did not start");
-    gem_setup(&q, 100, true);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
-    tx_ring(&q, N, FULL_FRAME_LEN);
-    gem_enable(&q, GEM_NWCTRL_TSTART);
+    CHECK(tx_start_100(&q, N) == 0, "QEMU did not start");
     qt_step(&q, (N + 2) * (uint64_t)FULL_FRAME_WIRE_BYTES * 80);
     before = qt_readl(&q, GEM0_BASE + GEM_OCTETS_TX_LO);
     tx_ring(&q, N, FULL_FRAME_LEN);
@@ -874,13 +878,7 @@ static int test_tx_halt_finishes_the_frame_and_clears_tgo(void)
     bool first, second_after_halt;
     uint64_t sent_halted, sent_all;
 
-    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
-          "QEMU did not start");
-    gem_setup(&q, 100, true);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
-    tx_ring(&q, N, FULL_FRAME_LEN);
-    gem_enable(&q, GEM_NWCTRL_TSTART);
+    CHECK(tx_start_100(&q, N) == 0, "QEMU did not start");
     qt_step(&q, t / 2);
     tgo_running = qt_readl(&q, GEM0_BASE + GEM_TXSR) & GEM_TXSR_TGO;
     gem_enable(&q, GEM_NWCTRL_THALT);
@@ -915,14 +913,8 @@ static int test_tx_100m_frames_leave_at_line_rate(void)
     bool used_at_start, used_before_first, first_done;
     uint64_t before_last, after_last;
 
-    CHECK(qt_start(&q, "-global gemlab-link.partner-abilities=100FD") == 0,
-          "QEMU did not start");
-    gem_setup(&q, 100, true);
-    gem_enable(&q, 0);
-    qt_step(&q, LINK_SETTLE_NS);
-    CHECK_EQ(qom_u64(&q, "link-speed"), 100);
-    tx_ring(&q, N, FULL_FRAME_LEN);
-    gem_enable(&q, GEM_NWCTRL_TSTART);
+    CHECK(tx_start_100(&q, N) == 0, "QEMU did not start");
+    CHECK_EQ(qom_u64(&q, "link-speed"), 100);     /* a QOM read: no virtual time passes */
     used_at_start = tx_desc_used(&q, 0);
     qt_step(&q, t - 1);
     used_before_first = tx_desc_used(&q, 0);

@@ -1455,12 +1455,36 @@ static void test_diagnose_dir_error_verdict_fails(void **state)
 /* A field of another type than results_schema.h gives it (a count as a
  * string, a flag as a number, a negative GEM counter) is refused naming
  * the field, not read as unknown with its rules silently off. */
+/* @len bytes of @body (strlen when 0) as DIR/results.json: dg_load_results
+ * refuses it with -EINVAL, no tree, and a message containing @msg. */
+static void load_refused(const char *dir, const char *body, size_t len, const char *msg, size_t i)
+{
+    char path[256], *text = NULL;
+    size_t tlen = 0;
+    cJSON *root = (cJSON *)1;
+    FILE *f;
+
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    f = fopen(path, "w");
+    assert_non_null(f);
+    fwrite(body, 1, len ? len : strlen(body), f);
+    fclose(f);
+    f = open_memstream(&text, &tlen);
+    assert_int_equal(dg_load_results(path, &root, f), -EINVAL);
+    fclose(f);
+    assert_null(root);
+    if (!strstr(text, msg))
+        fail_msg("case %zu: '%s' does not say %s", i, text, msg);
+    free(text);
+    unlink(path);
+}
+
 /* What no JSON writer produces is named for what it is: a NUL byte
  * (cJSON would end a string there: "clean\0_1g" read as "clean"), arrays
  * nested past cJSON's limit, a "schema" that is not a string. */
 static void test_load_results_names_nul_nesting_and_a_bad_schema(void **state)
 {
-    char dir[] = "/tmp/gemlab-dgn-XXXXXX", path[256];
+    char dir[] = "/tmp/gemlab-dgn-XXXXXX";
     static char deep[2 * CJSON_NESTING_LIMIT + 64];
     const struct {
         const char *body;
@@ -1480,25 +1504,8 @@ static void test_load_results_names_nul_nesting_and_a_bad_schema(void **state)
     memset(deep + 33 + CJSON_NESTING_LIMIT + 5, ']', CJSON_NESTING_LIMIT + 5);
     strcpy(deep + 33 + 2 * (CJSON_NESTING_LIMIT + 5), "}");
     assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/results.json", dir);
-    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        char *text = NULL;
-        size_t len = 0;
-        cJSON *root = (cJSON *)1;
-        FILE *f = fopen(path, "w");
-
-        assert_non_null(f);
-        fwrite(bad[i].body, 1, bad[i].len ? bad[i].len : strlen(bad[i].body), f);
-        fclose(f);
-        f = open_memstream(&text, &len);
-        assert_int_equal(dg_load_results(path, &root, f), -EINVAL);
-        fclose(f);
-        assert_null(root);
-        if (!strstr(text, bad[i].msg))
-            fail_msg("case %zu: '%s' does not say %s", i, text, bad[i].msg);
-        free(text);
-    }
-    unlink(path);
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+        load_refused(dir, bad[i].body, bad[i].len, bad[i].msg, i);
     rmdir(dir);
 }
 
@@ -1519,22 +1526,8 @@ static void test_load_results_refuses_a_mistyped_field(void **state)
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof(path), "%s/results.json", dir);
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-        char *text = NULL;
-        size_t len = 0;
-        cJSON *root = (cJSON *)1;
-        FILE *f = fopen(path, "w");
-
-        assert_non_null(f);
         snprintf(doc, sizeof(doc), "{\"schema\":\"gemlab-results-2\",%s}", bad[i].body);
-        fputs(doc, f);
-        fclose(f);
-        f = open_memstream(&text, &len);
-        assert_int_equal(dg_load_results(path, &root, f), -EINVAL);
-        fclose(f);
-        assert_null(root);
-        if (!strstr(text, bad[i].field))
-            fail_msg("case %zu: '%s' does not name %s", i, text, bad[i].field);
-        free(text);
+        load_refused(dir, doc, 0, bad[i].field, i);
     }
     /* null is "unknown" in every type, and a well-typed file loads */
     {
