@@ -11,6 +11,19 @@
 #ifndef GEMLAB_RUNNER_CMD_H
 #define GEMLAB_RUNNER_CMD_H
 
+#include <stdbool.h>
+
+/* A flag given twice is refused, never a silent last-wins: each parser
+ * keeps a struct cmd_seen and asks cmd_given_twice() (cmd_opts.c) about
+ * every flag it meets.  @prog is the prefix of the message ("gemlab run");
+ * true means it printed "PROG: FLAG given twice" and the caller exits 2. */
+#define CMD_MAX_FLAGS 24
+struct cmd_seen {
+    const char *flag[CMD_MAX_FLAGS];
+    int n;
+};
+bool cmd_given_twice(struct cmd_seen *s, const char *prog, const char *flag);
+
 int cmd_check(int argc, char **argv);       /* cmd_check.c */
 int cmd_show(int argc, char **argv);        /* cmd_show.c */
 int cmd_diagnose(int argc, char **argv);    /* cmd_diagnose.c */

@@ -37,24 +37,9 @@ static int parse_pos_double(const char *flag, const char *s, double *out)
     return 0;
 }
 
-/* Was value flag @a given before?  Marks it in @given (a second value
- * would silently win). */
-static bool seen(const char *a, unsigned *given)
-{
-    static const char *const flags[] = { "--name", "--dir", "--tolerance", "--mad-k" };
-
-    for (unsigned k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
-        if (!strcmp(a, flags[k])) {
-            bool was = *given & (1u << k);
-            *given |= 1u << k;
-            return was;
-        }
-    return false;
-}
-
 int cmd_baseline(int argc, char **argv)
 {
-    unsigned given = 0;
+    struct cmd_seen seen = { .n = 0 };
     struct bl_opts o = { .min_pct = NAN, .mad_k = NAN };
     const char *sub;
     int rc;
@@ -81,10 +66,8 @@ int cmd_baseline(int argc, char **argv)
                 return 2;
             }
             const char *v = argv[++i];
-            if (seen(a, &given)) {
-                fprintf(stderr, "gemlab baseline: %s given twice\n", a);
+            if (cmd_given_twice(&seen, "gemlab baseline", a))
                 return 2;
-            }
             if (!*v && !strcmp(a, "--dir")) {   /* "" would be "/" */
                 fprintf(stderr, "gemlab baseline: %s needs a value, not an empty string\n", a);
                 return 2;

@@ -62,6 +62,7 @@ int cmd_campaign(int argc, char **argv)
     struct cp_opts *o = &co.o;
     unsigned long long v;
     bool duration_set = false;
+    struct cmd_seen seen = { .n = 0 };
     char cmdline[1024];
     size_t cl = 0;
 
@@ -72,6 +73,8 @@ int cmd_campaign(int argc, char **argv)
             fprintf(stderr, "gemlab campaign: %s needs a value\n", a);
             return RUN_EXIT_INPUT;
         }
+        if (takes && cmd_given_twice(&seen, "gemlab campaign", a))
+            return RUN_EXIT_INPUT;
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);
             return RUN_EXIT_PASS;

@@ -17,6 +17,7 @@ int cmd_diagnose(int argc, char **argv)
     bool strict = false, auto_bl = true, blind = false;
     const char *dir = NULL, *bname = NULL, *bdir = NULL;
     cJSON *bl = NULL;
+    struct cmd_seen seen = { .n = 0 };
     int failed = 0, rc;
 
     for (int i = 0; i < argc; i++) {
@@ -28,10 +29,8 @@ int cmd_diagnose(int argc, char **argv)
             blind = true;
         else if ((!strcmp(argv[i], "--baseline") || !strcmp(argv[i], "--baseline-dir")) && i + 1 < argc) {
             const char **slot = !strcmp(argv[i], "--baseline") ? &bname : &bdir;
-            if (*slot) {
-                fprintf(stderr, "gemlab diagnose: %s given twice\n", argv[i]);
+            if (cmd_given_twice(&seen, "gemlab diagnose", argv[i]))
                 return RUN_EXIT_INPUT;
-            }
             *slot = argv[++i];
             /* a name, as `baseline --name` takes it: never a path */
             if (slot == &bname && !bl_name_ok(bname)) {

@@ -11,6 +11,7 @@ int cmd_merge(int argc, char **argv)
 {
     struct mg_opts o = { .out = "build/qemu-test-merged" };
     const char **inputs;
+    struct cmd_seen seen = { .n = 0 };
     bool pass;
     int rc;
 
@@ -41,6 +42,8 @@ int cmd_merge(int argc, char **argv)
                 fprintf(stderr, "gemlab merge: %s needs a value\n", argv[i]);
                 goto out;
             }
+            if (cmd_given_twice(&seen, "gemlab merge", argv[i]))
+                goto out;
             if (!strcmp(argv[i], "--out"))
                 o.out = argv[++i];
             else {

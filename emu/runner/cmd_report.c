@@ -12,6 +12,7 @@ int cmd_report(int argc, char **argv)
 {
     const char *dirs[RP_MAX_RUNS];
     struct rp_opts o = { .dirs = dirs, .out = NULL, .html = true };
+    struct cmd_seen seen = { .n = 0 };
 
     for (int i = 0; i < argc; i++) {
         if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -27,6 +28,8 @@ int cmd_report(int argc, char **argv)
                 fprintf(stderr, "gemlab report: --out needs a directory\n");
                 return 2;
             }
+            if (cmd_given_twice(&seen, "gemlab report", argv[i]))
+                return 2;
             o.out = argv[++i];
         } else if (!strcmp(argv[i], "--no-html"))
             o.html = false;

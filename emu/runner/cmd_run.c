@@ -23,11 +23,10 @@ static bool flag_in(const char *allowed, const char *a)
 }
 
 /* Parse "--flag VALUE" pairs.  @allowed lists the accepted flags; each
- * may be given once (a second one would silently win). */
+ * may be given once (cmd_given_twice). */
 static int parse_opts(int argc, char **argv, const char *allowed, struct run_opts *o, bool want_positional)
 {
-    const char *seen[16];
-    int nseen = 0;
+    struct cmd_seen seen = { .n = 0 };
 
     memset(o, 0, sizeof(*o));
     for (int i = 0; i < argc; i++) {
@@ -44,13 +43,8 @@ static int parse_opts(int argc, char **argv, const char *allowed, struct run_opt
             fprintf(stderr, "gemlab: unknown option '%s'\n", a);
             return -EINVAL;
         }
-        for (int k = 0; k < nseen; k++)
-            if (!strcmp(seen[k], a)) {
-                fprintf(stderr, "gemlab: %s given twice\n", a);
-                return -EINVAL;
-            }
-        if (nseen < (int)(sizeof(seen) / sizeof(seen[0])))
-            seen[nseen++] = a;
+        if (cmd_given_twice(&seen, "gemlab", a))
+            return -EINVAL;
         if (!strcmp(a, "--control")) {
             o->control = true;     /* a flag: the scenario's negative control */
             continue;

@@ -404,6 +404,16 @@ if [ $rc -eq 2 ] && [[ "$out" == *"unknown option '--f'"* ]] && [ $rc2 -eq 2 ] \
    && [[ "$out2" == *"--seed given twice"* ]]; then
     ok "a flag prefix is unknown; a flag twice is refused"
 else bad "flag matching" "rc=$rc $out / rc=$rc2 $out2"; fi
+# every command refuses a value flag twice (cmd_given_twice), before it
+# touches its inputs
+out=$("$G" campaign --dry-run --runs 1 --runs 2 2>&1); rc=$?
+out2=$("$G" report "$work" --out "$work/r1" --out "$work/r2" 2>&1); rc2=$?
+out3=$("$G" merge --out "$work/m1" --expect-shards 1 --out "$work/m2" "$work" 2>&1); rc3=$?
+if [ $rc -eq 2 ] && [[ "$out" == "gemlab campaign: --runs given twice" ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == "gemlab report: --out given twice" ]] && [ $rc3 -eq 2 ] \
+   && [[ "$out3" == "gemlab merge: --out given twice" ]] && ! [ -e "$work/r1" ] && ! [ -e "$work/m1" ]; then
+    ok "campaign, report and merge refuse a flag given twice"
+else bad "campaign/report/merge flag twice" "rc=$rc $out / rc=$rc2 $out2 / rc=$rc3 $out3"; fi
 # a baseline is named, never a path; a flag given twice is not a choice
 out=$("$G" diagnose "$work" --baseline ../../etc/x 2>&1); rc=$?
 out2=$("$G" diagnose "$work" --baseline a --baseline b 2>&1); rc2=$?
