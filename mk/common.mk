@@ -63,7 +63,11 @@ LIBGEMLAB_INC := $(TOP)/emu/runner
 LIBGEMLAB_SRCS := $(sort $(filter-out $(TOP)/emu/runner/main.c $(wildcard $(TOP)/emu/runner/cmd_*.c), \
                                       $(wildcard $(TOP)/emu/runner/*.c)))
 LIBGEMLAB := $(HOSTO)/runner/libgemlab.a
-LIBGEMLAB_LDLIBS := -lcjson -linih -lm
+# merge.c reads JUnit with libxml2 (libxml2-dev, scripts/deps/base.list);
+# its headers' directory is Debian's `pkg-config --cflags libxml-2.0`,
+# written out so that a machine without it yet parses this file quietly
+LIBGEMLAB_CFLAGS := -I/usr/include/libxml2
+LIBGEMLAB_LDLIBS := -lcjson -linih -lxml2 -lm
 
 # Python suites: Debian's pytest (python3-pytest, scripts/deps/base.list)
 # on Debian's python3, never whatever python3 comes first in PATH.

@@ -2,9 +2,11 @@
  * merge.c - `gemlab merge`: one verdict, JUnit file, report.md, index.html
  * and index.json from the outputs of N qemu-test.sh shards.  See merge.h.
  *
- * The JUnit reader knows the shape qemu-test.sh writes (and common JUnit):
- * <testsuite name=.. time=..> with <testcase classname= name= time=> that
- * are self-closing or hold <failure>/<error>/<skipped>.
+ * The JUnit reader is libxml2's (a well-formed XML 1.0 document): a
+ * <testsuites> holding <testsuite name=.. time=..> elements, or one
+ * <testsuite>, with <testcase classname= name= time=> children that are
+ * empty or hold <failure>/<error>/<skipped> (the shape qemu-test.sh, pytest
+ * and Ant's JUnit task write).
  */
 #define _GNU_SOURCE /* nftw (XSI), memmem (GNU) */
 #include <ctype.h>
@@ -19,83 +21,43 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <libxml/parser.h>
+#include <libxml/tree.h>
+#include <libxml/xmlerror.h>
+
 #include "diagnose.h"
 #include "doc.h"
 #include "merge.h"
 #include "units.h"
 #include "util.h"
 
-/* value of attribute @name in the tag [tag, end) (raw, not unescaped) */
-static bool attr(const char *tag, const char *end, const char *name, char *out, size_t len)
+/* The "time" attribute @buf of the <@what name="@name"> element in
+ * seconds: 0 with *@out NAN when there is none (@buf NULL or empty), or
+ * with the value; -EINVAL (message naming @file, the element and the
+ * attribute on @err) when it is not a decimal number 0..MG_MAX_TIME_S.
+ * strtod alone takes a sign, blanks, "inf", "nan" and hex: time="-5" or
+ * time="inf" went into the totals.  An exponent is taken ("1e-05", as some
+ * JUnit writers print it). */
+static int attr_time(const char *buf, const char *file, const char *what, const char *name, double *out,
+                     FILE *err)
 {
-    size_t nl = strlen(name);
-
-    for (const char *p = tag + 1; p + nl + 2 < end; p++) {
-        if ((p[-1] == ' ' || p[-1] == '\t' || p[-1] == '\n') && !strncmp(p, name, nl) && p[nl] == '=' &&
-            (p[nl + 1] == '"' || p[nl + 1] == '\'')) {
-            const char *v = p + nl + 2, *q = memchr(v, p[nl + 1], (size_t)(end - v));
-            size_t n;
-            if (!q)
-                return false;
-            n = (size_t)(q - v) < len - 1 ? (size_t)(q - v) : len - 1;
-            memcpy(out, v, n);
-            out[n] = '\0';
-            return true;
-        }
-    }
-    return false;
-}
-
-/* The "time" attribute of the <@what name="@name"> tag [tag, end) in
- * seconds: 0 with *@out NAN when there is none (or it is empty), or with
- * the value; -EINVAL (message naming @file, the tag and the attribute on
- * @err) when it is not a decimal number 0..MG_MAX_TIME_S.  strtod alone
- * takes a sign, blanks, "inf", "nan" and hex: time="-5" or time="inf" went
- * into the totals.  An exponent is taken ("1e-05", as some JUnit writers
- * print it). */
-static int attr_time(const char *tag, const char *end, const char *file, const char *what, const char *name,
-                     double *out, FILE *err)
-{
-    char buf[64], *e;
+    char *e;
     double v;
 
     *out = NAN;
-    if (!attr(tag, end, "time", buf, sizeof(buf)) || !buf[0])
+    if (!buf || !buf[0])
         return 0;
     if ((isdigit((unsigned char)buf[0]) || (buf[0] == '.' && isdigit((unsigned char)buf[1]))) &&
-        !strpbrk(buf, "xXpP") && strlen(buf) < sizeof(buf) - 1) {
+        !strpbrk(buf, "xXpP") && strlen(buf) < 64) {
         v = strtod(buf, &e);
         if (!*e && isfinite(v) && v >= 0 && v <= MG_MAX_TIME_S) {
             *out = v;
             return 0;
         }
     }
-    fprintf(err, "%s: <%s name=\"%s\"> time=\"%s\": not a duration in seconds (a number 0..%.0f)\n", file,
+    fprintf(err, "%s: <%s name=\"%s\"> time=\"%.63s\": not a duration in seconds (a number 0..%.0f)\n", file,
             what, name, buf, MG_MAX_TIME_S);
     return -EINVAL;
-}
-
-/* @s with the five predefined XML entities decoded (XML 1.0 section 4.6),
- * in place; others stay as written */
-static void xml_unesc(char *s)
-{
-    static const struct { const char *ent; char c; } e[] = {
-        { "&lt;", '<' }, { "&gt;", '>' }, { "&amp;", '&' }, { "&quot;", '"' }, { "&apos;", '\'' },
-    };
-    char *w = s;
-
-    for (const char *r = s; *r;) {
-        size_t i;
-        for (i = 0; i < sizeof(e) / sizeof(e[0]); i++)
-            if (!strncmp(r, e[i].ent, strlen(e[i].ent)))
-                break;
-        if (i < sizeof(e) / sizeof(e[0])) {
-            *w++ = e[i].c;
-            r += strlen(e[i].ent);
-        } else
-            *w++ = *r++;
-    }
-    *w = '\0';
 }
 
 /* The decimal digits [b, e) (units.h un_parse_u64: no overflow, which
@@ -167,147 +129,205 @@ static void *grow(void *p, int n, size_t sz)
     return realloc(p, (size_t)(n ? 2 * n : 8) * sz);
 }
 
-static int add_junit_clean(struct mg *m, const char *text, const char *file, FILE *err);
-
-/* Shards' JUnit is copied into ours verbatim: a control character or bad
- * UTF-8 in it (a guest's console in a <failure>, an older qemu-test.sh)
- * would make junit.xml invalid XML 1.0 and lose every shard's results in
- * CI (docs/SECURITY.md R7), so the text is cleaned first. */
-int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
+/* An attribute's value with its entity and character references decoded
+ * (XML 1.0 section 3.3.3; libxml2's xmlGetNoNsProp), cut to @len bytes;
+ * false when the element has none. */
+static bool prop(xmlNode *n, const char *name, char *out, size_t len)
 {
-    size_t n = strlen(text);
-    char *clean = malloc(3 * n + 1);
-    int rc;
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
 
-    if (!clean)
+    if (!v)
+        return false;
+    snprintf(out, len, "%s", (const char *)v);
+    xmlFree(v);
+    return true;
+}
+
+static bool is_el(const xmlNode *n, const char *name)
+{
+    return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
+}
+
+/* The "time" of element @n (attr_time) */
+static int prop_time(xmlNode *n, const char *file, const char *what, const char *name, double *out, FILE *err)
+{
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)"time");
+    int rc = attr_time((const char *)v, file, what, name, out, err);
+
+    xmlFree(v);
+    return rc;
+}
+
+/* failures= plus errors= of a <testsuite>, the count its writer declared;
+ * -1 when it gives neither as a whole number */
+static int declared_failed(xmlNode *su)
+{
+    static const char *const names[] = { "failures", "errors" };
+    int sum = -1;
+
+    for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+        char buf[24];
+        uint64_t v;
+        if (prop(su, names[i], buf, sizeof(buf)) && !un_parse_u64(buf, &v) && v <= INT_MAX / 2)
+            sum = (sum < 0 ? 0 : sum) + (int)v;
+    }
+    return sum;
+}
+
+/* One <testsuite> element @su of @doc and its <testcase> children. */
+static int add_suite(struct mg *m, xmlDoc *doc, xmlNode *su, const char *file, FILE *err)
+{
+    struct mg_suite *s;
+    char name[sizeof(s->name)];
+    double time;
+    int k, n;
+    void *ns;
+    xmlBuffer *buf;
+
+    if (!prop(su, "name", name, sizeof(name)))
+        snprintf(name, sizeof(name), "%s", file);
+    if (prop_time(su, file, "testsuite", name, &time, err) || suite_shard(name, file, &k, &n, err))
+        return -EINVAL;
+    /* JUnit's schemas put suites side by side under <testsuites>; one
+     * inside another was read as the outer suite cut at the inner one's
+     * end, and the outer's later cases were lost */
+    for (xmlNode *c = su->children; c; c = c->next)
+        if (is_el(c, "testsuite")) {
+            fprintf(err, "%s:%ld: a <testsuite> inside <testsuite name=\"%s\">: nested suites are not read; "
+                         "put each under <testsuites>\n", file, xmlGetLineNo(c), name);
+            return -EINVAL;
+        }
+    if (!(ns = grow(m->suites, m->nsuites, sizeof(*m->suites))))
         return -ENOMEM;
-    runner_clean_text(clean, 3 * n + 1, text, n, true);
-    rc = add_junit_clean(m, clean, file, err);
+    m->suites = ns;
+    s = &m->suites[m->nsuites++];
+    memset(s, 0, sizeof(*s));
+    snprintf(s->file, sizeof(s->file), "%s", file);
+    memcpy(s->name, name, sizeof(s->name));
+    s->time = time;
+    s->k = k;
+    s->n = n;
+    s->declared_failed = declared_failed(su);
+    /* copied into our junit.xml as libxml2 writes it back: well-formed
+     * whatever the shard's comments, CDATA or quoting */
+    if (!(buf = xmlBufferCreate()))
+        return -ENOMEM;
+    xmlNodeDump(buf, doc, su, 1, 0);
+    s->xml = strndup((const char *)xmlBufferContent(buf), (size_t)xmlBufferLength(buf));
+    xmlBufferFree(buf);
+    if (!s->xml)
+        return -ENOMEM;
+    for (xmlNode *c = su->children; c; c = c->next) {
+        struct mg_case *tc, one;
+        bool failed = false, skipped = false;
+
+        if (!is_el(c, "testcase"))
+            continue;
+        memset(&one, 0, sizeof(one));
+        prop(c, "classname", one.classname, sizeof(one.classname));
+        prop(c, "name", one.name, sizeof(one.name));
+        if (prop_time(c, file, "testcase", one.name, &one.time, err))
+            return -EINVAL;
+        for (xmlNode *r = c->children; r; r = r->next)
+            if (is_el(r, "failure") || is_el(r, "error"))
+                failed = true;
+            else if (is_el(r, "skipped") && !skipped) {
+                /* qemu-test.sh: "TODO: ..." for a scenario marked todo,
+                 * else why it could not run */
+                skipped = true;
+                if (!prop(r, "message", one.why, sizeof(one.why)))
+                    snprintf(one.why, sizeof(one.why), "no reason given");
+            }
+        one.status = failed ? MG_FAIL : skipped ? (!strncmp(one.why, "TODO", 4) ? MG_TODO : MG_SKIP) : MG_PASS;
+        one.shard = m->nsuites - 1;
+        s->failed_cases += failed;
+        if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))
+            return -ENOMEM;
+        m->cases = ns;
+        tc = &m->cases[m->ncases++];
+        *tc = one;
+    }
+    return 0;
+}
+
+/* Parse @len bytes of JUnit @text read from @file with libxml2 (comments,
+ * CDATA, character references, any attribute quoting and white space, as
+ * XML 1.0 has them).  Walking a directory (@walking), a merge's own
+ * junit.xml (<testsuites name="qemu-test-merged">) is passed over: read
+ * again it counted every shard twice.  0, or -EINVAL with a message
+ * naming @file (and its line) on @err.
+ *
+ * Shards' JUnit is copied into ours: a control character or bad UTF-8 in
+ * it (a guest's console in a <failure>, an older qemu-test.sh) would make
+ * junit.xml invalid XML 1.0 and lose every shard's results in CI
+ * (docs/SECURITY.md R7), so the text is cleaned before it is parsed. */
+static int add_junit(struct mg *m, const char *text, size_t len, const char *file, bool walking, FILE *err)
+{
+    const char *nul = memchr(text, '\0', len);
+    xmlDoc *doc;
+    xmlNode *root;
+    char *clean;
+    size_t cn;
+    int found = 0, rc = 0;
+
+    if (nul) {
+        /* XML 1.0 section 2.2: NUL is no character; strlen() stopped at it
+         * and the rest of the file went unread */
+        fprintf(err, "%s: a NUL byte at offset %zu: not XML\n", file, (size_t)(nul - text));
+        return -EINVAL;
+    }
+    if (len > INT_MAX / 3 - 1) {
+        fprintf(err, "%s: larger than %d bytes\n", file, INT_MAX / 3 - 1);
+        return -EINVAL;
+    }
+    if (!(clean = malloc(3 * len + 1)))
+        return -ENOMEM;
+    cn = runner_clean_text(clean, 3 * len + 1, text, len, true);
+    xmlResetLastError();
+    /* no network, no external DTD, entities left as references */
+    doc = xmlReadMemory(clean, (int)cn, file, NULL,
+                        XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING | XML_PARSE_BIG_LINES);
+    if (!doc) {
+        const xmlError *e = xmlGetLastError();
+        const char *msg = e && e->message ? e->message : "unreadable";
+        fprintf(err, "%s:%d: not well-formed XML: %.*s\n", file, e ? e->line : 0,
+                (int)strcspn(msg, "\n"), msg);
+        free(clean);
+        return -EINVAL;
+    }
+    root = xmlDocGetRootElement(doc);
+    if (doc->intSubset || doc->extSubset) {
+        fprintf(err, "%s: a <!DOCTYPE>: JUnit files have none, and its entities are not expanded here\n", file);
+        rc = -EINVAL;
+    } else if (is_el(root, "testsuites")) {
+        char nm[32];
+        if (walking && prop(root, "name", nm, sizeof(nm)) && !strcmp(nm, "qemu-test-merged"))
+            found = -1;
+        for (xmlNode *c = root->children; c && found >= 0 && !rc; c = c->next)
+            if (is_el(c, "testsuite")) {
+                rc = add_suite(m, doc, c, file, err);
+                found++;
+            }
+    } else if (is_el(root, "testsuite")) {
+        rc = add_suite(m, doc, root, file, err);
+        found++;
+    } else {
+        fprintf(err, "%s:%ld: <%s> is not JUnit (<testsuites> or <testsuite>)\n", file,
+                root ? xmlGetLineNo(root) : 0L, root ? (const char *)root->name : "");
+        rc = -EINVAL;
+    }
+    if (!rc && !found) {
+        fprintf(err, "%s: no <testsuite> in this file\n", file);
+        rc = -EINVAL;
+    }
+    xmlFreeDoc(doc);
     free(clean);
     return rc;
 }
 
-/* The first @needle inside [p, end), or NULL.  The reader's searches stay
- * inside the suite (or the text) they are about: strstr() for a suite's
- * testcases ran on to the end of the text for every suite, quadratic in a
- * file of many suites (and ASan's strstr measures the whole rest each
- * time). */
-static const char *find_in(const char *p, const char *end, const char *needle)
+int mg_add_junit(struct mg *m, const char *text, const char *file, FILE *err)
 {
-    return p < end ? memmem(p, (size_t)(end - p), needle, strlen(needle)) : NULL;
-}
-
-static int add_junit_clean(struct mg *m, const char *text, const char *file, FILE *err)
-{
-    const char *p = text, *end = text + strlen(text);
-    int found = 0;
-
-    while ((p = find_in(p, end, "<testsuite"))) {
-        const char *tagend, *close, *c;
-        struct mg_suite *s;
-        char name[sizeof(s->name)];
-        double time;
-        int k, n;
-        void *ns;
-
-        if (p[10] != ' ' && p[10] != '>' && p[10] != '\n' && p[10] != '/') {
-            p += 10; /* <testsuites> */
-            continue;
-        }
-        tagend = strchr(p, '>');
-        if (!tagend) {
-            fprintf(err, "%s: unterminated <testsuite> tag\n", file);
-            return -EINVAL;
-        }
-        if (tagend[-1] == '/')
-            close = tagend + 1;
-        else {
-            close = find_in(tagend, end, "</testsuite>");
-            if (!close) {
-                fprintf(err, "%s: <testsuite> without </testsuite>\n", file);
-                return -EINVAL;
-            }
-            close += strlen("</testsuite>");
-        }
-        if (!attr(p, tagend, "name", name, sizeof(name)))
-            snprintf(name, sizeof(name), "%s", file);
-        if (attr_time(p, tagend, file, "testsuite", name, &time, err) || suite_shard(name, file, &k, &n, err))
-            return -EINVAL;
-        if (!(ns = grow(m->suites, m->nsuites, sizeof(*m->suites))))
-            return -ENOMEM;
-        m->suites = ns;
-        s = &m->suites[m->nsuites++];
-        memset(s, 0, sizeof(*s));
-        snprintf(s->file, sizeof(s->file), "%s", file);
-        memcpy(s->name, name, sizeof(s->name));
-        s->time = time;
-        s->k = k;
-        s->n = n;
-        s->xml = strndup(p, (size_t)(close - p));
-        if (!s->xml)
-            return -ENOMEM;
-        /* its testcases */
-        for (c = tagend; (c = find_in(c, close, "<testcase"));) {
-            const char *te = strchr(c, '>'), *ce;
-            struct mg_case *tc, one;
-
-            if (!te || te > close) {
-                fprintf(err, "%s: unterminated <testcase>\n", file);
-                return -EINVAL;
-            }
-            if (te[-1] == '/')
-                ce = te + 1;
-            else {
-                ce = find_in(te, close, "</testcase>");
-                if (!ce) {
-                    fprintf(err, "%s: <testcase> without </testcase>\n", file);
-                    return -EINVAL;
-                }
-            }
-            memset(&one, 0, sizeof(one));
-            attr(c, te, "classname", one.classname, sizeof(one.classname));
-            attr(c, te, "name", one.name, sizeof(one.name));
-            /* as text, not XML: the reports escape them for their own
-             * format, once (an "&amp;" read raw came out "&amp;amp;") */
-            xml_unesc(one.classname);
-            xml_unesc(one.name);
-            if (attr_time(c, te, file, "testcase", one.name, &one.time, err))
-                return -EINVAL;
-            if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))
-                return -ENOMEM;
-            m->cases = ns;
-            tc = &m->cases[m->ncases++];
-            *tc = one;
-            tc->shard = m->nsuites - 1;
-            tc->status = MG_PASS;
-            if (ce > te + 1) {
-                char *body = strndup(te, (size_t)(ce - te));
-                if (!body)
-                    return -ENOMEM;
-                char *sk;
-                if (strstr(body, "<failure") || strstr(body, "<error"))
-                    tc->status = MG_FAIL;
-                else if ((sk = strstr(body, "<skipped"))) {
-                    /* qemu-test.sh: "TODO: ..." for a scenario marked todo,
-                     * else why it could not run */
-                    const char *ske = strchr(sk, '>');
-                    if (!ske || !attr(sk, ske, "message", tc->why, sizeof(tc->why)))
-                        snprintf(tc->why, sizeof(tc->why), "no reason given");
-                    xml_unesc(tc->why);
-                    tc->status = !strncmp(tc->why, "TODO", 4) ? MG_TODO : MG_SKIP;
-                }
-                free(body);
-            }
-            c = ce;
-        }
-        found++;
-        p = close;
-    }
-    if (!found) {
-        fprintf(err, "%s: no <testsuite> in this file\n", file);
-        return -EINVAL;
-    }
-    return 0;
+    return add_junit(m, text, strlen(text), file, false, err);
 }
 
 static void problem(struct mg *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -401,11 +421,21 @@ void mg_evaluate(struct mg *m)
     for (int k = 1; k <= m->n && k <= MG_MAX_SHARDS; k++)
         if (!seen[k])
             problem(m, "shard %d of %d is missing", k, m->n);
+    /* a suite that says it failed more than its cases show lost some (a
+     * writer cut off, or cases this reader does not see) */
+    for (int i = 0; i < m->nsuites; i++) {
+        const struct mg_suite *s = &m->suites[i];
+        if (s->declared_failed > s->failed_cases)
+            problem(m, "%s (%s) declares %d failures and errors, but %d of its test cases failed", s->name,
+                    s->file, s->declared_failed, s->failed_cases);
+    }
     {
         const cJSON *d;
         cJSON_ArrayForEach(d, m->incomplete)
             problem(m, "run %s is incomplete (" RUNNER_IN_PROGRESS ": killed, or its results could not be written)",
                     d->valuestring);
+        cJSON_ArrayForEach(d, m->unreadable)
+            problem(m, "run %s: its results.json cannot be read, so it is not in the report", d->valuestring);
     }
     dup = case_dups(m);
     if (!dup)
@@ -442,6 +472,7 @@ void mg_free(struct mg *m)
     free(m->cases);
     cJSON_Delete(m->problems);
     cJSON_Delete(m->incomplete);
+    cJSON_Delete(m->unreadable);
     memset(m, 0, sizeof(*m));
 }
 
@@ -455,9 +486,9 @@ static FILE *walk_err;
 
 /* @path's text (runner_read_file, 64 MiB at most), or NULL with a message
  * on @err. */
-static char *slurp(const char *path, FILE *err)
+static char *slurp(const char *path, size_t *len, FILE *err)
 {
-    char *buf = runner_read_file(path, 64u << 20, NULL);
+    char *buf = runner_read_file(path, 64u << 20, len);
 
     if (!buf)
         fprintf(err, "%s: %s\n", path, errno == EFBIG ? "larger than 64 MiB" : strerror(errno));
@@ -488,8 +519,15 @@ static void add_run(const char *dir)
     if (runner_run_incomplete(dir, NULL))
         return; /* a problem of its own (visit) */
     snprintf(path, sizeof(path), "%s/results.json", dir);
-    if (dg_load_results(path, &res, walk_err))
-        return; /* reported; a broken run dir is listed by its JUnit case */
+    if (dg_load_results(path, &res, walk_err)) {
+        /* reported above; its JUnit case may well have passed (the run
+         * ended, then its results.json was cut or damaged), so the run
+         * would be missing from the report with nothing failing */
+        if (!walk_m->unreadable)
+            walk_m->unreadable = cJSON_CreateArray();
+        cJSON_AddItemToArray(walk_m->unreadable, cJSON_CreateString(dir));
+        return;
+    }
     r = cJSON_CreateObject();
     cJSON_AddStringToObject(r, "dir", dir);
     cJSON_AddStringToObject(r, "scenario", jstr_at(res, "scenario", "name"));
@@ -521,12 +559,13 @@ static int visit(const char *path, const struct stat *st, int type, struct FTW *
 
     (void)st;
     if (type == FTW_F && n > 4 && !strcmp(path + n - 4, ".xml") && strncmp(base, "merged", 6)) {
-        char *text = slurp(path, walk_err);
+        size_t len;
+        char *text = slurp(path, &len, walk_err);
         if (!text) {
             walk_rc = -EIO;
             return 0;
         }
-        if (strstr(text, "<testsuite") && mg_add_junit(walk_m, text, path, walk_err))
+        if (memmem(text, len, "<testsuite", 10) && add_junit(walk_m, text, len, path, true, walk_err))
             walk_rc = -EINVAL;
         free(text);
     } else if (type == FTW_F && !strcmp(base, "results.json")) {
@@ -844,6 +883,7 @@ out:
 static int read_input(struct mg *m, cJSON *runs, const char *in, FILE *err)
 {
     struct stat st;
+    size_t len;
     char *text;
     int rc;
 
@@ -853,7 +893,8 @@ static int read_input(struct mg *m, cJSON *runs, const char *in, FILE *err)
         return rc;
     }
     if (S_ISDIR(st.st_mode)) {
-        int before = m->nsuites, rb = cJSON_GetArraySize(runs), ib = cJSON_GetArraySize(m->incomplete);
+        int before = m->nsuites, rb = cJSON_GetArraySize(runs),
+            ib = cJSON_GetArraySize(m->incomplete) + cJSON_GetArraySize(m->unreadable);
         walk_m = m;
         walk_runs = runs;
         walk_rc = 0;
@@ -862,14 +903,15 @@ static int read_input(struct mg *m, cJSON *runs, const char *in, FILE *err)
             fprintf(err, "gemlab merge: %s: cannot walk: %s\n", in, strerror(errno));
             return -EIO;
         }
-        if (m->nsuites == before && cJSON_GetArraySize(runs) == rb && cJSON_GetArraySize(m->incomplete) == ib) {
+        if (m->nsuites == before && cJSON_GetArraySize(runs) == rb &&
+            cJSON_GetArraySize(m->incomplete) + cJSON_GetArraySize(m->unreadable) == ib) {
             fprintf(err, "gemlab merge: %s: no JUnit file and no run directory in it\n", in);
             return -EINVAL;
         }
         return walk_rc;
     }
-    text = slurp(in, err);
-    rc = !text ? -EIO : mg_add_junit(m, text, in, err) ? -EINVAL : 0;
+    text = slurp(in, &len, err);
+    rc = !text ? -EIO : add_junit(m, text, len, in, false, err) ? -EINVAL : 0;
     free(text);
     return rc;
 }

@@ -39,7 +39,7 @@ enum mg_status { MG_PASS, MG_FAIL, MG_SKIP, MG_TODO };
 
 struct mg_case {
     char classname[128], name[128];
-    char why[192];          /* <skipped message=...>, entities decoded */
+    char why[192];          /* <skipped message=...>, references decoded */
     enum mg_status status;
     double time;
     int shard;
@@ -49,7 +49,9 @@ struct mg_suite {
     char name[128], file[512];
     int k, n;               /* shard k of n */
     double time;
-    char *xml;              /* "<testsuite ...>...</testsuite>" verbatim (owned) */
+    char *xml;              /* "<testsuite ...>...</testsuite>" (owned), as libxml2 writes it */
+    int declared_failed;    /* its failures= + errors=, -1 when it gives neither */
+    int failed_cases;       /* its <testcase>s holding <failure> or <error> */
 };
 
 struct mg {
@@ -60,6 +62,7 @@ struct mg {
     int expect_n;           /* --expect-shards, 0 = from the suites */
     bool skips_fail;        /* a skip (not a todo) fails the merge: CI=true */
     cJSON *incomplete;      /* run directories holding run.in-progress (strings, owned) */
+    cJSON *unreadable;      /* run directories whose results.json did not load (strings, owned) */
     /* results of mg_evaluate */
     int n, tests, passed, failed, skipped, todo;
     double time;

@@ -306,21 +306,108 @@ static void test_many_cases_one_duplicate_found(void **state)
 static void test_many_suites_are_all_read(void **state)
 {
     enum { SUITES = 20000, PAD = 16 << 20 };
-    size_t cap = (size_t)SUITES * 16 + PAD + 64, o = 0;
+    size_t cap = (size_t)SUITES * 16 + PAD + 128, o = 0;
     char *xml = malloc(cap);
     struct mg m = { 0 };
 
     (void)state;
     assert_non_null(xml);
+    o += (size_t)snprintf(xml + o, cap - o, "<testsuites>\n");
     for (int i = 0; i < SUITES; i++)
         o += (size_t)snprintf(xml + o, cap - o, "<testsuite/>\n");
     memset(xml + o, ' ', PAD);
     o += PAD;
-    snprintf(xml + o, cap - o, "\n");
+    snprintf(xml + o, cap - o, "</testsuites>\n");
     assert_int_equal(mg_add_junit(&m, xml, "many.xml", stderr), 0);
     assert_int_equal(m.nsuites, SUITES);
     assert_int_equal(m.ncases, 0);
     free(xml);
+    mg_free(&m);
+}
+
+/* What a blind audit of the old hand-made reader found: each of these
+ * lost a failing test case (or counted a commented-out one) and the merge
+ * said PASS.  libxml2 reads them as XML 1.0 has them. */
+static void test_junit_read_as_xml(void **state)
+{
+    char msg[512];
+    struct mg m = { 0 };
+
+    (void)state;
+    /* a </testsuite> inside a comment ended the suite; a commented-out
+     * <testcase> with a <failure> was counted */
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"qemu-test\">" PASS("a")
+                                      "<!-- end of block </testsuite> -->" FAIL("b")
+                                      "<!-- <testcase classname=\"k\" name=\"ghost\"><failure/></testcase> -->"
+                                      "<![CDATA[ <testcase name=\"cdata\"/> ]]>"
+                                      "</testsuite>", "c.xml", stderr), 0);
+    /* a TAB or CR after the element name, white space around '=', a '>'
+     * inside an attribute value, a character reference */
+    assert_int_equal(mg_add_junit(&m, "<testsuites>\r\n<testsuite\r\n\tname = 'qemu-test-x'>"
+                                      "<testcase classname=\"k\" name=\"a>b\" time=\"1\"/>"
+                                      "<testcase classname=\"k\" name=\"c&#38;d\"><failure message=\"x\"/></testcase>"
+                                      "<testcase classname=\"k\" name=\"e\"><skipped message=\"TODO: cpus > 1\"/></testcase>"
+                                      "</testsuite></testsuites>", "t.xml", stderr), 0);
+    assert_int_equal(m.nsuites, 2);
+    assert_int_equal(m.ncases, 5);
+    assert_string_equal(m.cases[0].name, "a");
+    assert_string_equal(m.cases[1].name, "b");
+    assert_int_equal(m.cases[1].status, MG_FAIL);
+    assert_string_equal(m.suites[1].name, "qemu-test-x");
+    assert_string_equal(m.cases[2].name, "a>b");
+    assert_int_equal(m.cases[2].status, MG_PASS);
+    assert_string_equal(m.cases[3].name, "c&d");
+    assert_int_equal(m.cases[3].status, MG_FAIL);
+    assert_string_equal(m.cases[4].why, "TODO: cpus > 1");
+    assert_int_equal(m.cases[4].status, MG_TODO);
+    /* what goes into our junit.xml is well-formed: the comment is whole */
+    assert_non_null(strstr(m.suites[0].xml, "<!-- end of block </testsuite> -->"));
+    mg_free(&m);
+
+    /* a suite inside a suite: the outer one's later cases were lost */
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(add_junit_msg(&m, "<testsuites><testsuite name=\"qemu-test-1-of-1\">\n"
+                                       "<testsuite name=\"inner\">" PASS("a") "</testsuite>\n" FAIL("b")
+                                       "</testsuite></testsuites>", "nest.xml", msg, sizeof(msg)), -EINVAL);
+    assert_string_equal(msg, "nest.xml:2: a <testsuite> inside <testsuite name=\"qemu-test-1-of-1\">: nested "
+                             "suites are not read; put each under <testsuites>\n");
+    mg_free(&m);
+    /* not XML, with the line; a DOCTYPE (its entities could expand) */
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(add_junit_msg(&m, "<testsuite name=\"a\">\n<testcase name=\"b\">\n", "y.xml", msg,
+                                   sizeof(msg)), -EINVAL);
+    assert_non_null(strstr(msg, "y.xml:3: not well-formed XML: "));
+    assert_int_equal(add_junit_msg(&m, "<!DOCTYPE testsuite [<!ENTITY x \"y\">]><testsuite name=\"&x;\"/>", "d.xml",
+                                   msg, sizeof(msg)), -EINVAL);
+    assert_string_equal(msg, "d.xml: a <!DOCTYPE>: JUnit files have none, and its entities are not expanded here\n");
+    assert_int_equal(m.nsuites, 0);
+    mg_free(&m);
+}
+
+/* A suite that says it failed more than its cases show lost some: the
+ * merge says so instead of passing */
+static void test_declared_failures_must_be_there(void **state)
+{
+    struct mg m = { 0 };
+
+    (void)state;
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"qemu-test\" tests=\"5\" failures=\"2\" errors=\"1\">"
+                                      FAIL("a") PASS("b") "</testsuite>", "s.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_false(m.pass);
+    assert_int_equal(m.failed, 1);
+    assert_int_equal(cJSON_GetArraySize(m.problems), 1);
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 0)->valuestring,
+                        "qemu-test (s.xml) declares 3 failures and errors, but 1 of its test cases failed");
+    mg_free(&m);
+    /* as many as declared, or none declared: no problem */
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"qemu-test-1-of-2\" failures=\"1\">" FAIL("a")
+                                      "</testsuite>", "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"qemu-test-2-of-2\" failures=\"many\">" PASS("b")
+                                      "</testsuite>", "s2.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_int_equal(cJSON_GetArraySize(m.problems), 0);
     mg_free(&m);
 }
 
@@ -412,6 +499,62 @@ static void test_merge_escapes_crafted_runs(void **state)
     assert_null(strstr(md, "](javascript:"));
     free(html);
     free(md);
+    rm_tree(top);
+}
+
+/* A merge into a directory it walks (its own --out under an INPUT, or
+ * --out the INPUT itself) read its own junit.xml the second time and
+ * counted every shard twice: "shard 1 of 1 given more than once".  A NUL
+ * byte ended the text early and the suites after it went unread. */
+static void test_merge_again_and_nul(void **state)
+{
+    char top[64], path[256], out[128];
+    static const char nul[] = "<testsuites><testsuite name=\"qemu-test-1-of-2\">" PASS("a") "</testsuite>\0"
+                              "<testsuite name=\"qemu-test-2-of-2\">" FAIL("b") "</testsuite></testsuites>";
+    FILE *f, *err;
+    const char *inputs[1];
+    struct mg_opts o = { .inputs = inputs, .ninputs = 1 };
+    char msg[512];
+    size_t n;
+    bool pass;
+
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    snprintf(path, sizeof(path), "%s/s1", top);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/s1/qemu-test-1-of-1.xml", top);
+    put(path, SUITE(1, 1, PASS("a")));
+    snprintf(out, sizeof(out), "%s/merged", top);
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(merge(top, out, false), 0);
+        snprintf(path, sizeof(path), "%s/s1", top);
+        assert_int_equal(merge(path, path, false), 0);
+    }
+    /* a run whose results.json is cut: the merge says so, not PASS */
+    snprintf(path, sizeof(path), "%s/s1/cut", top);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof(path), "%s/s1/cut/results.json", top);
+    put(path, "{\"schema\":\"gemlab-results-2\",\"scen");
+    assert_int_equal(merge(top, out, false), 1);
+    unlink(path);
+    snprintf(path, sizeof(path), "%s/s1/cut", top);
+    rmdir(path);
+    /* the NUL: refused, at its offset */
+    snprintf(path, sizeof(path), "%s/nul.xml", top);
+    assert_non_null(f = fopen(path, "w"));
+    assert_int_equal(fwrite(nul, 1, sizeof(nul) - 1, f), sizeof(nul) - 1);
+    fclose(f);
+    inputs[0] = path;
+    o.out = out;
+    assert_non_null(err = tmpfile());
+    assert_int_equal(mg_merge(&o, &pass, stdout, err), -EINVAL);
+    rewind(err);
+    n = fread(msg, 1, sizeof(msg) - 1, err);
+    msg[n] = '\0';
+    fclose(err);
+    assert_non_null(strstr(msg, "nul.xml: a NUL byte at offset "));
+    assert_false(pass);
     rm_tree(top);
 }
 
@@ -569,9 +712,12 @@ int main(void)
         cmocka_unit_test(test_duplicate_problems_name_the_first_shard),
         cmocka_unit_test(test_many_cases_one_duplicate_found),
         cmocka_unit_test(test_many_suites_are_all_read),
+        cmocka_unit_test(test_junit_read_as_xml),
+        cmocka_unit_test(test_declared_failures_must_be_there),
         cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
         cmocka_unit_test(test_merge_escapes_a_test_name_once),
+        cmocka_unit_test(test_merge_again_and_nul),
         cmocka_unit_test(test_merge_flags_incomplete_run),
         cmocka_unit_test(test_skip_counted_apart_outside_ci),
         cmocka_unit_test(test_skip_fails_the_merge_under_ci),
