@@ -281,6 +281,26 @@ cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad
     return bl;
 }
 
+/* Was @run_dir's results.json written after the baseline's run entry @e
+ * was saved ("saved": UTC to the second)?  Then the directory holds a
+ * later run (a reused `gemlab run --out`), not the one saved. */
+static bool rewritten_since(const char *run_dir, const cJSON *e)
+{
+    const cJSON *s = cJSON_GetObjectItemCaseSensitive(e, "saved");
+    struct tm tm;
+    struct stat st;
+    char path[PATH_MAX + 16];
+
+    memset(&tm, 0, sizeof(tm));
+    if (!cJSON_IsString(s) || sscanf(s->valuestring, "%4d-%2d-%2dT%2d:%2d:%2dZ", &tm.tm_year, &tm.tm_mon,
+                                     &tm.tm_mday, &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6)
+        return false;
+    tm.tm_year -= 1900;
+    tm.tm_mon -= 1;
+    snprintf(path, sizeof(path), "%s/results.json", run_dir);
+    return !stat(path, &st) && st.st_mtime > timegm(&tm);
+}
+
 int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
 {
     const cJSON *t = runner_json_path(results, RS(IPERF_THROUGHPUT_BPS));
@@ -339,10 +359,24 @@ int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err)
         cJSON_DeleteItemFromObjectCaseSensitive(bl, "runs");
         runs = cJSON_AddArrayToObject(bl, "runs");
     }
-    r = cJSON_CreateObject();
     {
+        /* one run counted twice pulls the median towards it and shrinks
+         * the MAD: a run directory (one that exists: its real path is
+         * its identity) is saved once */
         char abs[PATH_MAX];
-        cJSON_AddStringToObject(r, "run_dir", realpath(run_dir, abs) ? abs : run_dir);
+        bool real = realpath(run_dir, abs);
+        const char *id = real ? abs : run_dir;
+        cJSON_ArrayForEach(r, runs) {
+            const cJSON *d = cJSON_GetObjectItemCaseSensitive(r, "run_dir");
+            if (real && cJSON_IsString(d) && !strcmp(d->valuestring, id) && !rewritten_since(id, r)) {
+                const cJSON *when = cJSON_GetObjectItemCaseSensitive(r, "saved");
+                fprintf(err, "%s: this run is in the baseline already (saved %s); a run is counted once\n",
+                        run_dir, cJSON_IsString(when) ? when->valuestring : "before");
+                return -EEXIST;
+            }
+        }
+        r = cJSON_CreateObject();
+        cJSON_AddStringToObject(r, "run_dir", id);
     }
     gmtime_r(&now, &tm);
     strftime(stamp, sizeof(stamp), "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -649,8 +683,12 @@ static void print_cmp(FILE *out, const struct bl_cmp *c, const char *path)
     if (c->verdict == BL_CONDITIONS_DIFFER) {
         fprintf(out, "baseline %s: CONDITIONS DIFFER, not compared:\n", path);
         print_kv_list(out, c->differ, "", ", run ");
-    } else if (c->verdict == BL_NO_DATA)
-        fprintf(out, "baseline %s: no throughput to compare\n", path);
+    } else if (c->verdict == BL_NO_DATA && isnan(c->run_bps))
+        fprintf(out, "baseline %s: the run has no throughput to compare\n", path);
+    else if (c->verdict == BL_NO_DATA)
+        /* zero is stored (nothing got through), but no ratio is taken to it */
+        fprintf(out, "baseline %s: its median is %s bit/s, nothing to compare against (save new runs with "
+                     "--replace)\n", path, isnan(c->median_bps) ? "missing" : "0");
     else {
         char v[32];
         size_t i;

@@ -63,7 +63,9 @@ void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_
 cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k);
 /* Append a run to @bl (recomputes the statistics).  Returns 0, or
  * -EINVAL when the run's iperf.throughput_bps is missing or not a finite
- * number >= 0, or -EXDEV when conditions differ (@err gets the keys). */
+ * number >= 0, -EEXIST when @bl holds this run of @run_dir already (its
+ * results.json not written since it was saved), or -EXDEV when
+ * conditions differ (@err gets the keys). */
 int bl_append(cJSON *bl, const cJSON *results, const char *run_dir, FILE *err);
 /* Compare a run against a baseline.  Free @c with bl_cmp_free. */
 void bl_compare(const cJSON *bl, const cJSON *results, struct bl_cmp *c);

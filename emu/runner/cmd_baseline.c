@@ -60,6 +60,15 @@ int cmd_baseline(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         bool has_val = i + 1 < argc;
+        /* what one subcommand takes the other would ignore */
+        if ((!strcmp(sub, "compare") && (!strcmp(a, "--tolerance") || !strcmp(a, "--mad-k") ||
+                                         !strcmp(a, "--replace"))) ||
+            (!strcmp(sub, "save") && !strcmp(a, "--json"))) {
+            fprintf(stderr, "gemlab baseline %s: %s is for `baseline %s`%s\n", sub, a,
+                    !strcmp(sub, "save") ? "compare" : "save",
+                    !strcmp(sub, "save") ? "" : " (compare uses the tolerance the baseline was saved with)");
+            return 2;
+        }
         if (!strcmp(a, "--name") || !strcmp(a, "--dir") || !strcmp(a, "--tolerance") || !strcmp(a, "--mad-k")) {
             if (!has_val) {
                 fprintf(stderr, "gemlab baseline: %s needs a value\n", a);

@@ -3,6 +3,7 @@
  * with gnuplot SVG charts, per run and side by side.  See report.h.
  */
 #define _XOPEN_SOURCE 700
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -71,6 +72,18 @@ static void num_text(char *out, size_t len, double v)
         snprintf(out, len, "-");
     else
         snprintf(out, len, "%g", v);
+}
+
+/* @v with @prec digits after the point (and its sign, with @sign), or
+ * "-" when unknown: a report never says "nan" */
+static void fixed_text(char *out, size_t len, double v, int prec, bool sign)
+{
+    if (isnan(v))
+        snprintf(out, len, "-");
+    else if (sign)
+        snprintf(out, len, "%+.*f", prec, v);
+    else
+        snprintf(out, len, "%.*f", prec, v);
 }
 
 /* A per-core figure list, "88.8 / 16.5" (a -P sweep test's cpu_busy_pct or
@@ -226,10 +239,44 @@ void rp_parse_iperf3_json(const char *text, const char *file, struct rp_streams 
     cJSON_Delete(root);
 }
 
+/* iperf-2.csv before iperf-10.csv: runs of digits compare as numbers.  A
+ * size sweep numbers its files in the order of its sizes, and the charts
+ * label series i with size i; alphasort put iperf-10 and iperf-11 before
+ * iperf-2, and a sweep of 10 sizes or more was labelled wrongly. */
+static int by_number(const struct dirent **a, const struct dirent **b)
+{
+    const char *x = (*a)->d_name, *y = (*b)->d_name;
+
+    while (*x && *y) {
+        if (isdigit((unsigned char)*x) && isdigit((unsigned char)*y)) {
+            size_t nx, ny;
+            int c;
+            while (*x == '0' && isdigit((unsigned char)x[1]))
+                x++;
+            while (*y == '0' && isdigit((unsigned char)y[1]))
+                y++;
+            nx = strspn(x, "0123456789");
+            ny = strspn(y, "0123456789");
+            if (nx != ny)
+                return nx < ny ? -1 : 1;
+            if ((c = strncmp(x, y, nx)))
+                return c;
+            x += nx;
+            y += ny;
+        } else if (*x != *y)
+            return (unsigned char)*x < (unsigned char)*y ? -1 : 1;
+        else {
+            x++;
+            y++;
+        }
+    }
+    return (unsigned char)*x - (unsigned char)*y;
+}
+
 static void load_streams(const char *dir, struct rp_streams *st)
 {
     struct dirent **ents;
-    int n = scandir(dir, &ents, NULL, alphasort);
+    int n = scandir(dir, &ents, NULL, by_number);
 
     memset(st, 0, sizeof(*st));
     for (int i = 0; i < n; i++) {
@@ -824,9 +871,13 @@ static void summary_numbers(const cJSON *res, char *out, size_t len)
     int o;
 
     mbps(t, sizeof(t), jnum(res, RS(IPERF_THROUGHPUT_BPS)));
-    if (cJSON_IsTrue(runner_json_path(res, RS(LINK_UP))))
-        snprintf(l, sizeof(l), "link %g Mb/s %s duplex, %g flap(s)", jnum(res, RS(LINK_SPEED_MBPS)),
-                 cJSON_IsTrue(runner_json_path(res, RS(LINK_FULL_DUPLEX))) ? "full" : "half", jnum(res, RS(LINK_FLAPS)));
+    if (cJSON_IsTrue(runner_json_path(res, RS(LINK_UP)))) {
+        char sp[32], fl[32];
+        num_text(sp, sizeof(sp), jnum(res, RS(LINK_SPEED_MBPS)));
+        num_text(fl, sizeof(fl), jnum(res, RS(LINK_FLAPS)));
+        snprintf(l, sizeof(l), "link %s Mb/s %s duplex, %s flap(s)", sp,
+                 cJSON_IsTrue(runner_json_path(res, RS(LINK_FULL_DUPLEX))) ? "full" : "half", fl);
+    }
     else
         snprintf(l, sizeof(l), "%s", runner_json_path(res, RS(LINK_UP)) ? "link down" : "link unknown");
     o = snprintf(out, len, "%s Mb/s; %s", t, l);
@@ -897,9 +948,16 @@ static int write_run(const struct run_data *r, const struct charts *c, enum doc_
         fputs(doc_html(d) ? "</b>" : "**", out.f);
         doc_text(d, " against ");
         doc_code(d, js(r->cmp, "name"));
-        doc_textf(d, ": %.1f Mb/s vs median %.1f Mb/s of %g run(s), %+.1f%% (tolerance %.1f%%)",
-                  jnum(r->cmp, "throughput_bps") / 1e6, jnum(r->cmp, "median_bps") / 1e6, jnum(r->cmp, "runs"),
-                  jnum(r->cmp, "delta_pct"), jnum(r->cmp, "tolerance_pct"));
+        {
+            char now[32], med[32], runs[32], delta[32], tol[32];
+            mbps(now, sizeof(now), jnum(r->cmp, "throughput_bps"));
+            mbps(med, sizeof(med), jnum(r->cmp, "median_bps"));
+            num_text(runs, sizeof(runs), jnum(r->cmp, "runs"));
+            fixed_text(delta, sizeof(delta), jnum(r->cmp, "delta_pct"), 1, true);
+            fixed_text(tol, sizeof(tol), jnum(r->cmp, "tolerance_pct"), 1, false);
+            doc_textf(d, ": %s Mb/s vs median %s Mb/s of %s run(s), %s%% (tolerance %s%%)", now, med, runs, delta,
+                      tol);
+        }
         doc_p_close(d);
         doc_list_open(d);
         for (int pass = 0; pass < 2; pass++)
@@ -926,7 +984,10 @@ static int write_run(const struct run_data *r, const struct charts *c, enum doc_
             doc_tr(d);
             doc_tdf(d, "%g", jnum(e, "length_bytes"));
             doc_td(d, t);
-            doc_tdf(d, "%.3g", jnum(e, "udp_lost_pct"));
+            if (isnan(jnum(e, "udp_lost_pct")))
+                doc_td(d, "-");     /* TCP: nothing lost to count */
+            else
+                doc_tdf(d, "%.3g", jnum(e, "udp_lost_pct"));
         }
         doc_table_end(d);
     }
@@ -970,9 +1031,14 @@ static int write_run(const struct run_data *r, const struct charts *c, enum doc_
     if (r->lat) {
         doc_heading(d, 2, "Latency");
         doc_p_open(d);
-        doc_textf(d, "%g probes, %g lost: min %g us, p50 %g, p90 %g, p99 %g, max %g us", jnum(r->lat, "sent"),
-                  jnum(r->lat, "lost"), jnum(r->lat, "min_us"), jnum(r->lat, "p50_us"), jnum(r->lat, "p90_us"),
-                  jnum(r->lat, "p99_us"), jnum(r->lat, "max_us"));
+        {
+            static const char *const keys[] = { "sent", "lost", "min_us", "p50_us", "p90_us", "p99_us", "max_us" };
+            char t[7][32];
+            for (int k = 0; k < 7; k++)
+                num_text(t[k], sizeof(t[k]), jnum(r->lat, keys[k]));
+            doc_textf(d, "%s probes, %s lost: min %s us, p50 %s, p90 %s, p99 %s, max %s us", t[0], t[1], t[2],
+                      t[3], t[4], t[5], t[6]);
+        }
         doc_p_close(d);
     }
     /* Markdown folds the conditions away (GFM passes <details> through) */

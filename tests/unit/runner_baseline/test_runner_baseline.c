@@ -4,6 +4,7 @@
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -419,8 +421,9 @@ static void test_auto_lookup(void **state)
 
 
 /* D2: `gemlab baseline save` of one scenario from 8 processes at once,
- * SAVES times each: every save is kept (stats.n counts them all, after the
- * one that was there) and the file parses; no temporary is left. */
+ * SAVES times each, each save another run directory (one is saved once):
+ * every save is kept (stats.n counts them all, after the one that was
+ * there) and the file parses; no temporary is left. */
 #define SAVERS 8
 #define SAVES 4
 static void test_parallel_saves_lose_nothing(void **state)
@@ -434,13 +437,16 @@ static void test_parallel_saves_lose_nothing(void **state)
     struct dirent *e;
 
     assert_non_null(mkdtemp(dir));
-    snprintf(rundir, sizeof(rundir), "%s/run", dir);
-    assert_int_equal(mkdir(rundir, 0700), 0);
-    snprintf(path, sizeof(path), "%s/results.json", rundir);
     j = cJSON_Print(r);
-    write_file(path, j);
+    for (int i = 0; i <= SAVERS * SAVES; i++) {
+        snprintf(rundir, sizeof(rundir), "%s/run%d", dir, i);
+        assert_int_equal(mkdir(rundir, 0700), 0);
+        snprintf(path, sizeof(path), "%s/results.json", rundir);
+        write_file(path, j);
+    }
     cJSON_free(j);
     cJSON_Delete(r);
+    snprintf(rundir, sizeof(rundir), "%s/run0", dir);
     {   /* the previous count */
         struct bl_opts o = { .run_dir = rundir, .dir = dir, .min_pct = NAN, .mad_k = NAN };
         assert_int_equal(bl_save(&o, stdout, stderr), 0);
@@ -459,8 +465,10 @@ static void test_parallel_saves_lose_nothing(void **state)
                 _exit(3);
             if (read(go[0], &c, 1) < 0)     /* all start together */
                 _exit(3);
-            for (int n = 0; n < SAVES; n++)
+            for (int n = 0; n < SAVES; n++) {
+                snprintf(rundir, sizeof(rundir), "%s/run%d", dir, 1 + k * SAVES + n);
                 bad |= bl_save(&o, stdout, stderr) != 0;
+            }
             _exit(bad);
         }
     }
@@ -495,9 +503,12 @@ static void test_parallel_saves_lose_nothing(void **state)
     rmdir(path);
     snprintf(path, sizeof(path), "%s/zc702", dir);
     rmdir(path);
-    snprintf(path, sizeof(path), "%s/results.json", rundir);
-    unlink(path);
-    rmdir(rundir);
+    for (int i = 0; i <= SAVERS * SAVES; i++) {
+        snprintf(rundir, sizeof(rundir), "%s/run%d", dir, i);
+        snprintf(path, sizeof(path), "%s/results.json", rundir);
+        unlink(path);
+        rmdir(rundir);
+    }
     rmdir(dir);
 }
 
@@ -733,6 +744,47 @@ static void test_tolerance_flags_are_plain_decimals(void **state)
     rm_tree(top);
 }
 
+/* A run saved twice pulled the median towards it and shrank the MAD (the
+ * audit: "2 run(s), MAD 0.00" from one run).  Saved once; the same
+ * directory holding a later run (results.json rewritten) is a new run.
+ * compare refuses save's flags instead of ignoring them, and save
+ * compare's --json. */
+static void test_a_run_is_saved_once(void **state)
+{
+    char top[64], rundir[128], msg[2048], path[700];
+    cJSON *r = results(100e6, 4, "h1"), *bl;
+    struct timespec later[2];
+    (void)state;
+
+    make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+    assert_int_equal(save_msg(rundir, top, "x", false, msg, sizeof(msg)), 0);
+    assert_int_equal(save_msg(rundir, top, "x", false, msg, sizeof(msg)), -EEXIST);
+    assert_non_null(strstr(msg, "/run: this run is in the baseline already (saved 20"));
+    snprintf(path, sizeof(path), "%s/results.json", rundir);
+    clock_gettime(CLOCK_REALTIME, &later[0]);
+    later[0].tv_sec += 5;
+    later[1] = later[0];
+    assert_int_equal(utimensat(AT_FDCWD, path, later, 0), 0);
+    assert_int_equal(save_msg(rundir, top, "x", false, msg, sizeof(msg)), 0);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal/x.json", top);
+    assert_int_equal(dg_load_json(path, &bl, stderr), 0);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItem(bl, "runs")), 2);
+    cJSON_Delete(bl);
+    {
+        char *argv[] = { "compare", rundir, "--dir", top, "--name", "x", "--tolerance", "50", NULL };
+        assert_int_equal(cli(argv, 8, msg, sizeof(msg)), 2);
+        assert_string_equal(msg, "gemlab baseline compare: --tolerance is for `baseline save` (compare uses the "
+                                 "tolerance the baseline was saved with)\n");
+    }
+    {
+        char *argv[] = { "save", rundir, "--dir", top, "--json", NULL };
+        assert_int_equal(cli(argv, 5, msg, sizeof(msg)), 2);
+        assert_string_equal(msg, "gemlab baseline save: --json is for `baseline compare`\n");
+    }
+    cJSON_Delete(r);
+    rm_tree(top);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -752,6 +804,7 @@ int main(void)
         cmocka_unit_test(test_throughput_must_be_finite_and_not_negative),
         cmocka_unit_test(test_save_does_not_make_up_board_firmware_or_name),
         cmocka_unit_test(test_tolerance_flags_are_plain_decimals),
+        cmocka_unit_test(test_a_run_is_saved_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -579,6 +579,55 @@ static void test_sweep_charts_ceiling(void **state)
     rm_tree(dir);
 }
 
+/* An 11-size UDP sweep writes iperf-1.csv .. iperf-11.csv; the charts
+ * label series i with size i, and alphasort's order (iperf-1, iperf-10,
+ * iperf-11, iperf-2, ...) put the 1280-byte data under "128-byte test".
+ * A figure the run does not have is "-", never "nan". */
+static void test_sweep_series_in_size_order_and_no_nan(void **state)
+{
+    char dir[64], sweep[2048], json[4096], name[32], csv[160];
+    size_t o = 0;
+    char *dat, *md;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    for (int i = 1; i <= 11; i++) {
+        /* size 100 i bytes at i Mb/s: each file's data is its own */
+        o += (size_t)snprintf(sweep + o, sizeof(sweep) - o, "%s{\"length_bytes\":%d,\"throughput_bps\":%d}",
+                              i > 1 ? "," : "", 100 * i, i * 1000000);
+        snprintf(name, sizeof(name), "iperf-%d.csv", i);
+        snprintf(csv, sizeof(csv), "20261130151318,10.0.2.15,5001,10.0.2.2,41786,1,0.0-1.0,1,%d,0.125,10,4253,0.235,0\n",
+                 i * 1000000);
+        put(dir, name, csv);
+    }
+    snprintf(json, sizeof(json),
+             "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"sw\"},\"verdict\":{\"result\":\"PASS\"},"
+             "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"udp\"},"
+             "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true},\"iperf\":{\"throughput_bps\":9e7},"
+             "\"sweep\":[%s]}", sweep);
+    put(dir, "results.json", json);
+    /* a comparison without a throughput, as `baseline compare` writes it
+     * for a run that measured none */
+    put(dir, "baseline-compare.json", "{\"name\":\"clean_1g\",\"verdict\":\"no_data\",\"throughput_bps\":null,"
+                                      "\"median_bps\":1.01e8,\"runs\":2,\"delta_pct\":null,\"tolerance_pct\":5}");
+    assert_true(rp_run_report(dir) == 0 || rp_run_report(dir) == 3);
+    for (int i = 0; i < 11; i++) {
+        char sub[128], want[64];
+        snprintf(sub, sizeof(sub), "%s/report", dir);
+        snprintf(name, sizeof(name), "tput_%d.dat", i);
+        dat = get(sub, name);
+        snprintf(want, sizeof(want), "(%d-byte test)\n1 %d ", 100 * (i + 1), i + 1);
+        assert_has(dat, want);
+        free(dat);
+    }
+    md = get(dir, "report.md");
+    assert_has(md, "no\\_data** against `clean_1g`: - Mb/s vs median 101.0 Mb/s of 2 run(s), -% (tolerance 5.0%)");
+    assert_null(strstr(md, "nan"));
+    free(md);
+    rm_tree(dir);
+}
+
 /* The per-core table of a Linux run: busy, softirq and GEM interrupts per
  * CPU, "-" where one list is shorter (an agent without softirq). */
 static void test_report_per_core_table(void **state)
@@ -682,6 +731,7 @@ int main(void)
         cmocka_unit_test(test_throughput_chart_ceiling_no_timestamps),
         cmocka_unit_test(test_throughput_chart_ceiling_udp),
         cmocka_unit_test(test_sweep_charts_ceiling),
+        cmocka_unit_test(test_sweep_series_in_size_order_and_no_nan),
         cmocka_unit_test(test_side_by_side_charts_ceilings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
