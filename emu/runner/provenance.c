@@ -52,20 +52,54 @@ static bool tree_trusted(const char *top)
            (stat(git, &b) != 0 || (b.st_uid == 0 && !(b.st_mode & (S_IWGRP | S_IWOTH))));
 }
 
+/* The segment of @path that ends at @end (a '/'), or NULL when @end is at
+ * the start: "a/b/c" with @end at the second '/' gives "b" */
+static const char *segment_before(const char *path, const char *end)
+{
+    const char *s = end;
+
+    while (s > path && s[-1] != '/')
+        s--;
+    return s < end ? s : NULL;
+}
+
+void prov_qemu_build(const char *qemu, char *build, size_t blen, char *patch, size_t plen)
+{
+    static const char bin[] = "/qemu-system-arm";
+    size_t n = strlen(qemu);
+    const char *end, *full = NULL, *fe = NULL, *ve, *vb;
+
+    build[0] = patch[0] = '\0';
+    if (n <= sizeof(bin) - 1 || strcmp(qemu + n - (sizeof(bin) - 1), bin))
+        return;
+    end = qemu + n - (sizeof(bin) - 1);            /* the '/' before qemu-system-arm */
+    /* 10.0: VER-KEY/bin/FULL/ (FULL: KEY and our device files, models/
+     * and the peer's sources); 7.2: VER-KEY/build/ */
+    if ((full = segment_before(qemu, end)) && full - qemu >= 5 && !strncmp(full - 5, "/bin/", 5)) {
+        fe = end;
+        ve = full - 5;
+    } else if (full && full - qemu >= 1 && !strncmp(full, "build/", 6)) {
+        ve = full - 1;
+        full = NULL;
+    } else
+        return;
+    if (!(vb = segment_before(qemu, ve)) || !memchr(vb, '-', (size_t)(ve - vb)))
+        return;
+    snprintf(build, blen, "%.*s", (int)(ve - vb), vb);
+    {
+        const char *key = strrchr(build, '-') + 1;
+        if (full)
+            snprintf(patch, plen, "%s/%.*s", key, (int)(fe - full), full);
+        else
+            snprintf(patch, plen, "%s", key);
+    }
+}
+
 void prov_add(cJSON *versions, const char *top, const char *qemu, const char *fw)
 {
     char build[256] = "", patch[128] = "", buf[512], models[128] = "", line[1024], k1[128], k2[128];
-    const char *b = strstr(qemu, "/build/qemu-system-arm");
 
-    /* .../VER-KEY/build/qemu-system-arm */
-    if (b) {
-        const char *s = b;
-        while (s > qemu && s[-1] != '/')
-            s--;
-        snprintf(build, sizeof(build), "%.*s", (int)(b - s), s);
-        if (strrchr(build, '-'))
-            snprintf(patch, sizeof(patch), "%s", strrchr(build, '-') + 1);
-    }
+    prov_qemu_build(qemu, build, sizeof(build), patch, sizeof(patch));
     cJSON_AddStringToObject(versions, "qemu_build", build);
     cJSON_AddStringToObject(versions, "qemu_patch", patch);
 

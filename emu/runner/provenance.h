@@ -5,12 +5,17 @@
 #ifndef GEMLAB_RUNNER_PROVENANCE_H
 #define GEMLAB_RUNNER_PROVENANCE_H
 
+#include <stddef.h>
+
 #include <cjson/cJSON.h>
 
 /* Add to @versions (an object):
  *   qemu_build        the QEMU cache directory VER-KEY (emu/qemu/build.sh)
  *                     when @qemu lives in one, else ""
- *   qemu_patch        its KEY: the hash of the patch series + configure options
+ *   qemu_patch        its KEY: the hash of the patch series + configure
+ *                     options; for a 10.0 build "KEY/FULL", FULL the hash
+ *                     of KEY and our device files, models/ and the peer's
+ *                     sources (bin/FULL/: what the binary was built from)
  *   models            git tree id of TOP/models at HEAD, "-dirty" when the
  *                     work tree differs ("" without git)
  *   firmware          the image's version.txt (bare-metal: git describe)
@@ -19,5 +24,8 @@
  *                     initramfs keys next to the image
  * Values that cannot be found are "". */
 void prov_add(cJSON *versions, const char *top, const char *qemu, const char *fw);
+/* qemu_build and qemu_patch of the QEMU binary path @qemu, both "" when
+ * it is not in an emu/qemu cache directory */
+void prov_qemu_build(const char *qemu, char *build, size_t blen, char *patch, size_t plen);
 
 #endif

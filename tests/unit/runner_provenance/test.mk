@@ -1,0 +1,1 @@
+runner_provenance_LIBGEMLAB := 1
