@@ -210,11 +210,13 @@ fuzz: deps
 	$(Q)$(MAKE) -C tests/fuzz fuzz
 
 # Merge the outputs of `make qemu-test SHARD=k/N` (k = 1..N) into one
-# verdict, JUnit file, report.md and index.html in build/qemu-test-merged.
+# verdict, JUnit file, report.md and index.html in build/qemu-test-merged
+# (N=1: an unsharded `make qemu-test` too).
 qemu-test-merge: runner
 	$(Q)$(HOSTO)/bin/gemlab merge --expect-shards $(or $(N),$(error N=number of shards)) \
 	    --out $(O)/qemu-test-merged \
-	    $(wildcard $(O)/test-results/qemu-test-*-of-$(N).xml) $(O)/qemu-test
+	    $(wildcard $(O)/test-results/qemu-test-*-of-$(N).xml) \
+	    $(if $(filter 1,$(N)),$(wildcard $(O)/test-results/qemu-test.xml)) $(O)/qemu-test
 
 # The main job: bare-metal on the clean-1G scenario, TCP both ways and UDP.
 run:

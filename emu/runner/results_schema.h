@@ -254,9 +254,9 @@ enum rs_type {
     X(IPERF_UDP_JITTER_MS, "iperf.udp_jitter_ms", RS_NUM, \
       "UDP jitter the receiver reported, milliseconds") \
     X(IPERF_TX_BPS, "iperf.tx_bps", RS_NUM, \
-      "board TX when both directions ran, bit/s") \
+      "what the board sent, as its receiver counted it, bit/s (a run into the board has none; bidir: the TX half)") \
     X(IPERF_RX_BPS, "iperf.rx_bps", RS_NUM, \
-      "board RX when both directions ran, bit/s") \
+      "what the board received, as it counted it, bit/s (a run out of the board has none; bidir: the RX half)") \
     X(IPERF_INTERVALS_BPS, "iperf.intervals_bps", RS_ARR, \
       "goodput per interval, bit/s (omitted seconds excluded)") \
     X(IPERF_SENT_INTERVALS_BPS, "iperf.sent_intervals_bps", RS_ARR, \
