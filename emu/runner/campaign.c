@@ -263,8 +263,9 @@ struct fault {
 static const struct fault faults[] = {
     { "clean", "no fault (negative sample)", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_ALL, K_ALL, 3, f_clean },
     { "partner_slow", "partner advertises 10/100 only", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_NEG, K_NEG | K_1G, 1, f_partner_slow },
+    /* the mismatch shows as collisions and FCS errors: it needs traffic */
     { "partner_forced_full", "partner forced 10/100 full duplex, autoneg off", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY,
-      K_NEG | K_LOSSY, K_NEG | K_1G, 1, f_partner_forced_full },
+      K_NEG | K_LOSSY, K_NEG | K_1G | K_NOTRAF, 1, f_partner_forced_full },
     { "partner_forced_half", "partner forced 10/100 half duplex, autoneg off", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY,
       K_NEG, K_NEG | K_1G, 1, f_partner_forced_half },
     { "downshift", "2-pair cable, downshift on", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_ANY, K_NEG, K_NEG | K_1G, 1, f_downshift },
@@ -282,8 +283,10 @@ static const struct fault faults[] = {
       K_NEG | K_NOTRAF, 1, f_rx_ring },
     { "rtt", "16-40 ms RTT, default window", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP, K_TRAFFIC | K_RTT,
       K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_rtt },
+    /* as rtt: on a 10 Mb/s link W/RTT can exceed the line, and neither
+     * window code is then true */
     { "window", "-w 16-64K over 16-40 ms RTT (real time: --net tap, root)", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
-      K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT, 1, f_window },
+      K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_window },
     { "version_mismatch", "host iperf3 against the board's iperf 2", CP_FW_BAREMETAL, P_ANY, K_NOTRAF,
       K_TRAFFIC | K_NOTRAF, 1, f_version_mismatch },
     { "irq_cpu0", "2 CPUs, GEM IRQ on CPU0 only, -P 4", CP_FW_LINUX, P_TCP, K_TRAFFIC, K_NOTRAF, 1, f_irq_cpu0 },
@@ -325,7 +328,8 @@ static int draw_fault(struct gl_prng *r, const struct cp_opts *o, const struct f
             if ((o->fault_mask && !(o->fault_mask & BIT(i))) || !(f->fw & o->fw_mask) || (o->vt && !(f->fw & CP_VT)))
                 continue;
             /* with --pairs, clean and no_link (which pair with nothing)
-             * are not drawn: every sample carries two faults */
+             * are not drawn; a fault that finds no compatible second
+             * (rtt on bare metal) runs alone */
             if (with ? !compatible(with, f) : (o->pairs && f->claims == K_ALL))
                 continue;
             if (pass == 0) {
@@ -542,13 +546,28 @@ static bool missed(const struct outcome *o)
            (o->found & ~(o->s.expect | o->s.allow));
 }
 
-static void repro(FILE *f, const struct cp_opts *o, const struct outcome *x, const char *argv0)
+/* The command that reruns sample @x alone: every option that decides its
+ * draw (--runs too: --only must be below it; --faults: the draw is among
+ * them), into a directory of its own below the campaign's @dir (its
+ * default out, the campaign's own, would be replaced by a one-sample
+ * campaign). */
+static void repro(FILE *f, const struct cp_opts *o, const struct outcome *x, const char *argv0, const char *dir)
 {
-    fprintf(f, "%s campaign --seed %" PRIu64 " --only %u%s%s%s --duration %u", argv0, o->seed, x->s.index,
-            o->vt ? " --clock virtual" : "", o->pairs ? " --pairs" : "", o->fw_mask == (CP_FW_BAREMETAL | CP_FW_LINUX) ? " --firmware all"
-                                        : o->fw_mask == CP_FW_LINUX                   ? " --firmware linux"
-                                                                                      : "",
+    fprintf(f, "%s campaign --seed %" PRIu64 " --runs %u --only %u%s%s%s --duration %u", argv0, o->seed, o->runs,
+            x->s.index, o->vt ? " --clock virtual" : "", o->pairs ? " --pairs" : "",
+            o->fw_mask == (CP_FW_BAREMETAL | CP_FW_LINUX) ? " --firmware all"
+            : o->fw_mask == CP_FW_LINUX                   ? " --firmware linux"
+                                                          : "",
             o->duration_s);
+    if (o->fault_mask) {
+        const char *sep = " --faults ";
+        for (int i = 0; i < NFAULTS; i++)
+            if (o->fault_mask & BIT(i)) {
+                fprintf(f, "%s%s", sep, faults[i].name);
+                sep = ",";
+            }
+    }
+    fprintf(f, " --out %s/repro-%u", dir, x->s.index);
 }
 
 /* campaign.json: everything, rewritten after every sample so a killed
@@ -663,10 +682,21 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
     if ((rc = runner_out_open(&md, path)))
         return rc;
     fprintf(md.f, "# Fault campaign\n\n`%s`\n\n", cmdline);
-    fprintf(md.f, "%u samples (seed %" PRIu64 ", %s), %u errors; every injected fault named in %u; "
-                  "%u clean samples, %u with a physical/MAC/protocol code.\n\n",
-            n, o->seed, o->pairs ? "two faults each" : "one fault each", sc->errors, sc->all_named, sc->clean,
-            sc->clean_false_alarms);
+    {
+        char each[96];
+        unsigned single = 0;
+        for (unsigned i = 0; i < n; i++)
+            single += x[i].s.nfaults < 2;
+        if (!o->pairs)
+            snprintf(each, sizeof(each), "one fault each");
+        else if (single)
+            snprintf(each, sizeof(each), "two faults each but %u with one, which fits with no other", single);
+        else
+            snprintf(each, sizeof(each), "two faults each");
+        fprintf(md.f, "%u samples (seed %" PRIu64 ", %s), %u errors; every injected fault named in %u; "
+                      "%u clean samples, %u with a physical/MAC/protocol code.\n\n",
+                n, o->seed, each, sc->errors, sc->all_named, sc->clean, sc->clean_false_alarms);
+    }
     if (stop_sig)
         fprintf(md.f, "**Interrupted** (signal %d) after %u of %u samples: the figures below cover the %u that "
                       "finished; the sample the signal cut short is not scored.\n\n",
@@ -714,7 +744,7 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
         fputs(", named ", md.f);
         codes_text(md.f, x[i].found);
         fputs(": `", md.f);
-        repro(md.f, o, &x[i], argv0);
+        repro(md.f, o, &x[i], argv0, dir);
         fputs("`\n", md.f);
     }
     if ((rc = runner_out_commit(&md)))
@@ -790,7 +820,7 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
         fputs(", named ", m);
         codes_text(m, x[i].found);
         fputs(" -- ", m);
-        repro(m, o, &x[i], argv0);
+        repro(m, o, &x[i], argv0, dir);
         fclose(m);
         fputs("<li><code>", html.f);
         runner_html_esc(html.f, buf);
@@ -951,7 +981,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
             fputs("\n  miss: expected ", out);
             codes_text(out, e->s.expect);
             fputs("; reproduce: ", out);
-            repro(out, o, e, "gemlab");
+            repro(out, o, e, "gemlab", dir);
         }
         fputc('\n', out);
         fflush(out);

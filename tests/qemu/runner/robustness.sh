@@ -253,6 +253,20 @@ sys.exit(0 if c["interrupted"] is True and c["samples_done"] == 0 and c["samples
     else bad "interrupted campaign" "rc=$rc $(tail -3 "$work/camp.out")"; fi
 fi
 
+# 7d. A miss's "reproduce" command reruns that sample: it carries --runs
+#     (--only must be below it) and --faults (the draw is among them), and
+#     writes beside the campaign, not over it.  --qemu /bin/false: every
+#     sample errors, so every sample is a miss with its command.
+out=$("$G" campaign --qemu /bin/false --runs 2 --seed 1 --faults loss,corrupt --out "$work/camp2" 2>&1)
+line=$(printf '%s\n' "$out" | sed -n 's/.*; reproduce: gemlab //p' | head -1)
+read -ra rargs <<<"$line"
+want="campaign --seed 1 --runs 2 --only 0 --duration 6 --faults loss,corrupt --out $work/camp2/repro-0"
+if [ "$line" = "$want" ] && "$G" "${rargs[@]}" --dry-run >/dev/null 2>&1 \
+   && cmp -s "$work/camp2/sample-000/scenario.ini" "$work/camp2/repro-0/sample-000/scenario.ini" \
+   && grep -q '"samples_done":[[:space:]]*2' "$work/camp2/campaign.json"; then
+    ok "a campaign miss's reproduce command draws the same sample, beside the campaign"
+else bad "campaign reproduce command" "got '$line', want '$want'"; fi
+
 # 7b. A re-run into the same --out that is SIGKILLed leaves no results.json
 #     that looks fresh (docs/SECURITY.md D1): the earlier run's results go at start,
 #     RUN_DIR/run.in-progress stays, and report / baseline save refuse it.

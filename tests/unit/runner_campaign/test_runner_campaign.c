@@ -203,13 +203,21 @@ static void test_pairs_fit_together(void **state)
             assert_true(s.allow & BIT(DG_PHY_DUPLEX_MISMATCH));
         else if (fault_of(&s, "partner_forced_half"))
             assert_false((s.allow | s.expect) & BIT(DG_PHY_DUPLEX_MISMATCH));
-        /* the window fault needs a clean path */
+        /* the window fault needs a clean path at full speed: at 10 Mb/s
+         * W/RTT can be above the line, and no window code is then true */
         if (fault_of(&s, "window"))
-            assert_false(fault_of(&s, "loss") || fault_of(&s, "corrupt") || fault_of(&s, "flaps"));
+            assert_false(fault_of(&s, "loss") || fault_of(&s, "corrupt") || fault_of(&s, "flaps") ||
+                         fault_of(&s, "partner_slow") || fault_of(&s, "partner_forced_full") ||
+                         fault_of(&s, "partner_forced_half") || fault_of(&s, "downshift") ||
+                         fault_of(&s, "mac_unprogrammed"));
+        /* a duplex mismatch shows only in traffic: never with a version
+         * mismatch, which carries none */
+        assert_false(fault_of(&s, "partner_forced_full") && fault_of(&s, "version_mismatch"));
     }
-    /* every first draw has a partner but rtt, which on bare metal pairs
-     * with nothing (a window limit needs a clean path at full speed) */
-    assert_true(two >= 1800);
+    /* every first draw has a partner but rtt and window, which on bare
+     * metal pair with nothing (a window limit needs a clean path at full
+     * speed): about 2 of the 14 weights */
+    assert_true(two >= 1600);
     /* a downshift sample expects both its codes */
     o.pairs = false;
     o.fault_mask = BIT(cp_fault_lookup("downshift"));
