@@ -34,6 +34,7 @@ static bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
 struct half {
     bool board;               /* sent by the board (epb_flags outbound) */
     bool seen, syn, ws_ok, snd_init, una_init, syn_pending;
+    bool syn_sent;            /* a SYN went out: another is a resend */
     uint8_t ws;
     uint16_t mss;
     uint32_t snd_max, una, syn_end;
@@ -282,8 +283,14 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         S->ws = s->ws >= 0 ? (uint8_t)s->ws : 0;
         if (s->mss >= 0)
             S->mss = (uint16_t)s->mss;
-        if (S->board) {
+        if (S->board && S->syn_sent && s->seq + 1 == S->syn_end) {
+            /* a resent SYN (or SYN-ACK), the same sequence number: which
+             * copy the answer is to is unknown, so the handshake gives no
+             * RTT (Karn's rule, RFC 6298 3) and no out-of-order threshold */
+            S->syn_pending = false;
+        } else if (S->board) {
             S->syn_pending = true;
+            S->syn_sent = true;
             S->syn_end = s->seq + 1;
             S->syn_t = t;
         }

@@ -187,6 +187,30 @@ static void test_board_sender_rtt_karn_inflight_zero_window(void **state)
     cJSON_Delete(o);
 }
 
+/* A SYN the board sent again (the first lost, or answered late): which
+ * copy the SYN-ACK answers is unknown, so the handshake gives no RTT
+ * (Karn's rule, RFC 6298 3).  The resent SYN was timed from itself and
+ * gave a 50 us RTT over a 2 ms path. */
+static void test_resent_syn_gives_no_rtt(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *b;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);
+    seg(&w, 1000 * MS, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);             /* resent */
+    seg(&w, 1000 * MS + 50 * US, 0, 50000, SYN | ACK, 900, 101, 8192, 0, -1, 1460, 0);
+    seg(&w, 1000 * MS + 51 * US, 1, 50000, ACK, 101, 901, 5840, 0, -1, -1, 0);
+    seg(&w, 1001 * MS, 1, 50000, ACK | PSH, 101, 901, 5840, 1460, -1, -1, 0);
+    seg(&w, 1003 * MS, 0, 50000, ACK, 901, 1561, 8192, 0, -1, -1, 0);            /* RTT 2 ms */
+    o = analyse(&w);
+    b = dir_of(o, 0, "board");
+    assert_int_equal(num(b, "rtt_samples"), 1);
+    assert_true(fabs(num(b, "rtt_min_us") - 2000.0) < 0.01);
+    cJSON_Delete(o);
+}
+
 /* Not every segment below the highest sequence is a retransmission
  * (Wireshark's tcp.analysis): a segment reordered on the path comes
  * within a round trip of the stream moving on, and a datagram the network
@@ -394,6 +418,7 @@ int main(void)
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
+        cmocka_unit_test(test_resent_syn_gives_no_rtt),
         cmocka_unit_test(test_frames_lost_before_the_board_are_not_seen),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
