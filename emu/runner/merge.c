@@ -461,6 +461,9 @@ void mg_evaluate(struct mg *m)
                     m->suites[c->shard].name);
     }
     free(dup);
+    /* shards that ran nothing passed nothing */
+    if (m->nsuites && !m->tests)
+        problem(m, "no test case in any shard: nothing ran");
     m->pass = m->failed == 0 && cJSON_GetArraySize(m->problems) == 0;
 }
 

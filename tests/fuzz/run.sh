@@ -110,6 +110,8 @@ smoke|fuzz)
     exit $rc ;;
 smoke-all|fuzz-all)
     m=${mode%-all} passed=0 failed=0 start=$(date +%s)
+    # no target: nothing ran, which is no pass
+    [ $# -gt 0 ] || { echo "$0 $mode: no target to run" >&2; exit 1; }
     for spec in "$@"; do
         name=${spec%%:*} args=${spec#*:}
         # shellcheck disable=SC2086  # ARGS are separate libFuzzer flags

@@ -26,5 +26,7 @@ skip() {
 }
 summary() {
     echo "$1: $passed passed, $failed failed$([ "$skipped" -gt 0 ] && echo ", $skipped skipped")"
+    # a script that checked nothing passed nothing
+    [ $((passed + failed + skipped)) -gt 0 ] || { echo "$1: no check ran"; return 1; }
     [ "$failed" -eq 0 ]
 }

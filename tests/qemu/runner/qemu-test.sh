@@ -59,6 +59,12 @@ else
     list=("$top"/scenarios/*.ini)
 fi
 
+# a name that is no scenario is a typo: said here, before the slice
+# below could drop it and run nothing
+for f in "${list[@]}"; do
+    [ -f "$f" ] || { echo "qemu-test: no scenario $f" >&2; exit 2; }
+done
+
 # stable slice: cksum of the scenario name modulo N
 mine=()
 for f in "${list[@]}"; do
@@ -66,6 +72,12 @@ for f in "${list[@]}"; do
     h=$(printf '%s' "$name" | cksum | awk '{print $1}')
     [ $(( h % n + 1 )) -eq "$k" ] && mine+=("$f")
 done
+# a slice that runs nothing passes nothing: more shards than scenarios
+# (or a SCENARIO list that all lands in other slices) is an error
+if [ ${#mine[@]} -eq 0 ]; then
+    echo "qemu-test: shard $k/$n holds none of the ${#list[@]} scenario(s): nothing to run (use fewer shards)" >&2
+    exit 1
+fi
 
 # a case's name: the scenario's, with _control for its negative control
 casename() {

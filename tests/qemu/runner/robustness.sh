@@ -654,6 +654,15 @@ done
 out=$(SHARD=3/2 "$here/qemu-test.sh" 2>&1); rc=$?
 if [ $shard_ok = 1 ] && [ -n "$all" ] && [ $rc -eq 2 ]; then ok "SHARD=k/N slices are disjoint and cover all $(echo "$all" | wc -l) scenarios"
 else bad "shards" "shard_ok=$shard_ok rc=$rc"; fi
+# a slice that holds nothing, and a scenario name that is a typo, run
+# nothing: each is an error, never "0 passed, 0 failed" and exit 0
+if [ -n "$(LIST=1 SHARD=1/2 "$here/qemu-test.sh" clean_1g 2>/dev/null)" ]; then other=2; else other=1; fi
+out=$(SHARD=$other/2 "$here/qemu-test.sh" clean_1g 2>&1); rc=$?
+out2=$(SHARD=1/2 "$here/qemu-test.sh" clean_1g no_such_scenario 2>&1); rc2=$?
+if [ $rc -eq 1 ] && [[ "$out" == *"shard $other/2 holds none of the 1 scenario(s)"* ]] && [ $rc2 -eq 2 ] \
+   && [[ "$out2" == *"no scenario "*"/scenarios/no_such_scenario.ini"* ]]; then
+    ok "an empty shard slice and a mistyped scenario name fail, naming why"
+else bad "empty slice / typo" "rc=$rc $out / rc=$rc2 $out2"; fi
 
 # 16. --net pair: both boards' QEMUs (RUN_DIR and RUN_DIR/peer) are gone
 #     after SIGINT to the runner and after the peer's QEMU is SIGKILLed.

@@ -117,6 +117,13 @@ static void test_unsharded_and_file_names(void **state)
     assert_int_equal(m.suites[0].k, 2);
     assert_int_equal(m.suites[0].n, 2);
     mg_free(&m);
+    /* "-K-of-N" needs its '-': x3-of-4 is a name, not shard 3 of 4 */
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(mg_add_junit(&m, "<testsuite name=\"x3-of-4\">" PASS("a") "</testsuite>", "qemu-test.xml",
+                                  stderr), 0);
+    assert_int_equal(m.suites[0].k, 1);
+    assert_int_equal(m.suites[0].n, 1);
+    mg_free(&m);
 }
 
 static void test_bad_junit(void **state)
@@ -238,6 +245,14 @@ static void test_empty_shard_counts(void **state)
     assert_true(m.pass);
     assert_int_equal(m.nsuites, 2);
     assert_int_equal(m.tests, 1);
+    mg_free(&m);
+    /* but shards that all ran nothing are no pass */
+    memset(&m, 0, sizeof(m));
+    assert_int_equal(mg_add_junit(&m, SUITE(1, 2, ""), "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, SUITE(2, 2, ""), "s2.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_false(m.pass);
+    assert_string_equal(cJSON_GetArrayItem(m.problems, 0)->valuestring, "no test case in any shard: nothing ran");
     mg_free(&m);
 }
 
