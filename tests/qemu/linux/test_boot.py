@@ -131,6 +131,17 @@ def host_iperf3(b, argv, prefix=(), attempts=4):
                 agent(b, "tcp-port 5201", "result"))) from None
 
 
+def data_flowed(r):
+    """An iperf3 summary of a working path: data arrived (at least 1 Mb/s,
+    whatever the host; the figures are the host's, real time), and a UDP
+    test at UDP_RATE lost at most a fifth of it.  An iperf3 that ran but
+    moved nothing, or lost everything, passed before: the test only
+    printed its result."""
+    assert r["mbps"] >= 1.0, "received %.3f Mb/s: nothing got through (%r)" % (r["mbps"], r)
+    if r["protocol"] == "UDP":
+        assert r["lost_pct"] is not None and r["lost_pct"] <= 20, "UDP lost %s %% (%r)" % (r["lost_pct"], r)
+
+
 def boot_check(b, what, expect_link):
     """One of BOOT_CHECKS, which every boot gets."""
     if what != "ready_marker":
@@ -210,6 +221,7 @@ class TestMain:
         if isinstance(slirp_iperf[name], AssertionError):
             raise slirp_iperf[name]
         print(slirp_iperf[name])
+        data_flowed(slirp_iperf[name])
 
     def test_guest_clock_tracks_host_clock(self, slirp_iperf):
         """QEMU's timers count at fixed rates and the QEMU DTB's fixed
@@ -452,7 +464,9 @@ class TestTap:
 
     @pytest.mark.parametrize("name", list(IPERF_RUNS))
     def test_iperf3_over_tap(self, tap, name):
-        print(host_iperf3(tap, ["-c", TAP_GUEST, "-t", str(IPERF_TIME)] + IPERF_RUNS[name], prefix=tap.ns.cmd([])))
+        r = host_iperf3(tap, ["-c", TAP_GUEST, "-t", str(IPERF_TIME)] + IPERF_RUNS[name], prefix=tap.ns.cmd([]))
+        print(r)
+        data_flowed(r)
 
 
 FIT_PARTS = [("kernel-1", "zImage", board.LINUX_FILES[0]), ("fdt-" + BOARD_NAME, "zynq-%s.dtb" % BOARD_NAME, DTB),

@@ -16,6 +16,7 @@
 #include "gemlab/m88e1116r.h"
 #include "gemlab/mii.h"
 #include "gemlab/phy.h"
+#include "gemlab/prng.h"
 
 #define MS(x) ((uint64_t)(x) * GL_NS_PER_MS)
 #define ANEG MS(50)
@@ -578,6 +579,20 @@ static void test_ms_seed_tie_break_is_deterministic_and_uses_the_seed(void **sta
     }
     /* Both outcomes occur: the seeds decide, not a constant. */
     assert_true(masters > 10 && masters < 54);
+    /* ... and the higher seed is MASTER (IEEE 802.3 40.5.2): the model
+     * draws its seed, then the partner's, from its PRNG (phy.c seeds it
+     * with the params' seed), 11 bits each (the 1000BASE-T seed range),
+     * again on a tie. */
+    for (uint64_t seed = 1; seed <= 64; seed++) {
+        struct gl_prng r;
+        uint64_t ls, ps;
+        gl_prng_seed(&r, seed);
+        do {
+            ls = gl_prng_below(&r, 2048);
+            ps = gl_prng_below(&r, 2048);
+        } while (ls == ps);
+        assert_int_equal(ms_master(GL_MS_PREFER_SLAVE, DEF_C1000, seed, &up), ls > ps);
+    }
 }
 
 /* ---- downshift on a 2-pair cable --------------------------------------- */

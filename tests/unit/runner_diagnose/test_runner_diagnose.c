@@ -408,6 +408,9 @@ static const struct rcase cases[] = {
       DG_PROTO_RETRANSMITS, true },
     { UDPJ ",\"udp_lost_pct\":1.2}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_lost_pct\":0.0004}}", DG_PROTO_UDP_LOSS, false },
+    /* the threshold itself (0.05 %) is not loss to name; just above is */
+    { UDPJ ",\"udp_lost_pct\":0.05}}", DG_PROTO_UDP_LOSS, false },
+    { UDPJ ",\"udp_lost_pct\":0.0501}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
     { UDPJ ",\"udp_jitter_ms\":0.4}}", DG_PROTO_UDP_JITTER, false },
     { "{\"expect\":{\"jitter_max_ms\":2}," UDP ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, false },
@@ -552,6 +555,9 @@ static const struct rcase cases[] = {
     { "{\"iperf\":{\"intervals_bps\":[300e6,900e6,910e6,905e6]," TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, true },
     /* omit 0 but no slow start in the intervals: nothing averaged in worth naming */
     { "{\"iperf\":{\"intervals_bps\":[880e6,900e6,910e6,905e6]," TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, false },
+    /* against the median of the rest (800), not its best (1000): 700 is
+     * within 0.8 x 800 */
+    { "{\"iperf\":{\"intervals_bps\":[700e6,800e6,1000e6,800e6]," TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, false },
     /* omit 0 and no intervals: no evidence of warm-up */
     { "{\"iperf\":{" TCP3(",\"omit_s\":0") "}}", DG_METHOD_NO_OMIT, false },
     /* the tool omitted 2 s: the slow first reported interval is not warm-up */

@@ -209,6 +209,16 @@ static void test_list_items_are_strict(void **state)
     assert_int_equal(scn.psweep[2], 4);
     assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 64 128\n"), 0);
     assert_int_equal(scn.nsweep, 2);
+    /* each item in the key's range, both ends: sweep 16..65507 bytes,
+     * parallel_sweep 1..128 streams */
+    assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 16, 65507\n"), 0);
+    assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 64, 15\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [traffic] sweep: '15' is not a byte count in [16, 65507]"));
+    assert_int_equal(load("[traffic]\nprotocol = udp\nsweep = 65508\n"), -EINVAL);
+    assert_int_equal(load("[traffic]\nparallel_sweep = 1, 128\n"), 0);
+    assert_int_equal(load("[traffic]\nparallel_sweep = 0, 2\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] parallel_sweep: '0' is not a count in [1, 128]"));
+    assert_int_equal(load("[traffic]\nparallel_sweep = 129\n"), -EINVAL);
 }
 
 /* [board] peer = baremetal (--net pair): one firmware iperf stream. */
