@@ -211,6 +211,30 @@ static void test_resent_syn_gives_no_rtt(void **state)
     cJSON_Delete(o);
 }
 
+/* The board's own segments reach the tap (at its end of the cable) in
+ * the order it sent them: bytes it sends again are a retransmission even
+ * when their first copy has left the ring of the last 512 segments (600
+ * segments in flight here); they were counted as out of order. */
+static void test_board_resend_past_the_ring_is_a_retransmission(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *b;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);
+    seg(&w, 3 * MS, 0, 50000, SYN | ACK, 900, 101, 65535, 0, -1, 1460, 0);
+    seg(&w, 3 * MS + 1, 1, 50000, ACK, 101, 901, 5840, 0, -1, -1, 0);
+    for (uint32_t i = 0; i < 600; i++)
+        seg(&w, 4 * MS + i * US, 1, 50000, ACK | PSH, 101 + 1000 * i, 901, 5840, 1000, -1, -1, 0);
+    seg(&w, 4 * MS + 600 * US, 1, 50000, ACK | PSH, 101 + 1000 * 4, 901, 5840, 1000, -1, -1, 0);
+    o = analyse(&w);
+    b = dir_of(o, 0, "board");
+    assert_int_equal(num(b, "retransmits"), 1);
+    assert_int_equal(num(b, "out_of_order"), 0);
+    cJSON_Delete(o);
+}
+
 /* Not every segment below the highest sequence is a retransmission
  * (Wireshark's tcp.analysis): a segment reordered on the path comes
  * within a round trip of the stream moving on, and a datagram the network
@@ -419,6 +443,7 @@ int main(void)
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
         cmocka_unit_test(test_resent_syn_gives_no_rtt),
+        cmocka_unit_test(test_board_resend_past_the_ring_is_a_retransmission),
         cmocka_unit_test(test_frames_lost_before_the_board_are_not_seen),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
