@@ -1605,6 +1605,32 @@ static void test_diagnose_dir_writes_diagnosis_json(void **state)
 }
 
 
+/* The UDP ceiling by datagram length L: L / (L + 8 + per-fragment IPv4
+ * 20 + wire 38 (preamble and SFD 8, MAC header 14, FCS 4, IFG 12: IEEE
+ * 802.3 clause 4.4.2), a last fragment padded to the 64-byte minimum
+ * frame (46 bytes of IP packet). */
+static void test_udp_ceiling_by_length(void **state)
+{
+    static const struct { double len, wire; int frags; } c[] = {
+        { 1472, 1538, 1 },      /* 1480 of IP data: one full frame */
+        { 1, 84, 1 },           /* 9 bytes padded to a 64-byte frame: 64 + 8 + 12 */
+        { 17, 84, 1 },
+        { 18, 84, 1 },          /* 26 + 20 = 46: no padding */
+        { 19, 85, 1 },
+        { 1473, 1622, 2 },      /* 1481: a second fragment of 1 byte, padded (1597 + 25) */
+        { 65507, 68125, 45 },   /* 65515 in 44 x 1480 + 395 */
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        double wire = 0;
+        int frags = 0;
+        double bps = dg_udp_ceiling_bps(1000, c[i].len, &frags, &wire);
+        if (wire != c[i].wire || frags != c[i].frags || fabs(bps - 1e9 * c[i].len / c[i].wire) > 1e-3)
+            fail_msg("L %g: wire %g in %d fragment(s), %.3f b/s; want %g in %d", c[i].len, wire, frags, bps,
+                     c[i].wire, c[i].frags);
+    }
+}
+
 int main(void)
 {
     struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 32];
@@ -1617,6 +1643,7 @@ int main(void)
         tests[n++] = (struct CMUnitTest){ names[i], test_rule_case, NULL, NULL, (void *)&cases[i] };
     }
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_clean_run_has_no_findings);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_ceiling_by_length);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_mistyped_members_are_unknown_not_crashes);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_phy_regs_outside_16_bits_are_unknown);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_ceilings_match_facts);
