@@ -44,6 +44,8 @@ struct half {
     uint64_t rtt_min_ns, rtt_samples;
     uint64_t snd_max_t;       /* when snd_max last advanced */
     unsigned dupacks;         /* the receiver's duplicate ACKs of una */
+    bool win_init;            /* win_last holds a value */
+    uint16_t win_last;        /* the window this side last advertised, as sent */
     struct { uint32_t end; uint64_t t; bool retx; } ring[RTT_RING];
     unsigned head, n;
     /* the partner's data as it arrived at the tap within the last
@@ -305,8 +307,14 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
             R->una = s->ack;
             R->una_init = true;
             R->dupacks = 0;
-        } else if (s->ack == R->una && !s->len && !(s->flags & (TH_SYN | TH_FIN))) {
-            R->dupacks++;     /* RFC 5681 2: a duplicate ACK */
+        } else if (s->ack == R->una && !s->len && !(s->flags & (TH_SYN | TH_FIN)) &&
+                   R->snd_init && seq_lt(R->una, R->snd_max) &&
+                   S->win_init && s->win == S->win_last) {
+            /* RFC 5681 2: a duplicate ACK carries no data, no SYN or FIN,
+             * acknowledges una while data is outstanding, and advertises
+             * the window the last ACK did; one that moves the window is a
+             * window update, no sign of a hole */
+            R->dupacks++;
         }
         if (R->board) {
             bool got = false;
@@ -340,6 +348,8 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
             S->rwnd_max = w;
         if (w == 0 && !(s->flags & TH_SYN))
             S->zero_windows++;
+        S->win_last = s->win;
+        S->win_init = true;
     }
     if (s->len) {
         enum seg_kind kind = SEG_NEW;

@@ -294,6 +294,50 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
     cJSON_Delete(o);
 }
 
+/* RFC 5681 2: an ACK that moves the advertised window is a window
+ * update, not a duplicate ACK, and neither is an ACK with nothing
+ * outstanding: neither makes the hole that follows a retransmission. */
+static void test_window_updates_are_not_duplicate_acks(void **state)
+{
+    struct w w;
+    cJSON *o;
+    (void)state;
+    for (int moved = 0; moved <= 1; moved++) {
+        w_open(&w);
+        seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+        seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+        seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);    /* RTT 1 ms */
+        seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+        seg(&w, 2 * MS + 10 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
+        /* three ACKs of 2001; the last two advertise new windows if moved */
+        seg(&w, 2 * MS + 20 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
+        seg(&w, 2 * MS + 30 * US, 1, 40000, ACK, 5001, 2001, moved ? 60000 : 65535, 0, -1, -1, 0);
+        seg(&w, 2 * MS + 40 * US, 1, 40000, ACK, 5001, 2001, moved ? 55000 : 65535, 0, -1, -1, 0);
+        seg(&w, 2 * MS + 50 * US, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+        o = analyse(&w);
+        assert_int_equal(num(dir_of(o, 0, "partner"), "out_of_order"), moved ? 1 : 0);
+        assert_int_equal(num(dir_of(o, 0, "partner"), "retransmits"), moved ? 0 : 1);
+        cJSON_Delete(o);
+    }
+
+    /* every byte acknowledged: repeated ACKs (a pure ACK stream) are
+     * not duplicates, and a late old segment stays out of order */
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+    seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
+    seg(&w, 2 * MS + 20 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
+    seg(&w, 2 * MS + 30 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
+    seg(&w, 2 * MS + 40 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 2 * MS + 50 * US, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    assert_int_equal(num(dir_of(o, 0, "partner"), "out_of_order"), 1);
+    assert_int_equal(num(dir_of(o, 0, "partner"), "retransmits"), 0);
+    cJSON_Delete(o);
+}
+
 /* QEMU also writes the frames the wire lost, with a "dropped:" comment
  * (gemlab_link.c).  One the partner sent, stamped when it left the
  * partner 5 ms before the frames ahead of it arrived, never reached the
@@ -439,6 +483,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
+        cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
