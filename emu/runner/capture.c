@@ -1,8 +1,8 @@
 /*
  * capture.c - TCP evidence from the wire capture (see capture.h).
  *
- * Frames: Ethernet II (one 802.1Q tag skipped), IPv4 (RFC 791; fragments
- * other than the first skipped) or IPv6 (RFC 8200; TCP as the first next
+ * Frames: Ethernet II (one 802.1Q tag skipped), IPv4 (RFC 791; every
+ * fragment skipped, the first too: its length is not the segment's) or IPv6 (RFC 8200; TCP as the first next
  * header only), TCP (RFC 793 header, options MSS and window scale, RFC
  * 7323).  The payload length comes from the IP header, so a capture cut
  * by a snaplen still counts it.
@@ -114,7 +114,7 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
             return 0;
         iphl = (ip[0] & 0x0Fu) * 4u;
         iplen = be16(ip + 2);
-        if (iphl < 20 || ip[9] != 6 || (be16(ip + 6) & 0x1FFFu) || iplen < iphl || caplen < off + iphl)
+        if (iphl < 20 || ip[9] != 6 || (be16(ip + 6) & 0x3FFFu) || iplen < iphl || caplen < off + iphl)
             return 0;
         s->src = ip + 12;
         s->dst = ip + 16;

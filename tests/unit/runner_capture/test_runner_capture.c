@@ -55,6 +55,8 @@ static int same_ipid;
 static const char *comment;
 
 /* One IPv4/TCP frame: @from_board decides addresses, ports and direction. */
+static uint16_t ip_frag;   /* IPv4 flags and fragment offset of the next seg() */
+
 static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t flags, uint32_t seq,
                 uint32_t ack, uint16_t win, uint32_t len, int ws, int mss, int bad_fcs)
 {
@@ -66,6 +68,7 @@ static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t
     f[14] = 0x45;
     put16(f + 16, (uint16_t)iplen);
     put16(f + 18, same_ipid ? (uint16_t)(next_ipid - 1) : next_ipid++);
+    put16(f + 20, ip_frag);
     f[22] = 64;
     f[23] = 6;
     memcpy(f + 26, from_board ? board_ip : host_ip, 4);
@@ -461,6 +464,22 @@ static void test_non_tcp_and_bad_file(void **state)
     assert_int_equal(num(o, "frames"), 1);
     assert_int_equal(num(o, "tcp_segments"), 0);
     assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "tcp_flows")), 0);
+    cJSON_Delete(o);
+
+    /* RFC 791: a first fragment (MF, offset 0) holds only part of the
+     * segment, its IP length is not the segment's: skipped like the
+     * rest of the fragments; DF alone is a whole datagram */
+    w_open(&w);
+    ip_frag = 0x2000;
+    seg(&w, 0, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    ip_frag = 0x2000 | 185;
+    seg(&w, 1, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    ip_frag = 0x4000;
+    seg(&w, 2, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    ip_frag = 0;
+    o = analyse(&w);
+    assert_int_equal(num(o, "frames"), 3);
+    assert_int_equal(num(o, "tcp_segments"), 1);
     cJSON_Delete(o);
 
     int fd = mkstemp(path);
