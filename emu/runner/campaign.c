@@ -581,7 +581,7 @@ static int write_json(const char *dir, const struct cp_opts *o, const struct out
 
     cJSON_AddStringToObject(root, "schema", "gemlab-campaign-1");
     cJSON_AddStringToObject(root, "command", cmdline);
-    cJSON_AddNumberToObject(root, "seed", (double)o->seed);
+    cJSON_AddItemToObject(root, "seed", rs_json_u64(o->seed));
     cJSON_AddNumberToObject(root, "runs", o->runs);
     cJSON_AddBoolToObject(root, "pairs", o->pairs);
     cJSON_AddNumberToObject(root, "samples_done", n);

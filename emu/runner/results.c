@@ -976,7 +976,7 @@ void rs_build_header(struct run *r)
     snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)fnv1a_file(r->s.path));
     cJSON_AddStringToObject(sc, "hash", hash);
     cJSON_AddItemToObject(sc, "resolved", scn_to_json(&r->s));
-    cJSON_AddNumberToObject(r->results, "seed", (double)r->s.v[SK_LINK_SEED].u);
+    cJSON_AddItemToObject(r->results, "seed", rs_json_u64(r->s.v[SK_LINK_SEED].u));
     v = cJSON_AddObjectToObject(r->results, "versions");
     cJSON_AddStringToObject(v, "gemlab", GEMLAB_VERSION);
     buf[0] = '\0';

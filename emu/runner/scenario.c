@@ -1542,7 +1542,7 @@ static cJSON *val_json(const struct scn_keydef *d, const struct scn_val *v)
     case T_COUNT:
     case T_TIME:
     case T_BYTES:
-        return cJSON_CreateNumber((double)v->u);
+        return rs_json_u64(v->u);
     case T_RATE:
     case T_PCT:
         return cJSON_CreateNumber(v->d);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -619,6 +620,16 @@ void rs_add_num_or_null(cJSON *o, const char *name, double v)
         cJSON_AddNullToObject(o, name);
     else
         cJSON_AddNumberToObject(o, name, v);
+}
+
+cJSON *rs_json_u64(uint64_t v)
+{
+    char digits[24];
+
+    if (v < UINT64_C(1000000000000000))   /* cJSON prints 15 digits (%1.15g) */
+        return cJSON_CreateNumber((double)v);
+    snprintf(digits, sizeof(digits), "%" PRIu64, v);
+    return cJSON_CreateRaw(digits);
 }
 
 void rs_add_nonempty(cJSON *o, const char *name, cJSON *arr)

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <sys/types.h>
 
@@ -146,6 +147,10 @@ double rs_jnumber(const struct cJSON *o, const char *name);
  * anything, and (unsigned) of a negative or huge double is undefined. */
 double rs_reg16(double v);
 void rs_add_num_or_null(struct cJSON *o, const char *name, double v);
+/* @v as a JSON number with every digit: a double holds integers only up
+ * to 2^53 (RFC 8259 6) and cJSON prints 15 significant digits, so one of
+ * 16 digits or more is written as its exact digits */
+struct cJSON *rs_json_u64(uint64_t v);
 /* @arr (owned) under @name of @o when it has items; else it is freed */
 void rs_add_nonempty(struct cJSON *o, const char *name, struct cJSON *arr);
 

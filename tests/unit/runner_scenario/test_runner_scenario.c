@@ -20,6 +20,8 @@
 #undef realloc
 #undef free
 
+#include <cjson/cJSON.h>
+
 #include "gemlab/link_props.h"
 #include "link_keys.h"
 #include "scenario.h"
@@ -1029,6 +1031,35 @@ static void test_runner_properties_are_the_link_tables(void **state)
     assert_true(settable("tx-loss-pct"));
 }
 
+/* A seed above 2^53 keeps every digit in the resolved scenario a
+ * results.json carries (a double would round it, RFC 8259 6): the
+ * figure a user copies from it must be the seed that ran. */
+static void test_resolved_seed_keeps_every_digit(void **state)
+{
+    static const struct { const char *seed, *json; } c[] = {
+        { "18446744073709551615", "\"seed\":18446744073709551615" },
+        { "9007199254740993", "\"seed\":9007199254740993" },
+        { "9007199254740992", "\"seed\":9007199254740992" },
+        { "1234567890123456", "\"seed\":1234567890123456" },
+        { "999999999999999", "\"seed\":999999999999999" },
+        { "7", "\"seed\":7" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        char text[128];
+        cJSON *j;
+        char *out;
+        snprintf(text, sizeof(text), "[link]\nseed = %s\n", c[i].seed);
+        assert_int_equal(load(text), 0);
+        j = scn_to_json(&scn);
+        out = cJSON_PrintUnformatted(j);
+        if (!strstr(out, c[i].json))
+            fail_msg("seed %s: %s", c[i].seed, out);
+        free(out);
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1073,6 +1104,7 @@ int main(void)
         cmocka_unit_test_teardown(test_empty_file_and_long_file_name_are_refused, teardown),
         cmocka_unit_test_teardown(test_board_advertise_key_and_command, teardown),
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
+        cmocka_unit_test_teardown(test_resolved_seed_keeps_every_digit, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
