@@ -143,6 +143,16 @@ static bool prop(xmlNode *n, const char *name, char *out, size_t len)
     return true;
 }
 
+/* Attribute @name of @n, whole, as a malloc'ed string ("" when absent) */
+static char *prop_dup(xmlNode *n, const char *name)
+{
+    xmlChar *v = xmlGetNoNsProp(n, (const xmlChar *)name);
+    char *s = strdup(v ? (const char *)v : "");
+
+    xmlFree(v);
+    return s;
+}
+
 static bool is_el(const xmlNode *n, const char *name)
 {
     return n && n->type == XML_ELEMENT_NODE && !strcmp((const char *)n->name, name);
@@ -180,7 +190,7 @@ static int add_suite(struct mg *m, xmlDoc *doc, xmlNode *su, const char *file, F
     struct mg_suite *s;
     char name[sizeof(s->name)];
     double time;
-    int k, n;
+    int k, n, rc;
     void *ns;
     xmlBuffer *buf;
 
@@ -224,10 +234,19 @@ static int add_suite(struct mg *m, xmlDoc *doc, xmlNode *su, const char *file, F
         if (!is_el(c, "testcase"))
             continue;
         memset(&one, 0, sizeof(one));
-        prop(c, "classname", one.classname, sizeof(one.classname));
-        prop(c, "name", one.name, sizeof(one.name));
-        if (prop_time(c, file, "testcase", one.name, &one.time, err))
-            return -EINVAL;
+        one.classname = prop_dup(c, "classname");
+        one.name = prop_dup(c, "name");
+        rc = !one.classname || !one.name ? -ENOMEM
+             : prop_time(c, file, "testcase", one.name, &one.time, err) ? -EINVAL
+             : !(ns = grow(m->cases, m->ncases, sizeof(*m->cases))) ? -ENOMEM : 0;
+        if (rc) {
+            free(one.classname);
+            free(one.name);
+            return rc;
+        }
+        m->cases = ns;
+        tc = &m->cases[m->ncases++];
+        *tc = one;      /* owned by m */
         for (xmlNode *r = c->children; r; r = r->next)
             if (is_el(r, "failure") || is_el(r, "error"))
                 failed = true;
@@ -235,17 +254,12 @@ static int add_suite(struct mg *m, xmlDoc *doc, xmlNode *su, const char *file, F
                 /* qemu-test.sh: "TODO: ..." for a scenario marked todo,
                  * else why it could not run */
                 skipped = true;
-                if (!prop(r, "message", one.why, sizeof(one.why)))
-                    snprintf(one.why, sizeof(one.why), "no reason given");
+                if (!prop(r, "message", tc->why, sizeof(tc->why)))
+                    snprintf(tc->why, sizeof(tc->why), "no reason given");
             }
-        one.status = failed ? MG_FAIL : skipped ? (!strncmp(one.why, "TODO", 4) ? MG_TODO : MG_SKIP) : MG_PASS;
-        one.shard = m->nsuites - 1;
+        tc->status = failed ? MG_FAIL : skipped ? (!strncmp(tc->why, "TODO", 4) ? MG_TODO : MG_SKIP) : MG_PASS;
+        tc->shard = m->nsuites - 1;
         s->failed_cases += failed;
-        if (!(ns = grow(m->cases, m->ncases, sizeof(*m->cases))))
-            return -ENOMEM;
-        m->cases = ns;
-        tc = &m->cases[m->ncases++];
-        *tc = one;
     }
     return 0;
 }
@@ -472,6 +486,10 @@ void mg_free(struct mg *m)
     for (int i = 0; i < m->nsuites; i++)
         free(m->suites[i].xml);
     free(m->suites);
+    for (int i = 0; i < m->ncases; i++) {
+        free(m->cases[i].classname);
+        free(m->cases[i].name);
+    }
     free(m->cases);
     cJSON_Delete(m->problems);
     cJSON_Delete(m->incomplete);

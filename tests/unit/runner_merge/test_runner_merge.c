@@ -279,6 +279,25 @@ static void test_duplicate_problems_name_the_first_shard(void **state)
     mg_free(&m);
 }
 
+/* Names are compared whole: pytest's parametrized ids run long, and two
+ * that shared their first 127 bytes were read as one case run twice. */
+#define LONG150 "test_boot[linux-zc702-iperf3-tcp-reverse-parallel-4-window-256k-duration-30s-interval-1s-omit-2s-affinity-cpu0-mtu-1500-" \
+                "rx-bds-64-tx-bds-64-pbufs-512-"
+static void test_long_names_are_compared_whole(void **state)
+{
+    struct mg m = { 0 };
+
+    (void)state;
+    assert_true(strlen(LONG150) > 127);
+    assert_int_equal(mg_add_junit(&m, SUITE(1, 2, PASS(LONG150 "a]")), "s1.xml", stderr), 0);
+    assert_int_equal(mg_add_junit(&m, SUITE(2, 2, PASS(LONG150 "b]")), "s2.xml", stderr), 0);
+    mg_evaluate(&m);
+    assert_true(m.pass);
+    assert_int_equal(cJSON_GetArraySize(m.problems), 0);
+    assert_string_equal(m.cases[1].name, LONG150 "b]");
+    mg_free(&m);
+}
+
 /* explore27 #5: the duplicate check compared every case with every earlier
  * one: 80 000 cases took 10 s (52 s with SAN=1), and a 64 MiB input holds
  * over a million.  120 000 distinct cases and one duplicate: the one is
@@ -725,6 +744,7 @@ int main(void)
         cmocka_unit_test(test_time_must_be_seconds),
         cmocka_unit_test(test_empty_shard_counts),
         cmocka_unit_test(test_duplicate_problems_name_the_first_shard),
+        cmocka_unit_test(test_long_names_are_compared_whole),
         cmocka_unit_test(test_many_cases_one_duplicate_found),
         cmocka_unit_test(test_many_suites_are_all_read),
         cmocka_unit_test(test_junit_read_as_xml),
