@@ -436,6 +436,14 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
             snprintf(msg, msglen, "'%.40s' is not a rate in bits per second (e.g. 200M, 941.5Mb/s, 1Gbps)", text);
             return rc;
         }
+        /* a bare number is bit/s, as iperf -b reads it; beside [expect]
+         * speed (Mb/s) "throughput_min = 900" reads as 900 Mb/s and was
+         * a bar of 900 bit/s that every run passed: a rate needs its unit */
+        if (!rc && x != 0 && *text && isdigit((unsigned char)text[strlen(text) - 1])) {
+            snprintf(msg, msglen, "'%.40s' has no unit: write %.30sM for Mb/s, %.30sG for Gb/s or %.30sbps for bit/s",
+                     text, text, text, text);
+            return -EINVAL;
+        }
         break;
     case T_BYTES:
         rc = un_parse_bytes(text, &out->u);

@@ -192,6 +192,16 @@ static void test_bad_values_name_key_and_range(void **state)
     assert_non_null(strstr(errbuf, "t.ini:7: [link] loss:"));
     assert_non_null(strstr(errbuf, "t.ini:9: [traffic] parallel: '99999999999999999999999999' is out of range [1, 128]"));
     assert_non_null(strstr(errbuf, "t.ini:10: [traffic] window: '-4K' is not a byte count"));
+
+    /* a rate's unit is never assumed: bare 900 beside speed (Mb/s) is
+     * not 900 bit/s; 0 needs none, and bps says bit/s */
+    assert_int_equal(load("[expect]\nspeed = 1000\nthroughput_min = 900\nreference = 941.5\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [expect] throughput_min: '900' has no unit: write 900M for Mb/s"));
+    assert_non_null(strstr(errbuf, "t.ini:4: [expect] reference: '941.5' has no unit"));
+    assert_int_equal(load("[expect]\nthroughput_min = 0\nthroughput_max = 900Mb/s\nreference = 5000bps\n"), 0);
+    assert_true(scn.v[SK_EXPECT_REFERENCE].d == 5000.0);
+    assert_int_equal(load("[timeline]\nat = 1s set rate 100\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: set rate: '100' has no unit"));
 }
 
 /* lists: each item as strict as the scalar, and no empty item */
