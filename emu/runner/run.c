@@ -1938,14 +1938,7 @@ int run_sim_check(const struct scenario *s, const char *file)
 
     if (v3)
         return sim_check_iperf3(s, file);
-    if ((s->nsweep || s->npsweep) && s->nevents) {
-        /* a sweep is several tests; the timeline's times are one test's */
-        v = &s->v[s->nsweep ? SK_TRAFFIC_SWEEP : SK_TRAFFIC_PARALLEL_SWEEP];
-        fprintf(stderr, "gemlab: in virtual time (--net sim): %s:%d: [traffic] %s with a [timeline]: the timeline's times "
-                        "count from the start of one test (run the sweep without it)\n", file, v->line,
-                s->nsweep ? "sweep" : "parallel_sweep");
-        return -EINVAL;
-    }
+    /* (a sweep with a [timeline]: refused with the scenario, scn_cross_check) */
     for (unsigned k = 0; k < (s->npsweep ? s->npsweep : 1); k++) {
         unsigned long long p = s->npsweep ? s->psweep[k] : s->v[SK_TRAFFIC_PARALLEL].u;
         v = &s->v[s->npsweep ? SK_TRAFFIC_PARALLEL_SWEEP : SK_TRAFFIC_PARALLEL];

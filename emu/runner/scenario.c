@@ -1171,6 +1171,30 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(EXPECT_LOSS_MAX)->set ? V(EXPECT_LOSS_MAX)->line
                    : V(EXPECT_LOSS_MIN)->set ? V(EXPECT_LOSS_MIN)->line : V(EXPECT_JITTER_MAX)->line,
                   "[expect] loss/jitter bounds need protocol = udp");
+    /* iperf3's sender counts its retransmissions (tcpi_total_retrans);
+     * iperf 2 prints none and UDP has none: the bar could never pass */
+    if (V(EXPECT_RETRANSMITS_MAX)->set && (udp || strcmp(scn_host_tool(s), "iperf3") != 0))
+        scn_error(c, V(EXPECT_RETRANSMITS_MAX)->line, "[expect] retransmits_max: %s", udp
+                  ? "UDP has no retransmissions (protocol = udp)"
+                  : "iperf 2 reports no retransmissions; only iperf3's sender counts them (tool = iperf3)");
+    /* the bare-metal firmware's lwiperf answers iperf 2 only (lwIP
+     * apps/lwiperf): an iperf3 client gets no answer from it */
+    if (V(TRAFFIC_BOARD_TOOL)->e == 1 && V(BOARD_FIRMWARE)->e == 0)
+        scn_error(c, V(TRAFFIC_BOARD_TOOL)->line, "[traffic] board_tool = iperf3: the bare-metal firmware runs "
+                  "lwIP's lwiperf, which speaks iperf 2 only; use firmware = linux");
+    /* the board's own and the in-emulator peer's iperf print every
+     * second (-i 1), whatever the key said */
+    if (V(TRAFFIC_INTERVAL)->set && V(TRAFFIC_INTERVAL)->u != 1000000000ull &&
+        (V(BOARD_CLOCK)->e == 1 || V(BOARD_PEER)->e == 1))
+        scn_error(c, V(TRAFFIC_INTERVAL)->line, "[traffic] interval: only 1s with %s (its iperf reports each second)",
+                  V(BOARD_CLOCK)->e == 1 ? "clock = virtual" : "peer = baremetal");
+    /* a sweep is several tests, a timeline's times one test's: the
+     * events ran with the first test or, in real time, with none */
+    if ((V(TRAFFIC_SWEEP)->set || V(TRAFFIC_PARALLEL_SWEEP)->set) && s->nevents)
+        scn_error(c, V(TRAFFIC_SWEEP)->set ? V(TRAFFIC_SWEEP)->line : V(TRAFFIC_PARALLEL_SWEEP)->line,
+                  "[traffic] %s with a [timeline] (line %d): the timeline's times count from the start of one "
+                  "test (run the sweep without it)", V(TRAFFIC_SWEEP)->set ? "sweep" : "parallel_sweep",
+                  s->events[0].line);
     for (int i = 0; i < DG_NCODES; i++)
         if (s->diag[i] && s->diag_absent[i])
             scn_error(c, V(EXPECT_DIAG_ABSENT)->line, "[expect] diag_absent: %s is also in diag",

@@ -1041,6 +1041,43 @@ static void test_runner_properties_are_the_link_tables(void **state)
     assert_true(settable("tx-loss-pct"));
 }
 
+/* Keys that some runs would drop or could never satisfy are refused at
+ * load, naming their line: the run would otherwise pass or fail for a
+ * reason the file does not show. */
+static void test_keys_a_run_would_drop_are_refused(void **state)
+{
+    static const struct { const char *text, *err; } bad[] = {
+        { "[traffic]\nprotocol = udp\nsweep = 64,1470\n[timeline]\nat = 2s link down\nat = 4s link up\n",
+          "t.ini:3: [traffic] sweep with a [timeline] (line 5)" },
+        { "[board]\nfirmware = linux\n[traffic]\nparallel_sweep = 1,2\n[timeline]\nat = 1s restart-aneg\n",
+          "t.ini:4: [traffic] parallel_sweep with a [timeline] (line 6)" },
+        { "[expect]\nretransmits_max = 10\n", "t.ini:2: [expect] retransmits_max: iperf 2 reports no" },
+        { "[board]\nfirmware = linux\n[traffic]\nprotocol = udp\n[expect]\nretransmits_max = 10\n",
+          "t.ini:6: [expect] retransmits_max: UDP has no retransmissions" },
+        { "[traffic]\nboard_tool = iperf3\n", "t.ini:2: [traffic] board_tool = iperf3: the bare-metal firmware" },
+        { "[board]\nclock = virtual\n[traffic]\ninterval = 5s\n",
+          "t.ini:4: [traffic] interval: only 1s with clock = virtual" },
+        { "[board]\npeer = baremetal\n[traffic]\ninterval = 500ms\n",
+          "t.ini:4: [traffic] interval: only 1s with peer = baremetal" },
+    };
+    static const char *const good[] = {
+        "[board]\nfirmware = linux\n[expect]\nretransmits_max = 10\n",     /* Linux: the host's iperf3 */
+        "[board]\nfirmware = linux\n[traffic]\nboard_tool = iperf3\n",
+        "[traffic]\ninterval = 5s\n",                                         /* real time, host iperf -i 5 */
+        "[board]\nclock = virtual\n[traffic]\ninterval = 1s\n",
+        "[traffic]\nprotocol = udp\nsweep = 64,1470\n",
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+        assert_int_equal(load(bad[i].text), -EINVAL);
+        if (!strstr(errbuf, bad[i].err))
+            fail_msg("case %zu: want '%s' in '%s'", i, bad[i].err, errbuf);
+    }
+    for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++)
+        if (load(good[i]))
+            fail_msg("good case %zu refused: %s", i, errbuf);
+}
+
 /* A seed above 2^53 keeps every digit in the resolved scenario a
  * results.json carries (a double would round it, RFC 8259 6): the
  * figure a user copies from it must be the seed that ran. */
@@ -1115,6 +1152,7 @@ int main(void)
         cmocka_unit_test_teardown(test_board_advertise_key_and_command, teardown),
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
         cmocka_unit_test_teardown(test_resolved_seed_keeps_every_digit, teardown),
+        cmocka_unit_test_teardown(test_keys_a_run_would_drop_are_refused, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
