@@ -2,6 +2,7 @@
 #include "model_glue.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -85,7 +86,15 @@ unsigned glue_abilities(const char *text)
 #define INTO_JDIST(dst, f, k) gl_wire_parse_jitter_dist(v[k].s, &(dst).f, NULL)
 #define INTO_LOSS(dst, f, k) gl_wire_parse_loss(v[k].s, &(dst), NULL)   /* sets several fields */
 
-int glue_validate_link(const struct scenario *s, char *msg, size_t len)
+/* Does @msg name model field @field ("wire.queue_frames: ...")? */
+static bool names_field(const char *msg, const char *field)
+{
+    size_t n = strlen(field);
+
+    return !strncmp(msg, field, n) && (msg[n] == ':' || msg[n] == ' ');
+}
+
+int glue_validate_link(const struct scenario *s, char *msg, size_t len, int *key)
 {
     const struct scn_val *v = s->v;
     struct gl_err err = { { 0 } };
@@ -111,5 +120,17 @@ int glue_validate_link(const struct scenario *s, char *msg, size_t len)
         rc = gl_wire_params_validate(&wp, &err);
     if (rc)
         snprintf(msg, len, "%s", err.msg[0] ? err.msg : "rejected by the model");
+    if (rc && key) {
+        /* the validators name a field as "phy.aneg_ns" or "wire.rate_bps" */
+#define FIELD_PHY "phy."
+#define FIELD_PARTNER "phy.partner."
+#define FIELD_WIRE "wire."
+#define WHICH_KEY(a, id, word, type, min, max, words, def, prop, prop2, qv, st, field, into) \
+        if (*key < 0 && names_field(err.msg, FIELD_##st #field))                                \
+            *key = SK_LINK_##id;
+        *key = -1;
+        LINK_KEYS(WHICH_KEY, _)
+#undef WHICH_KEY
+    }
     return rc;
 }

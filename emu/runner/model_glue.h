@@ -26,8 +26,9 @@ int glue_check(enum glue_kind kind, const char *text, char *msg, size_t len);
 
 /* Build the PHY and wire parameters a scenario's [link] describes and run
  * the model's own validators over them (cross-field rules such as
- * reorder needing latency). */
-int glue_validate_link(const struct scenario *s, char *msg, size_t len);
+ * reorder needing latency).  On an error, *@key (when not NULL) is the
+ * SK_LINK_* key whose model field the message names, or -1. */
+int glue_validate_link(const struct scenario *s, char *msg, size_t len, int *key);
 
 /* Resolved abilities bitmask (GL_ABIL_*) of a partner string; 0 on error. */
 unsigned glue_abilities(const char *text);

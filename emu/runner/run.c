@@ -860,6 +860,11 @@ static void apply_step(struct run *r, const struct step *st, cJSON *log)
     }
     if (rc && rc != -ENOTSUP)
         cJSON_AddStringToObject(e, "error", rc == -EPROTO ? r->in.qmp.last_error : strerror(-rc));
+    if (rc == -EPROTO && prop && !r->step_refused[0])
+        /* QEMU refused the value: the run measured without the change
+         * its scenario promised (a check missed it: scn_cross_check) */
+        snprintf(r->step_refused, sizeof(r->step_refused), "%s:%d: [timeline] at: %.60s: QEMU refused it (%.200s); "
+                 "the run went on without it", r->o.scenario, st->line, st->text, r->in.qmp.last_error);
     cJSON_AddItemToArray(log, e);
 }
 
@@ -3120,6 +3125,10 @@ out:
         r.exit_code = RUN_EXIT_FAIL;
     if (r.exit_code == RUN_EXIT_PASS || r.exit_code == RUN_EXIT_FAIL)
         fw_cmd_refused(&r);
+    if ((r.exit_code == RUN_EXIT_PASS || r.exit_code == RUN_EXIT_FAIL) && r.step_refused[0]) {
+        r.exit_code = RUN_EXIT_INPUT;
+        snprintf(r.reason, sizeof(r.reason), "%s", r.step_refused);
+    }
     cleanup(&r);
     rs_finish(&r);
     cJSON_Delete(r.results);

@@ -32,6 +32,7 @@ struct run {
     cJSON *sweep;
     int exit_code;
     char reason[512];
+    char step_refused[512];   /* the first [timeline] change QEMU refused: the run is an ERROR */
     bool progress_tty;
     const char *last_phase;
     const cJSON *last_udp_result;

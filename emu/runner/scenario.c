@@ -1201,8 +1201,36 @@ static void scn_cross_check(struct scn_ctx *c)
                       dg_code_name((enum dg_code)i));
     if (!c->nerr) {
         char msg[GL_ERR_MSG_MAX];
-        if (glue_validate_link(s, msg, sizeof(msg)))
-            scn_error(c, c->link_line, "[link] %s", msg);
+        int key;
+        if (glue_validate_link(s, msg, sizeof(msg), &key)) {
+            /* the key's own line when the file set it, else the header */
+            if (key >= 0)
+                scn_error(c, s->v[key].set && s->v[key].line ? s->v[key].line : c->link_line, "[link] %s: %s",
+                          scn_key_name((enum scn_key)key), msg);
+            else
+                scn_error(c, c->link_line, "[link] %s", msg);
+        } else if (s->nevents) {
+            /* each [timeline] set over the [link] the ones before it left:
+             * QEMU runs the same validators on it mid-run, and a value it
+             * refuses there is a run without the change */
+            struct scenario *t = malloc(sizeof(*t));
+            for (unsigned i = 0; t && i < s->nevents; i++) {
+                const struct scn_event *e = &s->events[i];
+                if (!i)
+                    *t = *s;
+                if (e->act != SCN_ACT_SET)
+                    continue;
+                t->v[e->key] = e->val;
+                t->v[e->key].set = true;
+                if (glue_validate_link(t, msg, sizeof(msg), NULL)) {
+                    scn_error(c, e->line, "[timeline] at: set %s: %s", scn_key_name(e->key), msg);
+                    break;
+                }
+            }
+            if (!t)
+                scn_error(c, s->events[0].line, "[timeline]: out of memory checking it");
+            free(t);
+        }
     }
     for (unsigned i = 0; i < s->nevents; i++) {
         const struct scn_event *e = &s->events[i];

@@ -65,7 +65,7 @@ static void check_loaded(const struct scenario *s)
 {
     char msg[256], small[16];
 
-    if (glue_validate_link(s, msg, sizeof(msg)) != 0) {
+    if (glue_validate_link(s, msg, sizeof(msg), NULL) != 0) {
         fz_fail("loaded scenario's [link] fails the model: %s", msg);
     }
     if (s->nevents > SCN_MAX_EVENTS || s->nfw_cmds > SCN_MAX_FW_CMDS ||

@@ -1078,6 +1078,29 @@ static void test_keys_a_run_would_drop_are_refused(void **state)
             fail_msg("good case %zu refused: %s", i, errbuf);
 }
 
+/* The model's verdict names the key and its line, not the [link]
+ * header; and each [timeline] set is checked over the [link] the sets
+ * before it left, as QEMU checks it mid-run. */
+static void test_model_verdicts_name_the_key_and_timeline_sets(void **state)
+{
+    (void)state;
+    assert_int_equal(load("[link]\nlatency = 1ms\nqueue_frames = 5000\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] queue_frames: wire.queue_frames: 5000 is out of range [1, 1024]"));
+    assert_int_equal(load("[link]\naneg_time = 0ms\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] aneg_time: phy.aneg_ns: 0 is out of range"));
+    assert_int_equal(load("[link]\nlatency = 1ms\n[timeline]\nat = 1s set queue_frames 5000\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [timeline] at: set queue_frames: wire.queue_frames: 5000"));
+    assert_int_equal(load("[timeline]\nat = 1s set reorder 5%\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: set reorder: wire.reorder_pct"));
+    /* the second set takes away what the first needs */
+    assert_int_equal(load("[link]\nlatency = 2ms\n[timeline]\nat = 1s set reorder 5%\nat = 2s set latency 0ms\n"),
+                     -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: set latency: wire.reorder_pct"));
+    /* in order, each valid over the one before */
+    assert_int_equal(load("[timeline]\nat = 1s set latency 2ms\nat = 2s set reorder 5%\nat = 3s set queue_frames 64\n"),
+                     0);
+}
+
 /* A seed above 2^53 keeps every digit in the resolved scenario a
  * results.json carries (a double would round it, RFC 8259 6): the
  * figure a user copies from it must be the seed that ran. */
@@ -1153,6 +1176,7 @@ int main(void)
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
         cmocka_unit_test_teardown(test_resolved_seed_keeps_every_digit, teardown),
         cmocka_unit_test_teardown(test_keys_a_run_would_drop_are_refused, teardown),
+        cmocka_unit_test_teardown(test_model_verdicts_name_the_key_and_timeline_sets, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
