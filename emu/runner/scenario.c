@@ -837,6 +837,14 @@ static int scn_handler(void *user, const char *section, const char *name, const 
         scn_error(c, c->line, "'%.40s' is outside any section", name);
         return 1;
     }
+    /* inih ends a value only at " ;" (INI_INLINE_COMMENT_PREFIXES): a
+     * '#' after it stayed in the value, and "fw_cmd = phy restart  # x"
+     * gave the firmware five words */
+    if (value[0] == '#' || strstr(value, " #") || strstr(value, "\t#")) {
+        scn_error(c, c->line, "[%s] %.40s: '#' inside the value; a comment after a value starts with ' ;' "
+                  "('#' only at the start of a line)", section, name);
+        return 1;
+    }
     if (strcmp(section, "control") == 0)
         return control_entry(c, name, value);
     k = scn_key_lookup(section, name);

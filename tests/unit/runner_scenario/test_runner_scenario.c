@@ -1096,6 +1096,13 @@ static void test_model_verdicts_name_the_key_and_timeline_sets(void **state)
     assert_int_equal(load("[link]\nlatency = 2ms\n[timeline]\nat = 1s set reorder 5%\nat = 2s set latency 0ms\n"),
                      -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:5: [timeline] at: set latency: wire.reorder_pct"));
+    /* '#' after a value is no comment to inih: refused, not passed on */
+    assert_int_equal(load("[traffic]\nfw_cmd = phy restart   # renegotiate\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [traffic] fw_cmd: '#' inside the value"));
+    assert_int_equal(load("[timeline]\nat = 1s fw phy restart\t#x\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: '#' inside the value"));
+    assert_int_equal(load("# a comment\n[traffic]\nfw_cmd = phy restart ; renegotiate\n"), 0);
+    assert_string_equal(scn.fw_cmds[0], "phy restart");
     /* in order, each valid over the one before */
     assert_int_equal(load("[timeline]\nat = 1s set latency 2ms\nat = 2s set reorder 5%\nat = 3s set queue_frames 64\n"),
                      0);
