@@ -135,7 +135,7 @@ struct step {
     int line;
 };
 
-#define MAX_STEPS 2048
+#define MAX_STEPS (SCN_MAX_STEPS + 2)
 
 static int cmp_step(const void *a, const void *b)
 {

@@ -204,6 +204,7 @@ struct scn_ctx {
     int link_line;      /* the [link] header, for the model's verdict */
     int nsections;      /* section headers seen */
     int nerr;
+    int err_line[SCN_MAX_ERRORS];   /* the line of each error reported */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -212,6 +213,8 @@ scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
     char msg[1024], clean[3 * sizeof(msg) + 1];
     va_list ap;
 
+    if (c->nerr < SCN_MAX_ERRORS)
+        c->err_line[c->nerr] = line;
     c->nerr++;
     if (!c->errs || c->nerr > SCN_MAX_ERRORS)
         return;
@@ -951,10 +954,20 @@ static void scn_screen_line(struct scn_ctx *c, char *line)
                       c->section);
         return;
     }
-    if (!strchr(p, '=') && !strchr(p, ':')) {
-        scn_error(c, c->line, "expected 'key = value', got '%.60s'", p);
-        line[0] = '\0';
-        return;
+    {
+        /* what inih keeps: up to an inline comment (" ;"), where a
+         * '=' after it ("latency ; = 5ms") is no separator */
+        size_t keep = strlen(p);
+        for (size_t i = 1; i < keep; i++)
+            if (p[i] == ';' && (p[i - 1] == ' ' || p[i - 1] == '\t')) {
+                keep = i;
+                break;
+            }
+        if (!memchr(p, '=', keep) && !memchr(p, ':', keep)) {
+            scn_error(c, c->line, "expected 'key = value', got '%.60s'", p);
+            line[0] = '\0';
+            return;
+        }
     }
     if (*p == '=' || *p == ':') {
         scn_error(c, c->line, "missing key before '%c'", *p);
@@ -1240,6 +1253,10 @@ static void scn_cross_check(struct scn_ctx *c)
             free(t);
         }
     }
+    unsigned steps = 0;
+    bool over = false;
+    int flap = -1;              /* the line of the flap whose window ends last */
+    uint64_t flap_end = 0;
     for (unsigned i = 0; i < s->nevents; i++) {
         const struct scn_event *e = &s->events[i];
         uint64_t end = e->t_ns + (e->act == SCN_ACT_FLAP && e->count > 1
@@ -1249,6 +1266,24 @@ static void scn_cross_check(struct scn_ctx *c)
                       end / 1e9, dur / 1e9);
         if (i && e->t_ns < s->events[i - 1].t_ns)
             scn_error(c, e->line, "[timeline] at: events must be in time order");
+        steps += e->act == SCN_ACT_FLAP ? 2u * (e->count ? e->count : 1) : 1u;
+        if (steps > SCN_MAX_STEPS && !over) {
+            over = true;
+            scn_error(c, e->line, "[timeline] at: the timeline expands to more than %d steps here (a flap is "
+                      "two per count)", SCN_MAX_STEPS);
+        }
+        /* a flap brings the link up at the end of each down-time: a link
+         * change inside its window was undone by it, or undid it */
+        if (e->act == SCN_ACT_FLAP || e->act == SCN_ACT_LINK_DOWN || e->act == SCN_ACT_LINK_UP ||
+            e->act == SCN_ACT_RESTART_ANEG) {
+            if (flap >= 0 && e->t_ns < flap_end)
+                scn_error(c, e->line, "[timeline] at: a link change at %.3fs, inside the flap of line %d "
+                          "(until %.3fs): the flap's link-ups would undo it", e->t_ns / 1e9, flap, flap_end / 1e9);
+            if (e->act == SCN_ACT_FLAP && end > flap_end) {
+                flap = e->line;
+                flap_end = end;
+            }
+        }
     }
 }
 
@@ -1262,8 +1297,15 @@ static int scn_run(struct scn_ctx *c)
         scn_error(c, 0, "out of memory");
         return -ENOMEM;
     }
-    if (rc > 0 && c->nerr == 0)     /* a syntax error our screen missed */
-        scn_error(c, rc, "syntax error");
+    if (rc > 0) {
+        /* a syntax error our screen missed, reported whatever else was:
+         * inih names only its first, at line rc */
+        bool said = false;
+        for (int i = 0; i < c->nerr && i < SCN_MAX_ERRORS; i++)
+            said |= c->err_line[i] == rc;
+        if (!said)
+            scn_error(c, rc, "syntax error");
+    }
     if (c->nsections == 0 && c->nerr == 0)
         /* an empty file (or one of comments) is the wrong file more often
          * than a wish for every default */

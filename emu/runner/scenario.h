@@ -23,6 +23,9 @@
 #define SCN_STR_MAX 192
 #define SCN_NAME_MAX 63     /* [scenario] name, or the file's name without .ini */
 #define SCN_MAX_EVENTS 64
+/* link changes, sets and commands a timeline expands to (a flap is two
+ * per count): the runner applies this many, and the check refuses more */
+#define SCN_MAX_STEPS 2046
 #define SCN_MAX_FW_CMDS 16
 #define SCN_MAX_CONTROL 16      /* [control] unset / set entries */
 #define SCN_MAX_SWEEP 16

@@ -423,6 +423,14 @@ static void test_syntax_errors_each_reported(void **state)
     assert_non_null(strstr(errbuf, "t.ini:4: expected 'key = value'"));
     assert_non_null(strstr(errbuf, "t.ini:5: missing key"));
     assert_int_equal(count_lines(errbuf), 3);
+    /* a '=' after an inline comment separates nothing; reported beside
+     * the file's other error, not hidden by it */
+    assert_int_equal(load("[link]\nlatency ; = 5ms\nrate = 5x\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: expected 'key = value', got 'latency ; = 5ms'"));
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] rate: '5x' is not a rate"));
+    assert_int_equal(count_lines(errbuf), 2);
+    assert_int_equal(load("[link]\nlatency = 5ms ; a comment = ok\n"), 0);
+    assert_int_equal(scn.v[SK_LINK_LATENCY].u, 5000000);
 }
 
 static void test_key_outside_section_rejected(void **state)
@@ -1103,6 +1111,18 @@ static void test_model_verdicts_name_the_key_and_timeline_sets(void **state)
     assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: '#' inside the value"));
     assert_int_equal(load("# a comment\n[traffic]\nfw_cmd = phy restart ; renegotiate\n"), 0);
     assert_string_equal(scn.fw_cmds[0], "phy restart");
+    /* a link change inside a flap's window: its link-ups would undo it */
+    assert_int_equal(load("[timeline]\nat = 1s flap 3s\nat = 2s link down\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: a link change at 2.000s, inside the flap of line 2 "
+                                   "(until 4.000s)"));
+    assert_int_equal(load("[timeline]\nat = 1s flap 100ms 3 1s\nat = 3s restart-aneg\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: a link change at 3.000s, inside the flap of line 2"));
+    assert_int_equal(load("[timeline]\nat = 1s flap 100ms 3 1s\nat = 3100ms link down\nat = 4s set latency 1ms\n"),
+                     0);
+    /* more steps than the runner applies: refused, not cut */
+    assert_int_equal(load("[timeline]\nat = 1s flap 1ms 1000 2ms\nat = 4s flap 1ms 1000 2ms\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: the timeline expands to more than 2046 steps"));
+    assert_int_equal(load("[timeline]\nat = 1s flap 1ms 1000 2ms\nat = 4s flap 1ms 23 2ms\n"), 0);
     /* in order, each valid over the one before */
     assert_int_equal(load("[timeline]\nat = 1s set latency 2ms\nat = 2s set reorder 5%\nat = 3s set queue_frames 64\n"),
                      0);
