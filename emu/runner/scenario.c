@@ -1401,6 +1401,19 @@ int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
             fprintf(errs, "%s: no [control] section: this scenario has no negative control\n", s->path);
         return -EINVAL;
     }
+    for (unsigned i = 0; i < s->nctl_unset; i++) {
+        /* unsetting what the file never set changes nothing: the control
+         * would run the scenario's own fault and prove nothing */
+        int k = s->ctl_unset[i];
+        bool tl = k < 0 || k == SK_TIMELINE_AT;
+        if (tl ? !s->nevents : !s->v[k].set) {
+            if (errs)
+                fprintf(errs, "%s:%d: [control] unset %s%s%s: the scenario does not set it, so the control "
+                              "would not differ there\n", s->path, s->control_line, tl ? "timeline" : scn_key_section(k),
+                        tl ? "" : ".", tl ? "" : scn_key_name(k));
+            return -EINVAL;
+        }
+    }
     *out = *s;
     for (unsigned i = 0; i < s->nctl_unset; i++) {
         int k = s->ctl_unset[i];

@@ -925,6 +925,28 @@ static void test_control_errors_name_the_line(void **state)
                           "[control]\nunset = link.loss\n"), 0);
     assert_int_equal(scn_make_control(&scn, &c, NULL), 0);
     assert_false(c.v[SK_SCENARIO_TODO].set);
+    /* unsetting what the file never set: the control would be the scenario */
+    {
+        char *msg = NULL;
+        size_t len = 0;
+        FILE *f;
+        assert_int_equal(load("[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n[control]\nunset = link.latency\n"),
+                         0);
+        f = open_memstream(&msg, &len);
+        assert_int_equal(scn_make_control(&scn, &c, f), -EINVAL);
+        fclose(f);
+        if (!strstr(msg, "t.ini:6: [control] unset link.latency: the scenario does not set it"))
+            fail_msg("%s", msg);
+        free(msg);
+        assert_int_equal(load("[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n[control]\nunset = timeline\n"),
+                         0);
+        msg = NULL;
+        f = open_memstream(&msg, &len);
+        assert_int_equal(scn_make_control(&scn, &c, f), -EINVAL);
+        fclose(f);
+        assert_non_null(strstr(msg, "t.ini:6: [control] unset timeline: the scenario does not set it"));
+        free(msg);
+    }
     /* no [control]; or one without codes to be absent */
     assert_int_equal(load("[expect]\ndiag = PHY_NO_LINK\n"), 0);
     assert_int_equal(scn_make_control(&scn, &c, NULL), -EINVAL);
