@@ -1183,6 +1183,11 @@ static void scn_cross_check(struct scn_ctx *c)
                 scn_error(c, s->v[up_only[i].k].line, "[expect] %s: can never hold with link = down (line %d)",
                           up_only[i].what, V(EXPECT_LINK)->line);
     }
+    /* a test that must fail carries nothing a floor could measure */
+    if (V(EXPECT_TRAFFIC)->set && V(EXPECT_TRAFFIC)->e == 1 && V(EXPECT_THROUGHPUT_MIN)->set &&
+        V(EXPECT_THROUGHPUT_MIN)->d > 0)
+        scn_error(c, V(EXPECT_THROUGHPUT_MIN)->line, "[expect] throughput_min: can never hold with traffic = fail "
+                  "(line %d)", V(EXPECT_TRAFFIC)->line);
     if (V(EXPECT_THROUGHPUT_MIN)->set && V(EXPECT_THROUGHPUT_MAX)->set &&
         V(EXPECT_THROUGHPUT_MIN)->d > V(EXPECT_THROUGHPUT_MAX)->d)
         scn_error(c, V(EXPECT_THROUGHPUT_MAX)->line, "[expect] throughput_max: below throughput_min");

@@ -1089,6 +1089,8 @@ static void test_keys_a_run_would_drop_are_refused(void **state)
           "t.ini:4: [traffic] interval: only 1s with clock = virtual" },
         { "[board]\npeer = baremetal\n[traffic]\ninterval = 500ms\n",
           "t.ini:4: [traffic] interval: only 1s with peer = baremetal" },
+        { "[expect]\ntraffic = fail\nthroughput_min = 900M\n",
+          "t.ini:3: [expect] throughput_min: can never hold with traffic = fail (line 2)" },
     };
     static const char *const good[] = {
         "[board]\nfirmware = linux\n[expect]\nretransmits_max = 10\n",     /* Linux: the host's iperf3 */
@@ -1096,6 +1098,7 @@ static void test_keys_a_run_would_drop_are_refused(void **state)
         "[traffic]\ninterval = 5s\n",                                         /* real time, host iperf -i 5 */
         "[board]\nclock = virtual\n[traffic]\ninterval = 1s\n",
         "[traffic]\nprotocol = udp\nsweep = 64,1470\n",
+        "[expect]\ntraffic = fail\nthroughput_min = 0\nthroughput_max = 1M\n",
     };
     (void)state;
     for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
