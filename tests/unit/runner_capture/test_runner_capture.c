@@ -95,6 +95,15 @@ static void seg(struct w *w, uint64_t t, int from_board, uint16_t bport, uint8_t
 #define ACK 0x10
 #define PSH 0x08
 
+/* The partner's SYN, the board's SYN-ACK 100 us on, the partner's ACK
+ * 1 ms after that: a handshake RTT of 1 ms, no window scale. */
+static void handshake_1ms(struct w *w)
+{
+    seg(w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+    seg(w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);
+}
+
 static cJSON *analyse(struct w *w)
 {
     cJSON *o = NULL;
@@ -250,9 +259,7 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
     const cJSON *h;
     (void)state;
     w_open(&w);
-    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
-    seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
-    seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);           /* RTT 1 ms */
+    handshake_1ms(&w);
     /* reordered: 2001 after 3001, 10 us later */
     seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
     seg(&w, 2 * MS + 10 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
@@ -307,9 +314,7 @@ static void test_window_updates_are_not_duplicate_acks(void **state)
     (void)state;
     for (int moved = 0; moved <= 1; moved++) {
         w_open(&w);
-        seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
-        seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
-        seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);    /* RTT 1 ms */
+        handshake_1ms(&w);
         seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
         seg(&w, 2 * MS + 10 * US, 0, 40000, ACK, 3001, 5001, 65535, 1000, -1, -1, 0);
         /* three ACKs of 2001; the last two advertise new windows if moved */
@@ -326,9 +331,7 @@ static void test_window_updates_are_not_duplicate_acks(void **state)
     /* every byte acknowledged: repeated ACKs (a pure ACK stream) are
      * not duplicates, and a late old segment stays out of order */
     w_open(&w);
-    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
-    seg(&w, 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
-    seg(&w, 1100 * US, 0, 40000, ACK, 1001, 5001, 65535, 0, -1, -1, 0);
+    handshake_1ms(&w);
     seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
     seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
     seg(&w, 2 * MS + 20 * US, 1, 40000, ACK, 5001, 2001, 65535, 0, -1, -1, 0);
