@@ -595,8 +595,13 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
         if (rc == 1) {
             frames++;
             if (pk.flags & GL_PCAPNG_FLAG_CRC_ERR) {
-                crc++;  /* the receiver discards it: no TCP evidence in it */
-                continue;
+                crc++;
+                /* inbound: the board's MAC discards it, no TCP evidence
+                 * in it; outbound: the tap is at the board's end, so the
+                 * board sent it whole and the wire garbled it after
+                 * (gemlab_link.c writes the frame's bytes as sent) */
+                if ((pk.flags & 3u) != GL_PCAPNG_FLAG_OUTBOUND)
+                    continue;
             }
             if (lost_before_board(&pk))
                 continue;

@@ -199,6 +199,33 @@ static void test_board_sender_rtt_karn_inflight_zero_window(void **state)
     cJSON_Delete(o);
 }
 
+/* The tap is at the board's end of the cable: a segment the board sent
+ * and the wire garbled after the tap (written outbound with the CRC-error
+ * flag) was sent whole, so its resend is a retransmission; an inbound one
+ * the board's MAC discards is no evidence. */
+static void test_board_segment_garbled_on_the_wire_was_sent(void **state)
+{
+    struct w w;
+    cJSON *o;
+    const cJSON *b;
+    (void)state;
+    w_open(&w);
+    seg(&w, 0, 1, 50000, SYN, 100, 0, 5840, 0, -1, 1460, 0);
+    seg(&w, 2 * MS, 0, 50000, SYN | ACK, 900, 101, 8192, 0, -1, 1460, 0);
+    seg(&w, 2 * MS + 1, 1, 50000, ACK, 101, 901, 5840, 0, -1, -1, 0);
+    seg(&w, 3 * MS, 1, 50000, ACK | PSH, 101, 901, 5840, 1460, -1, -1, 1);       /* garbled after the tap */
+    seg(&w, 203 * MS, 1, 50000, ACK | PSH, 101, 901, 5840, 1460, -1, -1, 0);     /* RTO: sent again */
+    seg(&w, 205 * MS, 0, 50000, ACK, 901, 1561, 8192, 0, -1, -1, 0);
+    o = analyse(&w);
+    assert_int_equal(num(o, "crc_errors"), 1);
+    assert_int_equal(num(o, "tcp_retransmits"), 1);
+    b = dir_of(o, 0, "board");
+    assert_int_equal(num(b, "segments"), 2);
+    assert_int_equal(num(b, "retransmits"), 1);
+    assert_int_equal(num(b, "rtt_samples"), 1);       /* the handshake's; Karn: none from the resend */
+    cJSON_Delete(o);
+}
+
 /* A SYN the board sent again (the first lost, or answered late): which
  * copy the SYN-ACK answers is unknown, so the handshake gives no RTT
  * (Karn's rule, RFC 6298 3).  The resent SYN was timed from itself and
@@ -506,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
+        cmocka_unit_test(test_board_segment_garbled_on_the_wire_was_sent),
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
