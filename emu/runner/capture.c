@@ -44,6 +44,8 @@ struct half {
     uint64_t rtt_min_ns, rtt_samples;
     uint64_t snd_max_t;       /* when snd_max last advanced */
     unsigned dupacks;         /* the receiver's duplicate ACKs of una */
+    bool isn_known;           /* isn holds the sequence number of its SYN */
+    uint32_t isn;
     bool win_init;            /* win_last holds a value */
     uint16_t win_last;        /* the window this side last advertised, as sent */
     struct { uint32_t end; uint64_t t; bool retx; } ring[RTT_RING];
@@ -67,6 +69,7 @@ struct flow {
     uint16_t port[2];
     uint8_t alen;             /* 4 or 16 */
     uint64_t init_rtt_ns;     /* the handshake's RTT, 0 until seen */
+    bool closed;              /* a new connection took its 4-tuple */
     struct half h[2];         /* h[i]: sent by endpoint i */
 };
 
@@ -178,11 +181,20 @@ static struct flow *find_flow(struct flow **fl, int *nfl, const struct tcp_seg *
 {
     for (int i = 0; i < *nfl; i++) {
         struct flow *f = fl[i];
-        if (f->alen != s->alen)
+        if (f->alen != s->alen || f->closed)
             continue;
         for (int d = 0; d < 2; d++)
             if (f->port[d] == s->sport && f->port[!d] == s->dport && !memcmp(f->addr[d], s->src, s->alen) &&
                 !memcmp(f->addr[!d], s->dst, s->alen)) {
+                const struct half *h = &f->h[d];
+                /* a SYN with a new initial sequence number, or one after
+                 * this end sent data, opens a new connection on the same
+                 * 4-tuple (RFC 793 3.3): the old one's sequence state
+                 * would read every segment of it as out of window */
+                if ((s->flags & (TH_SYN | TH_ACK)) == TH_SYN && (h->isn_known ? h->isn != s->seq : h->snd_init)) {
+                    f->closed = true;
+                    break;
+                }
                 *dir = d;
                 return f;
             }
@@ -285,6 +297,8 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         return;
     if (s->flags & TH_SYN) {
         S->syn = true;
+        S->isn = s->seq;
+        S->isn_known = true;
         S->ws_ok = s->ws >= 0;
         S->ws = s->ws >= 0 ? (uint8_t)s->ws : 0;
         if (s->mss >= 0)

@@ -226,6 +226,41 @@ static void test_board_segment_garbled_on_the_wire_was_sent(void **state)
     cJSON_Delete(o);
 }
 
+/* A new connection on the same 4-tuple (a client that reuses its port)
+ * is a new flow: read with the old one's sequence state, its first
+ * bytes were below snd_max and counted as sent again. */
+static void test_new_connection_on_a_reused_4_tuple_is_a_new_flow(void **state)
+{
+    struct w w;
+    cJSON *o;
+    (void)state;
+    w_open(&w);
+    handshake_1ms(&w);
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 3 * MS, 0, 40000, ACK, 2001, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 4 * MS, 1, 40000, ACK, 5001, 3001, 65535, 0, -1, -1, 0);
+    /* the same port again, a new initial sequence number below the old */
+    seg(&w, 50 * MS, 0, 40000, SYN, 200, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 50 * MS + 100 * US, 1, 40000, SYN | ACK, 7000, 201, 65535, 0, -1, 1460, 0);
+    seg(&w, 51 * MS + 100 * US, 0, 40000, ACK, 201, 7001, 65535, 0, -1, -1, 0);
+    seg(&w, 52 * MS, 0, 40000, ACK, 201, 7001, 65535, 1000, -1, -1, 0);
+    seg(&w, 53 * MS, 0, 40000, ACK, 1201, 7001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "tcp_flows")), 2);
+    assert_int_equal(num(o, "tcp_retransmits"), 0);
+    assert_int_equal(num(o, "tcp_out_of_order"), 0);
+    cJSON_Delete(o);
+
+    /* the same SYN sent again is the same connection */
+    w_open(&w);
+    seg(&w, 0, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 1000 * MS, 0, 40000, SYN, 1000, 0, 65535, 0, -1, 1460, 0);
+    seg(&w, 1000 * MS + 100 * US, 1, 40000, SYN | ACK, 5000, 1001, 65535, 0, -1, 1460, 0);
+    o = analyse(&w);
+    assert_int_equal(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "tcp_flows")), 1);
+    cJSON_Delete(o);
+}
+
 /* A SYN the board sent again (the first lost, or answered late): which
  * copy the SYN-ACK answers is unknown, so the handshake gives no RTT
  * (Karn's rule, RFC 6298 3).  The resent SYN was timed from itself and
@@ -534,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
         cmocka_unit_test(test_board_segment_garbled_on_the_wire_was_sent),
+        cmocka_unit_test(test_new_connection_on_a_reused_4_tuple_is_a_new_flow),
         cmocka_unit_test(test_file_in_delivery_order_is_read_in_time_order),
         cmocka_unit_test(test_partner_flight_is_what_arrives_in_one_rtt),
         cmocka_unit_test(test_board_sender_rtt_karn_inflight_zero_window),
