@@ -73,6 +73,8 @@ int cmd_fault(int argc, char **argv)
     rc = fault_apply(argv[0], &a, stderr);
     if (rc == -ESRCH || rc == -EPERM)
         return RUN_EXIT_INPUT;      /* not a running run, or one in virtual time */
+    if (rc == -EINTR)
+        return RUN_EXIT_INTERRUPTED;
     if (rc)
         return RUN_EXIT_FAIL;
     printf("fault applied: %s\n", argv[1]);

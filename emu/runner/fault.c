@@ -6,9 +6,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -101,6 +104,25 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
             return -ESRCH;      /* no such run: cmd_fault's exit 2 */
         }
     }
+    {
+        /* a socket nobody listens on: the run that made it was killed
+         * (SIGKILL leaves it behind); qmp_open would retry 3 s and call
+         * it a timeout */
+        struct sockaddr_un sa = { .sun_family = AF_UNIX };
+        int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+        bool refused = false;
+        if (fd >= 0 && strlen(sock) < sizeof(sa.sun_path)) {
+            memcpy(sa.sun_path, sock, strlen(sock) + 1);
+            refused = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) != 0 && errno == ECONNREFUSED;
+        }
+        if (fd >= 0)
+            close(fd);
+        if (refused) {
+            fprintf(err, "gemlab fault: nothing listens on %s: the run that made it has ended without cleaning up "
+                         "(killed?); start a new one with `gemlab run` or `gemlab boot`\n", sock);
+            return -ESRCH;      /* no such run: cmd_fault's exit 2 */
+        }
+    }
     rc = qmp_open(&q, sock, 3000);
     if (rc) {
         fprintf(err, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));
@@ -127,11 +149,20 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         rc = set_link_any(&q, a->kind == FAULT_LINK_UP);
     } else if (a->kind == FAULT_FLAP) {
         applied = "set_link down, then up";
+        /* a signal during the down-time ends it early: the link comes
+         * back up and the fault is recorded, not left down for the
+         * rest of the run */
+        inst_signals_install();
         rc = set_link_any(&q, false);
         if (!rc) {
             struct timespec ts = { (time_t)(a->dur_ns / 1000000000ull), (long)(a->dur_ns % 1000000000ull) };
-            nanosleep(&ts, NULL);
+            while (!inst_stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
+                ;
             rc = set_link_any(&q, true);
+            if (!rc && inst_stop_signal) {
+                applied = "set_link down, then up early (signal)";
+                rc = -EINTR;
+            }
         }
     } else if ((rc = qom_find_link(&q, gem, sizeof(gem))) == 0) {
         scn_init(&s, NULL);
@@ -148,9 +179,12 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
     } else {
         applied = "no: the link device was not found";
     }
-    if (rc)
+    if (rc == -EINTR)
+        fprintf(err, "gemlab fault: interrupted by signal %d: the link is up again\n", (int)inst_stop_signal);
+    else if (rc)
         fprintf(err, "gemlab fault: %s\n", rc == -EPROTO ? q.last_error : strerror(-rc));
-    fault_record(run_dir, t_ms, a, applied, rc ? (rc == -EPROTO ? q.last_error : strerror(-rc)) : NULL, err);
+    fault_record(run_dir, t_ms, a, applied,
+                 rc && rc != -EINTR ? (rc == -EPROTO ? q.last_error : strerror(-rc)) : NULL, err);
     qmp_close(&q);
     return rc;
 }

@@ -234,6 +234,15 @@ int inst_rundir(struct inst *i, const char *dir, const char *top, const char *na
     }
     if (!realpath(buf, i->run_dir))
         return -errno;
+    if (access(i->run_dir, W_OK | X_OK)) {
+        /* checked before anything in it changes: console.log (mode 0600,
+         * ours) could still be truncated in a directory whose earlier
+         * results then could not be removed */
+        rc = -errno;
+        fprintf(stderr, "gemlab: %s: cannot write there: %s (its earlier run is left as it was)\n", what,
+                strerror(-rc));
+        return rc;
+    }
     snprintf(i->qmp_path, sizeof(i->qmp_path), "%s/qmp.sock", i->run_dir);
     snprintf(i->serial_path, sizeof(i->serial_path), "%s/serial.sock", i->run_dir);
     snprintf(i->console_path, sizeof(i->console_path), "%s/console.log", i->run_dir);

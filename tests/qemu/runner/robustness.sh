@@ -113,6 +113,24 @@ if [ $rc -eq 2 ] && [[ "$out" == *"writable by every user"* ]] && [ ! -e "$ww/ru
     ok "--out below a world-writable, non-sticky parent refused"
 else bad "--out below a world-writable parent" "rc=$rc $out"; fi
 
+# a reused --out its user cannot write: refused before anything in it
+# changes (console.log was truncated, then the old results could not be
+# removed); as another user, since root writes anywhere
+if [ "$(id -u)" = 0 ] && command -v runuser >/dev/null; then
+    np=$(mktemp -d /tmp/gemlab-np.XXXXXX)     # $work is 0700: nobody could not reach it
+    cp "$G" "$np/gemlab" && chmod 755 "$np" "$np/gemlab" && chown nobody "$np"
+    runuser -u nobody -- "$np/gemlab" boot --qemu /bin/true --out "$np/a" --hold 0 >/dev/null 2>&1
+    echo "an earlier run" > "$np/a/console.log" && chmod 500 "$np/a"
+    out=$(runuser -u nobody -- "$np/gemlab" boot --qemu /bin/true --out "$np/a" --hold 0 2>&1); rc=$?
+    if [ $rc -eq 2 ] && [[ "$out" == *"--out $np/a: cannot write there"* ]] \
+       && [ "$(cat "$np/a/console.log")" = "an earlier run" ]; then
+        ok "--out its user cannot write: refused (rc 2) before console.log is touched"
+    else bad "--out not writable" "rc=$rc $out / $(cat "$np/a/console.log")"; fi
+    rm -rf "$np"
+else
+    skip "--out not writable (another user)" "needs root and runuser"
+fi
+
 # 2. QEMU killed with SIGKILL mid-run: FAIL with the console tail, no leftovers.
 d=$work/sigkill
 "$G" boot --qemu "$QEMU" ${have_fixture:+$( [ $have_fixture = 1 ] && echo --fw "$work/ready.elf")} \
@@ -548,6 +566,31 @@ o6=$("$G" fault "$work" link down 2>&1); r6=$?
 if [ $r5 -eq 2 ] && [[ "$o5" == *"not a running gemlab run"* ]] && [ $r6 -eq 2 ] \
    && [[ "$o6" == *"$work has no fault.sock"* ]]; then ok "fault on a finished run or no run: clear message, exit 2"
 else bad "fault on a finished run" "$r5 $o5 / $r6 $o6"; fi
+# a fault.sock nobody listens on (a runner killed with SIGKILL leaves it):
+# exit 2 naming it, not a 3 s retry reported as a timeout
+mkdir -p "$work/stale"
+python3 -c 'import socket, sys; socket.socket(socket.AF_UNIX).bind(sys.argv[1])' "$work/stale/fault.sock"
+o7=$("$G" fault "$work/stale" link down 2>&1); r7=$?
+if [ $r7 -eq 2 ] && [[ "$o7" == *"nothing listens on $work/stale/fault.sock"* ]]; then
+    ok "fault on a stale fault.sock: exit 2, says the run has ended"
+else bad "fault on a stale socket" "$r7 $o7"; fi
+# SIGTERM during a flap's down-time: the link comes back up, the fault is
+# recorded, exit 130 (it was left down for the rest of the run)
+d=$work/flapsig
+"$G" boot --qemu "$QEMU" --out "$d" --hold 10 >"$work/flapsig.out" 2>&1 &
+rpid=$!
+for _ in $(seq 200); do grep -q "QMP up" "$work/flapsig.out" && break; sleep 0.1; done
+"$G" fault "$d" flap 30s >"$work/flapsig.fault" 2>&1 &
+fpid=$!
+sleep 1
+kill -TERM $fpid; wait $fpid; rf=$?
+flog=$(cat "$d/faults.jsonl" 2>/dev/null)
+wait $rpid
+if [ $rf -eq 130 ] && grep -q "the link is up again" "$work/flapsig.fault" \
+   && [[ "$flog" == *'"event":"flap 30s"'*'"applied":"set_link down, then up early (signal)"'* ]] \
+   && [[ "$flog" != *error* ]]; then
+    ok "SIGTERM during a fault flap: link up again, recorded, exit 130"
+else bad "SIGTERM during a fault flap" "rc=$rf $(cat "$work/flapsig.fault") / $flog"; fi
 
 # 13. --net tap: the run's private netns disappears on success and on SIGINT.
 if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then
