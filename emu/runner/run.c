@@ -1316,6 +1316,15 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_ReplaceItemInObjectCaseSensitive(*result, "ok", cJSON_CreateFalse());
             cJSON_DeleteItemFromObjectCaseSensitive(*result, "error");
             cJSON_AddStringToObject(*result, "error", msg);
+        } else if (WIFSIGNALED(status)) {
+            /* killed from outside (the OOM killer, a user): what it
+             * printed is cut short, and no fault of the board's */
+            char msg[160];
+            snprintf(msg, sizeof(msg), "host iperf was killed by signal %d (%s) before it finished: its figures "
+                     "are not the board's", WTERMSIG(status), strsignal(WTERMSIG(status)));
+            cJSON_ReplaceItemInObjectCaseSensitive(*result, "ok", cJSON_CreateFalse());
+            cJSON_DeleteItemFromObjectCaseSensitive(*result, "error");
+            cJSON_AddStringToObject(*result, "error", msg);
         }
         if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(*result, "ok")) && e && *e &&
             !cJSON_GetObjectItemCaseSensitive(*result, "error")) {
@@ -1342,7 +1351,6 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         iperf_client_method(&r->s, length, m);
     }
     board_udp_result(r, *result);
-    (void)status;
     return board_tcp_result(r, *result, nres0, nprog0);
 }
 
