@@ -565,6 +565,13 @@ static int wait_failed(struct run *r, int rc, const char *phase)
     case -ECHILD:
         inst_describe_exit(&r->in, why, sizeof(why));
         qemu_log_last(r, said, sizeof(said));
+        /* QEMU's last words explain an exit or an abort of its own; a kill
+         * from outside leaves none, and its last line then is whatever it
+         * said before (a startup warning), not the cause */
+        if ((r->in.exited && WIFSIGNALED(r->in.status) &&
+             (WTERMSIG(r->in.status) == SIGKILL || WTERMSIG(r->in.status) == SIGTERM ||
+              WTERMSIG(r->in.status) == SIGINT)) || strstr(said, ": warning: "))
+            said[0] = '\0';
         snprintf(r->reason, sizeof(r->reason), "QEMU %s during %s%s%s", why, phase, said[0] ? "; qemu.log: " : "",
                  said);
         r->exit_code = RUN_EXIT_FAIL;
