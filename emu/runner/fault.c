@@ -156,6 +156,8 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         rc = set_link_any(&q, false);
         if (!rc) {
             struct timespec ts = { (time_t)(a->dur_ns / 1000000000ull), (long)(a->dur_ns % 1000000000ull) };
+            printf("gemlab fault: link down for %.3f s (a signal brings it up now)\n", a->dur_ns / 1e9);
+            fflush(stdout);
             while (!inst_stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
                 ;
             rc = set_link_any(&q, true);

@@ -150,7 +150,9 @@ static int expand_timeline(const struct scenario *s, struct step *st)
 {
     int n = 0;
 
-    for (unsigned i = 0; i < s->nevents && n < MAX_STEPS - 2; i++) {
+    /* the check (scn_cross_check) refuses a timeline of more than
+     * SCN_MAX_STEPS steps: none is cut here */
+    for (unsigned i = 0; i < s->nevents && n < SCN_MAX_STEPS; i++) {
         const struct scn_event *e = &s->events[i];
         struct step b = { .t_ns = e->t_ns, .line = e->line, .text = e->text };
         switch (e->act) {
@@ -161,7 +163,7 @@ static int expand_timeline(const struct scenario *s, struct step *st)
             st[n++] = b;
             break;
         case SCN_ACT_FLAP:
-            for (unsigned k = 0; k < (e->count ? e->count : 1) && n < MAX_STEPS - 2; k++) {
+            for (unsigned k = 0; k < (e->count ? e->count : 1) && n + 2 <= SCN_MAX_STEPS; k++) {
                 b.kind = ST_LINK;
                 b.t_ns = e->t_ns + k * e->period_ns;
                 b.up = false;

@@ -442,7 +442,7 @@ static int parse_value(enum scn_key k, const char *text, struct scn_val *out,
         /* a bare number is bit/s, as iperf -b reads it; beside [expect]
          * speed (Mb/s) "throughput_min = 900" reads as 900 Mb/s and was
          * a bar of 900 bit/s that every run passed: a rate needs its unit */
-        if (!rc && x != 0 && *text && isdigit((unsigned char)text[strlen(text) - 1])) {
+        if (!rc && x != 0 && strspn(text, "+-0123456789.") == strlen(text)) {
             snprintf(msg, msglen, "'%.40s' has no unit: write %.30sM for Mb/s, %.30sG for Gb/s or %.30sbps for bit/s",
                      text, text, text, text);
             return -EINVAL;
@@ -768,6 +768,7 @@ static int control_entry(struct scn_ctx *c, const char *name, const char *value)
                 scn_error(c, c->line, "[control] unset: %.60s is already changed by the control", t);
                 return 1;
             }
+            s->ctl_unset_line[s->nctl_unset] = c->line;
             s->ctl_unset[s->nctl_unset++] = k;
         }
         if (!any)
@@ -843,7 +844,9 @@ static int scn_handler(void *user, const char *section, const char *name, const 
     /* inih ends a value only at " ;" (INI_INLINE_COMMENT_PREFIXES): a
      * '#' after it stayed in the value, and "fw_cmd = phy restart  # x"
      * gave the firmware five words */
-    if (value[0] == '#' || strstr(value, " #") || strstr(value, "\t#")) {
+    if ((value[0] == '#' || strstr(value, " #") || strstr(value, "\t#")) && strcmp(section, "scenario") &&
+        !(strcmp(section, "control") == 0 && strcmp(name, "todo") == 0)) {
+        /* (the free text of [scenario] and a todo may say "issue #42") */
         scn_error(c, c->line, "[%s] %.40s: '#' inside the value; a comment after a value starts with ' ;' "
                   "('#' only at the start of a line)", section, name);
         return 1;
@@ -1260,8 +1263,6 @@ static void scn_cross_check(struct scn_ctx *c)
     }
     unsigned steps = 0;
     bool over = false;
-    int flap = -1;              /* the line of the flap whose window ends last */
-    uint64_t flap_end = 0;
     for (unsigned i = 0; i < s->nevents; i++) {
         const struct scn_event *e = &s->events[i];
         uint64_t end = e->t_ns + (e->act == SCN_ACT_FLAP && e->count > 1
@@ -1277,17 +1278,26 @@ static void scn_cross_check(struct scn_ctx *c)
             scn_error(c, e->line, "[timeline] at: the timeline expands to more than %d steps here (a flap is "
                       "two per count)", SCN_MAX_STEPS);
         }
-        /* a flap brings the link up at the end of each down-time: a link
-         * change inside its window was undone by it, or undid it */
-        if (e->act == SCN_ACT_FLAP || e->act == SCN_ACT_LINK_DOWN || e->act == SCN_ACT_LINK_UP ||
-            e->act == SCN_ACT_RESTART_ANEG) {
-            if (flap >= 0 && e->t_ns < flap_end)
-                scn_error(c, e->line, "[timeline] at: a link change at %.3fs, inside the flap of line %d "
-                          "(until %.3fs): the flap's link-ups would undo it", e->t_ns / 1e9, flap, flap_end / 1e9);
-            if (e->act == SCN_ACT_FLAP && end > flap_end) {
-                flap = e->line;
-                flap_end = end;
-            }
+    }
+    /* a flap brings the link up at the end of each down-time: a link
+     * change inside its window, at the same time or later, listed before
+     * it or after, was undone by it or undid it */
+    for (unsigned i = 0; i < s->nevents; i++) {
+        const struct scn_event *e = &s->events[i];
+        if (e->act != SCN_ACT_FLAP && e->act != SCN_ACT_LINK_DOWN && e->act != SCN_ACT_LINK_UP &&
+            e->act != SCN_ACT_RESTART_ANEG)
+            continue;
+        for (unsigned j = 0; j < s->nevents; j++) {
+            const struct scn_event *f = &s->events[j];
+            uint64_t f_end = f->t_ns + (f->count > 1 ? (uint64_t)(f->count - 1) * f->period_ns : 0) + f->dur_ns;
+            /* two flaps at one time: reported once, at the later line */
+            if (j == i || f->act != SCN_ACT_FLAP || e->t_ns < f->t_ns || e->t_ns >= f_end ||
+                (e->act == SCN_ACT_FLAP && e->t_ns == f->t_ns && j > i))
+                continue;
+            scn_error(c, e->line, "[timeline] at: a link change at %.3fs, inside the flap of line %d "
+                      "(%.3fs to %.3fs): the flap's link-ups would undo it", e->t_ns / 1e9, f->line,
+                      f->t_ns / 1e9, f_end / 1e9);
+            break;
         }
     }
 }
@@ -1414,7 +1424,7 @@ int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
         if (tl ? !s->nevents : !s->v[k].set) {
             if (errs)
                 fprintf(errs, "%s:%d: [control] unset %s%s%s: the scenario does not set it, so the control "
-                              "would not differ there\n", s->path, s->control_line, tl ? "timeline" : scn_key_section(k),
+                              "would not differ there\n", s->path, s->ctl_unset_line[i], tl ? "timeline" : scn_key_section(k),
                         tl ? "" : ".", tl ? "" : scn_key_name(k));
             return -EINVAL;
         }

@@ -149,6 +149,7 @@ struct scenario {
     /* [control]: how the negative control differs (scn_make_control) */
     int control_line;            /* the [control] header, 0 when none */
     int ctl_unset[SCN_MAX_CONTROL];   /* keys back to their default; -1: all of [timeline] */
+    int ctl_unset_line[SCN_MAX_CONTROL];   /* each one's line */
     unsigned nctl_unset;
     struct { int key; struct scn_val val; int line; } ctl_set[SCN_MAX_CONTROL];
     unsigned nctl_set;

@@ -32,6 +32,8 @@ cleanup_work() {
     # the ENOSPC test's tmpfs (test 18)
     mountpoint -q "$work/tiny" 2>/dev/null && umount "$work/tiny"
     rm -rf "$work"
+    # the not-writable --out test's directory, outside 0700 $work
+    if [ -n "${np:-}" ]; then pkill -KILL -f -- "$np" 2>/dev/null; rm -rf "$np"; fi
 }
 trap cleanup_work EXIT
 
@@ -582,7 +584,8 @@ rpid=$!
 for _ in $(seq 200); do grep -q "QMP up" "$work/flapsig.out" && break; sleep 0.1; done
 "$G" fault "$d" flap 30s >"$work/flapsig.fault" 2>&1 &
 fpid=$!
-sleep 1
+# once it says the link is down (its signal handler is in place by then)
+for _ in $(seq 100); do grep -q "link down for" "$work/flapsig.fault" && break; sleep 0.1; done
 kill -TERM $fpid; wait $fpid; rf=$?
 flog=$(cat "$d/faults.jsonl" 2>/dev/null)
 wait $rpid

@@ -198,6 +198,8 @@ static void test_bad_values_name_key_and_range(void **state)
     assert_int_equal(load("[expect]\nspeed = 1000\nthroughput_min = 900\nreference = 941.5\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [expect] throughput_min: '900' has no unit: write 900M for Mb/s"));
     assert_non_null(strstr(errbuf, "t.ini:4: [expect] reference: '941.5' has no unit"));
+    assert_int_equal(load("[expect]\nthroughput_min = 900.\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [expect] throughput_min: '900.' has no unit"));
     assert_int_equal(load("[expect]\nthroughput_min = 0\nthroughput_max = 900Mb/s\nreference = 5000bps\n"), 0);
     assert_true(scn.v[SK_EXPECT_REFERENCE].d == 5000.0);
     assert_int_equal(load("[timeline]\nat = 1s set rate 100\n"), -EINVAL);
@@ -938,13 +940,14 @@ static void test_control_errors_name_the_line(void **state)
         if (!strstr(msg, "t.ini:6: [control] unset link.latency: the scenario does not set it"))
             fail_msg("%s", msg);
         free(msg);
-        assert_int_equal(load("[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n[control]\nunset = timeline\n"),
+        assert_int_equal(load("[link]\nloss = 1%\n[expect]\ndiag = PROTO_RETRANSMITS\n[control]\n"
+                              "set = traffic.duration 3s\nunset = link.loss\nunset = timeline\n"),
                          0);
         msg = NULL;
         f = open_memstream(&msg, &len);
         assert_int_equal(scn_make_control(&scn, &c, f), -EINVAL);
         fclose(f);
-        assert_non_null(strstr(msg, "t.ini:6: [control] unset timeline: the scenario does not set it"));
+        assert_non_null(strstr(msg, "t.ini:8: [control] unset timeline: the scenario does not set it"));
         free(msg);
     }
     /* no [control]; or one without codes to be absent */
@@ -1136,10 +1139,21 @@ static void test_model_verdicts_name_the_key_and_timeline_sets(void **state)
     assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: '#' inside the value"));
     assert_int_equal(load("# a comment\n[traffic]\nfw_cmd = phy restart ; renegotiate\n"), 0);
     assert_string_equal(scn.fw_cmds[0], "phy restart");
+    /* free text may say "#42" */
+    assert_int_equal(load("[scenario]\ndescription = issue #42 regression\ntodo = see #7\n"), 0);
     /* a link change inside a flap's window: its link-ups would undo it */
     assert_int_equal(load("[timeline]\nat = 1s flap 3s\nat = 2s link down\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: a link change at 2.000s, inside the flap of line 2 "
-                                   "(until 4.000s)"));
+                                   "(1.000s to 4.000s)"));
+    /* at one time, in either order */
+    assert_int_equal(load("[timeline]\nat = 2s link down\nat = 2s flap 500ms\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:2: [timeline] at: a link change at 2.000s, inside the flap of line 3"));
+    assert_int_equal(load("[timeline]\nat = 2s flap 500ms\nat = 2s flap 300ms\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: a link change at 2.000s, inside the flap of line 2"));
+    assert_int_equal(count_lines(errbuf), 1);
+    /* at the flap's end its link is up again: a change there stands */
+    assert_int_equal(load("[traffic]\nduration = 20s\n[timeline]\nat = 2s flap 500ms 3 4s\n"
+                          "at = 10500ms link down\n"), 0);
     assert_int_equal(load("[timeline]\nat = 1s flap 100ms 3 1s\nat = 3s restart-aneg\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [timeline] at: a link change at 3.000s, inside the flap of line 2"));
     assert_int_equal(load("[timeline]\nat = 1s flap 100ms 3 1s\nat = 3100ms link down\nat = 4s set latency 1ms\n"),
