@@ -1068,6 +1068,14 @@ void scn_init(struct scenario *s, const char *path)
 
 #define V(k) (&s->v[SK_##k])
 
+/* When @e's last effect ends: a flap's last link-up, a starve's end */
+static uint64_t event_end(const struct scn_event *e)
+{
+    uint64_t repeats = e->act == SCN_ACT_FLAP && e->count > 1 ? (uint64_t)(e->count - 1) * e->period_ns : 0;
+
+    return e->t_ns + repeats + e->dur_ns;
+}
+
 static void scn_cross_check(struct scn_ctx *c)
 {
     struct scenario *s = c->s;
@@ -1243,10 +1251,10 @@ static void scn_cross_check(struct scn_ctx *c)
              * QEMU runs the same validators on it mid-run, and a value it
              * refuses there is a run without the change */
             struct scenario *t = malloc(sizeof(*t));
+            if (t)
+                *t = *s;
             for (unsigned i = 0; t && i < s->nevents; i++) {
                 const struct scn_event *e = &s->events[i];
-                if (!i)
-                    *t = *s;
                 if (e->act != SCN_ACT_SET)
                     continue;
                 t->v[e->key] = e->val;
@@ -1265,8 +1273,7 @@ static void scn_cross_check(struct scn_ctx *c)
     bool over = false;
     for (unsigned i = 0; i < s->nevents; i++) {
         const struct scn_event *e = &s->events[i];
-        uint64_t end = e->t_ns + (e->act == SCN_ACT_FLAP && e->count > 1
-                                  ? (uint64_t)(e->count - 1) * e->period_ns + e->dur_ns : e->dur_ns);
+        uint64_t end = event_end(e);
         if (end > dur)
             scn_error(c, e->line, "[timeline] at: event ends at %.3fs, after the traffic (duration %.0fs)",
                       end / 1e9, dur / 1e9);
@@ -1289,7 +1296,7 @@ static void scn_cross_check(struct scn_ctx *c)
             continue;
         for (unsigned j = 0; j < s->nevents; j++) {
             const struct scn_event *f = &s->events[j];
-            uint64_t f_end = f->t_ns + (f->count > 1 ? (uint64_t)(f->count - 1) * f->period_ns : 0) + f->dur_ns;
+            uint64_t f_end = event_end(f);
             /* two flaps at one time: reported once, at the later line */
             if (j == i || f->act != SCN_ACT_FLAP || e->t_ns < f->t_ns || e->t_ns >= f_end ||
                 (e->act == SCN_ACT_FLAP && e->t_ns == f->t_ns && j > i))
