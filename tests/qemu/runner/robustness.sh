@@ -65,7 +65,7 @@ if command -v arm-none-eabi-gcc >/dev/null; then
     have_fixture=1
     [ $have_fixture = 1 ] || bad "UART fixture" "arm-none-eabi-gcc could not build fixtures/uart_fixture.S"
 else
-    skip "tests 6, 7, 7b, 9b (git), 13, 16, 17, 18, 19" \
+    skip "tests 6, 7, 7b, 9b (git), 13, 16, 17, 17b, 18, 19" \
         "they boot the UART fixture: arm-none-eabi-gcc not installed (apt-get install gcc-arm-none-eabi)"
 fi
 [ "$(id -u)" = 0 ] || skip "tests 9b, 12, 13, 18" "they need root (setpriv, netns, tmpfs mount)"
@@ -739,27 +739,59 @@ if [ $have_fixture = 1 ]; then
     else bad "--net pair cleanup" "rc=$rc rc2=$rc2 q=[$q1 $q2 $q3] alive=[$alive] left=[$left$left2] $(tail -2 "$work/pairkill.out")"; fi
 fi
 
-# 17. qemu-test.sh JOBS=2: a TERMed matrix TERMs its gemlab runs, which stop
-#     their QEMUs (exit 130, no process or socket left in its OUT dir).
-#     Real-time scenarios (and iperf_version_mismatch's control, also real
-#     time): against the fixture each run waits on the host's iperf for
-#     seconds.  (A virtual-time run skips the fixture's idle time
-#     and fails within a second, so two of them were not always seen at
-#     once: CI at a37843d.)
-if [ $have_fixture = 1 ]; then
+# 17. qemu-test.sh JOBS=2: two virtual-time runs go at once, and a
+#     TERMed matrix TERMs its gemlab runs, which stop their QEMUs (exit
+#     130, no process or socket left in its OUT dir).  Against the fixture
+#     a virtual-time run lasts about 5 s of wall time; it needs our QEMU.
+if [ $have_fixture = 1 ] && [ ! -x "$ourq" ]; then
+    skip "tests 17, 17b" "virtual time needs our QEMU: not built (make -C emu/qemu, or OUR_QEMU=path)"
+elif [ $have_fixture = 1 ]; then
     qt=$work/qt
-    OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$QEMU FW=$work/ready.elf GEMLAB=$G \
-        "$here/qemu-test.sh" clean_1g_realtime iperf_version_mismatch >"$work/qt.out" 2>&1 &
+    OUT=$qt JUNIT=$work/qt.xml JOBS=2 REPORT=0 QEMU=$ourq FW=$work/ready.elf GEMLAB=$G \
+        "$here/qemu-test.sh" clean_1g clean_1g_udp >"$work/qt.out" 2>&1 &
     rpid=$!
-    for _ in $(seq 200); do [ "$(nfiles "$qt"/*/qemu.pid)" -ge 2 ] && break; sleep 0.1; done
+    for _ in $(seq 200); do [ "$(nfiles "$qt"/*/qemu.pid)" -ge 2 ] && break; sleep 0.05; done
     running=$(nfiles "$qt"/*/qemu.pid)
     kill -TERM $rpid; wait $rpid; rc=$?
     sleep 0.2
     left=""
     for d in "$qt"/*/; do left="$left$(leftovers "${d%/}")"; done
     if [ $rc -eq 130 ] && [ "$running" -eq 2 ] && [ -z "$left" ] && ! pgrep -f -- "$qt" >/dev/null; then
-        ok "qemu-test.sh JOBS=2: 2 runs at once, TERM stops both, nothing left"
+        ok "qemu-test.sh JOBS=2: 2 virtual-time runs at once, TERM stops both, nothing left"
     else bad "qemu-test.sh JOBS=2 TERM" "rc=$rc running=$running left=[$left] $(tail -2 "$work/qt.out")"; fi
+
+# 17b. ... but a real-time run (it measures the host too) starts only when
+#     the runs before it have ended, and nothing starts beside it: the
+#     virtual-time clean_1g has its results.json before the real-time
+#     run's QEMU exists, and no two QEMUs are seen at once.
+    qt=$work/qt2
+    OUT=$qt JUNIT=$work/qt2.xml JOBS=2 REPORT=0 QEMU=$ourq FW=$work/ready.elf GEMLAB=$G \
+        "$here/qemu-test.sh" clean_1g clean_1g_realtime clean_1g_udp >"$work/qt2.out" 2>&1 &
+    rpid=$!
+    most=0 first_done=""
+    for _ in $(seq 600); do
+        n=$(nfiles "$qt"/*/qemu.pid)
+        [ "$n" -gt "$most" ] && most=$n
+        if [ -e "$qt/clean_1g_realtime-baremetal/qemu.pid" ]; then
+            [ -f "$qt/clean_1g-baremetal/results.json" ] && first_done=yes
+            break
+        fi
+        sleep 0.05
+    done
+    # the real-time run waits on the host's iperf for seconds: watch 2 s of it
+    for _ in $(seq 40); do
+        n=$(nfiles "$qt"/*/qemu.pid); [ "$n" -gt "$most" ] && most=$n
+        sleep 0.05
+    done
+    kill -TERM $rpid; wait $rpid; rc=$?
+    sleep 0.2
+    left=""
+    for d in "$qt"/*/; do left="$left$(leftovers "${d%/}")"; done
+    if [ $rc -eq 130 ] && [ "$most" -eq 1 ] && [ "$first_done" = yes ] && [ -z "$left" ] &&
+        ! pgrep -f -- "$qt" >/dev/null; then
+        ok "qemu-test.sh JOBS=2: a real-time run starts after the one before ends, and runs alone"
+    else bad "qemu-test.sh JOBS=2 real-time alone" \
+        "rc=$rc most_at_once=$most first_done_before=[$first_done] left=[$left] $(tail -2 "$work/qt2.out")"; fi
 fi
 
 # 18. A full disk (a 64 KiB tmpfs filled during the run): the run exits
