@@ -69,8 +69,12 @@ struct iperf_args {
 int iperf_args_parse(int argc, char **argv, struct iperf_args *a);
 
 #define ECHO_DEFAULT_PORT 7
-struct echo_args { bool stop; uint16_t port; };
-/*   echo [-p PORT] | echo stop */
+#define ECHO_DEFAULT_IDLE_S 30      /* a TCP connection silent this long is aborted */
+#define ECHO_MAX_IDLE_S 3600
+struct echo_args { bool stop; uint16_t port; uint32_t idle_s; };
+/*   echo [-p PORT] [-T IDLE_S] | echo stop
+ * -T: seconds (1..ECHO_MAX_IDLE_S) after which a TCP connection that has
+ * had nothing echoed is aborted (apps/echo/echo.c). */
 int echo_args_parse(int argc, char **argv, struct echo_args *a);
 
 #define LATENCY_DEFAULT_COUNT      1000

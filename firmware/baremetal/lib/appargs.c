@@ -289,6 +289,7 @@ int echo_args_parse(int argc, char **argv, struct echo_args *a)
 {
     memset(a, 0, sizeof(*a));
     a->port = ECHO_DEFAULT_PORT;
+    a->idle_s = ECHO_DEFAULT_IDLE_S;
     if (argc == 2 && strcmp(argv[1], "stop") == 0) {
         a->stop = true;
         return 0;
@@ -296,6 +297,9 @@ int echo_args_parse(int argc, char **argv, struct echo_args *a)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-p") == 0) {
             if (port_arg(optval(argc, argv, &i), &a->port))
+                return -EINVAL;
+        } else if (strcmp(argv[i], "-T") == 0) {
+            if (parse_u32(optval(argc, argv, &i), 1, ECHO_MAX_IDLE_S, &a->idle_s))
                 return -EINVAL;
         } else {
             return -EINVAL;

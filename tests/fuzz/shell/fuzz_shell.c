@@ -101,6 +101,9 @@ static int cmd_echo(int argc, char **argv)
     if (!a.stop && a.port == 0) {
         fz_fail("echo port 0");
     }
+    if (!a.stop && (a.idle_s < 1 || a.idle_s > ECHO_MAX_IDLE_S)) {
+        fz_fail("echo -T out of range");
+    }
     return 0;
 }
 
@@ -142,7 +145,7 @@ static int cmd_argv(int argc, char **argv)
 
 static const struct shell_cmd cmds[] = {
     { "iperf", "iperf -s|-c HOST ...", cmd_iperf },
-    { "echo", "echo [-p PORT] | echo stop", cmd_echo },
+    { "echo", "echo [-p PORT] [-T IDLE_S] | echo stop", cmd_echo },
     { "latency", "latency -c HOST ...", cmd_latency },
     { "sweep", "sweep -c HOST ...", cmd_sweep },
     { "argv", NULL, cmd_argv },

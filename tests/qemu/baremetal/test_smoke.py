@@ -22,7 +22,7 @@ BAD = [
     ("iperf", "iperf -c 10.0.2.2 -u -n 1M -t 3"), ("iperf", "iperf -c 10.0.2.2 -t"),
     ("iperf", "iperf -c 10.0.2.2 -P 9"), ("iperf", "iperf -c 10.0.2.2 -u -P 2 -R"),
     ("iperf", "iperf -c 10.0.2.2 -r -d"),
-    ("echo", "echo -p 0"), ("echo", "echo -p notaport"),
+    ("echo", "echo -p 0"), ("echo", "echo -p notaport"), ("echo", "echo -T 0"), ("echo", "echo -T"),
     ("latency", "latency"), ("latency", "latency -c 10.0.2.2 -n 0"),
     ("sweep", "sweep"), ("sweep", "sweep -c 10.0.2.2 -t 0"),
     ("ip", "ip 1.2.3.4"), ("ip", "ip 300.1.1.1 255.255.255.0 10.0.2.2"),
@@ -253,3 +253,98 @@ def test_phy_aneg_back_to_1000(reneg):
 def test_tcp_echo_after_renegotiation(reneg, port):
     err = tcp_echo(port, 16 * 1024, 20)
     assert err is None, err
+
+
+ECHO_TCP_MAX_CONNS = 8      # firmware/baremetal/apps/echo/echo.c
+
+
+def echo_one(s, timeout=10):
+    """None when one byte sent on @s comes back, else what happened."""
+    try:
+        s.settimeout(timeout)
+        s.sendall(b"x")
+        d = s.recv(1)
+    except OSError as e:
+        return "socket error: %s" % e
+    return None if d == b"x" else "got %r" % d
+
+
+def closed_by_board(s, timeout):
+    """True when the board ends the connection (EOF or reset) within
+    @timeout s, False when data or nothing arrives."""
+    s.settimeout(timeout)
+    try:
+        return s.recv(1) == b""
+    except socket.timeout:
+        return False
+    except OSError:
+        return True
+
+
+def echo_cmd(b, cmd):
+    """Run an echo command; its result line (stop) or status (start)."""
+    b.con.send(cmd)
+    if cmd == "echo stop":
+        return b.con.expect_json("result", 5, lambda j: j.get("test") == "echo")
+    return b.con.expect_json("status", 5, lambda j: j.get("app") == "echo" and j.get("state") == "listening")
+
+
+@pytest.fixture(scope="module")
+def echo_limits(b, reneg, port):
+    """The echo server's TCP limits (apps/echo/echo.c), after the checks
+    above: ECHO_TCP_MAX_CONNS held connections, one more, a slot freed by
+    a close; then `echo -T 1`: a connection kept busy past 1 s, then left
+    idle.  The echo server is restarted with its defaults at the end."""
+    out = {}
+    addr = ("127.0.0.1", port)
+    held = [socket.create_connection(addr, timeout=10) for _ in range(ECHO_TCP_MAX_CONNS)]
+    try:
+        out["held"] = [echo_one(s) for s in held]
+        with socket.create_connection(addr, timeout=10) as extra:
+            try:
+                extra.sendall(b"x")
+            except OSError:
+                pass
+            out["extra_closed"] = closed_by_board(extra, 10)
+        held.pop().close()
+        # the board frees the slot when its FIN arrives: a few tries
+        for _ in range(10):
+            with socket.create_connection(addr, timeout=10) as s:
+                out["after_close"] = echo_one(s, 2)
+            if out["after_close"] is None:
+                break
+            time.sleep(0.5)
+    finally:
+        for s in held:
+            s.close()
+    out["stop_refused"] = echo_cmd(b, "echo stop")
+    out["start_idle"] = echo_cmd(b, "echo -T 1")
+    with socket.create_connection(addr, timeout=10) as s:
+        out["busy"] = []
+        for _ in range(6):          # 2.4 s of traffic: past -T, never idle for it
+            out["busy"].append(echo_one(s))
+            time.sleep(0.4)
+        out["idle_closed"] = closed_by_board(s, 10)
+    out["stop_idle"] = echo_cmd(b, "echo stop")
+    out["restart"] = echo_cmd(b, "echo")
+    return out
+
+
+def test_echo_holds_at_most_8_tcp_connections(echo_limits):
+    assert echo_limits["held"] == [None] * ECHO_TCP_MAX_CONNS, echo_limits["held"]
+    assert echo_limits["extra_closed"] is True, "the 9th connection stayed open"
+    st = echo_limits["stop_refused"]
+    assert st and st.get("tcp_refused") == 1, st
+
+
+def test_echo_takes_a_connection_again_once_one_closes(echo_limits):
+    assert echo_limits["after_close"] is None, echo_limits["after_close"]
+
+
+def test_echo_aborts_a_connection_idle_for_its_T(echo_limits):
+    assert echo_limits["start_idle"], "echo -T 1 did not start"
+    assert echo_limits["busy"] == [None] * 6, echo_limits["busy"]
+    assert echo_limits["idle_closed"] is True, "the idle connection stayed open"
+    st = echo_limits["stop_idle"]
+    assert st and st.get("tcp_idle_aborts") == 1 and st.get("tcp_refused") == 0, st
+    assert echo_limits["restart"], "echo did not restart"

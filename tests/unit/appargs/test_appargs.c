@@ -194,9 +194,16 @@ static void test_echo_args_default_port_7_and_bad_options(void **state)
     (void)state;
     assert_int_equal(CALL(echo_args_parse, &a, "echo"), 0);
     assert_int_equal(a.port, 7);
+    assert_int_equal(a.idle_s, ECHO_DEFAULT_IDLE_S);
     assert_false(a.stop);
     assert_int_equal(CALL(echo_args_parse, &a, "echo", "-p", "7007"), 0);
     assert_int_equal(a.port, 7007);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-T", "2", "-p", "9"), 0);
+    assert_int_equal(a.idle_s, 2);
+    assert_int_equal(a.port, 9);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-T", "0"), -EINVAL);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-T", "3601"), -EINVAL);
+    assert_int_equal(CALL(echo_args_parse, &a, "echo", "-T"), -EINVAL);
     assert_int_equal(CALL(echo_args_parse, &a, "echo", "stop"), 0);
     assert_true(a.stop);
     assert_int_equal(CALL(echo_args_parse, &a, "echo", "-p"), -EINVAL);

@@ -7,6 +7,15 @@
  * without freeing it) and lwIP re-delivers it later, so back-pressure
  * reaches the sender through the receive window.
  * UDP: the received pbuf is sent back as is to the source address/port.
+ *
+ * The other end is untrusted (in gemlab's peer, docs/PEER.md, it is the
+ * guest), so TCP holds at most ECHO_TCP_MAX_CONNS connections, each in a
+ * slot; one more is aborted at accept (counted in tcp_refused).  A
+ * connection that has had nothing echoed for -T seconds (a client that
+ * vanished, or one that never reads its echo so the send buffer stays
+ * full) is aborted, freeing its slot and pcb: lwIP's keepalive would take
+ * 2 h (TCP_KEEPIDLE_DEFAULT, lwip/opt.h), and in the peer lwIP takes its
+ * pcbs from the heap (MEMP_MEM_MALLOC), which nothing else bounds.
  */
 #include <errno.h>
 #include <string.h>
@@ -19,17 +28,38 @@
 #include "../apps.h"
 #include "../common/appnet.h"
 
-#define ECHO_POLL_COARSE 4      /* tcp_poll: every 2 s retry a failed close */
+#define ECHO_POLL_COARSE 2      /* tcp_poll: every 2 x 500 ms, the idle check */
+#define ECHO_TCP_MAX_CONNS 8
+
+struct echo_conn {
+    struct tcp_pcb *pcb;            /* NULL when the slot is free */
+    uint32_t last_ms;               /* accept, or the last data echoed */
+};
 
 static struct {
     struct tcp_pcb *listen;
     struct udp_pcb *udp;
     uint16_t port;
+    uint32_t idle_ms;
     uint64_t tcp_bytes;
     uint64_t udp_datagrams;
     uint64_t udp_errors;
     uint32_t conns;
+    uint32_t tcp_refused;           /* accepts over ECHO_TCP_MAX_CONNS */
+    uint32_t tcp_idle_aborts;
+    struct echo_conn conn[ECHO_TCP_MAX_CONNS];
 } echo;
+
+/* Forget @pcb's callbacks and free its slot (before a close or abort). */
+static void conn_detach(struct echo_conn *c, struct tcp_pcb *pcb)
+{
+    tcp_arg(pcb, NULL);
+    tcp_recv(pcb, NULL);
+    tcp_err(pcb, NULL);
+    tcp_poll(pcb, NULL, 0);
+    if (c)
+        c->pcb = NULL;
+}
 
 static void echo_udp_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
                           const ip_addr_t *addr, u16_t port)
@@ -46,13 +76,12 @@ static void echo_udp_recv(void *arg, struct udp_pcb *pcb, struct pbuf *p,
 
 static err_t echo_tcp_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t err)
 {
-    (void)arg;
+    struct echo_conn *c = arg;
+
     if (p == NULL || err != ERR_OK) {
         if (p)
             pbuf_free(p);
-        tcp_arg(pcb, NULL);
-        tcp_recv(pcb, NULL);
-        tcp_poll(pcb, NULL, 0);
+        conn_detach(c, pcb);
         if (tcp_close(pcb) != ERR_OK) {
             tcp_abort(pcb);
             return ERR_ABRT;
@@ -67,29 +96,76 @@ static err_t echo_tcp_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t
             /* part of p may be queued already: drop the connection rather
              * than echo a corrupted stream */
             pbuf_free(p);
+            conn_detach(c, pcb);
             tcp_abort(pcb);
             return ERR_ABRT;
         }
     }
     tcp_output(pcb);
     echo.tcp_bytes += p->tot_len;
+    if (c)
+        c->last_ms = app_now_ms();
     tcp_recved(pcb, p->tot_len);
     pbuf_free(p);
     return ERR_OK;
 }
 
+/* lwIP has freed the pcb (RST, retransmissions given up): free the slot. */
+static void echo_tcp_err(void *arg, err_t err)
+{
+    struct echo_conn *c = arg;
+    (void)err;
+    if (c)
+        c->pcb = NULL;
+}
+
+/* Every ECHO_POLL_COARSE: abort a connection with nothing echoed for -T s. */
+static err_t echo_tcp_poll(void *arg, struct tcp_pcb *pcb)
+{
+    struct echo_conn *c = arg;
+
+    if (!c || (uint32_t)(app_now_ms() - c->last_ms) < echo.idle_ms)
+        return ERR_OK;
+    echo.tcp_idle_aborts++;
+    conn_detach(c, pcb);
+    tcp_abort(pcb);
+    return ERR_ABRT;
+}
+
 static err_t echo_tcp_accept(void *arg, struct tcp_pcb *pcb, err_t err)
 {
+    struct echo_conn *c = NULL;
     (void)arg;
+
     if (err != ERR_OK || !pcb)
         return ERR_VAL;
+    for (int i = 0; i < ECHO_TCP_MAX_CONNS && !c; i++)
+        if (!echo.conn[i].pcb)
+            c = &echo.conn[i];
+    if (!c) {
+        echo.tcp_refused++;
+        tcp_abort(pcb);
+        return ERR_ABRT;
+    }
     echo.conns++;
+    c->pcb = pcb;
+    c->last_ms = app_now_ms();
+    tcp_arg(pcb, c);
     tcp_recv(pcb, echo_tcp_recv);
+    tcp_err(pcb, echo_tcp_err);
+    tcp_poll(pcb, echo_tcp_poll, ECHO_POLL_COARSE);
     return ERR_OK;
 }
 
 static void echo_stop(void)
 {
+    for (int i = 0; i < ECHO_TCP_MAX_CONNS; i++) {
+        struct tcp_pcb *pcb = echo.conn[i].pcb;
+        if (pcb) {
+            conn_detach(&echo.conn[i], pcb);
+            tcp_abort(pcb);
+        }
+    }
     if (echo.listen) {
         tcp_close(echo.listen);
         echo.listen = NULL;
@@ -100,7 +176,7 @@ static void echo_stop(void)
     }
 }
 
-static err_t echo_start(uint16_t port)
+static err_t echo_start(uint16_t port, uint32_t idle_s)
 {
     struct tcp_pcb *pcb;
     err_t err;
@@ -109,6 +185,7 @@ static err_t echo_start(uint16_t port)
         return ERR_ALREADY;
     memset(&echo, 0, sizeof(echo));
     echo.port = port;
+    echo.idle_ms = idle_s * 1000u;
     pcb = tcp_new_ip_type(IPADDR_TYPE_V4);
     if (!pcb)
         return ERR_MEM;
@@ -152,6 +229,8 @@ static int cmd_echo(int argc, char **argv)
         glout_str(&g, "test", "echo");
         glout_u64(&g, "port", echo.port);
         glout_u64(&g, "tcp_connections", echo.conns);
+        glout_u64(&g, "tcp_refused", echo.tcp_refused);
+        glout_u64(&g, "tcp_idle_aborts", echo.tcp_idle_aborts);
         glout_u64(&g, "tcp_bytes", echo.tcp_bytes);
         glout_u64(&g, "udp_datagrams", echo.udp_datagrams);
         glout_u64(&g, "udp_errors", echo.udp_errors);
@@ -160,7 +239,7 @@ static int cmd_echo(int argc, char **argv)
         app_status("echo", "stopped", NULL, 0);
         return 0;
     }
-    err = echo_start(a.port);
+    err = echo_start(a.port, a.idle_s);
     if (err != ERR_OK)
         app_error("echo", "start failed", err);
     else
@@ -170,7 +249,7 @@ static int cmd_echo(int argc, char **argv)
 
 static const struct shell_cmd echo_cmd = {
     .name = "echo",
-    .usage = "echo [-p PORT] | echo stop   (TCP+UDP echo server, default port 7)",
+    .usage = "echo [-p PORT] [-T IDLE_S] | echo stop   (TCP+UDP echo server, default port 7, -T 30)",
     .fn = cmd_echo,
 };
 
