@@ -450,6 +450,7 @@ static struct {
     uint32_t sent, received, dup;
     uint32_t next_ms, last_ms;
     uint64_t rtt_min, rtt_max, rtt_sum;
+    uint64_t start_us;      /* gp_now_us() at `ping`: no reply was sent before */
 } png;
 
 /*
@@ -520,26 +521,37 @@ static u8_t ping_recv(void *arg, struct raw_pcb *pcb, struct pbuf *p,
                       const ip_addr_t *addr)
 {
     struct icmp_echo_hdr h;
-    uint64_t t_sent, rtt;
+    uint64_t t_sent, rtt, now = gp_now_us();
     uint16_t seq;
+    uint8_t vhl = 0;
+    u16_t hlen;
 
     (void)arg;
     (void)pcb;
-    if (!png.active || p->tot_len < IP_HLEN + sizeof(h) + 8 ||
+    /* a raw pcb sees the IP header, options included (RFC 791 IHL) */
+    if (!png.active || pbuf_copy_partial(p, &vhl, 1, 0) != 1 ||
         ip_addr_get_ip4_u32(addr) != lwip_htonl(png.a.host)) {
         return 0;
     }
-    pbuf_copy_partial(p, &h, sizeof(h), IP_HLEN);
+    hlen = (u16_t)((vhl & 0x0f) * 4);
+    if (hlen < IP_HLEN || p->tot_len < hlen + sizeof(h) + 8) {
+        return 0;
+    }
+    pbuf_copy_partial(p, &h, sizeof(h), hlen);
     if (h.type != ICMP_ER || h.id != lwip_htons(PING_ID)) {
         return 0;
     }
     seq = lwip_ntohs(h.seqno);
-    pbuf_copy_partial(p, &t_sent, sizeof(t_sent), IP_HLEN + sizeof(h));
+    pbuf_copy_partial(p, &t_sent, sizeof(t_sent), hlen + sizeof(h));
     pbuf_free(p);
-    if ((uint16_t)(png.seq - seq) > png.sent || seq == png.seq) {
-        return 1;           /* not one we sent */
+    /* the guest echoes the send time back: one we did not send is not a
+     * reply (nor is a time before `ping` or after now, which would give a
+     * negative RTT) */
+    if ((uint16_t)(png.seq - seq) > png.sent || seq == png.seq ||
+        t_sent < png.start_us || t_sent > now) {
+        return 1;
     }
-    rtt = gp_now_us() - t_sent;
+    rtt = now - t_sent;
     if (png.received + png.dup >= png.sent) {
         png.dup++;
         return 1;
@@ -622,6 +634,7 @@ static int cmd_ping(int argc, char **argv)
     png.sent = png.received = png.dup = 0;
     png.rtt_min = png.rtt_max = png.rtt_sum = 0;
     png.next_ms = sys_now();
+    png.start_us = gp_now_us();
     png.active = true;
     app_status("ping", "started", "icmp", 0);
     return 0;
