@@ -77,3 +77,7 @@ LIBGEMLAB_LDLIBS := -lcjson -linih -lxml2 -lm
 PYTHON3 ?= /usr/bin/python3
 PYTEST = PYTHONDONTWRITEBYTECODE=1 $(PYTHON3) -m pytest -c $(TOP)/tests/pytest.ini
 pytest_suite = $(PYTEST) -v --suite=$(1) --junitxml=$(O)/test-results/$(1).xml --basetemp=$(O)/test-results/$(1)
+# pytest-xdist workers for a suite whose tests are all virtual-time runs
+# (figures that do not depend on the host's load, docs/VIRTUAL_TIME.md):
+# one per host core.  Real-time suites stay serial.
+PYTEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
