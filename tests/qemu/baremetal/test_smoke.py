@@ -11,7 +11,7 @@ import time
 import pytest
 
 from gemlab_test.fixtures import boot
-from gemlab_test import board, net
+from gemlab_test import board, console, net
 
 # Every command with bad arguments: its usage line, nothing started or
 # changed (test_still_serving_after_bad_input would catch a bad `ip`/`gem`
@@ -281,12 +281,32 @@ def closed_by_board(s, timeout):
         return True
 
 
+def echo_answer(line):
+    """@gemlab status or error of the echo app on @line, else None."""
+    j = console.parse_line(line)
+    ok = j is not None and j.get("app") == "echo" and j.get("type") in ("status", "error")
+    return j if ok and j.get("state") != "stopped" else None
+
+
 def echo_cmd(b, cmd):
-    """Run an echo command; its result line (stop) or status (start)."""
-    b.con.send(cmd)
+    """Run an echo command; its result line (stop) or its listening status
+    (start).  A start is tried again while it fails with ERR_USE (-8):
+    connections the host has just closed keep port 7 until their FIN is
+    acknowledged (lwIP's tcp_bind; SO_REUSE is off in
+    firmware/baremetal/port/lwipopts.h)."""
     if cmd == "echo stop":
+        b.con.send(cmd)
         return b.con.expect_json("result", 5, lambda j: j.get("test") == "echo")
-    return b.con.expect_json("status", 5, lambda j: j.get("app") == "echo" and j.get("state") == "listening")
+    for _ in range(10):
+        b.con.send(cmd)
+        line = b.con.expect(lambda ln: echo_answer(ln) is not None, 5)
+        j = echo_answer(line) if line else None
+        if not j or j.get("type") == "status":
+            return j
+        if j.get("err") != -8:
+            return None
+        time.sleep(0.5)
+    return None
 
 
 @pytest.fixture(scope="module")
