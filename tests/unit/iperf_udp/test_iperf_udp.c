@@ -345,6 +345,37 @@ static void deliver_request(uint32_t flags, uint16_t upper, u16_t from_port)
     deliver_hdr(&h, 1470, from_port);
 }
 
+/* docs/SECURITY.md P3: a rate the other end's header asks (a dual or -R
+ * test) is held to 1000 Mb/s; one at or under it is kept. */
+static void test_peer_header_rate_is_held_to_1000_mbps(void **state)
+{
+    struct iperf2_client_hdr h;
+    (void)state;
+
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    iperf2_client_hdr_init(&h, true, 5010, 1470, 1000, 100000000000ull);
+    h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    deliver_hdr(&h, 1470, 40000);
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.rate_bps, 1000000000ull);
+    iperf_udp_stop();
+
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    iperf2_client_hdr_init(&h, true, 5001, 1470, 1000, 5000000000ull);
+    h.flags |= IPERF2_HDR_VERSION2;
+    h.upper_flags |= IPERF2_UPPER_REVERSE;
+    deliver_hdr(&h, 1470, 40001);
+    assert_true(iperf_udp_client_busy());
+    assert_int_equal(uc.cfg.rate_bps, 1000000000ull);
+    iperf_udp_stop();
+
+    assert_int_equal(iperf_udp_server_start(5001, 0), ERR_OK);
+    iperf2_client_hdr_init(&h, true, 5010, 1470, 1000, 999000000ull);
+    h.flags |= IPERF2_HDR_VERSION1 | IPERF2_RUN_NOW;
+    deliver_hdr(&h, 1470, 40002);
+    assert_int_equal(uc.cfg.rate_bps, 999000000ull);
+}
+
 static int64_t sent_seq(const struct stub_sent *s)
 {
     struct iperf2_dgram d;
@@ -704,6 +735,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_client_start_rejects_len_above_max, setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_dual_header_with_huge_buf_len_sends_only_pattern,
                                         setup, teardown),
+        cmocka_unit_test_setup_teardown(test_peer_header_rate_is_held_to_1000_mbps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_time_int32_min_is_clamped_not_zero, setup, teardown),
         cmocka_unit_test_setup_teardown(test_peer_time_beyond_32_bit_ms_is_clamped_not_wrapped,
                                         setup, teardown),

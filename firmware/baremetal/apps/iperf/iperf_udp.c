@@ -40,7 +40,8 @@
  * first datagram, as iperf 2.1.8 sends them): the server starts the UDP
  * client towards the peer's address at the header's port (the host's -L,
  * default 5001) with its datagram length, time/amount and rate (the
- * extended header's rate, else 1 Mb/s) - at once for -d, UDP_BACK_DELAY_MS
+ * extended header's rate, else 1 Mb/s, at most UDP_PEER_MAX_RATE) - at
+ * once for -d, UDP_BACK_DELAY_MS
  * after the forward test's FIN for -r (the host opens its listener when
  * its own test is done).  The back test is an ordinary client run: its
  * result line and the host's report arrive as with `iperf -c -u`.
@@ -448,6 +449,22 @@ static void back_start(void)
 }
 
 /* The first datagram's client header: dual/tradeoff requests (see top). */
+
+/*
+ * A rate the other end's header asks of us (a dual, tradeoff or -R test)
+ * is held to the GEM's top speed, 1000 Mb/s (UG585 ch. 16): a faster one
+ * cannot reach the wire, and each poll would build and drop up to
+ * UDP_TX_BURST datagrams (IP fragments report no back-pressure), which in
+ * gemlab's traffic peer is host CPU a guest could ask for (docs/SECURITY.md
+ * P3).  Our own -b is the user's and is not held.
+ */
+#define UDP_PEER_MAX_RATE 1000000000ull
+
+static uint64_t peer_rate(uint64_t bps)
+{
+    return bps < UDP_PEER_MAX_RATE ? bps : UDP_PEER_MAX_RATE;
+}
+
 static void srv_header(const uint8_t *head, uint16_t n)
 {
     struct iperf2_client_hdr h;
@@ -471,7 +488,7 @@ static void srv_header(const uint8_t *head, uint16_t n)
          * the peer's time is held to the shell's own limit */
         b->time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
         b->amount_bytes = h.amount > 0 ? (uint64_t)h.amount : 0;
-        b->rate_bps = (h.flags & IPERF2_HDR_EXTEND) && h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE;
+        b->rate_bps = peer_rate((h.flags & IPERF2_HDR_EXTEND) && h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE);
         b->len = h.buf_len < IPERF_MIN_UDP_LEN ? IPERF_DEFAULT_UDP_LEN
                : h.buf_len > IPERF_MAX_UDP_LEN ? IPERF_MAX_UDP_LEN : (uint32_t)h.buf_len;
         b->test = "iperf";
@@ -517,7 +534,7 @@ static bool srv_reverse(const ip_addr_t *src, uint16_t port, const uint8_t *head
      * time held to the shell's own limit, as for a dual test */
     c.time_ms = iperf2_amount_time_ms(h.amount, IPERF_MAX_TIME_S * 1000u);
     c.amount_bytes = h.amount > 0 ? (uint64_t)h.amount : 0;
-    c.rate_bps = h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE;
+    c.rate_bps = peer_rate(h.rate_bps ? h.rate_bps : IPERF_DEFAULT_UDP_RATE);
     c.len = h.buf_len < IPERF_MIN_UDP_LEN ? IPERF_DEFAULT_UDP_LEN
           : h.buf_len > IPERF_MAX_UDP_LEN ? IPERF_MAX_UDP_LEN : (uint32_t)h.buf_len;
     c.interval_s = us.interval_s;
