@@ -46,6 +46,12 @@ export QEMU_BASE
 
 # Host C: our code is C11 and warning-clean.
 HOSTCC ?= cc
+# lwIP: the Debian source package version the firmware and the traffic
+# peer's fuzz target build, fetched into $(GEMLAB_CACHE)/lwip/VERSION:
+# firmware/baremetal/lwip/fetch.sh's pin, or $LWIP_DEB_VERSION, which
+# fetch.sh honours too (as emu/qemu/build.sh reads it)
+LWIP_VERSION := $(or $(LWIP_DEB_VERSION),$(shell sed -n 's/^version=\$${LWIP_DEB_VERSION:-\(.*\)}$$/\1/p' \
+                    $(TOP)/firmware/baremetal/lwip/fetch.sh))
 WARNFLAGS := -Wall -Wextra -Werror -Wshadow -Wpointer-arith -Wstrict-prototypes \
              -Wmissing-prototypes -Wformat=2 -Wundef
 HOST_CFLAGS := -std=c11 -D_DEFAULT_SOURCE -O2 -g $(WARNFLAGS) $(SANFLAGS) -MD -MP
