@@ -90,6 +90,7 @@ struct ip3_args {
 struct ip3_stream {
     struct tcp_pcb *pcb;
     int id;
+    bool connected;             /* data_connected() ran: nothing is written before */
     bool cookie_sent;
     uint64_t written, written_at_omit;
 };
@@ -525,7 +526,15 @@ static void stream_fill(struct ip3_stream *s)
     struct tcp_pcb *pcb = s->pcb;
     bool wrote = false;
 
-    if (!pcb) {
+    /*
+     * Not before the SYN-ACK: lwIP accepts writes in SYN_SENT and cuts
+     * them at the initial MSS (536), and a SYN-ACK with a window under
+     * twice that then fails tcp_write()'s "mss_local is too small"
+     * assertion (lwIP 2.1.3 src/core/tcp_out.c), which aborts QEMU.  A
+     * server (the guest) can send TEST_START before the data connections
+     * are up (docs/SECURITY.md P4).
+     */
+    if (!pcb || !s->connected) {
         return;
     }
     if (!s->cookie_sent) {
@@ -594,6 +603,7 @@ static err_t data_connected(void *arg, struct tcp_pcb *pcb, err_t err)
     if (err != ERR_OK) {
         return ERR_OK;
     }
+    s->connected = true;
     tcp_nagle_disable(pcb);     /* the cookie goes at once */
     stream_fill(s);
     return ERR_OK;
