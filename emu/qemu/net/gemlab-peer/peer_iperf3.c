@@ -264,7 +264,7 @@ void iperf3_stop(void)
 static int ctl_write(const void *data, size_t len)
 {
     if (!c3.ctl || len > tcp_sndbuf(c3.ctl) ||
-        tcp_write(c3.ctl, data, (u16_t)len, TCP_WRITE_FLAG_COPY) != ERR_OK) {
+        app_tcp_write(c3.ctl, data, (u16_t)len, TCP_WRITE_FLAG_COPY) != ERR_OK) {
         return -1;
     }
     tcp_output(c3.ctl);
@@ -539,7 +539,7 @@ static void stream_fill(struct ip3_stream *s)
     }
     if (!s->cookie_sent) {
         if (tcp_sndbuf(pcb) < IP3_COOKIE_SIZE ||
-            tcp_write(pcb, c3.cookie, IP3_COOKIE_SIZE, TCP_WRITE_FLAG_COPY) != ERR_OK) {
+            app_tcp_write(pcb, c3.cookie, IP3_COOKIE_SIZE, TCP_WRITE_FLAG_COPY) != ERR_OK) {
             return;
         }
         s->cookie_sent = true;
@@ -550,7 +550,7 @@ static void stream_fill(struct ip3_stream *s)
         u16_t share = (u16_t)(TCP_SND_BUF / c3.a.streams), n;
         room = held >= share ? 0 : (u16_t)(share - held);
         n = room < APP_PATTERN_LEN ? room : APP_PATTERN_LEN;
-        if (n < TCP_MSS || tcp_write(pcb, app_pattern, n, TCP_WRITE_FLAG_MORE) != ERR_OK) {
+        if (n < TCP_MSS || app_tcp_write(pcb, app_pattern, n, TCP_WRITE_FLAG_MORE) != ERR_OK) {
             break;
         }
         s->written += n;

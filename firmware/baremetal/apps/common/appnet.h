@@ -43,4 +43,17 @@ void app_put_rate(struct glout *g, uint64_t bytes, uint64_t us);
  * sending an ARP request for it when request is true. */
 bool app_nexthop_ready(const ip_addr_t *dst, bool request);
 
+struct tcp_pcb;
+/*
+ * tcp_write(), or ERR_MEM (back-pressure: try again from sent/poll) when
+ * lwIP 2.1.3's tcp_write() would fail its "mss_local is too small"
+ * assertion.  It cuts segments at min(MSS, half the largest window the
+ * other end has advertised), or at the MSS while that half is 0, so a
+ * window of 0 or 1 followed by one of 2 or 3 leaves a queued segment
+ * longer than the new limit, and the next write asserts
+ * (src/core/tcp_out.c): the firmware halts, gemlab's traffic peer
+ * aborts QEMU (docs/SECURITY.md P5).  Every app writes through this.
+ */
+int8_t app_tcp_write(struct tcp_pcb *pcb, const void *data, uint16_t len, uint8_t flags);
+
 #endif /* GEMLAB_APPNET_H */

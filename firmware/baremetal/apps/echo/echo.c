@@ -91,7 +91,7 @@ static err_t echo_tcp_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t
     if (tcp_sndbuf(pcb) < p->tot_len)
         return ERR_MEM;             /* lwIP keeps p and retries */
     for (struct pbuf *q = p; q; q = q->next) {
-        err_t werr = tcp_write(pcb, q->payload, q->len, TCP_WRITE_FLAG_COPY);
+        err_t werr = app_tcp_write(pcb, q->payload, q->len, TCP_WRITE_FLAG_COPY);
         if (werr != ERR_OK) {
             /* part of p may be queued already: drop the connection rather
              * than echo a corrupted stream */

@@ -602,7 +602,7 @@ static err_t st_fill(struct cli_stream *st)
             n = (u16_t)(cli.hdr_len - st->hdr_sent);
             if (room < n)
                 break;
-            err = tcp_write(pcb, cli.hdr + st->hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
+            err = app_tcp_write(pcb, cli.hdr + st->hdr_sent, n, TCP_WRITE_FLAG_COPY | TCP_WRITE_FLAG_MORE);
             if (err == ERR_OK)
                 st->hdr_sent = (uint16_t)(st->hdr_sent + n);
         } else if (cli.rx) {
@@ -614,7 +614,7 @@ static err_t st_fill(struct cli_stream *st)
             /* wait for a segment's worth of room rather than dribble */
             if (n == 0 || (n == room && n < TCP_MSS))
                 break;
-            err = tcp_write(pcb, app_pattern, n, TCP_WRITE_FLAG_MORE);
+            err = app_tcp_write(pcb, app_pattern, n, TCP_WRITE_FLAG_MORE);
         }
         if (err == ERR_MEM) {       /* queue full: sent() calls us again */
             err = ERR_OK;
