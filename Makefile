@@ -156,7 +156,7 @@ test-runner: qemu baremetal linux runner
 	    $(TOP)/tests/qemu/runner/test_board_argv.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" $(call pytest_suite,link-keys) $(TOP)/tests/qemu/runner/test_link_keys.py
 	$(Q)$(QEMU_SET) && QEMU="$$qemu" GEMLAB=$(HOSTO)/bin/gemlab $(call pytest_suite,virtual-time) \
-	    -n $(PYTEST_JOBS) $(TOP)/tests/qemu/runner/test_virtual_time.py
+	    -n $(PYTEST_JOBS) --basetemp=$(O)/vt $(TOP)/tests/qemu/runner/test_virtual_time.py
 
 # Fault campaigns (issue 20): random faults, each run diagnosed blind and
 # scored for precision and recall per code (emu/runner/campaign.c):

@@ -85,5 +85,8 @@ PYTEST = PYTHONDONTWRITEBYTECODE=1 $(PYTHON3) -m pytest -c $(TOP)/tests/pytest.i
 pytest_suite = $(PYTEST) -v --suite=$(1) --junitxml=$(O)/test-results/$(1).xml --basetemp=$(O)/test-results/$(1)
 # pytest-xdist workers for a suite whose tests are all virtual-time runs
 # (figures that do not depend on the host's load, docs/VIRTUAL_TIME.md):
-# one per host core.  Real-time suites stay serial.
+# one per host core.  Real-time suites stay serial.  xdist puts each
+# worker's tests under BASETEMP/popen-gwN/, 10 bytes deeper: such a suite
+# passes a shorter --basetemp, so that its run directories' sockets stay
+# under the 108 bytes of a unix socket path (gemlab refuses longer ones).
 PYTEST_JOBS ?= $(shell nproc 2>/dev/null || echo 1)
