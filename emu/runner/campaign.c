@@ -390,13 +390,6 @@ int cp_sample_draw(const struct cp_opts *o, unsigned index, struct cp_sample *s,
     c.vt = o->vt;
     for (int i = 0; i < s->nfaults; i++)
         faults[s->fault[i]].apply(&c);
-    /* What the evidence cannot tell apart.  Corrupted frames on a
-     * half-duplex link to a partner that does not autonegotiate are the
-     * FCS errors a mismatch shows too (r_duplex): there the code is a
-     * consequence, not a false alarm. */
-    for (int i = 0; i < s->nfaults; i++)
-        if (!strcmp(faults[s->fault[i]].name, "partner_forced_half") && (s->expect & E(PHY_FCS_ERRORS)))
-            s->allow |= E(PHY_DUPLEX_MISMATCH);
     /* method codes a clean bench may show: iperf3 without -O really is
      * the method's fault; a baseline is not given here */
     s->allow |= E(METHOD_NO_OMIT);

@@ -570,7 +570,11 @@ static bool r_fcs(const struct dg_in *in, struct dg_finding *f)
  * 0 = 0 shows the partner did not negotiate (28.2.4.1.5).  The half side
  * counts late collisions (GEM 0x144, UG585 16.x), the full side FCS errors
  * and runts.  Case 1: we resolved half against a non-negotiating partner,
- * with collisions or errors counted.  Case 2: our side is forced full
+ * with late or excessive collisions counted; FCS errors alone do not
+ * count there: the partner's frames reach a half-duplex receiver intact
+ * (it is our frames the full side cuts), so at the half end they point
+ * at the cable, and a half end that hardly transmits shows no collision
+ * either way.  Case 2: our side is forced full
  * (BMCR bit 12 off) and counts FCS errors: an autonegotiating partner
  * parallel-detected us and runs half. */
 /* Half duplex against a partner that does not defer (it runs full
@@ -587,7 +591,7 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     bool counted_late = !isnan(late) && late > 0, counted_fcs = !isnan(errs) && errs > 0;
     bool counted_excess = !isnan(excess) && excess > 0;
     bool ours_half = in->full_duplex == 0 && in->local_autoneg != 0 && in->partner_autoneg == 0 &&
-                     (counted_late || counted_fcs || counted_excess);
+                     (counted_late || counted_excess);
     /* half duplex, however it was reached (our side forced half, or the
      * partner's autoneg state unknown), with late or excessive collisions:
      * the other end does not defer, it runs full */
