@@ -40,6 +40,8 @@
 #define TH_WINDOW_EXPLAINS  1.3    /* measured <= 1.3 x window/RTT */
 #define TH_WINDOW_FLOOR     0.2    /* ... and >= 0.2 x window/RTT: the receiver's
                                       window (lwIP TCP_WND) may be below -w */
+#define TH_WINDOW_LOSSY     0.7    /* with lost segments resent: >= 0.7 x window/RTT,
+                                      below it loss limits first (Mathis et al. 1997) */
 #define TH_OMIT_DEFICIT     0.8
 #define TH_RTT_JITTERY      1.25   /* the ping's median > 1.25 x the minimum RTT: a path with jitter */
 #define TH_BASELINE_TOL_PCT 5.0
@@ -1059,6 +1061,12 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
      * else (CPU, loss) limits first */
     if (in->bps >= TH_NEAR_CEILING * ceil || cap >= ceil || in->bps > TH_WINDOW_EXPLAINS * cap ||
         in->bps < TH_WINDOW_FLOOR * cap)
+        return false;
+    /* A path that loses segments holds TCP near MSS/(RTT sqrt(p)) (Mathis,
+     * Semke, Mahdavi, Ott, CCR 27(3), 1997) and lwIP's retransmission
+     * timeouts below it: well under window/RTT with segments resent, the
+     * window is not what binds (PROTO_RETRANSMITS names the loss). */
+    if (tcp_resent(in) && in->bps < TH_WINDOW_LOSSY * cap)
         return false;
     ev(f, "throughput_bps", in->bps);
     ev(f, "window_bytes", win);

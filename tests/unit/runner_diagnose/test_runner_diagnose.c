@@ -362,6 +362,13 @@ static const struct rcase cases[] = {
       "\"iperf\":{\"throughput_bps\":25e6," TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, true },
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":200},"
       "\"iperf\":{\"throughput_bps\":25e6," TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* 1 % loss over 10 ms: 17.7 Mb/s is 0.34 of a 63 KB window over the
+     * RTT, 49 segments resent: loss binds first (Mathis: ~14 Mb/s) */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":17.7e6,\"rtt_min_us\":10010,"
+      "\"retransmits\":49," TCP3(",\"window_bytes\":64240") "}}", DG_PROTO_WINDOW_LIMITED, false },
+    /* ... a few resent at the window's rate: the window still binds */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":47e6,\"rtt_min_us\":10010,"
+      "\"retransmits\":2," TCP3(",\"window_bytes\":64240") "}}", DG_PROTO_WINDOW_LIMITED, true },
     /* big enough window at low RTT */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":300e6,\"rtt_us\":500,"
       TCP3(",\"window_bytes\":262144") "}}", DG_PROTO_WINDOW_LIMITED, false },
