@@ -59,6 +59,13 @@ struct half {
     struct arrival { uint64_t t; uint32_t len; } *arr;
     unsigned arr_head, arr_n;
     uint64_t arr_sum;
+    /* IPv4 identifications of its data: the newest seen (16-bit serial
+     * order), and how many new segments came with a newer one than the
+     * last and how many not (a sender that numbers every datagram in
+     * turn, or one that sends 0 or random values) */
+    bool id_init;
+    uint16_t id_newest;
+    uint64_t id_rising, id_other;
     /* the last SEEN_RING data segments: was a range sent before? */
     struct { uint32_t seq, len; int32_t ipid; uint64_t t; } seen_ring[SEEN_RING];
     unsigned seen_next, seen_n;
@@ -253,11 +260,49 @@ static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
  *   partner sent it and it comes less than a round trip (the
  *   handshake's; 3 ms unknown) after the stream last advanced, else a
  *   retransmission whose first copy the capture did not see intact.
+ * A hole filled by a datagram numbered before the newest one seen, from a
+ * sender whose new segments come numbered in rising order (lwIP ip4.c
+ * ip_id, Linux ip_select_ident_segs per socket, slirp ip_id; RFC 6864
+ * 4.2), was sent before the segments above it: the path reordered it,
+ * whatever duplicate ACKs it drew, and a resend carries a new number.
  * A retransmission of bytes the receiver had already acknowledged is
  * spurious (Wireshark's tcp.analysis.spurious_retransmission; RFC 3522):
  * the ACK was lost after the capture point, or duplicate ACKs (from
  * reordering or copies on the path) or a short RTO misled the sender.
  */
+/* @s's number is older than the newest this sender used, and its numbers
+ * rise: at least 16 new segments seen, 9 in 10 numbered above the one
+ * before (the others: a retransmission's number between, a copy) */
+static bool sent_before_newest(const struct half *S, const struct tcp_seg *s)
+{
+    uint16_t behind = (uint16_t)(S->id_newest - (uint16_t)s->ipid);
+
+    return s->ipid >= 0 && S->id_init && S->id_rising >= 16 && S->id_other * 9 <= S->id_rising &&
+           behind != 0 && behind < 0x8000u;
+}
+
+/* Keep the sender's newest number; count a new segment's in order. */
+static void id_note(struct half *S, const struct tcp_seg *s, bool fresh)
+{
+    uint16_t ahead = (uint16_t)((uint16_t)s->ipid - S->id_newest);
+
+    if (s->ipid < 0)
+        return;
+    if (!S->id_init) {
+        S->id_init = true;
+        S->id_newest = (uint16_t)s->ipid;
+        return;
+    }
+    if (fresh) {
+        if (ahead != 0 && ahead < 0x8000u)
+            S->id_rising++;
+        else
+            S->id_other++;
+    }
+    if (ahead != 0 && ahead < 0x8000u)
+        S->id_newest = (uint16_t)s->ipid;
+}
+
 static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t)
 {
     uint64_t thres = f->init_rtt_ns ? f->init_rtt_ns : OOO_DEFAULT_NS;
@@ -276,6 +321,8 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
     }
     if (acked)
         return SEG_SPURIOUS;
+    if (!S->board && sent_before_newest(S, s))
+        return SEG_OUT_OF_ORDER;
     if (S->dupacks >= 2 && S->una_init && S->una == s->seq)
         return SEG_RETRANSMIT;
     /* the tap is at the board's end: what the board sends it sees in the
@@ -372,6 +419,7 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
         if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max))
             kind = classify(f, S, s, t);
+        id_note(S, s, kind == SEG_NEW);
         seen_add(S, s, t);
         if (kind == SEG_DUPLICATE) {
             S->duplicates++;
