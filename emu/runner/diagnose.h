@@ -55,7 +55,6 @@ struct dg_in {
     /* expectations that feed rules: the engineer's reference, not a fact */
     double reference_bps;
     double throughput_min_bps;
-    double jitter_max_ms;
     /* link as firmware/agent saw it, and the PHY registers behind it */
     int link_up, full_duplex, downshift, partner_autoneg, local_autoneg;
     double speed_mbps, mac_speed_mbps, flaps;

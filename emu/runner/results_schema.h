@@ -130,7 +130,7 @@ enum rs_type {
     X(CPU_SOURCE, "cpu.source", RS_STR, \
       "where the figures came from") \
     X(EXPECT, "expect", RS_TREE, \
-      "what `[expect]` asked for, checked by the verdict; the diagnosis reads only `reference_bps`, `throughput_min_bps` and `jitter_max_ms` (the engineer's own figures)") \
+      "what `[expect]` asked for, checked by the verdict; the diagnosis reads only `reference_bps` and `throughput_min_bps` (the engineer's own reference figures, judged by METHOD_WRONG_REFERENCE)") \
     X(EXPECT_LINK, "expect.link", RS_STR, \
       "`[expect] link`: `up` or `down`") \
     X(EXPECT_SPEED_MBPS, "expect.speed_mbps", RS_NUM, \
