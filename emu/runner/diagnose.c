@@ -973,13 +973,14 @@ static bool r_tx_ring_full(const struct dg_in *in, struct dg_finding *f)
  * unknown count says nothing (the ring could be the limit); TCP offers
  * no rate to fall short of.  Nor does a link that went down during the
  * run (PHY_LINK_FLAPS): the time without one explains the gap, and the
- * CPU is named only when nothing else can. */
+ * CPU is named only when nothing else can, so the flap count must be
+ * known (the runner always writes link.flaps). */
 static bool r_tx_cpu_limit(const struct dg_in *in, struct dg_finding *f)
 {
     double sent, events, per_s, ceil, pps;
 
     if (!board_sends(in, &sent, &events, &per_s) || !in->udp || isnan(in->offered_bps) || isnan(events) ||
-        per_s >= TH_TX_RING_PER_S || in->flaps > 0)
+        per_s >= TH_TX_RING_PER_S || !(in->flaps == 0))
         return false;
     ceil = ceiling(in);
     if (sent >= ceil * (1 - TH_TX_BELOW) || sent >= in->offered_bps * (1 - TH_TX_BELOW))
@@ -1701,7 +1702,15 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         cJSON_ArrayForEach(c, d)
             if (cJSON_IsString(c) && strcmp(c->valuestring, "METHOD_IPERF_VERSION_MISMATCH") == 0)
                 expected = true;
-        if (strcmp(want, "fail") == 0) {
+        const cJSON *verdict = jget(root, RS(VERDICT_RESULT));
+        if (cJSON_IsString(jget(root, RS(SCHEMA))) && !jget(root, "iperf") &&
+            !(cJSON_IsString(verdict) && !strcmp(verdict->valuestring, "ERROR"))) {
+            /* a run that ended (no ERROR verdict: that one says why it
+             * stopped) wrote "iperf": a result, a failure or why it was
+             * skipped.  None means its evidence was lost: no verdict */
+            n++;
+            fail(out, &nfail, "traffic: results.json holds no traffic result (\"iperf\")");
+        } else if (strcmp(want, "fail") == 0) {
             n++;
             if (!cJSON_IsFalse(ok))
                 fail(out, &nfail, "traffic: expected to fail (nothing arrives), got %s at %.2f Mb/s",

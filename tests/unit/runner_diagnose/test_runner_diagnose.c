@@ -57,7 +57,7 @@ struct rcase {
 
 /* The board sends 1470-byte UDP for 3 s over 1000 Mb/s (--net sim):
  * TXRING(iperf members, tx_ring_full, extra method members). */
-#define TXR_LINK "\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":1000}"
+#define TXR_LINK "\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":1000,\"flaps\":0}"
 #define TXR_METHOD(extra) "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":3,\"length_bytes\":1470" extra "}"
 #define TXRING(ip, full, extra) "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":" full "}}}," \
                                 "\"iperf\":{" ip TXR_METHOD(extra) "}}"
@@ -302,6 +302,11 @@ static const struct rcase cases[] = {
       "\"flaps\":1},\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":37.44e6,"
       "\"method\":{\"protocol\":\"udp\",\"reverse\":true,\"duration_s\":6,\"length_bytes\":1470,"
       "\"offered_bps\":50e6}}}", DG_MAC_TX_CPU_LIMIT, false },
+    /* ... the flap count unknown (link.flaps missing): the gap may be a
+     * link that went down, no claim */
+    { "{\"board\":{\"firmware\":\"baremetal\",\"tx_bds\":64},\"link\":{\"up\":true,\"speed_mbps\":1000},"
+      "\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":0}}},\"iperf\":{\"sent_bps\":261910000,"
+      TXC_METHOD(TXC_256) "}}", DG_MAC_TX_CPU_LIMIT, false },
     /* ... the driver's count unknown, the client refused nothing */
     { TXCPU("\"sent_bps\":261910000,\"sender_tx_errors\":0,", "", TXC_256), DG_MAC_TX_CPU_LIMIT, true },
     /* ... the client's -l unknown: judged against 1472/1538 */
@@ -1425,7 +1430,8 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     snprintf(path, sizeof(path), "%s/results.json", dir);
     f = fopen(path, "w");
     fputs("{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"x\"},\"truth\":{\"model\":{\"mac_matches_phy\":false}},"
-          "\"expect\":{\"diag\":[\"PHY_NO_LINK\"],\"diag_absent\":[\"MAC_SPEED_MISMATCH\"]},\"link\":{\"up\":false}}", f);
+          "\"expect\":{\"link\":\"down\",\"diag\":[\"PHY_NO_LINK\"],\"diag_absent\":[\"MAC_SPEED_MISMATCH\"]},"
+          "\"link\":{\"up\":false},\"iperf\":{\"skipped\":\"no link\"}}", f);
     fclose(f);
     f = fopen("/dev/null", "w");
     assert_int_equal(dg_diagnose_dir_opts(dir, NULL, true, f, f, &failed), 0);
@@ -1440,6 +1446,39 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     cJSON_Delete(out);
     unlink(path);
     snprintf(path, sizeof(path), "%s/results.json", dir);
+    unlink(path);
+    rmdir(dir);
+}
+
+/* A run's results.json whose traffic result is gone (edited, or a
+ * foreign file): its expectations cannot pass on what is left. */
+static void test_diagnose_dir_without_traffic_result_fails(void **state)
+{
+    char dir[] = "/tmp/gemlab-dgt-XXXXXX", path[256], *text = NULL;
+    size_t len = 0;
+    FILE *f;
+    int failed = -1;
+    (void)state;
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    for (int with = 0; with <= 1; with++) {
+        f = fopen(path, "w");
+        fprintf(f, "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"x\"},\"expect\":{\"link\":\"up\"},"
+                   "\"link\":{\"up\":true,\"speed_mbps\":1000,\"flaps\":0}%s}",
+                with ? ",\"iperf\":{\"ok\":true,\"throughput_bps\":949e6,\"method\":{\"protocol\":\"tcp\"}}" : "");
+        fclose(f);
+        f = open_memstream(&text, &len);
+        assert_int_equal(dg_diagnose_dir_opts(dir, NULL, false, f, f, &failed), 0);
+        fclose(f);
+        assert_int_equal(failed, with ? 0 : 1);
+        if (!with)
+            assert_non_null(strstr(text, "FAIL traffic: results.json holds no traffic result"));
+        free(text);
+        text = NULL;
+        snprintf(path, sizeof(path), "%s/diagnosis.json", dir);
+        unlink(path);
+        snprintf(path, sizeof(path), "%s/results.json", dir);
+    }
     unlink(path);
     rmdir(dir);
 }
@@ -1676,6 +1715,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_refuses_a_mistyped_field);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_names_nul_nesting_and_a_bad_schema);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_without_traffic_result_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
