@@ -1450,6 +1450,35 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     rmdir(dir);
 }
 
+/* Retransmits with the board's MAC dropping frames for want of RX
+ * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
+static void test_retransmits_name_the_boards_own_rx_drops(void **state)
+{
+    static const char *const json[2] = {
+        "{\"iperf\":{\"retransmits\":3," TCP3("") "}}",
+        "{\"gem\":{\"rx_resource_errors\":3},\"iperf\":{\"retransmits\":3," TCP3("") "}}",
+    };
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        cJSON *root = cJSON_Parse(json[k]);
+        struct dg_in in;
+        struct dg_report rep;
+        const struct dg_finding *f = NULL;
+        assert_non_null(root);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        for (int i = 0; i < rep.n; i++)
+            if (rep.f[i].code == DG_PROTO_RETRANSMITS)
+                f = &rep.f[i];
+        assert_non_null(f);
+        assert_string_equal(f->summary, k ? "3 TCP retransmits: segments are being lost on the path or by the "
+                                            "board's MAC (3 frames dropped for want of RX buffers)"
+                                          : "3 TCP retransmits: segments are being lost on the path");
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 /* A run's results.json whose traffic result is gone (edited, or a
  * foreign file): its expectations cannot pass on what is left. */
 static void test_diagnose_dir_without_traffic_result_fails(void **state)
@@ -1716,6 +1745,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_load_results_names_nul_nesting_and_a_bad_schema);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_without_traffic_result_fails);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_retransmits_name_the_boards_own_rx_drops);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
