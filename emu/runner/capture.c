@@ -30,6 +30,17 @@
 static bool seq_lt(uint32_t a, uint32_t b) { return (int32_t)(a - b) < 0; }
 static bool seq_le(uint32_t a, uint32_t b) { return (int32_t)(a - b) <= 0; }
 
+/* A sender's IPv4 identifications: the newest seen (16-bit serial
+ * order), the last one, and how many datagrams came numbered near the
+ * one before them (within 256 either way, not equal) and how many not:
+ * a sender that numbers in turn, reordered or not, against one that
+ * sends 0 or random values (RFC 6864 4) */
+struct idseq {
+    bool init;
+    uint16_t newest, last;
+    uint64_t near, far;
+};
+
 /* One direction of a connection. */
 struct half {
     bool board;               /* sent by the board (epb_flags outbound) */
@@ -59,13 +70,7 @@ struct half {
     struct arrival { uint64_t t; uint32_t len; } *arr;
     unsigned arr_head, arr_n;
     uint64_t arr_sum;
-    /* IPv4 identifications of its data: the newest seen (16-bit serial
-     * order), and how many new segments came with a newer one than the
-     * last and how many not (a sender that numbers every datagram in
-     * turn, or one that sends 0 or random values) */
-    bool id_init;
-    uint16_t id_newest;
-    uint64_t id_rising, id_other;
+    struct idseq ids;         /* the numbers of its data segments */
     /* the last SEEN_RING data segments: was a range sent before? */
     struct { uint32_t seq, len; int32_t ipid; uint64_t t; } seen_ring[SEEN_RING];
     unsigned seen_next, seen_n;
@@ -86,6 +91,7 @@ struct tcp_seg {
     uint16_t sport, dport, win;
     uint32_t seq, ack, len;
     int32_t ipid;             /* IPv4 identification (RFC 791), -1 for IPv6 */
+    uint8_t proto;            /* 6 TCP, 17 UDP (then len is the UDP payload's) */
     uint8_t flags;
     int ws;                   /* window-scale option, -1 absent */
     int mss;                  /* -1 absent */
@@ -102,7 +108,8 @@ static uint32_t be32(const uint8_t *b)
     return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
 }
 
-/* Parse @p (caplen bytes) into @s: 1 for a TCP segment, 0 otherwise. */
+/* Parse @p (caplen bytes) into @s: 1 for a TCP segment, 2 for a whole
+ * (unfragmented) UDP datagram, 0 otherwise. */
 static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
 {
     uint32_t off = 14, iphl, iplen, thl;
@@ -124,15 +131,18 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
             return 0;
         iphl = (ip[0] & 0x0Fu) * 4u;
         iplen = be16(ip + 2);
-        if (iphl < 20 || ip[9] != 6 || (be16(ip + 6) & 0x3FFFu) || iplen < iphl || caplen < off + iphl)
+        if (iphl < 20 || (ip[9] != 6 && ip[9] != 17) || (be16(ip + 6) & 0x3FFFu) || iplen < iphl ||
+            caplen < off + iphl)
             return 0;
+        s->proto = ip[9];
         s->src = ip + 12;
         s->dst = ip + 16;
         s->alen = 4;
         s->ipid = be16(ip + 4);
     } else if (type == 0x86DD) {
-        if (caplen < off + 40 || (ip[0] >> 4) != 6 || ip[6] != 6)
+        if (caplen < off + 40 || (ip[0] >> 4) != 6 || (ip[6] != 6 && ip[6] != 17))
             return 0;
+        s->proto = ip[6];
         iphl = 40;
         iplen = 40u + be16(ip + 4);
         s->src = ip + 8;
@@ -143,6 +153,15 @@ static int parse(const uint8_t *p, uint32_t caplen, struct tcp_seg *s)
         return 0;
     }
     th = ip + iphl;
+    if (s->proto == 17) {
+        /* RFC 768: ports, length, checksum */
+        if (caplen < off + iphl + 8 || iplen < iphl + 8)
+            return 0;
+        s->sport = be16(th);
+        s->dport = be16(th + 2);
+        s->len = iplen - iphl - 8;
+        return 2;
+    }
     if (caplen < off + iphl + 20 || iplen < iphl + 20)
         return 0;
     thl = (th[12] >> 4) * 4u;
@@ -242,6 +261,57 @@ static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
         S->seen_n++;
 }
 
+/* The sender numbers in turn: at least 16 datagrams seen after the
+ * first, 9 in 10 numbered near the one before */
+static bool idseq_rises(const struct idseq *q)
+{
+    return q->init && q->near >= 16 && q->far * 9 <= q->near;
+}
+
+/* @ipid is older than the newest seen, from a sender that numbers in turn */
+static bool idseq_older(const struct idseq *q, int32_t ipid)
+{
+    uint16_t behind = (uint16_t)(q->newest - (uint16_t)ipid);
+
+    return ipid >= 0 && idseq_rises(q) && behind != 0 && behind < 0x8000u;
+}
+
+/* Note @ipid, the next datagram's number. */
+static void idseq_note(struct idseq *q, int32_t ipid)
+{
+    uint16_t id = (uint16_t)ipid, ahead = (uint16_t)(id - q->newest), step = (uint16_t)(id - q->last);
+
+    if (ipid < 0)
+        return;
+    if (!q->init) {
+        q->init = true;
+        q->newest = q->last = id;
+        return;
+    }
+    if (step != 0 && (step < 256u || step > 0xFF00u))
+        q->near++;
+    else
+        q->far++;
+    if (ahead != 0 && ahead < 0x8000u)
+        q->newest = id;
+    q->last = id;
+}
+
+static bool ids_rise(const struct half *S)
+{
+    return idseq_rises(&S->ids);
+}
+
+static bool sent_before_newest(const struct half *S, const struct tcp_seg *s)
+{
+    return idseq_older(&S->ids, s->ipid);
+}
+
+static void id_note(struct half *S, const struct tcp_seg *s)
+{
+    idseq_note(&S->ids, s->ipid);
+}
+
 /*
  * A data segment below the highest sequence sent (@s->seq < snd_max),
  * as a bench engineer tells them apart in a capture at the board's port
@@ -260,49 +330,18 @@ static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
  *   partner sent it and it comes less than a round trip (the
  *   handshake's; 3 ms unknown) after the stream last advanced, else a
  *   retransmission whose first copy the capture did not see intact.
- * A hole filled by a datagram numbered before the newest one seen, from a
- * sender whose new segments come numbered in rising order (lwIP ip4.c
- * ip_id, Linux ip_select_ident_segs per socket, slirp ip_id; RFC 6864
- * 4.2), was sent before the segments above it: the path reordered it,
- * whatever duplicate ACKs it drew, and a resend carries a new number.
+ * From a sender whose new segments come numbered in rising order (lwIP
+ * ip4.c ip_id, Linux ip_select_ident_segs per socket, slirp ip_id; RFC
+ * 6864 4.2) the number decides a hole: one numbered before the newest
+ * seen was sent before the segments above it, so the path reordered it,
+ * whatever duplicate ACKs it drew; one numbered after them is a resend,
+ * however soon it came.  Time and duplicate ACKs decide only for other
+ * senders.
  * A retransmission of bytes the receiver had already acknowledged is
  * spurious (Wireshark's tcp.analysis.spurious_retransmission; RFC 3522):
  * the ACK was lost after the capture point, or duplicate ACKs (from
  * reordering or copies on the path) or a short RTO misled the sender.
  */
-/* @s's number is older than the newest this sender used, and its numbers
- * rise: at least 16 new segments seen, 9 in 10 numbered above the one
- * before (the others: a retransmission's number between, a copy) */
-static bool sent_before_newest(const struct half *S, const struct tcp_seg *s)
-{
-    uint16_t behind = (uint16_t)(S->id_newest - (uint16_t)s->ipid);
-
-    return s->ipid >= 0 && S->id_init && S->id_rising >= 16 && S->id_other * 9 <= S->id_rising &&
-           behind != 0 && behind < 0x8000u;
-}
-
-/* Keep the sender's newest number; count a new segment's in order. */
-static void id_note(struct half *S, const struct tcp_seg *s, bool fresh)
-{
-    uint16_t ahead = (uint16_t)((uint16_t)s->ipid - S->id_newest);
-
-    if (s->ipid < 0)
-        return;
-    if (!S->id_init) {
-        S->id_init = true;
-        S->id_newest = (uint16_t)s->ipid;
-        return;
-    }
-    if (fresh) {
-        if (ahead != 0 && ahead < 0x8000u)
-            S->id_rising++;
-        else
-            S->id_other++;
-    }
-    if (ahead != 0 && ahead < 0x8000u)
-        S->id_newest = (uint16_t)s->ipid;
-}
-
 static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t)
 {
     uint64_t thres = f->init_rtt_ns ? f->init_rtt_ns : OOO_DEFAULT_NS;
@@ -321,8 +360,11 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
     }
     if (acked)
         return SEG_SPURIOUS;
-    if (!S->board && sent_before_newest(S, s))
-        return SEG_OUT_OF_ORDER;
+    if (!S->board && ids_rise(S) && s->ipid >= 0) {
+        /* numbered in turn: an older number was sent before the bytes
+         * above it, a newer one after them */
+        return sent_before_newest(S, s) ? SEG_OUT_OF_ORDER : SEG_RETRANSMIT;
+    }
     if (S->dupacks >= 2 && S->una_init && S->una == s->seq)
         return SEG_RETRANSMIT;
     /* the tap is at the board's end: what the board sends it sees in the
@@ -419,7 +461,7 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
         if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max))
             kind = classify(f, S, s, t);
-        id_note(S, s, kind == SEG_NEW);
+        id_note(S, s);
         seen_add(S, s, t);
         if (kind == SEG_DUPLICATE) {
             S->duplicates++;
@@ -604,6 +646,70 @@ static void reorder_pop(struct reorder *h, struct pending *out)
     out->s.dst = out->dst;
 }
 
+/*
+ * UDP datagrams the partner sent, as they arrived at the board's end of
+ * the cable, per flow (addresses and ports).  An application's own
+ * sequence numbers are its business (iperf's are in its payload); the
+ * IPv4 identification is the network's, and what a capture shows
+ * (Wireshark's ip.id): the same number and length again is the network's
+ * copy (a sender never reuses one so soon, RFC 6864 4.2), and from a
+ * sender that numbers in turn a number older than the newest seen was
+ * sent before datagrams that arrived first: reordered on the path.
+ */
+#define UDP_RING 64u          /* datagrams remembered per flow for copies */
+
+struct udp_flow {
+    uint8_t addr[2][16];
+    uint16_t port[2];
+    uint8_t alen;
+    uint64_t datagrams, duplicates, out_of_order;
+    struct idseq ids;
+    struct { uint16_t id, len; } ring[UDP_RING];
+    unsigned ring_next, ring_n;
+};
+
+static void udp_datagram(struct udp_flow *u, int *nu, const struct tcp_seg *s)
+{
+    struct udp_flow *f = NULL;
+    bool dup = false, late;
+
+    for (int i = 0; i < *nu && !f; i++)
+        if (u[i].alen == s->alen && u[i].port[0] == s->sport && u[i].port[1] == s->dport &&
+            !memcmp(u[i].addr[0], s->src, s->alen) && !memcmp(u[i].addr[1], s->dst, s->alen))
+            f = &u[i];
+    if (!f) {
+        if (*nu == CAP_MAX_FLOWS)
+            return;
+        f = &u[(*nu)++];
+        memset(f, 0, sizeof(*f));
+        f->alen = s->alen;
+        memcpy(f->addr[0], s->src, s->alen);
+        memcpy(f->addr[1], s->dst, s->alen);
+        f->port[0] = s->sport;
+        f->port[1] = s->dport;
+    }
+    f->datagrams++;
+    if (s->ipid < 0)
+        return;
+    /* a sender that sends 0 (or random numbers) repeats one: no copy
+     * can be told by its number */
+    for (unsigned i = 0; i < f->ring_n && !dup && idseq_rises(&f->ids); i++)
+        dup = f->ring[i].id == (uint16_t)s->ipid && f->ring[i].len == (uint16_t)s->len;
+    if (dup) {
+        f->duplicates++;
+        idseq_note(&f->ids, s->ipid);
+        return;
+    }
+    late = idseq_older(&f->ids, s->ipid);
+    f->out_of_order += late;
+    idseq_note(&f->ids, s->ipid);
+    f->ring[f->ring_next].id = (uint16_t)s->ipid;
+    f->ring[f->ring_next].len = (uint16_t)s->len;
+    f->ring_next = (f->ring_next + 1) % UDP_RING;
+    if (f->ring_n < UDP_RING)
+        f->ring_n++;
+}
+
 static void free_flows(struct flow **fl, int n)
 {
     for (int i = 0; i < n; i++) {
@@ -635,18 +741,21 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
 {
     struct gl_pcapng_reader *r = malloc(sizeof(*r));
     struct flow **fl = calloc(CAP_MAX_FLOWS, sizeof(*fl));
+    struct udp_flow *uf = calloc(CAP_MAX_FLOWS, sizeof(*uf));
     struct gl_pcapng_packet pk;
     struct gl_err e = { "" };
     uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
     struct reorder heap = { 0 };
     struct pending p;
-    int nfl = 0, rc;
+    uint64_t udp = 0, udp_dups = 0, udp_ooo = 0;
+    int nfl = 0, nuf = 0, rc;
     cJSON *o, *a;
 
     *out = NULL;
-    if (!r || !fl) {
+    if (!r || !fl || !uf) {
         free(r);
         free(fl);
+        free(uf);
         return -ENOMEM;
     }
     gl_pcapng_read_open(r, f, NULL);
@@ -667,9 +776,12 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
             }
             if (lost_before_board(&pk))
                 continue;
-            if (!parse(pk.data, pk.caplen, &p.s))
+            int kind = parse(pk.data, pk.caplen, &p.s);
+            /* UDP: what the partner sent, as it arrived (the board's own
+             * leave in the order sent: nothing to read in them) */
+            if (kind == 0 || (kind == 2 && (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND))
                 continue;
-            tcp++;
+            tcp += kind == 1;
             p.t = pk.t_ns;
             p.n = frames;
             p.outbound = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
@@ -688,6 +800,10 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
             eof = true;         /* drain the heap */
         }
         reorder_pop(&heap, &p);
+        if (p.s.proto == 17) {
+            udp_datagram(uf, &nuf, &p.s);
+            continue;
+        }
         fw = find_flow(fl, &nfl, &p.s, &d);
         if (!fw) {
             untracked++;
@@ -701,9 +817,16 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     if (rc < 0) {
         fprintf(err, "%s: %s\n", name, e.msg);
         free(r);
+        free(uf);
         free_flows(fl, nfl);
         return rc;
     }
+    for (int i = 0; i < nuf; i++) {
+        udp += uf[i].datagrams;
+        udp_dups += uf[i].duplicates;
+        udp_ooo += uf[i].out_of_order;
+    }
+    free(uf);
     o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "file", CAP_FILE);
     cJSON_AddNumberToObject(o, "frames", (double)frames);
@@ -739,6 +862,9 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     cJSON_AddNumberToObject(o, "tcp_spurious_retransmits", (double)spur);
     cJSON_AddNumberToObject(o, "tcp_out_of_order", (double)ooo);
     cJSON_AddNumberToObject(o, "tcp_duplicates", (double)dups);
+    cJSON_AddNumberToObject(o, "udp_datagrams", (double)udp);
+    cJSON_AddNumberToObject(o, "udp_duplicates", (double)udp_dups);
+    cJSON_AddNumberToObject(o, "udp_out_of_order", (double)udp_ooo);
     if (rtt_n) {
         cJSON_AddNumberToObject(o, "rtt_min_us", (double)rtt_min / 1000.0);
         cJSON_AddNumberToObject(o, "rtt_samples", (double)rtt_n);

@@ -43,6 +43,8 @@
                                       window (lwIP TCP_WND) may be below -w */
 #define TH_WINDOW_LOSSY     0.7    /* with lost segments resent: >= 0.7 x window/RTT,
                                       below it loss limits first (Mathis et al. 1997) */
+#define TH_PATH_SHARE       0.001  /* reordered or copied: >= 0.1 % of what arrived ... */
+#define TH_PATH_MIN         10     /* ... and at least this many */
 #define TH_OMIT_DEFICIT     0.8
 #define TH_RTT_JITTERY      1.25   /* the ping's median > 1.25 x the minimum RTT: a path with jitter */
 #define TH_BASELINE_TOL_PCT 5.0
@@ -229,6 +231,10 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_spurious = jnum(root, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
     in->cap_out_of_order = jnum(root, RS(CAPTURE_TCP_OUT_OF_ORDER));
     in->cap_duplicates = jnum(root, RS(CAPTURE_TCP_DUPLICATES));
+    in->cap_tcp_segments = jnum(root, RS(CAPTURE_TCP_SEGMENTS));
+    in->cap_udp_datagrams = jnum(root, RS(CAPTURE_UDP_DATAGRAMS));
+    in->cap_udp_duplicates = jnum(root, RS(CAPTURE_UDP_DUPLICATES));
+    in->cap_udp_out_of_order = jnum(root, RS(CAPTURE_UDP_OUT_OF_ORDER));
     in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
     in->cap_partner_rwnd = NAN;
     {
@@ -1149,6 +1155,58 @@ static bool r_udp_jitter(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* What arrived at the board's end of the cable out of order (TCP
+ * segments and UDP datagrams the partner sent; capture.c tells a late
+ * original from a resend by its IPv4 number, RFC 4737 3.3 calls it a
+ * reordered packet) or twice (the same datagram, RFC 5560's duplicate):
+ * at least TH_PATH_SHARE of what arrived and TH_PATH_MIN.  A tap at the
+ * board sees its own frames in the order sent, so a path that reorders
+ * or copies only what the board sends shows neither here. */
+static bool path_share(const struct dg_in *in, double n, struct dg_finding *f)
+{
+    double arrived = nsum(in->cap_tcp_segments, in->cap_udp_datagrams);
+
+    if (!(n >= TH_PATH_MIN) || !(arrived > 0) || n < TH_PATH_SHARE * arrived)
+        return false;
+    ev(f, "capture_tcp_segments", in->cap_tcp_segments);
+    ev(f, "capture_udp_datagrams", in->cap_udp_datagrams);
+    ev(f, "share_pct", 100.0 * n / arrived);
+    return true;
+}
+
+static bool r_reordering(const struct dg_in *in, struct dg_finding *f)
+{
+    double n = nsum(in->cap_out_of_order, in->cap_udp_out_of_order);
+
+    if (!path_share(in, n, f))
+        return false;
+    ev(f, "capture_tcp_out_of_order", in->cap_out_of_order);
+    ev(f, "capture_udp_out_of_order", in->cap_udp_out_of_order);
+    ev(f, "capture_spurious_retransmits", in->cap_spurious);
+    if (in->cap_spurious > 0)
+        say(f, "%.0f segments or datagrams arrived after later ones (capture, by their IPv4 numbers); %.0f TCP "
+               "segments were resent though their first copy arrived", n, in->cap_spurious);
+    else
+        say(f, "%.0f segments or datagrams arrived after later ones (capture, by their IPv4 numbers)", n);
+    return true;
+}
+
+static bool r_duplicates(const struct dg_in *in, struct dg_finding *f)
+{
+    double n = nsum(in->cap_duplicates, in->cap_udp_duplicates);
+
+    if (!path_share(in, n, f))
+        return false;
+    ev(f, "capture_tcp_duplicates", in->cap_duplicates);
+    ev(f, "capture_udp_duplicates", in->cap_udp_duplicates);
+    if (in->udp && in->cap_udp_duplicates > 0)
+        say(f, "%.0f datagrams arrived twice (capture: the same IPv4 number and length); the receiver's "
+               "goodput counts the copies", n);
+    else
+        say(f, "%.0f segments or datagrams arrived twice (capture: the same IPv4 number and length)", n);
+    return true;
+}
+
 /* One TCP stream (the tool's own stream count) on a board with >= 2 CPUs,
  * below line rate; where the agent reports per-CPU load for the test
  * (/proc/stat), one core must be busy and another idle. */
@@ -1495,6 +1553,18 @@ static const struct dg_rule rules[] = {
       "delivery time varies: queueing, interrupt latency, or path jitter",
       "run iperf3 -u -b 200M -t 300 and track the jitter spread; reduce interrupt latency and background load",
       "docs/SOURCES.md 000 §4.2" },
+    { DG_PROTO_REORDERING, r_reordering,
+      "the path delivers frames out of order (parallel links or a LAG, a queue or shaper that reorders, jitter "
+      "wider than the frame spacing); TCP reads three duplicate ACKs as a loss and resends data that arrived",
+      "find the element that reorders (capture at both ends); Linux receivers tolerate more with "
+      "net.ipv4.tcp_reordering, lwIP has no such knob; UDP applications must order by their own sequence",
+      "RFC 4737 (reordering metrics); RFC 5681 3.2 (fast retransmit)" },
+    { DG_PROTO_DUPLICATES, r_duplicates,
+      "the path copies frames (a bridging loop, a misconfigured mirror port, a link layer that resends); each TCP "
+      "copy draws a duplicate ACK, and UDP receivers count the copies as data",
+      "find the element that duplicates (capture at both ends, check STP and port mirroring); do not judge UDP "
+      "goodput above the offered rate as headroom",
+      "RFC 5560 (one-way duplication); RFC 5681 3.2" },
     { DG_PROTO_CPU_LIMIT, r_cpu_limit,
       "a core of the board's CPU was saturated for the whole test: the stack's per-packet work on it (interrupt, "
       "softirq, TCP/IP, copies to and from the socket) bounds the goodput, not the link",

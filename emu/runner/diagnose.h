@@ -86,6 +86,7 @@ struct dg_in {
     /* of cap_retransmits, bytes already acknowledged (spurious: nothing
      * was lost); reordered and network-copied segments, not resent */
     double cap_spurious, cap_out_of_order, cap_duplicates;
+    double cap_tcp_segments, cap_udp_datagrams, cap_udp_duplicates, cap_udp_out_of_order;
     int cap_truncated;          /* the capture reached its cap: 1, 0, -1 unknown */
     /* the receive windows the partner advertised to the board's data,
      * summed over the board's streams (capture.tcp_flows, peer_rwnd_max_bytes

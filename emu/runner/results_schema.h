@@ -330,9 +330,15 @@ enum rs_type {
     X(CAPTURE_TCP_SPURIOUS_RETRANSMITS, "capture.tcp_spurious_retransmits", RS_NUM, \
       "of those, bytes the receiver had already acknowledged: its ACK was lost on the way, or duplicate ACKs from reordering or copies misled the sender") \
     X(CAPTURE_TCP_OUT_OF_ORDER, "capture.tcp_out_of_order", RS_NUM, \
-      "data segments first seen after later ones, within a round trip: reordered on the path, not resent") \
+      "data segments first seen after later ones: numbered (IPv4 identification) before the newest seen from a sender that numbers in turn, or, from one that does not, within a round trip and not drawn by duplicate ACKs: reordered on the path, not resent") \
     X(CAPTURE_TCP_DUPLICATES, "capture.tcp_duplicates", RS_NUM, \
       "IPv4 datagrams seen twice within a round trip (same identification, sequence and length): duplicated by the network") \
+    X(CAPTURE_UDP_DATAGRAMS, "capture.udp_datagrams", RS_NUM, \
+      "whole UDP datagrams the partner sent, as they arrived at the board's end") \
+    X(CAPTURE_UDP_DUPLICATES, "capture.udp_duplicates", RS_NUM, \
+      "of those, the same IPv4 identification and length again among the flow's last 64, from a sender that numbers in turn: the network's copies") \
+    X(CAPTURE_UDP_OUT_OF_ORDER, "capture.udp_out_of_order", RS_NUM, \
+      "of those, numbered before the newest seen from a sender that numbers in turn: reordered on the path") \
     X(CAPTURE_RTT_MIN_US, "capture.rtt_min_us", RS_NUM, \
       "the board's segment to the frame acking it (Karn), microseconds") \
     X(CAPTURE_RTT_SAMPLES, "capture.rtt_samples", RS_NUM, \

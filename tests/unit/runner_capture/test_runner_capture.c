@@ -428,6 +428,77 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
     assert_int_equal(num(h, "out_of_order"), 0);
     assert_int_equal(num(h, "retransmits"), 1);
     cJSON_Delete(o);
+
+    /* a hole filled 50 us on, before any duplicate ACK, by a new number:
+     * sent after the bytes above it, so a resend (by time alone, within
+     * the handshake's RTT, it would read as out of order) */
+    seq = 1001;
+    w_open(&w);
+    handshake_1ms(&w);
+    for (int i = 0; i < 20; i++, seq += 1000) {
+        next_ipid = (uint16_t)(300 + i);
+        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    }
+    next_ipid = 320;
+    seg(&w, 3 * MS, 0, 40000, ACK, seq + 1000, 5001, 65535, 1000, -1, -1, 0);
+    next_ipid = 321;
+    seg(&w, 3 * MS + 50 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "out_of_order"), 0);
+    assert_int_equal(num(h, "retransmits"), 1);
+    cJSON_Delete(o);
+    next_ipid = 1;
+}
+
+/* One IPv4/UDP datagram of @len payload bytes from the partner (the
+ * peer's iperf client) to the board, numbered @ipid. */
+static void udp_in(struct w *w, uint64_t t, uint16_t ipid, uint32_t len)
+{
+    uint8_t f[1600] = { 0 };
+    uint32_t iplen = 20 + 8 + len;
+
+    put16(f + 12, 0x0800);
+    f[14] = 0x45;
+    put16(f + 16, (uint16_t)iplen);
+    put16(f + 18, ipid);
+    f[22] = 64;
+    f[23] = 17;
+    memcpy(f + 26, host_ip, 4);
+    memcpy(f + 30, board_ip, 4);
+    put16(f + 34, 52812);
+    put16(f + 36, 5001);
+    put16(f + 38, (uint16_t)(8 + len));
+    assert_int_equal(gl_pcapng_frame(&w->p, t, 1, f, 14 + iplen, 0, NULL, NULL), 0);
+}
+
+/* UDP from the partner as it arrived: the same number and length again
+ * is the network's copy, a number older than the newest seen came late
+ * (reordered); a sender that numbers every datagram 0 (RFC 6864 4.1)
+ * shows neither.  What the board sends is not read. */
+static void test_udp_copies_and_reordering_by_ip_identification(void **state)
+{
+    struct w w;
+    cJSON *o;
+    (void)state;
+    for (int zero = 0; zero <= 1; zero++) {
+        w_open(&w);
+        for (uint16_t i = 0; i < 20; i++)
+            udp_in(&w, i * 12 * US, zero ? 0 : (uint16_t)(100 + i), 1470);
+        /* 119 again: a copy; then 121 overtakes 120 */
+        udp_in(&w, 240 * US, zero ? 0 : 119, 1470);
+        udp_in(&w, 252 * US, zero ? 0 : 121, 1470);
+        udp_in(&w, 264 * US, zero ? 0 : 120, 1470);
+        /* the board's own frame, with an old number: not evidence */
+        next_ipid = 5;
+        seg(&w, 270 * US, 1, 40000, ACK, 5001, 1001, 65535, 0, -1, -1, 0);
+        o = analyse(&w);
+        assert_int_equal(num(o, "udp_datagrams"), 23);
+        assert_int_equal(num(o, "udp_duplicates"), zero ? 0 : 1);
+        assert_int_equal(num(o, "udp_out_of_order"), zero ? 0 : 1);
+        assert_int_equal(num(o, "tcp_segments"), 1);
+        cJSON_Delete(o);
+    }
     next_ipid = 1;
 }
 
@@ -633,6 +704,7 @@ int main(void)
         cmocka_unit_test(test_host_to_board_handshake_rtt_retransmit_window),
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_late_originals_after_duplicate_acks_are_out_of_order),
+        cmocka_unit_test(test_udp_copies_and_reordering_by_ip_identification),
         cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
         cmocka_unit_test(test_board_segment_garbled_on_the_wire_was_sent),
         cmocka_unit_test(test_new_connection_on_a_reused_4_tuple_is_a_new_flow),

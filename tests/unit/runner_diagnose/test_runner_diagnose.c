@@ -430,6 +430,26 @@ static const struct rcase cases[] = {
     { UDPJ ",\"udp_lost_pct\":0.0501}}", DG_PROTO_UDP_LOSS, true },
     { UDPJ ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
     { UDPJ ",\"udp_jitter_ms\":0.4}}", DG_PROTO_UDP_JITTER, false },
+    /* the path reorders (reorder 5 % over 1 ms): 29790 of 83426 segments
+     * arrived after later ones, 58 resent though they had arrived */
+    { "{\"capture\":{\"tcp_segments\":83426,\"tcp_out_of_order\":29790,\"tcp_retransmits\":58,"
+      "\"tcp_spurious_retransmits\":58,\"udp_datagrams\":20,\"udp_out_of_order\":0}}", DG_PROTO_REORDERING, true },
+    /* UDP with jitter wider than the datagram spacing */
+    { "{\"capture\":{\"tcp_segments\":0,\"udp_datagrams\":33998,\"udp_out_of_order\":29795}}",
+      DG_PROTO_REORDERING, true },
+    /* 5 of 83426 (0.006 %): under the share */
+    { "{\"capture\":{\"tcp_segments\":83426,\"tcp_out_of_order\":5}}", DG_PROTO_REORDERING, false },
+    /* ... 9 of 2000: fewer than TH_PATH_MIN */
+    { "{\"capture\":{\"tcp_segments\":2000,\"tcp_out_of_order\":9}}", DG_PROTO_REORDERING, false },
+    { CLEAN, DG_PROTO_REORDERING, false },
+    /* a path that copies 5 %: TCP and UDP */
+    { "{\"capture\":{\"tcp_segments\":374684,\"tcp_duplicates\":11418,\"udp_datagrams\":21,"
+      "\"udp_duplicates\":1}}", DG_PROTO_DUPLICATES, true },
+    { UDPJ "},\"capture\":{\"tcp_segments\":0,\"udp_datagrams\":80321,\"udp_duplicates\":3814}}",
+      DG_PROTO_DUPLICATES, true },
+    { "{\"capture\":{\"tcp_segments\":374684,\"tcp_duplicates\":0,\"udp_datagrams\":21,"
+      "\"udp_duplicates\":1}}", DG_PROTO_DUPLICATES, false },
+    { CLEAN, DG_PROTO_DUPLICATES, false },
     /* the scenario's bound is a requirement, not evidence: a loose one
      * hides no jitter, a tight one names none on a clean link */
     { "{\"expect\":{\"jitter_max_ms\":2}," UDP ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
