@@ -237,6 +237,27 @@ static void f_window(struct ctx *c)
     c->s->expect |= E(PROTO_WINDOW_LIMITED) | E(METHOD_WINDOW_BELOW_BDP);
 }
 
+/* A path that reorders (netem's reorder: 2-10 % of frames skip a 1-3 ms
+ * delay).  TCP at the line's rate, so that frames are close enough to
+ * overtake one another; the tap at the board's port sees the partner's
+ * late originals by their IPv4 numbers (capture.c).  The delay alone
+ * may bind the window, and a resend drawn by duplicate ACKs may count. */
+static void f_reorder(struct ctx *c)
+{
+    put(c, S_LINK, "latency = %ums\nreorder = %u%%\n", pick(c, 1, 3), pick(c, 2, 10));
+    c->s->expect |= E(PROTO_REORDERING);
+    c->s->allow |= E(PROTO_WINDOW_LIMITED) | E(METHOD_WINDOW_BELOW_BDP) | E(PROTO_RETRANSMITS);
+}
+
+/* A path that copies 2-10 % of frames (netem's duplicate): TCP into the
+ * board, the same IPv4 number and length twice at its port. */
+static void f_duplicate(struct ctx *c)
+{
+    put(c, S_LINK, "duplicate = %u%%\n", pick(c, 2, 10));
+    c->s->expect |= E(PROTO_DUPLICATES);
+    c->s->allow |= E(PROTO_RETRANSMITS);
+}
+
 static void f_version_mismatch(struct ctx *c)
 {
     put(c, S_TRAFFIC, "tool = iperf3\nboard_tool = iperf2\n");
@@ -287,6 +308,12 @@ static const struct fault faults[] = {
      * window code is then true */
     { "window", "-w 16-64K over 16-40 ms RTT (real time: --net tap, root)", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
       K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_window },
+    /* the delay sets the path's latency, as rtt's does */
+    { "reorder", "2-10 % of frames reordered over a 1-3 ms delay", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
+      K_TRAFFIC | K_RTT, K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_reorder },
+    /* too few frames under a mismatch or flaps to count copies in */
+    { "duplicate", "2-10 % of frames copied on the path", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
+      K_TRAFFIC, K_LOSSY | K_NOTRAF | K_RTT, 1, f_duplicate },
     { "version_mismatch", "host iperf3 against the board's iperf 2", CP_FW_BAREMETAL, P_ANY, K_NOTRAF,
       K_TRAFFIC | K_NOTRAF, 1, f_version_mismatch },
     { "irq_cpu0", "2 CPUs, GEM IRQ on CPU0 only, -P 4", CP_FW_LINUX, P_TCP, K_TRAFFIC, K_NOTRAF, 1, f_irq_cpu0 },

@@ -268,7 +268,11 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->tx_bps = jnum(root, RS(IPERF_TX_BPS));
     in->rx_bps = jnum(root, RS(IPERF_RX_BPS));
     in->sent_bps = jnum(root, RS(IPERF_SENT_BPS));
+    /* iperf's -b paces each stream (iperf 2 and iperf3 alike): the
+     * streams together offered -P times it */
     in->offered_bps = jnum(root, RS(IPERF_METHOD_OFFERED_BPS));
+    if (in->parallel > 1)
+        in->offered_bps *= in->parallel;
     in->length_bytes = jnum(root, RS(IPERF_METHOD_LENGTH_BYTES));
     a = jget(root, RS(IPERF_INTERVALS_BPS));
     if (cJSON_IsArray(a)) {

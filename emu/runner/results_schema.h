@@ -300,7 +300,7 @@ enum rs_type {
     X(IPERF_METHOD_LENGTH_BYTES, "iperf.method.length_bytes", RS_NUM, \
       "`-l`, bytes") \
     X(IPERF_METHOD_OFFERED_BPS, "iperf.method.offered_bps", RS_NUM, \
-      "UDP `-b` the client paced to, bit/s") \
+      "UDP `-b` the client paced each stream to, bit/s (the diagnosis compares `streams` times it)") \
     X(IPERF_METHOD_SOCK_BUFSIZE, "iperf.method.sock_bufsize", RS_NUM, \
       "iperf3 `-w` it set (0: none), bytes") \
     X(IPERF_METHOD_SNDBUF_ACTUAL, "iperf.method.sndbuf_actual", RS_NUM, \

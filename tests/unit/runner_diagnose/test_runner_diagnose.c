@@ -277,6 +277,16 @@ static const struct rcase cases[] = {
     /* ... or the direction is unknown */
     { "{" TXR_LINK ",\"firmware_stats\":{\"gem\":{\"drv\":{\"tx_ring_full\":1999}}},\"iperf\":{\"sent_bps\":916779000,"
       "\"method\":{\"protocol\":\"udp\",\"duration_s\":3,\"length_bytes\":1470}}}", DG_MAC_TX_RING_FULL, false },
+    /* -P 4 x -b 250M: each stream is paced, the four offered 1000M; 901.2
+     * sent, the ring full 2628 times in 3 s: the ring binds */
+    { TXRING("\"throughput_bps\":901206510,", "2628", ",\"streams\":4,\"offered_bps\":250e6"), DG_MAC_TX_RING_FULL,
+      true },
+    /* ... 4 x 50M sent as offered: paced */
+    { TXRING("\"throughput_bps\":199990000,", "2628", ",\"streams\":4,\"offered_bps\":50e6"), DG_MAC_TX_RING_FULL,
+      false },
+    /* ... the CPU case: 4 x 250M of 256 B, 419.5 sent, the ring never full */
+    { TXCPU("\"sent_bps\":419500000,", "\"tx_ring_full\":0", ",\"length_bytes\":256,\"streams\":4,"
+      "\"offered_bps\":250e6"), DG_MAC_TX_CPU_LIMIT, true },
     /* paced: -b 500M sent as offered, below the line by choice */
     { TXRING("\"sent_bps\":499990000,", "1999", ",\"offered_bps\":500e6"), DG_MAC_TX_RING_FULL, false },
     /* 10 Mb/s: the ring is full at every poll, the wire still at its 9.57 ceiling */
