@@ -86,11 +86,13 @@ static int ancestors_safe(const char *path, const char *what)
  * be taken for this one's.  The diagnosis, report (report/: its charts),
  * baseline comparison, capture and peer log are written only by a run
  * that gets that far: an earlier run's would sit beside this one's
- * results.  The console and QEMU logs are rewritten at every start.
+ * results, and results.json beside a `gemlab boot` that writes none
+ * (report would then judge the boot's console by the old run's).  The
+ * console and QEMU logs are rewritten at every start.
  * Regular files only; report/ is removed once it is empty. */
 static void remove_stale_outputs(const char *dir, int depth)
 {
-    static const char *const pats[] = { "iperf*.json", "iperf*.csv", "iperf*.err", INST_FAULT_LOG,
+    static const char *const pats[] = { "results.json", "iperf*.json", "iperf*.csv", "iperf*.err", INST_FAULT_LOG,
                                         "diagnosis*.json", "baseline-compare.json", "report.md", "report.html",
                                         "wire.pcapng", "peer.jsonl" };
     DIR *d = opendir(dir);

@@ -76,14 +76,14 @@ ns_before=$(netns_list)
 #    run's numbered host-tool outputs go, files that are not ours stay.
 d=$work/clean
 "$G" boot --qemu "$QEMU" --out "$d" --hold 0 >/dev/null 2>&1
-touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt"
+touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt" "$d/results.json"
 out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
 mode=$(stat -c %a "$d" 2>/dev/null)
 left=$(leftovers "$d")
-stale=$(cd "$d" && compgen -G 'iperf*' | tr '\n' ' ')
+stale=$(cd "$d" && { compgen -G 'iperf*'; compgen -G 'results.json'; } | tr '\n' ' ')
 if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ] \
    && [ -z "$stale" ] && [ -e "$d/notes.txt" ]; then
-    ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs of a reused --out removed"
+    ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs and results.json of a reused --out removed"
 else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] stale=[$stale] out=$out"; fi
 
 # 1b. --out only creates a directory or reuses one a run created (it holds
