@@ -36,6 +36,7 @@
 #define TH_DATA_FLOW_SHARE  0.01   /* a data stream: >= 1 % of the bytes the board sent */
 #define TH_UDP_LOSS_PCT     0.05
 #define TH_RX_DROP_PCT      TH_UDP_LOSS_PCT /* frames the MAC dropped, % of those that arrived */
+#define TH_DROPS_OF_LOSSES  0.5    /* ... or fewer, but half of TCP's lost segments */
 #define TH_JITTER_MS        0.5    /* docs/SOURCES.md note 000: 1.2 ms bad, 0.4 ms good */
 #define TH_NEAR_CEILING     0.9    /* "at line rate" */
 #define TH_WINDOW_EXPLAINS  1.3    /* measured <= 1.3 x window/RTT */
@@ -735,13 +736,24 @@ static bool r_mac_speed(const struct dg_in *in, struct dg_finding *f)
  * TCP one retransmission): true, and the cause of nothing; the UDP loss
  * rule draws its line at the same rate.  Without a frame count every
  * drop is named. */
+/* Few drops still matter to TCP when they are its losses: each one is a
+ * segment the partner must resend, and a window cut (RFC 5681 3.1): the
+ * board's drops are at least half of the segments lost and resent (the
+ * sender's count, else the capture's). */
+static bool drops_are_tcp_losses(const struct dg_in *in, double n)
+{
+    double lost = in->retransmits > 0 ? in->retransmits : cap_lost_resent(in);
+
+    return !in->udp && lost > 0 && n >= TH_DROPS_OF_LOSSES * lost;
+}
+
 static bool r_rx_resource(const struct dg_in *in, struct dg_finding *f)
 {
     double n = nsum(in->rx_resource_errors, in->rx_overruns);
     bool counted = !isnan(in->rx_frames) && in->rx_frames + n > 0;
     double pct = counted ? 100.0 * n / (in->rx_frames + n) : NAN;
 
-    if (isnan(n) || n <= 0 || (counted && pct < TH_RX_DROP_PCT))
+    if (isnan(n) || n <= 0 || (counted && pct < TH_RX_DROP_PCT && !drops_are_tcp_losses(in, n)))
         return false;
     ev(f, "rx_resource_errors", in->rx_resource_errors);
     ev(f, "rx_overruns", in->rx_overruns);

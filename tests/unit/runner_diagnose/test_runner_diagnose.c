@@ -363,6 +363,15 @@ static const struct rcase cases[] = {
     /* packet_size_sweep: 64 B at 75.62 Mb/s, 15 % of its line */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"sweep\":[{\"length_bytes\":64,\"throughput_bps\":75.62e6},"
       "{\"length_bytes\":1472,\"throughput_bps\":957.09e6}]}", DG_MAC_PPS_LIMIT, true },
+    /* rx_bds = 4 and a 200 ms starvation under TCP: 19 drops in 142 000
+     * frames (0.013 %) are the 19 segments the partner resent */
+    { "{\"gem\":{\"rx_frames\":142000,\"rx_resource_errors\":19},\"capture\":{\"tcp_retransmits\":19},"
+      "\"iperf\":{" TCP3("") "}}", DG_MAC_RX_RESOURCE_ERRORS, true },
+    /* ... the same drops under a lossy path's 400 resends: the path's */
+    { "{\"gem\":{\"rx_frames\":142000,\"rx_resource_errors\":19},\"capture\":{\"tcp_retransmits\":400},"
+      "\"iperf\":{" TCP3("") "}}", DG_MAC_RX_RESOURCE_ERRORS, false },
+    /* ... UDP: the share alone decides */
+    { "{\"gem\":{\"rx_frames\":142000,\"rx_resource_errors\":19}," UDP "}}", DG_MAC_RX_RESOURCE_ERRORS, false },
     /* protocol: the window the tool set (sock_bufsize) and the RTT it measured */
     { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"iperf\":{\"throughput_bps\":25e6,\"rtt_min_us\":20000,"
       TCP3(",\"window_bytes\":65536") "}}", DG_PROTO_WINDOW_LIMITED, true },
