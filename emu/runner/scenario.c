@@ -1232,6 +1232,18 @@ static void scn_cross_check(struct scn_ctx *c)
                   "[traffic] %s with a [timeline] (line %d): the timeline's times count from the start of one "
                   "test (run the sweep without it)", V(TRAFFIC_SWEEP)->set ? "sweep" : "parallel_sweep",
                   s->events[0].line);
+    /* a size sweep's figures are one per size, and a small size is bound
+     * by packets/s, not bytes (MAC_PPS_LIMIT): one bound over them all
+     * would judge the last size only */
+    if (V(TRAFFIC_SWEEP)->set) {
+        static const enum scn_key per_test[] = { SK_EXPECT_THROUGHPUT_MIN, SK_EXPECT_THROUGHPUT_MAX,
+                                                 SK_EXPECT_LOSS_MIN, SK_EXPECT_LOSS_MAX, SK_EXPECT_JITTER_MAX };
+        for (size_t k = 0; k < sizeof(per_test) / sizeof(per_test[0]); k++)
+            if (s->v[per_test[k]].set)
+                scn_error(c, s->v[per_test[k]].line, "[expect] %s with [traffic] sweep (line %d): one bound "
+                          "cannot judge every size (it would judge the last only); run one length, or judge the "
+                          "sweep by its diag codes", scn_key_name(per_test[k]), V(TRAFFIC_SWEEP)->line);
+    }
     for (int i = 0; i < DG_NCODES; i++)
         if (s->diag[i] && s->diag_absent[i])
             scn_error(c, V(EXPECT_DIAG_ABSENT)->line, "[expect] diag_absent: %s is also in diag",
@@ -1340,6 +1352,15 @@ static int scn_run(struct scn_ctx *c)
         if (len > SCN_NAME_MAX)
             scn_error(c, 0, "the scenario name taken from the file name is %zu characters, more than %d: rename "
                             "the file or set [scenario] name", len, SCN_NAME_MAX);
+    }
+    if (c->s->control_line && strlen(c->s->v[SK_SCENARIO_NAME].s) > SCN_NAME_MAX - (sizeof("_control") - 1)) {
+        /* the control runs as NAME_control (qemu-test, baselines, the
+         * run directory): a longer name would be cut, and two such names
+         * could give one control name */
+        scn_error(c, c->s->v[SK_SCENARIO_NAME].set ? c->s->v[SK_SCENARIO_NAME].line : c->s->control_line,
+                  "a scenario with a [control] runs it as NAME_control: its name '%s' is %zu characters, more than "
+                  "%zu", c->s->v[SK_SCENARIO_NAME].s, strlen(c->s->v[SK_SCENARIO_NAME].s),
+                  (size_t)SCN_NAME_MAX - (sizeof("_control") - 1));
     }
     if (!c->s->v[SK_SCENARIO_NAME].set && !text_ok(c->s->v[SK_SCENARIO_NAME].s, true)) {
         /* the name scn_init() took from the file name names the run
@@ -1476,6 +1497,7 @@ int scn_make_control(const struct scenario *s, struct scenario *out, FILE *errs)
     }
     out->v[SK_EXPECT_DIAG_ABSENT].set = any;
     out->v[SK_EXPECT_DIAG_ABSENT].line = s->v[SK_EXPECT_DIAG].line;
+    /* scn_parse() refused a name too long for the suffix */
     snprintf(out->v[SK_SCENARIO_NAME].s, sizeof(out->v[SK_SCENARIO_NAME].s), "%.55s_control",
              s->v[SK_SCENARIO_NAME].s);
     /* the control's own known gap replaces the scenario's */

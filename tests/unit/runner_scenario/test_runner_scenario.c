@@ -1094,6 +1094,12 @@ static void test_keys_a_run_would_drop_are_refused(void **state)
           "t.ini:4: [traffic] interval: only 1s with peer = baremetal" },
         { "[expect]\ntraffic = fail\nthroughput_min = 900M\n",
           "t.ini:3: [expect] throughput_min: can never hold with traffic = fail (line 2)" },
+        { "[traffic]\nprotocol = udp\nsweep = 64,512,1470\n[expect]\nthroughput_min = 9M\n",
+          "t.ini:5: [expect] throughput_min with [traffic] sweep (line 3): one bound cannot judge every size" },
+        { "[scenario]\nname = a234567890123456789012345678901234567890123456789012345X\n[link]\nloss = 1%\n"
+          "[expect]\ndiag = PROTO_RETRANSMITS\n[control]\nunset = link.loss\n",
+          "t.ini:2: a scenario with a [control] runs it as NAME_control: its name "
+          "'a234567890123456789012345678901234567890123456789012345X' is 56 characters, more than 55" },
     };
     static const char *const good[] = {
         "[board]\nfirmware = linux\n[expect]\nretransmits_max = 10\n",     /* Linux: the host's iperf3 */
