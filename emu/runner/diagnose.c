@@ -1746,33 +1746,43 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     x = jnum(e, "throughput_min_bps");
     if (!isnan(x)) {
         n++;
-        if (isnan(got) || got < x)
+        if (isnan(got))
+            fail(out, &nfail, "throughput: no figure (no traffic result), the minimum is %.2f Mb/s", x / 1e6);
+        else if (got < x)
             fail(out, &nfail, "throughput: %.2f Mb/s below the minimum %.2f", got / 1e6, x / 1e6);
     }
     x = jnum(e, "throughput_max_bps");
     if (!isnan(x)) {
         n++;
-        if (isnan(got) || got > x)
+        if (isnan(got))
+            fail(out, &nfail, "throughput: no figure (no traffic result), the maximum is %.2f Mb/s", x / 1e6);
+        else if (got > x)
             fail(out, &nfail, "throughput: %.2f Mb/s above the maximum %.2f", got / 1e6, x / 1e6);
     }
     got = jnum(root, RS(IPERF_UDP_LOST_PCT));
     x = jnum(e, "loss_min_pct");
     if (!isnan(x)) {
         n++;
-        if (isnan(got) || got < x)
+        if (isnan(got))
+            fail(out, &nfail, "loss: no UDP loss figure (no UDP result), the minimum is %.3g%%", x);
+        else if (got < x)
             fail(out, &nfail, "loss: %.3g%% below the minimum %.3g%%", got, x);
     }
     x = jnum(e, "loss_max_pct");
     if (!isnan(x)) {
         n++;
-        if (isnan(got) || got > x)
+        if (isnan(got))
+            fail(out, &nfail, "loss: no UDP loss figure (no UDP result), the maximum is %.3g%%", x);
+        else if (got > x)
             fail(out, &nfail, "loss: %.3g%% above the maximum %.3g%%", got, x);
     }
     x = jnum(e, "retransmits_max");
     if (!isnan(x)) {
         got = jnum(root, RS(IPERF_RETRANSMITS));
         n++;
-        if (isnan(got) || got > x)
+        if (isnan(got))
+            fail(out, &nfail, "retransmits: no count (the sender reported none), the maximum is %.0f", x);
+        else if (got > x)
             fail(out, &nfail, "retransmits: %.0f above the maximum %.0f", got, x);
     }
     x = jnum(e, "flaps");
@@ -1781,14 +1791,18 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
          * board reported them (link.flaps): exactly what was injected */
         got = jnum(root, RS(LINK_FLAPS));
         n++;
-        if (isnan(got) || got != x)
+        if (isnan(got))
+            fail(out, &nfail, "flaps: not reported by the board, %.0f expected", x);
+        else if (got != x)
             fail(out, &nfail, "flaps: %.0f counted, %.0f expected", got, x);
     }
     x = jnum(e, "jitter_max_ms");
     if (!isnan(x)) {
         got = jnum(root, RS(IPERF_UDP_JITTER_MS));
         n++;
-        if (isnan(got) || got > x)
+        if (isnan(got))
+            fail(out, &nfail, "jitter: no figure (no UDP result), the maximum is %.3f ms", x);
+        else if (got > x)
             fail(out, &nfail, "jitter: %.3f ms above the maximum %.3f ms", got, x);
     }
     {

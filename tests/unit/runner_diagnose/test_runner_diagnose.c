@@ -1489,6 +1489,34 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
     rmdir(dir);
 }
 
+/* Bounds with no figure to judge (--net idle: no traffic) fail saying
+ * so, not with "nan". */
+static void test_expect_without_a_figure_says_so(void **state)
+{
+    cJSON *root = cJSON_Parse("{\"expect\":{\"throughput_min_bps\":9e6,\"loss_min_pct\":1,\"loss_max_pct\":4,"
+                              "\"jitter_max_ms\":1},\"iperf\":{\"skipped\":\"virtual time with --net idle\","
+                              "\"virtual_idle\":true}}");
+    struct dg_in in;
+    struct dg_report rep;
+    char *buf = NULL;
+    size_t len = 0;
+    int checks = 0;
+    FILE *f = open_memstream(&buf, &len);
+    (void)state;
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    assert_int_equal(dg_check_expect(root, &rep, f, &checks), 4);
+    fclose(f);
+    assert_null(strstr(buf, "nan"));
+    assert_non_null(strstr(buf, "throughput: no figure (no traffic result), the minimum is 9.00 Mb/s"));
+    assert_non_null(strstr(buf, "loss: no UDP loss figure (no UDP result), the minimum is 1%"));
+    assert_non_null(strstr(buf, "loss: no UDP loss figure (no UDP result), the maximum is 4%"));
+    assert_non_null(strstr(buf, "jitter: no figure (no UDP result), the maximum is 1.000 ms"));
+    free(buf);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 /* Retransmits with the board's MAC dropping frames for want of RX
  * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
 static void test_retransmits_name_the_boards_own_rx_drops(void **state)
@@ -1785,6 +1813,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_error_verdict_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_without_traffic_result_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_retransmits_name_the_boards_own_rx_drops);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_without_a_figure_says_so);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
