@@ -205,6 +205,7 @@ struct scn_ctx {
     int nsections;      /* section headers seen */
     int nerr;
     int err_line[SCN_MAX_ERRORS];   /* the line of each error reported */
+    int events_over;    /* [timeline] events past SCN_MAX_EVENTS */
 };
 
 static void __attribute__((format(printf, 3, 4)))
@@ -600,7 +601,10 @@ static void parse_event(struct scn_ctx *c, const char *value)
         return;
     }
     if (c->s->nevents == SCN_MAX_EVENTS) {
-        scn_error(c, c->line, "[timeline] at: more than %d events", SCN_MAX_EVENTS);
+        /* said once, at the first event too many: one line per event
+         * past it would bury every other error */
+        if (!c->events_over++)
+            scn_error(c, c->line, "[timeline] at: more than %d events (from this line on)", SCN_MAX_EVENTS);
         return;
     }
     strcpy(buf, value);

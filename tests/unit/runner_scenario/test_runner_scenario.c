@@ -1074,6 +1074,24 @@ static void test_runner_properties_are_the_link_tables(void **state)
     assert_true(settable("tx-loss-pct"));
 }
 
+/* A timeline past SCN_MAX_EVENTS is said once, at the first event too
+ * many, whatever follows; the error after it still shows. */
+static void test_too_many_events_is_said_once(void **state)
+{
+    char *text = malloc(200 * 32 + 64), *p;
+    (void)state;
+    assert_non_null(text);
+    p = text + sprintf(text, "[timeline]\n");
+    for (int i = 0; i < 200; i++)
+        p += sprintf(p, "at = %dms link up\n", i + 1);
+    sprintf(p, "[link]\nnope = 1\n");
+    assert_int_equal(load(text), -EINVAL);
+    free(text);
+    assert_int_equal(count_lines(errbuf), 2);
+    assert_non_null(strstr(errbuf, "t.ini:66: [timeline] at: more than 64 events (from this line on)\n"));
+    assert_non_null(strstr(errbuf, "t.ini:203: "));
+}
+
 /* Keys that some runs would drop or could never satisfy are refused at
  * load, naming their line: the run would otherwise pass or fail for a
  * reason the file does not show. */
@@ -1248,6 +1266,7 @@ int main(void)
         cmocka_unit_test_teardown(test_renegotiating_commands, teardown),
         cmocka_unit_test_teardown(test_resolved_seed_keeps_every_digit, teardown),
         cmocka_unit_test_teardown(test_keys_a_run_would_drop_are_refused, teardown),
+        cmocka_unit_test_teardown(test_too_many_events_is_said_once, teardown),
         cmocka_unit_test_teardown(test_model_verdicts_name_the_key_and_timeline_sets, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
