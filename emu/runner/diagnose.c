@@ -1785,6 +1785,14 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
         else if (got > x)
             fail(out, &nfail, "retransmits: %.0f above the maximum %.0f", got, x);
     }
+    x = jnum(root, RS(BOARD_RESTARTS));
+    if (x > 0) {
+        /* what was measured after a restart is not the run the scenario
+         * set up (its commands, server and link settings are gone) */
+        n++;
+        fail(out, &nfail, "board: restarted %.0f time(s) during the run (its console printed its ready line "
+                          "again): what came after is not the run asked for", x);
+    }
     x = jnum(e, "flaps");
     if (!isnan(x)) {
         /* the link's down transitions after the first link-up, as the

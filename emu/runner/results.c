@@ -197,6 +197,11 @@ static void build_board_and_bench(struct run *r)
                 cJSON_AddStringToObject(b, keys[k], v->valuestring);
         }
     }
+    if (ready) {
+        /* the console printed its ready line again: the board restarted
+         * (a reset, a crash, a watchdog, a `reboot`) during the run */
+        cJSON_AddNumberToObject(b, "restarts", (double)(rs_count_msgs(&r->in, "ready") - 1));
+    }
     if (!isnan(cpus))
         cJSON_AddNumberToObject(b, "cpus", cpus);     /* Linux: sysconf(_SC_NPROCESSORS_ONLN) */
     if (!isnan(rxbd))

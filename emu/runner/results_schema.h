@@ -79,6 +79,8 @@ enum rs_type {
       "RX descriptors the firmware armed (Linux: `ethtool -g`)") \
     X(BOARD_TX_BDS, "board.tx_bds", RS_NUM, \
       "TX descriptors the firmware armed (Linux: `ethtool -g`)") \
+    X(BOARD_RESTARTS, "board.restarts", RS_NUM, \
+      "times the console printed its ready line again after the first: the board restarted during the run (a reset, a crash, a watchdog, a `reboot`); the verdict fails on any") \
     X(BOARD_PBUFS, "board.pbufs", RS_NUM, \
       "bare metal: lwIP's `PBUF_POOL_SIZE`, the receive pbufs it was built with") \
     X(BOARD_PHY_MODE, "board.phy_mode", RS_STR, \

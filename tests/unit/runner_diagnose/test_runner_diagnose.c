@@ -1517,6 +1517,36 @@ static void test_expect_without_a_figure_says_so(void **state)
     cJSON_Delete(root);
 }
 
+/* A board that restarted during the run (its ready line twice) fails
+ * its expectations, whatever else held; none (0) is no check. */
+static void test_expect_a_restart_fails(void **state)
+{
+    for (int k = 0; k <= 1; k++) {
+        char json[160];
+        cJSON *root;
+        struct dg_in in;
+        struct dg_report rep;
+        char *buf = NULL;
+        size_t len = 0;
+        int checks = 0;
+        FILE *f = open_memstream(&buf, &len);
+        (void)state;
+        snprintf(json, sizeof(json), "{\"expect\":{\"link\":\"up\"},\"board\":{\"restarts\":%d},"
+                 "\"link\":{\"up\":true}}", k);
+        root = cJSON_Parse(json);
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        assert_int_equal(dg_check_expect(root, &rep, f, &checks), k);
+        assert_int_equal(checks, 1 + k);
+        fclose(f);
+        if (k)
+            assert_non_null(strstr(buf, "board: restarted 1 time(s) during the run"));
+        free(buf);
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 /* Retransmits with the board's MAC dropping frames for want of RX
  * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
 static void test_retransmits_name_the_boards_own_rx_drops(void **state)
@@ -1814,6 +1844,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_diagnose_dir_without_traffic_result_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_retransmits_name_the_boards_own_rx_drops);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_without_a_figure_says_so);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_a_restart_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
