@@ -19,7 +19,8 @@ static void usage(FILE *out)
           "  then compare against automatically).  save appends the run (same conditions only;\n"
           "  --replace starts over).\n"
           "  compare exit: 0 within tolerance (or better), 1 regression, 2 bad input,\n"
-          "  4 conditions differ (not compared)\n",
+          "  4 conditions differ (not compared); save exit: 0 saved, 2 bad input, 4 conditions\n"
+          "  differ from the stored runs (use --replace)\n",
           out);
 }
 

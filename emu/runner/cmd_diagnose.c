@@ -11,6 +11,7 @@
 #include "cmd.h"
 #include "diagnose.h"
 #include "run.h"
+#include "util.h"
 
 int cmd_diagnose(int argc, char **argv)
 {
@@ -69,6 +70,11 @@ int cmd_diagnose(int argc, char **argv)
             return RUN_EXIT_INPUT;
         }
     }
+    /* a run that did not finish (killed, or its results could not be
+     * written): its results.json is an earlier run's or none, as report
+     * and baseline save refuse it */
+    if (runner_run_incomplete(dir, stderr))
+        return RUN_EXIT_INPUT;
     if (bname && (!auto_bl || blind)) {
         fprintf(stderr, "gemlab diagnose: --baseline and %s exclude each other\n",
                 blind ? "--blind" : "--no-baseline");

@@ -289,7 +289,8 @@ else bad "campaign reproduce command" "got '$line', want '$want'"; fi
 
 # 7b. A re-run into the same --out that is SIGKILLed leaves no results.json
 #     that looks fresh (docs/SECURITY.md D1): the earlier run's results go at start,
-#     RUN_DIR/run.in-progress stays, and report / baseline save refuse it.
+#     RUN_DIR/run.in-progress stays, and report / baseline save /
+#     diagnose refuse it.
 if [ $have_fixture = 1 ]; then
     printf '[traffic]\nduration = 1s\n' >"$work/short.ini"
     d=$work/rerun
@@ -301,10 +302,12 @@ if [ $have_fixture = 1 ]; then
     kill -KILL $rpid; wait $rpid 2>/dev/null
     "$G" report "$d" >"$work/rerun.report" 2>&1; rrc=$?
     "$G" baseline save "$d" --dir "$work/bl" >"$work/rerun.bl" 2>&1; brc=$?
+    "$G" diagnose "$d" >"$work/rerun.dg" 2>&1; drc=$?
     if [ "$first" = yes ] && [ ! -e "$d/results.json" ] && [ -e "$d/run.in-progress" ] && [ $rrc -eq 2 ] \
-       && [ $brc -eq 2 ] && grep -q "did not finish" "$work/rerun.report"; then
-        ok "SIGKILLed re-run: no stale results.json, run.in-progress stays, report and baseline save refuse"
-    else bad "SIGKILLed re-run" "first=$first results=$(ls "$d"/results.json 2>&1) rrc=$rrc brc=$brc"; fi
+       && [ $brc -eq 2 ] && [ $drc -eq 2 ] && grep -q "did not finish" "$work/rerun.report" \
+       && grep -q "did not finish" "$work/rerun.dg"; then
+        ok "SIGKILLed re-run: no stale results.json, run.in-progress stays, report, baseline save and diagnose refuse"
+    else bad "SIGKILLed re-run" "first=$first results=$(ls "$d"/results.json 2>&1) rrc=$rrc brc=$brc drc=$drc"; fi
 fi
 
 # 8. A QEMU that exits at once (/bin/false stands in): FAIL naming the exit.

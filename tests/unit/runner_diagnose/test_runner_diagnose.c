@@ -1547,6 +1547,29 @@ static void test_expect_a_restart_fails(void **state)
     }
 }
 
+/* UDP loss beside the sender's own refused writes: the summary says a
+ * refused datagram's number reads as lost (iperf 2 numbers before it
+ * writes). */
+static void test_udp_loss_names_the_senders_refusals(void **state)
+{
+    cJSON *root = cJSON_Parse("{\"iperf\":{\"udp_lost_pct\":0.072,\"sender_tx_errors\":310,"
+                              "\"method\":{\"protocol\":\"udp\"}}}");
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *f = NULL;
+    (void)state;
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    for (int i = 0; i < rep.n; i++)
+        if (rep.f[i].code == DG_PROTO_UDP_LOSS)
+            f = &rep.f[i];
+    assert_non_null(f);
+    assert_string_equal(f->summary, "UDP lost 0.072% of datagrams; the sender's stack refused 310 writes, and a "
+                                    "refused datagram's number reads as lost too");
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 /* Retransmits with the board's MAC dropping frames for want of RX
  * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
 static void test_retransmits_name_the_boards_own_rx_drops(void **state)
@@ -1845,6 +1868,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_retransmits_name_the_boards_own_rx_drops);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_without_a_figure_says_so);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_a_restart_fails);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_senders_refusals);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
