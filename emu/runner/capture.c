@@ -297,21 +297,6 @@ static void idseq_note(struct idseq *q, int32_t ipid)
     q->last = id;
 }
 
-static bool ids_rise(const struct half *S)
-{
-    return idseq_rises(&S->ids);
-}
-
-static bool sent_before_newest(const struct half *S, const struct tcp_seg *s)
-{
-    return idseq_older(&S->ids, s->ipid);
-}
-
-static void id_note(struct half *S, const struct tcp_seg *s)
-{
-    idseq_note(&S->ids, s->ipid);
-}
-
 /*
  * A data segment below the highest sequence sent (@s->seq < snd_max),
  * as a bench engineer tells them apart in a capture at the board's port
@@ -360,10 +345,10 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
     }
     if (acked)
         return SEG_SPURIOUS;
-    if (!S->board && ids_rise(S) && s->ipid >= 0) {
+    if (!S->board && idseq_rises(&S->ids) && s->ipid >= 0) {
         /* numbered in turn: an older number was sent before the bytes
          * above it, a newer one after them */
-        return sent_before_newest(S, s) ? SEG_OUT_OF_ORDER : SEG_RETRANSMIT;
+        return idseq_older(&S->ids, s->ipid) ? SEG_OUT_OF_ORDER : SEG_RETRANSMIT;
     }
     if (S->dupacks >= 2 && S->una_init && S->una == s->seq)
         return SEG_RETRANSMIT;
@@ -461,7 +446,7 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
         if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max))
             kind = classify(f, S, s, t);
-        id_note(S, s);
+        idseq_note(&S->ids, s->ipid);
         seen_add(S, s, t);
         if (kind == SEG_DUPLICATE) {
             S->duplicates++;
@@ -693,16 +678,15 @@ static void udp_datagram(struct udp_flow *u, int *nu, const struct tcp_seg *s)
         return;
     /* a sender that sends 0 (or random numbers) repeats one: no copy
      * can be told by its number */
-    for (unsigned i = 0; i < f->ring_n && !dup && idseq_rises(&f->ids); i++)
-        dup = f->ring[i].id == (uint16_t)s->ipid && f->ring[i].len == (uint16_t)s->len;
-    if (dup) {
-        f->duplicates++;
-        idseq_note(&f->ids, s->ipid);
-        return;
-    }
-    late = idseq_older(&f->ids, s->ipid);
+    if (idseq_rises(&f->ids))
+        for (unsigned i = 0; i < f->ring_n && !dup; i++)
+            dup = f->ring[i].id == (uint16_t)s->ipid && f->ring[i].len == (uint16_t)s->len;
+    late = !dup && idseq_older(&f->ids, s->ipid);
+    f->duplicates += dup;
     f->out_of_order += late;
     idseq_note(&f->ids, s->ipid);
+    if (dup)
+        return;
     f->ring[f->ring_next].id = (uint16_t)s->ipid;
     f->ring[f->ring_next].len = (uint16_t)s->len;
     f->ring_next = (f->ring_next + 1) % UDP_RING;

@@ -1832,11 +1832,11 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
             if (cJSON_IsString(c) && strcmp(c->valuestring, "METHOD_IPERF_VERSION_MISMATCH") == 0)
                 expected = true;
         const cJSON *verdict = jget(root, RS(VERDICT_RESULT));
-        if (cJSON_IsString(jget(root, RS(SCHEMA))) && !jget(root, "iperf") &&
+        if (cJSON_IsString(jget(root, RS(SCHEMA))) && !ok && !jget(root, RS(IPERF_SKIPPED)) &&
             !(cJSON_IsString(verdict) && !strcmp(verdict->valuestring, "ERROR"))) {
             /* a run that ended (no ERROR verdict: that one says why it
-             * stopped) wrote "iperf": a result, a failure or why it was
-             * skipped.  None means its evidence was lost: no verdict */
+             * stopped) wrote "iperf": a result or a failure (iperf.ok) or
+             * why it was skipped.  None means its evidence was lost */
             n++;
             fail(out, &nfail, "traffic: results.json holds no traffic result (\"iperf\")");
         } else if (strcmp(want, "fail") == 0) {

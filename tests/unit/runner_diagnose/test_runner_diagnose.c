@@ -757,6 +757,47 @@ static const struct dg_finding *find_code(const struct dg_report *rep, enum dg_c
     return NULL;
 }
 
+/* Diagnose @json: the finding @c must be named, with the summary @want. */
+static void summary_is(const char *json, enum dg_code c, const char *want)
+{
+    cJSON *root = cJSON_Parse(json);
+    struct dg_in in;
+    struct dg_report rep;
+    const struct dg_finding *f;
+
+    assert_non_null(root);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    f = find_code(&rep, c);
+    if (!f)
+        fail_msg("%s not named on %s", dg_code_name(c), json);
+    assert_string_equal(f->summary, want);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
+/* Check @json's expectations: the failures; *@text (caller frees) holds
+ * what was printed, *@checks how many were tried. */
+static int expectations_of(const char *json, char **text, int *checks)
+{
+    cJSON *root = cJSON_Parse(json);
+    struct dg_in in;
+    struct dg_report rep;
+    size_t len = 0;
+    FILE *f = open_memstream(text, &len);
+    int failed;
+
+    assert_non_null(root);
+    assert_non_null(f);
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    failed = dg_check_expect(root, &rep, f, checks);
+    fclose(f);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+    return failed;
+}
+
 static void test_softirq_share_is_evidence(void **state)
 {
     static const char with[] =
@@ -1493,57 +1534,35 @@ static void test_diagnose_dir_blind_removes_truth(void **state)
  * so, not with "nan". */
 static void test_expect_without_a_figure_says_so(void **state)
 {
-    cJSON *root = cJSON_Parse("{\"expect\":{\"throughput_min_bps\":9e6,\"loss_min_pct\":1,\"loss_max_pct\":4,"
-                              "\"jitter_max_ms\":1},\"iperf\":{\"skipped\":\"virtual time with --net idle\","
-                              "\"virtual_idle\":true}}");
-    struct dg_in in;
-    struct dg_report rep;
     char *buf = NULL;
-    size_t len = 0;
     int checks = 0;
-    FILE *f = open_memstream(&buf, &len);
     (void)state;
-    dg_in_from_json(root, &in);
-    dg_run(&in, &rep);
-    assert_int_equal(dg_check_expect(root, &rep, f, &checks), 4);
-    fclose(f);
+    assert_int_equal(expectations_of("{\"expect\":{\"throughput_min_bps\":9e6,\"loss_min_pct\":1,\"loss_max_pct\":4,"
+                                  "\"jitter_max_ms\":1},\"iperf\":{\"skipped\":\"virtual time with --net idle\","
+                                  "\"virtual_idle\":true}}", &buf, &checks), 4);
     assert_null(strstr(buf, "nan"));
     assert_non_null(strstr(buf, "throughput: no figure (no traffic result), the minimum is 9.00 Mb/s"));
     assert_non_null(strstr(buf, "loss: no UDP loss figure (no UDP result), the minimum is 1%"));
     assert_non_null(strstr(buf, "loss: no UDP loss figure (no UDP result), the maximum is 4%"));
     assert_non_null(strstr(buf, "jitter: no figure (no UDP result), the maximum is 1.000 ms"));
     free(buf);
-    dg_report_free(&rep);
-    cJSON_Delete(root);
 }
 
 /* A board that restarted during the run (its ready line twice) fails
  * its expectations, whatever else held; none (0) is no check. */
 static void test_expect_a_restart_fails(void **state)
 {
+    (void)state;
     for (int k = 0; k <= 1; k++) {
-        char json[160];
-        cJSON *root;
-        struct dg_in in;
-        struct dg_report rep;
-        char *buf = NULL;
-        size_t len = 0;
+        char json[160], *buf = NULL;
         int checks = 0;
-        FILE *f = open_memstream(&buf, &len);
-        (void)state;
         snprintf(json, sizeof(json), "{\"expect\":{\"link\":\"up\"},\"board\":{\"restarts\":%d},"
                  "\"link\":{\"up\":true}}", k);
-        root = cJSON_Parse(json);
-        dg_in_from_json(root, &in);
-        dg_run(&in, &rep);
-        assert_int_equal(dg_check_expect(root, &rep, f, &checks), k);
+        assert_int_equal(expectations_of(json, &buf, &checks), k);
         assert_int_equal(checks, 1 + k);
-        fclose(f);
         if (k)
             assert_non_null(strstr(buf, "board: restarted 1 time(s) during the run"));
         free(buf);
-        dg_report_free(&rep);
-        cJSON_Delete(root);
     }
 }
 
@@ -1552,51 +1571,22 @@ static void test_expect_a_restart_fails(void **state)
  * writes). */
 static void test_udp_loss_names_the_senders_refusals(void **state)
 {
-    cJSON *root = cJSON_Parse("{\"iperf\":{\"udp_lost_pct\":0.072,\"sender_tx_errors\":310,"
-                              "\"method\":{\"protocol\":\"udp\"}}}");
-    struct dg_in in;
-    struct dg_report rep;
-    const struct dg_finding *f = NULL;
     (void)state;
-    dg_in_from_json(root, &in);
-    dg_run(&in, &rep);
-    for (int i = 0; i < rep.n; i++)
-        if (rep.f[i].code == DG_PROTO_UDP_LOSS)
-            f = &rep.f[i];
-    assert_non_null(f);
-    assert_string_equal(f->summary, "UDP lost 0.072% of datagrams; the sender's stack refused 310 writes, and a "
-                                    "refused datagram's number reads as lost too");
-    dg_report_free(&rep);
-    cJSON_Delete(root);
+    summary_is("{\"iperf\":{\"udp_lost_pct\":0.072,\"sender_tx_errors\":310,\"method\":{\"protocol\":\"udp\"}}}",
+               DG_PROTO_UDP_LOSS, "UDP lost 0.072% of datagrams; the sender's stack refused 310 writes, and a "
+                                  "refused datagram's number reads as lost too");
 }
 
 /* Retransmits with the board's MAC dropping frames for want of RX
  * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
 static void test_retransmits_name_the_boards_own_rx_drops(void **state)
 {
-    static const char *const json[2] = {
-        "{\"iperf\":{\"retransmits\":3," TCP3("") "}}",
-        "{\"gem\":{\"rx_resource_errors\":3},\"iperf\":{\"retransmits\":3," TCP3("") "}}",
-    };
     (void)state;
-    for (int k = 0; k < 2; k++) {
-        cJSON *root = cJSON_Parse(json[k]);
-        struct dg_in in;
-        struct dg_report rep;
-        const struct dg_finding *f = NULL;
-        assert_non_null(root);
-        dg_in_from_json(root, &in);
-        dg_run(&in, &rep);
-        for (int i = 0; i < rep.n; i++)
-            if (rep.f[i].code == DG_PROTO_RETRANSMITS)
-                f = &rep.f[i];
-        assert_non_null(f);
-        assert_string_equal(f->summary, k ? "3 TCP retransmits: segments are being lost on the path or by the "
-                                            "board's MAC (3 frames dropped for want of RX buffers)"
-                                          : "3 TCP retransmits: segments are being lost on the path");
-        dg_report_free(&rep);
-        cJSON_Delete(root);
-    }
+    summary_is("{\"iperf\":{\"retransmits\":3," TCP3("") "}}", DG_PROTO_RETRANSMITS,
+               "3 TCP retransmits: segments are being lost on the path");
+    summary_is("{\"gem\":{\"rx_resource_errors\":3},\"iperf\":{\"retransmits\":3," TCP3("") "}}",
+               DG_PROTO_RETRANSMITS, "3 TCP retransmits: segments are being lost on the path or by the board's MAC "
+                                     "(3 frames dropped for want of RX buffers)");
 }
 
 /* A run's results.json whose traffic result is gone (edited, or a
