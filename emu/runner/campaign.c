@@ -258,6 +258,20 @@ static void f_duplicate(struct ctx *c)
     c->s->allow |= E(PROTO_RETRANSMITS);
 }
 
+/* A hop slower than the board's 1G link between it and the sender (a
+ * 100 Mb/s port, a shaper): 20-80 Mb/s, TCP into the board, whose
+ * frames the tap at its port sees spaced at the hop's rate (capture.c,
+ * packet dispersion).  Under 100: in real time the emulated Linux board
+ * takes about 95 Mb/s before its CPU is the limit (2026-12-07: a 150 Mb/s
+ * hop carried 95.16, one core 95.9 % busy, and the hop was rightly not
+ * named).  A queue the hop overflows may cost resends. */
+static void f_bottleneck(struct ctx *c)
+{
+    put(c, S_LINK, "rate = %uM\n", pick(c, 2, 8) * 10);
+    c->s->expect |= E(PROTO_PATH_BOTTLENECK);
+    c->s->allow |= E(PROTO_RETRANSMITS);
+}
+
 static void f_version_mismatch(struct ctx *c)
 {
     put(c, S_TRAFFIC, "tool = iperf3\nboard_tool = iperf2\n");
@@ -314,6 +328,10 @@ static const struct fault faults[] = {
     /* too few frames under a mismatch or flaps to count copies in */
     { "duplicate", "2-10 % of frames copied on the path", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
       K_TRAFFIC, K_LOSSY | K_NOTRAF | K_RTT, 1, f_duplicate },
+    /* the hop sets the traffic's rate: nothing else that needs traffic
+     * of its own strength, nor a link under 1000 */
+    { "bottleneck", "a 20-80 Mb/s hop on the path into the 1G board", CP_FW_BAREMETAL | CP_FW_LINUX | CP_VT, P_TCP,
+      K_TRAFFIC | K_1G, K_TRAFFIC | K_LOSSY | K_NOTRAF | K_RTT | K_NEG, 1, f_bottleneck },
     { "version_mismatch", "host iperf3 against the board's iperf 2", CP_FW_BAREMETAL, P_ANY, K_NOTRAF,
       K_TRAFFIC | K_NOTRAF, 1, f_version_mismatch },
     { "irq_cpu0", "2 CPUs, GEM IRQ on CPU0 only, -P 4", CP_FW_LINUX, P_TCP, K_TRAFFIC, K_NOTRAF, 1, f_irq_cpu0 },

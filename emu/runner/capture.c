@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "gemlab/pcapng.h"
+#include "gemlab/wire.h"
 
 #define RTT_RING 512u
 #define SEEN_RING 512u        /* data segments remembered per direction */
@@ -49,6 +50,7 @@ struct half {
     uint8_t ws;
     uint16_t mss;
     uint32_t snd_max, una, syn_end;
+    uint32_t data_max;        /* the highest data byte's end (snd_max less SYN/FIN) */
     uint64_t syn_t;
     uint64_t segments, bytes, retransmits, spurious, zero_windows, out_of_order, duplicates;
     uint64_t rwnd_max, inflight_max;
@@ -441,6 +443,8 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
     }
     if (s->len) {
         enum seg_kind kind = SEG_NEW;
+        if (!S->segments || seq_lt(S->data_max, s->seq + s->len))
+            S->data_max = s->seq + s->len;
         S->segments++;
         S->bytes += s->len;
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
@@ -514,6 +518,29 @@ static void endpoint(char *buf, size_t len, const uint8_t *a, uint8_t alen, uint
     }
 }
 
+/*
+ * A hole the board was still acknowledging when the capture ended, as
+ * the partner's sequence space from it to the highest data byte that
+ * arrived: the board's last ACK stops at una, data up to data_max
+ * arrived, and no segment covering una did (a FIN not yet acknowledged
+ * when the run ended is no hole) (Wireshark's
+ * "previous segment not captured" that nothing filled).  The path lost
+ * that segment and every resend of it that reached the tap; a receiver
+ * that stopped acknowledging leaves no hole (the bytes at una arrived).
+ * 0 for the board's own direction, which the tap sees as sent.
+ */
+static uint32_t hole_at_end(const struct half *h)
+{
+    if (h->board || !h->segments || !h->una_init || !seq_lt(h->una, h->data_max))
+        return 0;
+    for (unsigned i = 0; i < h->seen_n; i++) {
+        uint32_t a = h->seen_ring[i].seq;
+        if (seq_le(a, h->una) && seq_lt(h->una, a + h->seen_ring[i].len))
+            return 0;
+    }
+    return h->data_max - h->una;
+}
+
 static cJSON *half_json(const struct half *h, const struct half *other)
 {
     cJSON *o = cJSON_CreateObject();
@@ -529,6 +556,8 @@ static cJSON *half_json(const struct half *h, const struct half *other)
     cJSON_AddNumberToObject(o, "peer_rwnd_max_bytes", (double)other->rwnd_max);
     cJSON_AddNumberToObject(o, "peer_zero_windows", (double)other->zero_windows);
     cJSON_AddBoolToObject(o, "window_scale_known", h->syn && other->syn);
+    if (!h->board)
+        cJSON_AddNumberToObject(o, "hole_at_end_bytes", (double)hole_at_end(h));
     if (h->mss)
         cJSON_AddNumberToObject(o, "mss", h->mss);
     if (h->rtt_samples) {
@@ -567,6 +596,7 @@ int cap_analyse(const char *path, cJSON **out, FILE *err)
 
 struct pending {
     uint64_t t, n;            /* timestamp (ns), position in the file */
+    uint32_t len;             /* the frame's original length (no FCS) */
     bool outbound;            /* epb_flags: sent by the board */
     struct tcp_seg s;         /* s.src, s.dst point into src, dst on pop */
     uint8_t src[16], dst[16];
@@ -629,6 +659,66 @@ static void reorder_pop(struct reorder *h, struct pending *out)
     }
     out->s.src = out->src;
     out->s.dst = out->dst;
+}
+
+/*
+ * The path into the board, from how close together the partner's
+ * full-size frames arrive (packet dispersion: Dovrolis, Ramanathan and
+ * Moore, "What do packet dispersion techniques measure?", IEEE INFOCOM
+ * 2001).  Two frames that leave the narrowest link on the path back to
+ * back arrive no closer than that link takes to send the second; a
+ * sender with a window's worth to send sends bursts, so most pairs
+ * leave it back to back.  Each pair of consecutive frames of at least
+ * DISP_MIN_LEN bytes to the board gives the rate (the second's bits on
+ * the wire, FCS, preamble and IFG included: gl_wire_frame_bytes) over
+ * the time between their stamps; the 90th percentile of those rates is
+ * the path's: on a link at line rate it is the link's, behind a slower
+ * hop that hop's.  A sender that paces itself (iperf's UDP -b) spaces
+ * its frames too: the diagnosis compares with its offered rate.
+ */
+#define DISP_MIN_LEN 1000u
+#define DISP_PERCENTILE 0.9
+
+struct dispersion {
+    uint64_t last_t;
+    bool last_large;          /* the partner's last frame was full-size */
+    double *bps;              /* one rate per pair */
+    size_t n, cap;
+};
+
+static int disp_note(struct dispersion *d, const struct pending *p)
+{
+    const bool large = p->len >= DISP_MIN_LEN;
+
+    if (p->outbound)
+        return 0;
+    if (large && d->last_large && p->t > d->last_t) {
+        if (d->n == d->cap) {
+            size_t cap = d->cap ? d->cap * 2 : 1024;
+            double *b = realloc(d->bps, cap * sizeof(*b));
+            if (!b)
+                return -ENOMEM;
+            d->bps = b;
+            d->cap = cap;
+        }
+        d->bps[d->n++] = 8e9 * gl_wire_frame_bytes(p->len) / (double)(p->t - d->last_t);
+    }
+    d->last_large = large;
+    d->last_t = p->t;
+    return 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    const double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* The 90th percentile of the pairs' rates (sorts d->bps). */
+static double disp_bps(struct dispersion *d)
+{
+    qsort(d->bps, d->n, sizeof(*d->bps), cmp_double);
+    return d->bps[(size_t)(DISP_PERCENTILE * (double)(d->n - 1))];
 }
 
 /*
@@ -730,8 +820,13 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     struct gl_err e = { "" };
     uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
     struct reorder heap = { 0 };
+    struct dispersion disp = { 0 };
     struct pending p;
     uint64_t udp = 0, udp_dups = 0, udp_ooo = 0;
+    /* TCP segments with data that reached the board after the last TCP
+     * frame it sent: what it never answered (a FIN the run ended before
+     * it answered is no sign of anything) */
+    uint64_t unanswered = 0, hole = 0;
     int nfl = 0, nuf = 0, rc;
     cJSON *o, *a;
 
@@ -768,6 +863,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
             tcp += kind == 1;
             p.t = pk.t_ns;
             p.n = frames;
+            p.len = pk.len;
             p.outbound = (pk.flags & 3u) == GL_PCAPNG_FLAG_OUTBOUND;
             memcpy(p.src, p.s.src, p.s.alen);
             memcpy(p.dst, p.s.dst, p.s.alen);
@@ -784,10 +880,19 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
             eof = true;         /* drain the heap */
         }
         reorder_pop(&heap, &p);
+        if (disp_note(&disp, &p)) {
+            rc = -ENOMEM;
+            e = (struct gl_err){ "out of memory" };
+            break;
+        }
         if (p.s.proto == 17) {
             udp_datagram(uf, &nuf, &p.s);
             continue;
         }
+        if (p.outbound)
+            unanswered = 0;
+        else if (p.s.len > 0)
+            unanswered++;
         fw = find_flow(fl, &nfl, &p.s, &d);
         if (!fw) {
             untracked++;
@@ -799,6 +904,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     }
     free(heap.e);
     if (rc < 0) {
+        free(disp.bps);
         fprintf(err, "%s: %s\n", name, e.msg);
         free(r);
         free(uf);
@@ -833,6 +939,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
                 continue;
             cJSON_AddItemToArray(dirs, half_json(h, &fw->h[!d]));
             retx += h->retransmits;
+            hole += hole_at_end(h);
             spur += h->spurious;
             ooo += h->out_of_order;
             dups += h->duplicates;
@@ -846,6 +953,8 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     cJSON_AddNumberToObject(o, "tcp_spurious_retransmits", (double)spur);
     cJSON_AddNumberToObject(o, "tcp_out_of_order", (double)ooo);
     cJSON_AddNumberToObject(o, "tcp_duplicates", (double)dups);
+    cJSON_AddNumberToObject(o, "tcp_unanswered", (double)unanswered);
+    cJSON_AddNumberToObject(o, "tcp_hole_at_end_bytes", (double)hole);
     cJSON_AddNumberToObject(o, "udp_datagrams", (double)udp);
     cJSON_AddNumberToObject(o, "udp_duplicates", (double)udp_dups);
     cJSON_AddNumberToObject(o, "udp_out_of_order", (double)udp_ooo);
@@ -853,6 +962,10 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
         cJSON_AddNumberToObject(o, "rtt_min_us", (double)rtt_min / 1000.0);
         cJSON_AddNumberToObject(o, "rtt_samples", (double)rtt_n);
     }
+    cJSON_AddNumberToObject(o, "path_in_pairs", (double)disp.n);
+    if (disp.n)
+        cJSON_AddNumberToObject(o, "path_in_bps", round(disp_bps(&disp)));
+    free(disp.bps);
     free(r);
     free_flows(fl, nfl);
     *out = o;

@@ -20,7 +20,10 @@
  *     not acked (the tap is at its end); the partner's, the most that
  *     arrived within one handshake RTT (at the receiver's end that is
  *     what a window-bound sender sends per round trip);
- *   - frames with a bad FCS (epb_flags bit 24).
+ *   - frames with a bad FCS (epb_flags bit 24);
+ *   - the path into the board: how close together the partner's
+ *     full-size frames arrive (packet dispersion), the rate of the
+ *     narrowest hop they crossed.
  *
  * Segments are analysed in timestamp order, the order the tap saw, not in
  * the file's (QEMU writes a sent frame when the far end gets it).

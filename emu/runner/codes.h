@@ -30,6 +30,7 @@
     X(PROTO_UDP_JITTER,               PROTOCOL)       \
     X(PROTO_REORDERING,               PROTOCOL)       \
     X(PROTO_DUPLICATES,               PROTOCOL)       \
+    X(PROTO_PATH_BOTTLENECK,          PROTOCOL)       \
     X(PROTO_CPU_LIMIT,                PROTOCOL)       \
     X(METHOD_SINGLE_STREAM,           METHOD)         \
     X(METHOD_IPERF_VERSION_MISMATCH,  METHOD)         \

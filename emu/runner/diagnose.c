@@ -46,6 +46,10 @@
                                       below it loss limits first (Mathis et al. 1997) */
 #define TH_PATH_SHARE       0.001  /* reordered or copied: >= 0.1 % of what arrived ... */
 #define TH_PATH_MIN         10     /* ... and at least this many */
+#define TH_PATH_NARROW      0.9    /* the path into the board < 90 % of the link's rate ... */
+#define TH_PATH_PAIRS       100    /* ... timed over at least this many frame pairs, */
+#define TH_PATH_EXPLAINS    0.5    /* the goodput >= half of what that rate carries, */
+#define TH_PATH_OFFER       1.1    /* and a UDP sender offered > 1.1 x that rate */
 #define TH_OMIT_DEFICIT     0.8
 #define TH_RTT_JITTERY      1.25   /* the ping's median > 1.25 x the minimum RTT: a path with jitter */
 #define TH_BASELINE_TOL_PCT 5.0
@@ -236,6 +240,8 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_udp_datagrams = jnum(root, RS(CAPTURE_UDP_DATAGRAMS));
     in->cap_udp_duplicates = jnum(root, RS(CAPTURE_UDP_DUPLICATES));
     in->cap_udp_out_of_order = jnum(root, RS(CAPTURE_UDP_OUT_OF_ORDER));
+    in->cap_unanswered = jnum(root, RS(CAPTURE_TCP_UNANSWERED));
+    in->cap_hole_bytes = jnum(root, RS(CAPTURE_TCP_HOLE_AT_END_BYTES));
     in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
     in->cap_partner_rwnd = NAN;
     {
@@ -262,6 +268,8 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
                 }
     }
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
+    in->cap_path_bps = jnum(root, RS(CAPTURE_PATH_IN_BPS));
+    in->cap_path_pairs = jnum(root, RS(CAPTURE_PATH_IN_PAIRS));
     in->rtt_us = jnum(root, RS(IPERF_RTT_US));
     in->rtt_min_us = jnum(root, RS(IPERF_RTT_MIN_US));
     in->lost_pct = jnum(root, RS(IPERF_UDP_LOST_PCT));
@@ -611,7 +619,13 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     bool half_late = in->full_duplex == 0 && (counted_late || counted_excess);
     /* parallel detection finds 10 and 100 only (28.2.3.1), and 1000BASE-T
      * needs autonegotiation (40.5.1): at 1000 no partner fell back to half */
-    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 && counted_fcs &&
+    /* ... or losing its own frames: an autonegotiating partner that
+     * parallel-detected half drops what collides with its own sending,
+     * and its small frames (ACKs) collide inside their first 64 bytes,
+     * fragments no counter of ours takes (a board forced to 100 full
+     * sending TCP: 33 Mb/s, 0 FCS errors, the partner 3083 collisions) */
+    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 &&
+                            (counted_fcs || (!in->udp && in->reverse == 1 && cap_lost_resent(in) > 0)) &&
                             !(in->speed_mbps >= 1000);
 
     if (in->link_up != 1 || (!ours_half && !half_late && !ours_forced_full))
@@ -624,6 +638,8 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     ev(f, "excessive_collisions", excess);
     ev(f, "collisions", in->collisions);
     ev(f, "rx_fcs_errors", in->fcs_errors);
+    if (ours_forced_full && !counted_fcs)
+        ev(f, "capture_retransmits", in->cap_retransmits);
     if (ours_half)
         say(f, "duplex mismatch: we resolved half duplex by parallel detection (partner does not autonegotiate), "
                "%.0f late and %.0f excessive collisions, %.0f FCS errors", isnan(late) ? 0 : late,
@@ -632,9 +648,13 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
         say(f, "duplex mismatch: we run half duplex%s and count %.0f late and %.0f excessive collisions: the "
                "partner does not defer, it runs full", in->local_autoneg == 0 ? " (autoneg off)" : "",
             isnan(late) ? 0 : late, isnan(excess) ? 0 : excess);
-    else
+    else if (counted_fcs)
         say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and counts %.0f FCS "
                "errors; an autonegotiating partner falls back to half", errs);
+    else
+        say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and resends %.0f of its "
+               "own TCP segments (capture); an autonegotiating partner falls back to half and drops what "
+               "collides", cap_lost_resent(in));
     return true;
 }
 
@@ -664,8 +684,13 @@ static bool rgmii_tx(const struct dg_in *in, struct dg_finding *f)
 {
     bool lost = in->reverse == 1 && (in->udp ? in->lost_pct > TH_UDP_LOSS_PCT
                                              : in->retransmits > 0 || cap_lost_resent(in) > 0);
+    /* the bit unread (the Linux agent reads no PHY page 2): the device
+     * tree's phy-mode says what the driver programmed (marvell.c
+     * m88e1121_config_aneg_rgmii_delays: TX delay for "rgmii-id" and
+     * "rgmii-txid" only) */
+    bool mode_off = in->rgmii_tx_delay != 1 && (!strcmp(in->phy_mode, "rgmii") || !strcmp(in->phy_mode, "rgmii-rxid"));
 
-    if (in->rgmii_tx_delay != 0 || !lost)
+    if ((in->rgmii_tx_delay != 0 && !mode_off) || !lost)
         return false;
     ev(f, "speed_mbps", in->speed_mbps);
     ev(f, "udp_lost_pct", in->udp ? in->lost_pct : NAN);
@@ -673,10 +698,15 @@ static bool rgmii_tx(const struct dg_in *in, struct dg_finding *f)
     ev(f, "capture_retransmits", in->cap_retransmits);
     evs(f, "phy_mode", in->phy_mode[0] ? in->phy_mode : "unknown");
     evs(f, "rgmii_rx_delay", in->rgmii_rx_delay == 1 ? "on" : in->rgmii_rx_delay == 0 ? "off" : "unknown");
-    evs(f, "rgmii_tx_delay", "off");
-    say(f, "the board's frames are lost at 1000 Mb/s while it sends, with the PHY's RGMII TX delay off%s%s%s: "
-        "the partner's receiver sees them with CRC errors; RGMII clock delay suspected",
-        in->phy_mode[0] ? " (phy-mode \"" : "", in->phy_mode, in->phy_mode[0] ? "\")" : "");
+    evs(f, "rgmii_tx_delay", in->rgmii_tx_delay == 0 ? "off" : "unknown");
+    if (in->rgmii_tx_delay == 0)
+        say(f, "the board's frames are lost at 1000 Mb/s while it sends, with the PHY's RGMII TX delay off%s%s%s: "
+            "the partner's receiver sees them with CRC errors; RGMII clock delay suspected",
+            in->phy_mode[0] ? " (phy-mode \"" : "", in->phy_mode, in->phy_mode[0] ? "\")" : "");
+    else
+        say(f, "the board's frames are lost at 1000 Mb/s while it sends, and its device tree's phy-mode \"%s\" "
+            "asks the PHY for no RGMII TX delay: the partner's receiver sees them with CRC errors unless the PCB "
+            "delays the clock; RGMII clock delay suspected", in->phy_mode);
     return true;
 }
 
@@ -804,6 +834,14 @@ static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
      * resource error or overrun is TCP waiting on its retransmission
      * timer (RFC 6298 5.5 doubles it), not a receiver that stopped */
     if (cap_lost_resent(in) > 0 && !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
+        return false;
+    /* ... and a board receiving TCP that answered every segment that
+     * reached it (the capture: no data after its last frame) did not
+     * stop either: the sender or the path went quiet
+     * (a loss burst that took the resends too, before any reached the
+     * board: campaign --clock virtual seed 1 sample 6 of 2026-12-07) */
+    if (!in->udp && in->reverse == 0 && in->bidir != 1 && in->cap_unanswered == 0 &&
+        !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
         return false;
     for (int i = 0; i < first_zero; i++)
         before = fmax(before, in->intervals[i]);
@@ -1112,8 +1150,20 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
      * capture does: the same segment sent twice on the cable */
     bool tool = in->retransmits > 0;
 
-    if (in->udp || !tcp_resent(in))
+    if (in->udp)
         return false;
+    if (!tcp_resent(in)) {
+        /* nothing resent got through, but a hole in what the partner
+         * sent was never filled: the path lost it, and its resends */
+        if (!(in->cap_hole_bytes > 0))
+            return false;
+        ev(f, "capture_hole_at_end_bytes", in->cap_hole_bytes);
+        ev(f, "capture_retransmits", in->cap_retransmits);
+        ev(f, "throughput_bps", in->bps);
+        say(f, "a segment into the board never arrived, nor any resend of it (capture: the board's last ACK stops at "
+               "a hole %.0f bytes below the highest byte that arrived): segments are being lost on the path", in->cap_hole_bytes);
+        return true;
+    }
     ev(f, "retransmits", in->retransmits);
     ev(f, "capture_retransmits", in->cap_retransmits);
     ev(f, "capture_spurious_retransmits", in->cap_spurious);
@@ -1228,6 +1278,42 @@ static bool r_duplicates(const struct dg_in *in, struct dg_finding *f)
                "goodput counts the copies", n);
     else
         say(f, "%.0f segments or datagrams arrived twice (capture: the same IPv4 number and length)", n);
+    return true;
+}
+
+/* A hop on the path into the board is slower than the board's link: the
+ * partner's full-size frames arrive no closer together than a link of
+ * capture.path_in_bps sends them (capture.c, packet dispersion), under
+ * TH_PATH_NARROW of the negotiated rate, and the goodput into the board
+ * is at least TH_PATH_EXPLAINS of what that rate carries: the hop binds
+ * first (its queue may drop and cost resends: in real time slirp's TCP
+ * through a 20 Mb/s hop carried 0.77 of it); further below, a window or
+ * losses of another cause set the goodput, and the hop is no cause.  A sender that paces itself spaces
+ * its frames as much, so a UDP client must have offered more than
+ * TH_PATH_OFFER x the path.  Only data into the board: the tap is at the
+ * board's end of the cable, where its own frames leave at its own pace. */
+static bool r_path_bottleneck(const struct dg_in *in, struct dg_finding *f)
+{
+    double line, carried, path = in->cap_path_bps;
+
+    if (in->reverse != 0 || in->bidir == 1 || in->link_up == 0 || isnan(in->bps) || isnan(in->speed_mbps) ||
+        !(in->speed_mbps > 0) || !(path > 0) || !(in->cap_path_pairs >= TH_PATH_PAIRS))
+        return false;
+    line = in->speed_mbps * 1e6;
+    carried = ceiling(in) * path / line;
+    if (path >= TH_PATH_NARROW * line || in->bps < TH_PATH_EXPLAINS * carried ||
+        (in->udp && !(in->offered_bps > TH_PATH_OFFER * path)))
+        return false;
+    ev(f, "path_in_bps", path);
+    ev(f, "path_in_pairs", in->cap_path_pairs);
+    ev(f, "speed_mbps", in->speed_mbps);
+    ev(f, "throughput_bps", in->bps);
+    ev(f, "path_carries_bps", carried);
+    if (in->udp)
+        ev(f, "offered_bps", in->offered_bps);
+    say(f, "full-size frames reach the board at %.2f Mb/s back to back (capture, %.0f pairs) on a %.0f Mb/s link; "
+           "%.2f Mb/s of goodput is what that carries", path / 1e6, in->cap_path_pairs, in->speed_mbps,
+        in->bps / 1e6);
     return true;
 }
 
@@ -1589,6 +1675,13 @@ static const struct dg_rule rules[] = {
       "find the element that duplicates (capture at both ends, check STP and port mirroring); do not judge UDP "
       "goodput above the offered rate as headroom",
       "RFC 5560 (one-way duplication); RFC 5681 3.2" },
+    { DG_PROTO_PATH_BOTTLENECK, r_path_bottleneck,
+      "a hop between the sender and the board is slower than the board's link (a switch port or the PC's NIC at a "
+      "lower speed, a USB adapter, a shaper or policer), or the sender cannot send faster: the board takes what "
+      "arrives",
+      "check the speed of every hop (ethtool on the PC, the switch's port status) and measure PC to PC first; "
+      "the board's own link and stack are not the limit here",
+      "docs/SOURCES.md 001 §1.2, §4.4; Dovrolis et al., IEEE INFOCOM 2001 (packet dispersion)" },
     { DG_PROTO_CPU_LIMIT, r_cpu_limit,
       "a core of the board's CPU was saturated for the whole test: the stack's per-packet work on it (interrupt, "
       "softirq, TCP/IP, copies to and from the socket) bounds the goodput, not the link",

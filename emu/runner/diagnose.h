@@ -87,12 +87,17 @@ struct dg_in {
      * was lost); reordered and network-copied segments, not resent */
     double cap_spurious, cap_out_of_order, cap_duplicates;
     double cap_tcp_segments, cap_udp_datagrams, cap_udp_duplicates, cap_udp_out_of_order;
+    double cap_unanswered;      /* TCP data that reached the board after its last frame */
+    double cap_hole_bytes;      /* the partner's bytes above a hole never filled (capture.c) */
     int cap_truncated;          /* the capture reached its cap: 1, 0, -1 unknown */
     /* the receive windows the partner advertised to the board's data,
      * summed over the board's streams (capture.tcp_flows, peer_rwnd_max_bytes
      * where the handshake's window scale was seen); NaN none */
     double cap_partner_rwnd;
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
+    /* the partner's full-size frames back to back at the board (capture.c,
+     * packet dispersion): the narrowest hop's rate, from how many pairs */
+    double cap_path_bps, cap_path_pairs;
     double intervals[DG_MAX_INTERVALS];
     int nintervals;
     double sweep_len[DG_MAX_SWEEP], sweep_bps[DG_MAX_SWEEP];

@@ -335,6 +335,10 @@ enum rs_type {
       "data segments first seen after later ones: numbered (IPv4 identification) before the newest seen from a sender that numbers in turn, or, from one that does not, within a round trip and not drawn by duplicate ACKs: reordered on the path, not resent") \
     X(CAPTURE_TCP_DUPLICATES, "capture.tcp_duplicates", RS_NUM, \
       "IPv4 datagrams seen twice within a round trip (same identification, sequence and length): duplicated by the network") \
+    X(CAPTURE_TCP_UNANSWERED, "capture.tcp_unanswered", RS_NUM, \
+      "TCP segments carrying data that reached the board after the last TCP frame it sent: what it never answered") \
+    X(CAPTURE_TCP_HOLE_AT_END_BYTES, "capture.tcp_hole_at_end_bytes", RS_NUM, \
+      "a hole in the partner's data the board still acknowledged at the end (no segment covering it arrived), as the sequence space from it to the highest byte that arrived: lost on the path, never resent through") \
     X(CAPTURE_UDP_DATAGRAMS, "capture.udp_datagrams", RS_NUM, \
       "whole UDP datagrams the partner sent, as they arrived at the board's end") \
     X(CAPTURE_UDP_DUPLICATES, "capture.udp_duplicates", RS_NUM, \
@@ -345,6 +349,10 @@ enum rs_type {
       "the board's segment to the frame acking it (Karn), microseconds") \
     X(CAPTURE_RTT_SAMPLES, "capture.rtt_samples", RS_NUM, \
       "RTT samples") \
+    X(CAPTURE_PATH_IN_PAIRS, "capture.path_in_pairs", RS_NUM, \
+      "pairs of consecutive full-size frames (>= 1000 bytes) from the partner, each timed from the first to the second") \
+    X(CAPTURE_PATH_IN_BPS, "capture.path_in_bps", RS_NUM, \
+      "the 90th percentile of those pairs' rates (the second frame's bits on the wire over the time between them): the narrowest hop into the board, by packet dispersion; absent with no pair") \
     X(CAPTURE_TCP_FLOWS, "capture.tcp_flows", RS_TREE, \
       "per flow and direction: segments, bytes, retransmits (spurious), out of order, duplicates, windows, MSS, RTT") \
     X(SWEEP, "sweep", RS_TREE, \

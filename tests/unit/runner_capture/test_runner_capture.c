@@ -581,6 +581,59 @@ static void test_frames_lost_before_the_board_are_not_seen(void **state)
     cJSON_Delete(o);
 }
 
+/* Packet dispersion into the board, and what the board left unanswered
+ * (data, SYN or FIN after its last frame): the partner's full-size segments
+ * (1514-byte frames, 1538 bytes on the wire) 246.08 us apart are a
+ * 50 Mb/s hop; the board's ACKs between them change nothing.  Bursts at
+ * the line (12.304 us apart) between idle gaps read as the line: the
+ * 90th percentile, not the mean. */
+static void test_path_rate_from_full_size_frame_spacing(void **state)
+{
+    struct w w;
+    cJSON *o;
+    uint64_t t = 2 * MS;
+    uint32_t seq = 1001;
+    (void)state;
+    w_open(&w);
+    handshake_1ms(&w);
+    for (int i = 0; i < 200; i++, seq += 1460, t += 246080) {
+        seg(&w, t, 0, 40000, ACK, seq, 5001, 65535, 1460, -1, -1, 0);
+        if (i % 2)
+            seg(&w, t + 1000, 1, 40000, ACK, 5001, seq + 1460, 65535, 0, -1, -1, 0);
+    }
+    o = analyse(&w);
+    assert_int_equal(num(o, "path_in_pairs"), 199);
+    assert_int_equal(num(o, "path_in_bps"), 50000000);
+    /* the board acked the last two: every segment answered */
+    assert_int_equal(num(o, "tcp_unanswered"), 0);
+    cJSON_Delete(o);
+
+    w_open(&w);
+    handshake_1ms(&w);
+    for (int b = 0; b < 20; b++, t += 1 * MS)
+        for (int i = 0; i < 10; i++, seq += 1460, t += 12304)
+            seg(&w, t, 0, 40000, ACK, seq, 5001, 65535, 1460, -1, -1, 0);
+    o = analyse(&w);
+    /* 199 pairs: 180 inside bursts, 19 across an idle ms */
+    assert_int_equal(num(o, "path_in_pairs"), 199);
+    assert_int_equal(num(o, "path_in_bps"), 1000000000);
+    cJSON_Delete(o);
+
+    /* a small frame between two full-size ones breaks the pair; no pair, no rate */
+    w_open(&w);
+    handshake_1ms(&w);
+    seg(&w, t, 0, 40000, ACK, seq, 5001, 65535, 1460, -1, -1, 0);
+    seg(&w, t + 1000, 0, 40000, ACK, seq + 1460, 5001, 65535, 10, -1, -1, 0);
+    seg(&w, t + 13304, 0, 40000, ACK, seq + 1470, 5001, 65535, 1460, -1, -1, 0);
+    o = analyse(&w);
+    /* three segments with data after the board's SYN-ACK, none answered
+     * (the handshake's pure ACK needs no answer) */
+    assert_int_equal(num(o, "tcp_unanswered"), 3);
+    assert_int_equal(num(o, "path_in_pairs"), 0);
+    assert_null(cJSON_GetObjectItemCaseSensitive(o, "path_in_bps"));
+    cJSON_Delete(o);
+}
+
 /* QEMU writes a sent frame when the wire delivers it, stamped when it
  * left the MAC (gemlab_link.c): reordered on the path, the board's
  * segments come in the file out of timestamp order.  The tap at the
@@ -648,6 +701,53 @@ static void test_partner_flight_is_what_arrives_in_one_rtt(void **state)
 
 /* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
  * a malformed file is an error naming it. */
+/* A hole the board was still acknowledging at the end: the segment at
+ * 1001 + 1460 never arrived, three above it did (dup ACKs of it): 5840
+ * bytes from the hole to the highest that arrived.  A board that stops acknowledging what arrived
+ * leaves none: the bytes at its last ACK are there. */
+static void test_hole_never_filled_at_the_end(void **state)
+{
+    struct w w;
+    cJSON *o;
+    (void)state;
+    w_open(&w);
+    handshake_1ms(&w);
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
+    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    for (uint32_t i = 1; i <= 3; i++) {
+        seg(&w, 2 * MS + 20 * US * (i + 1), 0, 40000, ACK, 2461 + 1460 * i, 5001, 65535, 1460, -1, -1, 0);
+        seg(&w, 2 * MS + 20 * US * (i + 1) + 5 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    }
+    o = analyse(&w);
+    assert_int_equal(num(o, "tcp_hole_at_end_bytes"), 5840);
+    assert_int_equal(num(dir_of(o, 0, "partner"), "hole_at_end_bytes"), 5840);
+    assert_int_equal(num(o, "tcp_unanswered"), 0);
+    cJSON_Delete(o);
+
+    w_open(&w);
+    handshake_1ms(&w);
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
+    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    for (uint32_t i = 0; i < 3; i++)
+        seg(&w, 3 * MS + 20 * US * i, 0, 40000, ACK, 2461 + 1460 * i, 5001, 65535, 1460, -1, -1, 0);
+    o = analyse(&w);
+    assert_int_equal(num(o, "tcp_hole_at_end_bytes"), 0);
+    assert_int_equal(num(o, "tcp_unanswered"), 3);
+    cJSON_Delete(o);
+
+    /* everything acknowledged, then the partner's FIN, which the run
+     * ended before the board answered: no hole, nothing unanswered */
+    w_open(&w);
+    handshake_1ms(&w);
+    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
+    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    seg(&w, 3 * MS, 0, 40000, ACK | 0x01, 2461, 5001, 65535, 0, -1, -1, 0);
+    o = analyse(&w);
+    assert_int_equal(num(o, "tcp_hole_at_end_bytes"), 0);
+    assert_int_equal(num(o, "tcp_unanswered"), 0);
+    cJSON_Delete(o);
+}
+
 static void test_non_tcp_and_bad_file(void **state)
 {
     struct w w;
@@ -714,6 +814,8 @@ int main(void)
         cmocka_unit_test(test_resent_syn_gives_no_rtt),
         cmocka_unit_test(test_board_resend_past_the_ring_is_a_retransmission),
         cmocka_unit_test(test_frames_lost_before_the_board_are_not_seen),
+        cmocka_unit_test(test_path_rate_from_full_size_frame_spacing),
+        cmocka_unit_test(test_hole_never_filled_at_the_end),
         cmocka_unit_test(test_non_tcp_and_bad_file),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -48,6 +48,9 @@ struct rcase {
 #define HALF_NOAN "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":true,\"partner_autoneg\":false}"
 #define FORCED_FULL "\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":true,\"local_autoneg\":false}"
 #define L1000 "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true}"
+/* TCP into a 1G board: method extra, goodput, capture.path_in_bps and pairs */
+#define PATH(method, bps, path, pairs) "{" L1000 ",\"iperf\":{\"throughput_bps\":" bps "," \
+    TCP3(method) "},\"capture\":{\"path_in_bps\":" path ",\"path_in_pairs\":" pairs "}}"
 
 /* Link up at 1000, the GEM's frames_tx/frames_rx and FCS count, whether
  * the link is up and iperf's verdict: NORX(tx, rx, fcs, up, ok). */
@@ -120,6 +123,13 @@ static const struct rcase cases[] = {
     /* our side forced full (BMCR autoneg off) counting FCS errors: the partner went half */
     { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":25}}", DG_PHY_DUPLEX_MISMATCH, true },
     { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
+    /* forced full, no FCS errors, but the board resends its own TCP
+     * segments: the half-duplex partner drops what collides */
+    { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":0},\"capture\":{\"tcp_retransmits\":140},"
+      "\"iperf\":{" TCP3(",\"reverse\":true") "}}", DG_PHY_DUPLEX_MISMATCH, true },
+    /* ... not when the board receives (the partner's resends are the path's) */
+    { "{" FORCED_FULL ",\"gem\":{\"rx_fcs_errors\":0},\"capture\":{\"tcp_retransmits\":140},"
+      "\"iperf\":{" TCP3(",\"reverse\":false") "}}", DG_PHY_DUPLEX_MISMATCH, false },
     /* half duplex against an autonegotiating half-duplex hub, clean: no mismatch */
     { "{\"link\":{\"up\":true,\"speed_mbps\":100,\"full_duplex\":false,\"local_autoneg\":true,\"partner_autoneg\":true},"
       "\"gem\":{\"late_collisions\":0,\"rx_fcs_errors\":0}}", DG_PHY_DUPLEX_MISMATCH, false },
@@ -147,6 +157,16 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"phy_mode\":\"rgmii\"}," L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":true}},"
       "\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
     { "{\"board\":{\"phy_mode\":\"rgmii-id\"}," L1000 ",\"gem\":{\"rx_fcs_errors\":50}}", DG_PHY_RGMII_DELAY, false },
+    /* Linux: the agent reads no PHY page 2, the device tree says what the
+     * driver programmed; "rgmii-rxid" asks for no TX delay, and the
+     * board's own frames are lost while it sends */
+    { "{\"board\":{\"phy_mode\":\"rgmii-rxid\"}," L1000 ",\"capture\":{\"tcp_retransmits\":103},"
+      "\"iperf\":{" TCP3(",\"reverse\":true") "}}", DG_PHY_RGMII_DELAY, true },
+    { "{\"board\":{\"phy_mode\":\"rgmii-txid\"}," L1000 ",\"capture\":{\"tcp_retransmits\":103},"
+      "\"iperf\":{" TCP3(",\"reverse\":true") "}}", DG_PHY_RGMII_DELAY, false },
+    /* ... the bit read set overrides the device tree */
+    { "{\"board\":{\"phy_mode\":\"rgmii-rxid\"},\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":true}}," L1000
+      ",\"capture\":{\"tcp_retransmits\":103},\"iperf\":{" TCP3(",\"reverse\":true") "}}", DG_PHY_RGMII_DELAY, false },
     /* the board sends at 1000 with its TX delay bit clear and loses 5 %:
      * the partner counts the CRC errors, the board's GEM nothing */
     { "{" L1000 ",\"phy\":{\"rgmii_delay\":{\"rx\":true,\"tx\":false}},\"gem\":{\"rx_fcs_errors\":0},"
@@ -194,6 +214,21 @@ static const struct rcase cases[] = {
     /* ... but with RX resource errors it is the receiver */
     { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[143.7e6,7e6,0,0,0,0]},"
       "\"capture\":{\"tcp_retransmits\":12},\"gem\":{\"rx_resource_errors\":40}}", DG_MAC_RX_STALL, true },
+    /* TCP into the board, which answered every segment that reached it:
+     * a loss burst took the tail of a window and its resends before any
+     * arrived (Gilbert-Elliott 1 % / 32 %, virtual time): the sender went
+     * quiet, not the receiver */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[1.53e6,0,0,0,0,0],"
+      TCP3(",\"reverse\":false") "},\"capture\":{\"tcp_retransmits\":0,\"tcp_unanswered\":0}}",
+      DG_MAC_RX_STALL, false },
+    /* ... segments that reached it unanswered: the receiver stopped */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[1.53e6,0,0,0,0,0],"
+      TCP3(",\"reverse\":false") "},\"capture\":{\"tcp_retransmits\":0,\"tcp_unanswered\":44}}",
+      DG_MAC_RX_STALL, true },
+    /* ... or answered, but the MAC dropped frames for want of descriptors */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[1.53e6,0,0,0,0,0],"
+      TCP3(",\"reverse\":false") "},\"capture\":{\"tcp_retransmits\":0,\"tcp_unanswered\":0},"
+      "\"gem\":{\"rx_resource_errors\":40}}", DG_MAC_RX_STALL, true },
     /* every frame lost on the wire (loss = 100 %, virtual time, bare-metal
      * TCP): the board's ARP requests and SYNs went out, nothing came back */
     { NORX("35", "0", "0", "true", "false"), DG_MAC_NO_RX_FRAMES, true },
@@ -418,6 +453,12 @@ static const struct rcase cases[] = {
       DG_PROTO_WINDOW_LIMITED, false },
     { "{\"iperf\":{\"retransmits\":17," TCP3("") "}}", DG_PROTO_RETRANSMITS, true },
     { CLEAN, DG_PROTO_RETRANSMITS, false },
+    /* nothing resent reached the board, but a hole in the partner's data
+     * was never filled (a loss burst took the resends too) */
+    { "{\"capture\":{\"tcp_retransmits\":0,\"tcp_hole_at_end_bytes\":56940},"
+      "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, true },
+    { "{\"capture\":{\"tcp_retransmits\":0,\"tcp_hole_at_end_bytes\":0},"
+      "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, false },
     /* the wire model's loss counters are truth: iperf 2 shows no retransmits */
     { "{\"truth\":{\"model\":{\"stat_rx_wire_dropped_loss\":40}},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
       DG_PROTO_RETRANSMITS, false },
@@ -469,6 +510,27 @@ static const struct rcase cases[] = {
     { "{\"capture\":{\"tcp_segments\":374684,\"tcp_duplicates\":0,\"udp_datagrams\":21,"
       "\"udp_duplicates\":1}}", DG_PROTO_DUPLICATES, false },
     { CLEAN, DG_PROTO_DUPLICATES, false },
+    /* a 50 Mb/s shaper on the path into a 1G board: every full-size frame
+     * 246 us after the one before (50.00 Mb/s), 47.47 Mb/s of goodput */
+    { PATH(",\"reverse\":false", "47.47e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, true },
+    /* ... frames back to back at the line: no hop is narrower */
+    { PATH(",\"reverse\":false", "47.47e6", "1000e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
+    /* ... the goodput far under what the hop carries: a window or losses set it */
+    { PATH(",\"reverse\":false", "20e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
+    /* ... too few pairs to time; the board sends (its frames leave at its
+     * own pace); the direction unknown */
+    { PATH(",\"reverse\":false", "47.47e6", "50e6", "99"), DG_PROTO_PATH_BOTTLENECK, false },
+    { PATH(",\"reverse\":true", "47.47e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
+    { PATH("", "47.47e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
+    /* UDP: a client paced to -b 20M spaces its datagrams itself */
+    { "{" L1000 ",\"iperf\":{\"throughput_bps\":19.1e6,\"method\":{\"protocol\":\"udp\",\"reverse\":false,"
+      "\"offered_bps\":20e6}},\"capture\":{\"path_in_bps\":20.4e6,\"path_in_pairs\":3000}}",
+      DG_PROTO_PATH_BOTTLENECK, false },
+    /* ... offered 200M through a 50M hop */
+    { "{" L1000 ",\"iperf\":{\"throughput_bps\":47.7e6,\"method\":{\"protocol\":\"udp\",\"reverse\":false,"
+      "\"offered_bps\":200e6}},\"capture\":{\"path_in_bps\":50e6,\"path_in_pairs\":3000}}",
+      DG_PROTO_PATH_BOTTLENECK, true },
+    { CLEAN, DG_PROTO_PATH_BOTTLENECK, false },
     /* the scenario's bound is a requirement, not evidence: a loose one
      * hides no jitter, a tight one names none on a clean link */
     { "{\"expect\":{\"jitter_max_ms\":2}," UDP ",\"udp_jitter_ms\":1.2}}", DG_PROTO_UDP_JITTER, true },
