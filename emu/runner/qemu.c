@@ -174,16 +174,25 @@ int run_capture_all(char *const argv[], char *out, size_t len, int timeout_ms)
     return capture(argv, out, len, timeout_ms, true);
 }
 
+/* The child runs in a process group of its own, so that a timeout kills
+ * whatever it started too (a wrapper script's children would otherwise be
+ * left to init, holding the pipe).  A timeout is -ETIMEDOUT, never an
+ * exit status: a probe that hangs has answered nothing. */
 static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bool with_stderr)
 {
     posix_spawn_file_actions_t fa;
+    posix_spawnattr_t sa;
     int pfd[2], rc, st = 0;
     size_t got = 0;
     pid_t pid;
     struct timespec t0;
+    bool timed_out = false;
 
     if (pipe2(pfd, O_CLOEXEC))
         return -errno;
+    posix_spawnattr_init(&sa);
+    posix_spawnattr_setflags(&sa, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&sa, 0);
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, pfd[1], 1);
@@ -191,8 +200,9 @@ static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bo
         posix_spawn_file_actions_adddup2(&fa, pfd[1], 2);
     else
         posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-    rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+    rc = posix_spawnp(&pid, argv[0], &fa, &sa, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
+    posix_spawnattr_destroy(&sa);
     close(pfd[1]);
     if (rc) {
         close(pfd[0]);
@@ -206,7 +216,8 @@ static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bo
         clock_gettime(CLOCK_MONOTONIC, &t1);
         el = (t1.tv_sec - t0.tv_sec) * 1000 + (t1.tv_nsec - t0.tv_nsec) / 1000000;
         if (el >= timeout_ms) {
-            kill(pid, SIGKILL);
+            kill(-pid, SIGKILL);
+            timed_out = true;
             break;
         }
         if (poll(&p, 1, (int)(timeout_ms - el)) <= 0)
@@ -221,8 +232,13 @@ static int capture(char *const argv[], char *out, size_t len, int timeout_ms, bo
     if (len)
         out[got < len ? got : len - 1] = '\0';
     close(pfd[0]);
+    /* the child closed its output: what it left running in its group
+     * goes with it */
+    kill(-pid, SIGKILL);
     if (waitpid(pid, &st, 0) < 0)
         return -errno;
+    if (timed_out)
+        return -ETIMEDOUT;
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
@@ -623,15 +639,18 @@ int free_port(void)
 
 /* ---- hardening (docs/SECURITY.md Q5) ----------------------------------- */
 
-bool qemu_has_sandbox(const char *qemu)
+int qemu_has_sandbox(const char *qemu)
 {
     /* options are parsed in order and -version exits at once: this fails
      * only when the binary has no seccomp ("-sandbox is not supported by
-     * this QEMU binary"), before any sandbox is installed */
+     * this QEMU binary"), before any sandbox is installed.  A binary that
+     * does not answer at all is an error, never "no seccomp": that would
+     * run it unconfined. */
     char out[256];
     char *argv[] = { (char *)qemu, "-sandbox", "on", "-version", NULL };
+    int rc = run_capture(argv, out, sizeof(out), 10000);
 
-    return run_capture(argv, out, sizeof(out), 10000) == 0;
+    return rc < 0 ? rc : rc == 0;
 }
 
 bool qemu_has_run_with_user(const char *qemu)

@@ -129,8 +129,9 @@ void qemu_icount_opts(unsigned mips, unsigned long long quantum_ns, unsigned lon
 #define QEMU_RUNAS_USER "gemlab"    /* scripts/deps.sh creates it */
 #define QEMU_SANDBOX "on,obsolete=deny,elevateprivileges=deny,spawn=deny,resourcecontrol=deny"
 #define QEMU_SANDBOX_RUNAS "on,obsolete=deny,elevateprivileges=allow,spawn=deny,resourcecontrol=deny"
-/* Whether @qemu accepts -sandbox (built with seccomp). */
-bool qemu_has_sandbox(const char *qemu);
+/* Whether @qemu accepts -sandbox (built with seccomp): 1 or 0, or a
+ * negative errno when it could not be asked (-ETIMEDOUT: no answer). */
+int qemu_has_sandbox(const char *qemu);
 /* true if @qemu drops privileges with -run-with user= (9.1 on; 10.0 has no -runas) */
 bool qemu_has_run_with_user(const char *qemu);
 /* QEMU_RUNAS_USER, else "nobody" (never a uid-0 account) into @name;

@@ -487,31 +487,46 @@ static void progress_end(struct run *r)
         fputs("\r\033[K", stderr);
 }
 
-/* Turn an inst_wait() failure into the run's reason and exit code. */
-/* A [traffic] fw_cmd the firmware did not know: it answered "unknown
- * command" naming it (bare-metal shell: 'NAME'; Linux agent: "cmd":"NAME")
- * and went on, so the run measured without it.  That is bad input: the
- * run is an ERROR (exit 2) naming the key's file:line and the answer. */
+/* The firmware's "unknown command" answer naming @cmd's first word
+ * (bare-metal shell: 'NAME'; Linux agent: "cmd":"NAME"), or NULL. */
+static const char *cmd_unknown(const struct run *r, const char *cmd)
+{
+    char word[64], q1[72], q2[80];
+    size_t n = strcspn(cmd, " \t");
+
+    snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), cmd);
+    snprintf(q1, sizeof(q1), "'%s'", word);
+    snprintf(q2, sizeof(q2), "\"cmd\":\"%s\"", word);
+    for (unsigned u = 0; u < r->in.n_unknown_cmd; u++)
+        if (strstr(r->in.unknown_cmd[u], q1) || strstr(r->in.unknown_cmd[u], q2))
+            return r->in.unknown_cmd[u];
+    return NULL;
+}
+
+/* A [traffic] fw_cmd or a [timeline] `fw` command the firmware did not
+ * know: it answered "unknown command" naming it and went on, so the run
+ * measured without it.  That is bad input: the run is an ERROR (exit 2)
+ * naming the line in the file and the answer. */
 static void fw_cmd_refused(struct run *r)
 {
-    for (unsigned k = 0; k < r->s.nfw_cmds; k++) {
-        char word[64], q1[72], q2[80];
-        size_t n = strcspn(r->s.fw_cmds[k], " \t");
+    const char *line;
 
-        snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), r->s.fw_cmds[k]);
-        snprintf(q1, sizeof(q1), "'%s'", word);
-        snprintf(q2, sizeof(q2), "\"cmd\":\"%s\"", word);
-        for (unsigned u = 0; u < r->in.n_unknown_cmd; u++) {
-            const char *line = r->in.unknown_cmd[u];
-            if (strstr(line, q1) || strstr(line, q2)) {
-                r->exit_code = RUN_EXIT_INPUT;
-                snprintf(r->reason, sizeof(r->reason), "%s:%d: [traffic] fw_cmd = %.60s: the firmware does not know "
-                         "it (its console: %.160s); the run went on without it", r->o.scenario,
-                         r->s.fw_cmd_line[k], r->s.fw_cmds[k], line);
-                return;
-            }
+    for (unsigned k = 0; k < r->s.nfw_cmds; k++)
+        if ((line = cmd_unknown(r, r->s.fw_cmds[k]))) {
+            r->exit_code = RUN_EXIT_INPUT;
+            snprintf(r->reason, sizeof(r->reason), "%s:%d: [traffic] fw_cmd = %.60s: the firmware does not know "
+                     "it (its console: %.160s); the run went on without it", r->o.scenario,
+                     r->s.fw_cmd_line[k], r->s.fw_cmds[k], line);
+            return;
         }
-    }
+    for (unsigned k = 0; k < r->s.nevents; k++)
+        if (r->s.events[k].act == SCN_ACT_FW && (line = cmd_unknown(r, r->s.events[k].text))) {
+            r->exit_code = RUN_EXIT_INPUT;
+            snprintf(r->reason, sizeof(r->reason), "%s:%d: [timeline] at: fw %.60s: the firmware does not know "
+                     "it (its console: %.160s); the run went on without it", r->o.scenario,
+                     r->s.events[k].line, r->s.events[k].text, line);
+            return;
+        }
 }
 
 /* The last non-empty line QEMU wrote to RUN_DIR/qemu.log (its own error,
@@ -887,9 +902,14 @@ static bool is_udp_server_result(const cJSON *m)
            !strcmp(role->valuestring, "server") && cJSON_IsString(proto) && !strcmp(proto->valuestring, "udp");
 }
 
+static cJSON *server_intervals(const cJSON *msgs, int p0, const char *proto_want);
+
 /* A UDP run's receiver is the board: its iperf "result" line (docs/schema.md)
- * has the goodput, loss and jitter iperf 2's client cannot know. */
-static void board_udp_result(struct run *r, cJSON *res)
+ * has the goodput, loss and jitter iperf 2's client cannot know, and its
+ * "progress" lines (those after the first @p0) the goodput per interval;
+ * the client's intervals are what it sent (at -b 1000M over a 1G link:
+ * 1000.12 Mb/s, above the line), kept as sent_intervals_bps. */
+static void board_udp_result(struct run *r, cJSON *res, int p0)
 {
     const cJSON *m, *found = NULL;
 
@@ -921,6 +941,16 @@ static void board_udp_result(struct run *r, cJSON *res)
     if (!isnan(jit) && !cJSON_GetObjectItemCaseSensitive(res, "udp_jitter_ms"))
         cJSON_AddNumberToObject(res, "udp_jitter_ms", jit / 1000.0);
     cJSON_AddStringToObject(res, "udp_source", "board iperf result");
+    {
+        cJSON *iv = server_intervals(r->in.msgs, p0, "udp"), *sent;
+        if (cJSON_GetArraySize(iv) > 0 && !cJSON_GetObjectItemCaseSensitive(res, "sent_intervals_bps")) {
+            if ((sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps")))
+                cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
+            cJSON_AddItemToObject(res, "intervals_bps", iv);
+        } else {
+            cJSON_Delete(iv);
+        }
+    }
 }
 
 /* The in-emulator peer's addresses (docs/PEER.md: it plays slirp's host) */
@@ -1009,11 +1039,12 @@ struct board_tcp_want {
     double bps;         /* summed over the streams' results */
 };
 
-/* A TCP receiver's per-interval rates from its `iperf -s -i 1` progress
- * lines (docs/schema.md: bytes received in the interval) among @msgs,
- * from progress ordinal @p0 on, summed over streams by interval index:
+/* A receiver's per-interval rates from its `iperf -s -i 1` progress
+ * lines of protocol @proto_want ("tcp", "udp"; docs/schema.md: bytes
+ * received in the interval) among @msgs, from progress ordinal @p0 on,
+ * summed over streams by interval index:
  * the board's console lines, or the in-emulator peer's (peer.jsonl). */
-static cJSON *tcp_server_intervals(const cJSON *msgs, int p0)
+static cJSON *server_intervals(const cJSON *msgs, int p0, const char *proto_want)
 {
     cJSON *a = cJSON_CreateArray();
     const cJSON *m;
@@ -1031,7 +1062,7 @@ static cJSON *tcp_server_intervals(const cJSON *msgs, int p0)
         if (!cJSON_IsString(t) || strcmp(t->valuestring, "progress") != 0 || k++ < p0)
             continue;
         if (!cJSON_IsString(test) || strcmp(test->valuestring, "iperf") || !cJSON_IsString(proto) ||
-            strcmp(proto->valuestring, "tcp") || !cJSON_IsString(role) || strcmp(role->valuestring, "server") ||
+            strcmp(proto->valuestring, proto_want) || !cJSON_IsString(role) || strcmp(role->valuestring, "server") ||
             isnan(bps))
             continue;
         for (j = 0; j < npeer && !(cJSON_IsString(pe) && !strcmp(peer[j], pe->valuestring)); j++)
@@ -1117,7 +1148,7 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
             cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
             if (sent)
                 cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
-            cJSON_AddItemToObject(res, "intervals_bps", tcp_server_intervals(r->in.msgs, p0));
+            cJSON_AddItemToObject(res, "intervals_bps", server_intervals(r->in.msgs, p0, "tcp"));
         }
         return 0;
     }
@@ -1126,7 +1157,7 @@ static int board_tcp_result(struct run *r, cJSON *res, int n0, int p0)
     cJSON_AddStringToObject(res, "receiver", "board iperf result (bytes received)");
     {
         /* the intervals too: the board's, the host's kept as sent_intervals_bps */
-        cJSON *iv = tcp_server_intervals(r->in.msgs, p0);
+        cJSON *iv = server_intervals(r->in.msgs, p0, "tcp");
         if (cJSON_GetArraySize(iv) > 0) {
             cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
             if (sent)
@@ -1359,7 +1390,7 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_AddBoolToObject(m, "reverse", r->s.v[SK_TRAFFIC_REVERSE].b);
         iperf_client_method(&r->s, length, m);
     }
-    board_udp_result(r, *result);
+    board_udp_result(r, *result, nprog0);
     return board_tcp_result(r, *result, nres0, nprog0);
 }
 
@@ -1443,7 +1474,8 @@ static int run_traffic_settled(struct run *r, unsigned long long length, int idx
  * drops to QEMU_RUNAS_USER after opening the tap and its sockets, and it
  * runs under -sandbox when the binary has seccomp.  Decided once per run,
  * recorded as results.json "qemu".  0, or -EPERM when tap mode finds no
- * unprivileged user (reason set). */
+ * unprivileged user or the binary does not say whether it has seccomp
+ * (reason set, exit 3). */
 static int harden_argv(struct run *r, struct argv_buf *a)
 {
     if (!r->hardening_set) {
@@ -1459,7 +1491,14 @@ static int harden_argv(struct run *r, struct argv_buf *a)
         if (r->netns[0] && strcmp(r->qemu_user, QEMU_RUNAS_USER))
             fprintf(stderr, "gemlab: warning: no user '%s' (scripts/deps.sh creates it): QEMU runs as '%s'\n",
                     QEMU_RUNAS_USER, r->qemu_user);
-        r->sandbox = qemu_has_sandbox(r->qemu) ? r->netns[0] ? QEMU_SANDBOX_RUNAS : QEMU_SANDBOX : NULL;
+        int sb = qemu_has_sandbox(r->qemu);
+        if (sb < 0) {
+            snprintf(r->reason, sizeof(r->reason), "%.300s -sandbox on -version: %s; it is not run unconfined",
+                     r->qemu, sb == -ETIMEDOUT ? "no answer within 10 s" : strerror(-sb));
+            r->exit_code = RUN_EXIT_MISSING;
+            return -EPERM;
+        }
+        r->sandbox = sb ? r->netns[0] ? QEMU_SANDBOX_RUNAS : QEMU_SANDBOX : NULL;
         if (!r->sandbox)
             fprintf(stderr, "gemlab: warning: %s has no -sandbox (built without seccomp): QEMU runs unconfined\n",
                     r->qemu);
@@ -2554,11 +2593,11 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
          * the peer's server's progress lines */
         cJSON *lines = board_tx ? sim_peer_lines(r) : NULL, *iv;
         if (board_tx)
-            iv = tcp_server_intervals(lines, peer_p0);
+            iv = server_intervals(lines, peer_p0, "tcp");
         else if (lx)
             iv = lx_fw ? cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps") : NULL;
         else
-            iv = tcp_server_intervals(r->in.msgs, p0);
+            iv = server_intervals(r->in.msgs, p0, "tcp");
         rs_add_nonempty(res, "intervals_bps", iv);
         cJSON_Delete(lines);
     }

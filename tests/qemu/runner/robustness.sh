@@ -318,6 +318,18 @@ if [ $rc -eq 1 ] && [[ "$out" == *"QEMU exited with status"* ]] && [ -z "$left" 
     ok "QEMU failing at start reported with its exit status"
 else bad "QEMU failing at start" "rc=$rc left=[$left] $out"; fi
 
+# 8b. A QEMU that never answers its probes (a wrapper whose child hangs):
+# each probe's timeout kills its whole process group (no orphan left to
+# init), and a sandbox probe with no answer is an error, never "built
+# without seccomp" (which would run the binary unconfined).
+printf '#!/bin/sh\nsleep 4243\n' >"$work/hangq"; chmod +x "$work/hangq"
+out=$("$G" run "$top/scenarios/clean_1g_realtime.ini" --qemu "$work/hangq" --out "$work/hangq.run" 2>&1); rc=$?
+orphans=$(pgrep -f "sleep 4243" || true)
+if [ $rc -eq 3 ] && [[ "$out" == *"-sandbox on -version: no answer within 10 s; it is not run unconfined"* ]] \
+   && [[ "$out" != *"QEMU runs unconfined"* ]] && [ -z "$orphans" ]; then
+    ok "a QEMU that never answers its probes: exit 3, not run unconfined, no orphan"
+else bad "hung QEMU probes" "rc=$rc orphans=[$orphans] $out"; pkill -f "sleep 4243" || true; fi
+
 # 9. Missing QEMU / firmware name the make target that builds them.
 out=$(GEMLAB_TOP=$work "$G" boot 2>&1); rc=$?
 if [ $rc -eq 3 ] && [[ "$out" == *"make -C emu/qemu"* ]]; then ok "missing QEMU names make -C emu/qemu"

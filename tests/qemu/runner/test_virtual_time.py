@@ -462,6 +462,20 @@ def test_fw_cmd_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw):
     assert results.load(out)["verdict"]["result"] == "ERROR"
 
 
+def test_timeline_fw_command_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw):
+    """The same for a [timeline] `fw` command: the firmware answered
+    "unknown command" and the run went on without it, so the run is an
+    ERROR naming the event's line, not a PASS with the event listed as
+    applied."""
+    out = str(tmp_path / "fwt")
+    r = gemlab_run(vt_qemu, fw, out, extra=["--net", "idle"],
+                   text="[scenario]\nname = fwt\n[board]\nclock = virtual\n[traffic]\nduration = 1s\n"
+                        "[timeline]\nat = 200ms fw frobnicate --now\n")
+    assert r.returncode == 2, r.stdout + r.stderr
+    assert "fwt.ini:8: [timeline] at: fw frobnicate --now: the firmware does not know it" in r.stderr, r.stderr
+    assert results.load(out)["verdict"]["result"] == "ERROR"
+
+
 def test_timeline_during_traffic_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     """The idle fixture's timeline (link down at 200 ms, up at 300 ms, the
     firmware's `phy` at 3.5 s) during the peer's TCP test: each action is
