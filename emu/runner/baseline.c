@@ -52,6 +52,13 @@ static const struct {
     { "duration_s", "conditions.duration_s", false },
     { "omit_s", "conditions.omit_s", false },
     { "latency_ns", "conditions.latency_ns", false },
+    /* the clock the figures come from: real time measures the host too,
+     * virtual time the guest at its calibrated speed (docs/VIRTUAL_TIME.md,
+     * docs/CALIBRATION.md); a run at another speed is another board */
+    { "clock", "clock.mode", false },
+    { "mips", "clock.mips", false },
+    { "quantum_ns", "clock.quantum_ns", false },
+    { "dma_line_ns", "clock.dma_line_ns", false },
     { "scenario_hash", "scenario.hash", true },
     { "qemu", "versions.qemu", true },
     { "qemu_patch", "versions.qemu_patch", true },
@@ -578,11 +585,21 @@ static bool num_ok(const cJSON *j, bool nonneg)
     return !j || (cJSON_IsNumber(j) && isfinite(j->valuedouble) && (!nonneg || j->valuedouble >= 0));
 }
 
-/* Every member of a stored baseline that save and compare read, by type: a
- * hand-edited or damaged file (an array "conditions" crashed save).  An
- * absent member keeps its meaning (no conditions: every key differs; no
- * tolerance: the defaults); one of the wrong type is refused.  0, or
- * -EINVAL naming @path and the member (message on @err). */
+/* Upper bounds of what a stored baseline may hold: a tolerance is a
+ * percentage, the MAD factor a small multiple, a run's goodput at most
+ * BL_MAX_BPS (the GEM's 1000 Mb/s both ways, with room). */
+#define BL_MAX_PCT 100.0
+#define BL_MAX_MAD_K 100.0
+#define BL_MAX_BPS 1e11
+
+/* Every member of a stored baseline that save and compare read, by type
+ * and range: a hand-edited or damaged file (an array "conditions" crashed
+ * save; a negative tolerance, a run of 1e300 b/s).  An absent member
+ * keeps its meaning (no conditions: every key differs; no tolerance: the
+ * defaults); one of the wrong type or out of range is refused.  "stats"
+ * is derived from "runs" and "tolerance" (load_baseline recomputes it),
+ * so only its types are checked.  0, or -EINVAL naming @path and the
+ * member (message on @err). */
 static int check_baseline(const cJSON *bl, const char *path, FILE *err)
 {
     static const char *const objs[] = { "conditions", "subject", "tolerance", "stats" };
@@ -607,6 +624,18 @@ static int check_baseline(const cJSON *bl, const char *path, FILE *err)
                     nums[k].nonneg ? "finite non-negative " : "finite ");
             return -EINVAL;
         }
+    {
+        static const struct { const char *path; double max; } caps[] = {
+            { "tolerance.min_pct", BL_MAX_PCT }, { "tolerance.mad_k", BL_MAX_MAD_K },
+        };
+        for (size_t k = 0; k < sizeof(caps) / sizeof(caps[0]); k++) {
+            double v = jnum_at(bl, caps[k].path);
+            if (v > caps[k].max) {
+                fprintf(err, "%s: \"%s\" is %g, above %g\n", path, caps[k].path, v, caps[k].max);
+                return -EINVAL;
+            }
+        }
+    }
     if (runs && !cJSON_IsArray(runs)) {
         fprintf(err, "%s: \"runs\" is not an array\n", path);
         return -EINVAL;
@@ -617,8 +646,9 @@ static int check_baseline(const cJSON *bl, const char *path, FILE *err)
             fprintf(err, "%s: \"runs[%d]\" is not an object\n", path, i);
             return -EINVAL;
         }
-        if (!t || !num_ok(t, true)) {
-            fprintf(err, "%s: \"runs[%d].throughput_bps\" is not a throughput (bit/s, finite, >= 0)\n", path, i);
+        if (!t || !num_ok(t, true) || t->valuedouble > BL_MAX_BPS) {
+            fprintf(err, "%s: \"runs[%d].throughput_bps\" is not a throughput (bit/s, finite, 0 to %g)\n", path, i,
+                    BL_MAX_BPS);
             return -EINVAL;
         }
         i++;
@@ -642,6 +672,11 @@ static int load_baseline(const char *path, cJSON **bl, FILE *err)
     if (rc) {
         cJSON_Delete(*bl);
         *bl = NULL;
+    } else {
+        /* the stored stats are a summary for the reader: compare judges
+         * by the runs themselves (an edited median of 1 b/s read as a
+         * 10^11 % improvement, "runs": [] as "OK of 2 runs") */
+        recompute(*bl);
     }
     return rc;
 }

@@ -589,8 +589,11 @@ static bool missed(const struct outcome *o)
  * them), into a directory of its own below the campaign's @dir (its
  * default out, the campaign's own, would be replaced by a one-sample
  * campaign). */
-static void repro(FILE *f, const struct cp_opts *o, const struct outcome *x, const char *argv0, const char *dir)
+static void repro(FILE *f, const struct cp_campaign_opts *co, const struct outcome *x, const char *argv0,
+                  const char *dir)
 {
+    const struct cp_opts *o = &co->o;
+
     fprintf(f, "%s campaign --seed %" PRIu64 " --runs %u --only %u%s%s%s --duration %u", argv0, o->seed, o->runs,
             x->s.index, o->vt ? " --clock virtual" : "", o->pairs ? " --pairs" : "",
             o->fw_mask == (CP_FW_BAREMETAL | CP_FW_LINUX) ? " --firmware all"
@@ -605,6 +608,11 @@ static void repro(FILE *f, const struct cp_opts *o, const struct outcome *x, con
                 sep = ",";
             }
     }
+    /* how it ran, too: as root gemlab runs no QEMU from the tree */
+    if (co->qemu)
+        fprintf(f, " --qemu %s", co->qemu);
+    if (co->timeout_s)
+        fprintf(f, " --timeout %u", co->timeout_s);
     fprintf(f, " --out %s/repro-%u", dir, x->s.index);
 }
 
@@ -703,9 +711,11 @@ static void matrix(const struct outcome *x, unsigned n, unsigned cnt[][DG_NCODES
     }
 }
 
-static int write_md_html(const char *dir, const struct cp_opts *o, const struct outcome *x, unsigned n,
-                         const struct cp_score *sc, const char *cmdline, const char *argv0)
+static int write_md_html(const char *dir, const struct cp_campaign_opts *co, const struct outcome *x, unsigned n,
+                         const struct cp_score *sc, const char *argv0)
 {
+    const struct cp_opts *o = &co->o;
+    const char *cmdline = co->cmdline;
     static unsigned cnt[NFAULTS][DG_NCODES];
     unsigned rows[NFAULTS] = { 0 };
     uint64_t cols;
@@ -782,7 +792,7 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
         fputs(", named ", md.f);
         codes_text(md.f, x[i].found);
         fputs(": `", md.f);
-        repro(md.f, o, &x[i], argv0, dir);
+        repro(md.f, co, &x[i], argv0, dir);
         fputs("`\n", md.f);
     }
     if ((rc = runner_out_commit(&md)))
@@ -858,7 +868,7 @@ static int write_md_html(const char *dir, const struct cp_opts *o, const struct 
         fputs(", named ", m);
         codes_text(m, x[i].found);
         fputs(" -- ", m);
-        repro(m, o, &x[i], argv0, dir);
+        repro(m, co, &x[i], argv0, dir);
         fclose(m);
         fputs("<li><code>", html.f);
         runner_html_esc(html.f, buf);
@@ -1019,7 +1029,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
             fputs("\n  miss: expected ", out);
             codes_text(out, e->s.expect);
             fputs("; reproduce: ", out);
-            repro(out, o, e, "gemlab", dir);
+            repro(out, co, e, "gemlab", dir);
         }
         fputc('\n', out);
         fflush(out);
@@ -1031,7 +1041,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         free(x);
         return rc;
     }
-    if (write_json(dir, o, x, n, &sc, co->cmdline) || write_md_html(dir, o, x, n, &sc, co->cmdline, "gemlab"))
+    if (write_json(dir, o, x, n, &sc, co->cmdline) || write_md_html(dir, co, x, n, &sc, "gemlab"))
         rc = RUN_EXIT_FAIL;
     if (stop_sig)
         fprintf(out, "campaign: interrupted after %u of %u samples; the scores cover those\n", n, o->runs);

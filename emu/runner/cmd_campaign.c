@@ -1,5 +1,6 @@
 /* cmd_campaign.c - `gemlab campaign`: options and exit codes; the work is in campaign.c. */
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -10,7 +11,9 @@
 #include "campaign.h"
 #include "cmd.h"
 #include "run.h"
+#include "qemu.h"
 #include "units.h"
+#include "util.h"
 
 /* A plain decimal @min..@max (units.h: no sign or blank, which strtoull
  * took: "+2", " 2", and " -1" as 2^64-1); one message naming @flag. */
@@ -180,6 +183,14 @@ int cmd_campaign(int argc, char **argv)
     for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
         cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);
     co.cmdline = cmdline;
+    if (!co.dry) {
+        /* every sample would fail the same way (exit 3, as root with no
+         * --qemu): say it once, as `gemlab run` would */
+        char top[PATH_MAX], qemu[PATH_MAX];
+        runner_find_top(top, sizeof(top));
+        if (qemu_find(top, co.qemu, qemu, sizeof(qemu)))
+            return RUN_EXIT_MISSING;
+    }
     /* cp_campaign's RUN_EXIT_* code is the exit code */
     return cp_campaign(&co, stdout, stderr);
 }

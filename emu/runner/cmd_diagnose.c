@@ -82,9 +82,15 @@ int cmd_diagnose(int argc, char **argv)
     }
     if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
         return RUN_EXIT_INPUT;
-    /* no --baseline: the scenario's own baseline when one is stored */
-    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0)
-        return RUN_EXIT_INPUT;
+    /* no --baseline: the scenario's own baseline when one is stored; one
+     * that cannot be read (its message says why) leaves the diagnosis
+     * without a baseline, as `gemlab run` does, rather than without a
+     * diagnosis.  A baseline asked for by name must be read. */
+    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0) {
+        fprintf(stderr, "gemlab diagnose: warning: the stored baseline above is not used (--no-baseline "
+                        "silences this)\n");
+        bl = NULL;
+    }
     rc = dg_diagnose_dir_opts(dir, bl, blind, stdout, stderr, &failed);
     cJSON_Delete(bl);
     if (rc)

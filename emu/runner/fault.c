@@ -125,7 +125,10 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
     }
     rc = qmp_open(&q, sock, 3000);
     if (rc) {
-        fprintf(err, "gemlab fault: cannot reach %s: %s (is the run still going?)\n", sock, strerror(-rc));
+        fprintf(err, "gemlab fault: cannot reach %s: %s (%s)\n", sock, strerror(-rc),
+                rc == -ETIMEDOUT ? "it takes one fault at a time: is another `gemlab fault` (a flap holds it for its "
+                                   "length) still going?"
+                                 : "is the run still going?");
         return rc;
     }
     {
@@ -155,14 +158,34 @@ int fault_apply(const char *run_dir, const struct fault_action *a, FILE *err)
         inst_signals_install();
         rc = set_link_any(&q, false);
         if (!rc) {
-            struct timespec ts = { (time_t)(a->dur_ns / 1000000000ull), (long)(a->dur_ns % 1000000000ull) };
+            long long end = t_ms + (long long)(a->dur_ns / 1000000ull);
+            bool ended = false;
+            struct stat st;
+            /* the down is recorded now: a run that ends during the flap
+             * lists what its link went through */
+            fault_record(run_dir, t_ms, a, "set_link down (the flap's up follows)", NULL, err);
             printf("gemlab fault: link down for %.3f s (a signal brings it up now)\n", a->dur_ns / 1e9);
             fflush(stdout);
-            while (!inst_stop_signal && nanosleep(&ts, &ts) && errno == EINTR)
-                ;
+            /* the run removes its sockets when it ends: stop waiting then */
+            while (!inst_stop_signal && inst_now_ms() < end) {
+                if (stat(sock, &st)) {
+                    ended = true;
+                    break;
+                }
+                long long left = end - inst_now_ms();
+                struct timespec ts = { 0, (long)((left < 100 ? (left > 0 ? left : 0) : 100) * 1000000L) };
+                nanosleep(&ts, NULL);
+            }
+            t_ms = inst_now_ms();
+            if (ended) {
+                fprintf(err, "gemlab fault: the run ended during the flap, before the link came back up\n");
+                qmp_close(&q);
+                return -ESRCH;
+            }
             rc = set_link_any(&q, true);
+            applied = "set_link up (the flap's end)";
             if (!rc && inst_stop_signal) {
-                applied = "set_link down, then up early (signal)";
+                applied = "set_link up early (signal)";
                 rc = -EINTR;
             }
         }

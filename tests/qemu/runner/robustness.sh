@@ -274,13 +274,14 @@ sys.exit(0 if c["interrupted"] is True and c["samples_done"] == 0 and c["samples
 fi
 
 # 7d. A miss's "reproduce" command reruns that sample: it carries --runs
-#     (--only must be below it) and --faults (the draw is among them), and
-#     writes beside the campaign, not over it.  --qemu /bin/false: every
-#     sample errors, so every sample is a miss with its command.
+#     (--only must be below it), --faults (the draw is among them) and
+#     --qemu (as root gemlab runs no QEMU from the tree), and writes beside
+#     the campaign, not over it.  --qemu /bin/false: every sample errors,
+#     so every sample is a miss with its command.
 out=$("$G" campaign --qemu /bin/false --runs 2 --seed 1 --faults loss,corrupt --out "$work/camp2" 2>&1)
 line=$(printf '%s\n' "$out" | sed -n 's/.*; reproduce: gemlab //p' | head -1)
 read -ra rargs <<<"$line"
-want="campaign --seed 1 --runs 2 --only 0 --duration 6 --faults loss,corrupt --out $work/camp2/repro-0"
+want="campaign --seed 1 --runs 2 --only 0 --duration 6 --faults loss,corrupt --qemu /bin/false --out $work/camp2/repro-0"
 if [ "$line" = "$want" ] && "$G" "${rargs[@]}" --dry-run >/dev/null 2>&1 \
    && cmp -s "$work/camp2/sample-000/scenario.ini" "$work/camp2/repro-0/sample-000/scenario.ini" \
    && grep -q '"samples_done":[[:space:]]*2' "$work/camp2/campaign.json"; then
@@ -296,6 +297,19 @@ if [ $have_fixture = 1 ]; then
     d=$work/rerun
     "$G" run "$work/short.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >/dev/null 2>&1
     first=$( [ -s "$d/results.json" ] && echo yes )
+    # 7e. (on that first run) a stored baseline that cannot be read leaves
+    #     `gemlab diagnose` without a baseline, with a warning, not without
+    #     a diagnosis (as `gemlab run` does); one asked for by name must be read.
+    mkdir -p "$work/bl" && cp -r "$d" "$work/bl/run"
+    "$G" baseline save "$work/bl/run" --dir "$work/bl/store" >/dev/null 2>&1
+    blf=$(find "$work/bl/store" -name '*.json' | head -1)
+    [ -n "$blf" ] && echo '{not json' >"$blf"
+    bo=$(GEMLAB_BASELINE_DIR=$work/bl/store "$G" diagnose "$work/bl/run" 2>&1); brc=$?
+    bo2=$("$G" diagnose "$work/bl/run" --baseline-dir "$work/bl/store" --baseline "$(basename "$blf" .json)" 2>&1); brc2=$?
+    if [ -n "$blf" ] && [ $brc -eq 0 ] && [[ "$bo" == *"the stored baseline above is not used"* ]] \
+       && [[ "$bo" == *"diagnosis:"* ]] && [ $brc2 -eq 2 ]; then
+        ok "diagnose with an unreadable stored baseline: a warning and the diagnosis; by name: exit 2"
+    else bad "diagnose with a corrupt baseline" "blf=$blf rc=$brc $bo / rc2=$brc2 $bo2"; fi
     "$G" run "$work/short.ini" --qemu "$QEMU" --fw "$work/ready.elf" --out "$d" >"$work/rerun.out" 2>&1 &
     rpid=$!
     wait_file "$d/qemu.pid"
@@ -605,10 +619,27 @@ kill -TERM $fpid; wait $fpid; rf=$?
 flog=$(cat "$d/faults.jsonl" 2>/dev/null)
 wait $rpid
 if [ $rf -eq 130 ] && grep -q "the link is up again" "$work/flapsig.fault" \
-   && [[ "$flog" == *'"event":"flap 30s"'*'"applied":"set_link down, then up early (signal)"'* ]] \
+   && [[ "$flog" == *'"event":"flap 30s","applied":"set_link down (the flap'"'"'s up follows)"'* ]] \
+   && [[ "$flog" == *'"event":"flap 30s","applied":"set_link up early (signal)"'* ]] \
    && [[ "$flog" != *error* ]]; then
     ok "SIGTERM during a fault flap: link up again, recorded, exit 130"
 else bad "SIGTERM during a fault flap" "rc=$rf $(cat "$work/flapsig.fault") / $flog"; fi
+# A flap that outlasts the run: its down is recorded when applied (the
+# run's results list it), and the fault stops waiting when the run ends,
+# saying so, instead of sleeping out its 30 s to a "connection reset".
+d=$work/flaplong
+"$G" boot --qemu "$QEMU" --out "$d" --hold 3 >"$work/flaplong.out" 2>&1 &
+rpid=$!
+for _ in $(seq 200); do grep -q "QMP up" "$work/flaplong.out" && break; sleep 0.1; done
+t0=$(date +%s)
+fo=$("$G" fault "$d" flap 30s 2>&1); rf=$?
+took=$(( $(date +%s) - t0 ))
+flog=$(cat "$d/faults.jsonl" 2>/dev/null)
+wait $rpid
+if [ $rf -eq 2 ] && [ "$took" -lt 15 ] && [[ "$fo" == *"the run ended during the flap"* ]] \
+   && [[ "$flog" == *'"applied":"set_link down (the flap'* ]]; then
+    ok "a fault flap that outlasts the run: down recorded at once, exit 2 when the run ends"
+else bad "flap outlasting the run" "rc=$rf took=${took}s $fo / $flog"; fi
 
 # 13. --net tap: the run's private netns disappears on success and on SIGINT.
 if [ "$(id -u)" = 0 ] && [ $have_fixture = 1 ] && command -v ip >/dev/null; then

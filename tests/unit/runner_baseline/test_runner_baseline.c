@@ -165,6 +165,35 @@ static void test_conditions_differ(void **state)
     cJSON_Delete(bl);
 }
 
+/* A run at another guest speed, or in the other clock, is another
+ * measurement: a clean_1g copy at mips = 50 read as a regression of 86 %
+ * with only the scenario hash listed as changed. */
+static void test_clock_and_cpu_speed_are_conditions(void **state)
+{
+    cJSON *bl, *r = results(949e6, 1, "h1");
+    struct bl_cmp c;
+    (void)state;
+
+    cJSON_AddItemToObject(r, "clock", cJSON_Parse("{\"mode\":\"virtual\",\"mips\":500,\"dma_line_ns\":0}"));
+    bl = bl_new(r, "default", 5, 3);
+    assert_int_equal(bl_append(bl, r, "run", stderr), 0);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "clock"), "mips", cJSON_CreateNumber(50));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r, "iperf"), "throughput_bps", cJSON_CreateNumber(132e6));
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.verdict, BL_CONDITIONS_DIFFER);
+    assert_int_equal(cJSON_GetArraySize(c.differ), 1);
+    assert_string_equal(cJSON_GetObjectItem(cJSON_GetArrayItem(c.differ, 0), "key")->valuestring, "mips");
+    bl_cmp_free(&c);
+    /* real time: the mode alone, and it differs */
+    cJSON_ReplaceItemInObject(r, "clock", cJSON_Parse("{\"mode\":\"real\"}"));
+    bl_compare(bl, r, &c);
+    assert_int_equal(c.verdict, BL_CONDITIONS_DIFFER);
+    assert_int_equal(cJSON_GetArraySize(c.differ), 3);   /* clock, mips, dma_line_ns */
+    bl_cmp_free(&c);
+    cJSON_Delete(r);
+    cJSON_Delete(bl);
+}
+
 static void test_subject_change_is_compared(void **state)
 {
     (void)state;
@@ -576,6 +605,10 @@ static void test_stored_baseline_of_the_wrong_shape_is_refused(void **state)
         { "runs", "[{\"throughput_bps\":\"x\"}]", "\"runs[0].throughput_bps\" is not a throughput" },
         { "runs", "[{\"throughput_bps\":-1}]", "\"runs[0].throughput_bps\" is not a throughput" },
         { "runs", "[{}]", "\"runs[0].throughput_bps\" is not a throughput" },
+        /* in range too: a 1e300 b/s run, a tolerance past 100 % */
+        { "runs", "[{\"throughput_bps\":1e300}]", "\"runs[0].throughput_bps\" is not a throughput" },
+        { "tolerance", "{\"min_pct\":1e308}", "\"tolerance.min_pct\" is 1e+308, above 100" },
+        { "tolerance", "{\"min_pct\":5,\"mad_k\":1e9}", "\"tolerance.mad_k\" is 1e+09, above 100" },
     };
     char top[64], rundir[128], path[700], msg[2048];
     cJSON *r = results(100e6, 4, "h1"), *bl;
@@ -612,6 +645,53 @@ static void test_stored_baseline_of_the_wrong_shape_is_refused(void **state)
         cJSON_Delete(c);
         cJSON_Delete(arr);
     }
+    cJSON_Delete(r);
+    rm_tree(top);
+}
+
+/* A stored baseline's "stats" is a summary for the reader: compare
+ * judges by its runs (a hand-set median of 1 b/s read as a 10^10 %
+ * improvement, a tolerance of -10 % as a regression of an equal run,
+ * "runs": [] as OK "of 2 runs"). */
+static void test_compare_judges_by_the_runs_not_the_stored_stats(void **state)
+{
+    char top[64], rundir[128], path[700], out_text[2048], msg[2048];
+    cJSON *r = results(100e6, 4, "h1"), *bl;
+    struct bl_opts o = { .name = "clean_1g", .min_pct = NAN, .mad_k = NAN };
+    FILE *out, *err;
+    char *text;
+    (void)state;
+
+    make_run(top, sizeof(top), rundir, sizeof(rundir), r);
+    assert_int_equal(save_msg(rundir, top, NULL, false, msg, sizeof(msg)), 0);
+    snprintf(path, sizeof(path), "%s/zc702/baremetal/clean_1g.json", top);
+    assert_int_equal(dg_load_json(path, &bl, stderr), 0);
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(bl, "stats"), "median_bps", cJSON_CreateNumber(1));
+    cJSON_ReplaceItemInObject(cJSON_GetObjectItem(bl, "stats"), "tolerance_pct", cJSON_CreateNumber(-10));
+    text = cJSON_Print(bl);
+    write_file(path, text);
+    cJSON_free(text);
+    o.run_dir = rundir;
+    o.dir = top;
+    out = tmpfile();
+    err = tmpfile();
+    assert_int_equal(bl_compare_run(&o, out, err), 0);
+    drain(out, out_text, sizeof(out_text));
+    drain(err, msg, sizeof(msg));
+    if (!strstr(out_text, ": OK: 100.00 Mb/s vs median 100.00 Mb/s of 1 run(s) (+0.0%"))
+        fail_msg("compare: '%s' '%s'", out_text, msg);
+    /* no runs: nothing to compare against, whatever the stats say */
+    cJSON_ReplaceItemInObject(bl, "runs", cJSON_CreateArray());
+    text = cJSON_Print(bl);
+    write_file(path, text);
+    cJSON_free(text);
+    out = tmpfile();
+    err = tmpfile();
+    assert_int_not_equal(bl_compare_run(&o, out, err), 0);
+    drain(out, out_text, sizeof(out_text));
+    drain(err, msg, sizeof(msg));
+    assert_null(strstr(out_text, ": OK:"));
+    cJSON_Delete(bl);
     cJSON_Delete(r);
     rm_tree(top);
 }
@@ -800,7 +880,9 @@ int main(void)
         cmocka_unit_test(test_auto_lookup),
         cmocka_unit_test(test_parallel_saves_lose_nothing),
         cmocka_unit_test(test_schema2_conditions_read_from_truth),
+        cmocka_unit_test(test_clock_and_cpu_speed_are_conditions),
         cmocka_unit_test(test_stored_baseline_of_the_wrong_shape_is_refused),
+        cmocka_unit_test(test_compare_judges_by_the_runs_not_the_stored_stats),
         cmocka_unit_test(test_throughput_must_be_finite_and_not_negative),
         cmocka_unit_test(test_save_does_not_make_up_board_firmware_or_name),
         cmocka_unit_test(test_tolerance_flags_are_plain_decimals),
