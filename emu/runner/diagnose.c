@@ -1203,12 +1203,18 @@ static bool r_udp_loss(const struct dg_in *in, struct dg_finding *f)
     ev(f, "rx_resource_errors", in->rx_resource_errors);
     ev(f, "rx_fcs_errors", in->fcs_errors);
     ev(f, "sender_tx_errors", in->sender_tx_errors);
+    ev(f, "link_flaps", in->flaps);
     if (in->sender_tx_errors > 0)
         /* iperf 2 numbers a datagram before it writes it (src/Client.cpp
          * WritePacketID(packetID++)): one its stack refused is a gap the
          * server counts as lost, though it never reached the wire */
         say(f, "UDP lost %.3g%% of datagrams; the sender's stack refused %.0f writes, and a refused datagram's "
                "number reads as lost too", in->lost_pct, in->sender_tx_errors);
+    else if (in->flaps > 0)
+        /* what was sent while the link was down is lost (no carrier):
+         * the loss is the flaps' first, not the path's */
+        say(f, "UDP lost %.3g%% of datagrams, with the link down %.0f time(s) during the test: what was sent "
+               "while it was down is among them", in->lost_pct, in->flaps);
     else
         say(f, "UDP lost %.3g%% of datagrams", in->lost_pct);
     return true;
@@ -1621,8 +1627,11 @@ static const struct dg_rule rules[] = {
       "docs/SOURCES.md 001 §5.1" },
     { DG_MAC_IRQ_SINGLE_CPU, r_irq_one_cpu,
       "all GEM interrupts and their softirq work land on one core, which is saturated while another has room",
-      "check /proc/interrupts; move the GEM IRQ off the saturated core with `echo MASK > /proc/irq/N/smp_affinity` "
-      "(1 = CPU0, 2 = CPU1, 3 = both), or let irqbalance spread them",
+      "check /proc/interrupts; the Zynq's GICv2 delivers an SPI to one core whatever the mask (kernel "
+      "drivers/irqchip/irq-gic.c gic_set_affinity takes the first CPU of it), so a mask of 3 changes nothing: give "
+      "the GEM IRQ the core the iperf threads do not saturate (`echo 2 > /proc/irq/N/smp_affinity`), or spread "
+      "the protocol work with RPS (/sys/class/net/eth0/queues/rx-0/rps_cpus, kernel Documentation/networking/"
+      "scaling.rst)",
       "docs/SOURCES.md 001 §5.2" },
     { DG_MAC_TX_RX_ASYMMETRY, r_asymmetry,
       "one direction is starved: too few TX descriptors or poor interrupt coalescing on that path",

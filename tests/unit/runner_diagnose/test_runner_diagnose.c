@@ -1639,6 +1639,18 @@ static void test_udp_loss_names_the_senders_refusals(void **state)
                                   "refused datagram's number reads as lost too");
 }
 
+/* UDP loss over a link that went down: what was sent while it was down
+ * is part of it (a15 of the 2026-12-07 blind pass: 75 % lost, 2 flaps,
+ * "lost between the sender and the receiving socket" alone). */
+static void test_udp_loss_names_the_flaps(void **state)
+{
+    (void)state;
+    summary_is("{\"link\":{\"up\":true,\"flaps\":2},\"iperf\":{\"udp_lost_pct\":75.1,"
+               "\"method\":{\"protocol\":\"udp\"}}}", DG_PROTO_UDP_LOSS,
+               "UDP lost 75.1% of datagrams, with the link down 2 time(s) during the test: what was sent while it "
+               "was down is among them");
+}
+
 /* Retransmits with the board's MAC dropping frames for want of RX
  * buffers (rx_bds = 4): the summary names that drop, not the path alone. */
 static void test_retransmits_name_the_boards_own_rx_drops(void **state)
@@ -1888,7 +1900,7 @@ static void test_udp_ceiling_by_length(void **state)
 
 int main(void)
 {
-    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 32];
+    struct CMUnitTest tests[sizeof(cases) / sizeof(cases[0]) + 64];   /* the cases, then the named tests below */
     char names[sizeof(cases) / sizeof(cases[0])][96];
     size_t n = 0;
 
@@ -1921,6 +1933,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_without_a_figure_says_so);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_a_restart_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_senders_refusals);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_flaps);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
