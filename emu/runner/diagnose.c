@@ -619,13 +619,7 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     bool half_late = in->full_duplex == 0 && (counted_late || counted_excess);
     /* parallel detection finds 10 and 100 only (28.2.3.1), and 1000BASE-T
      * needs autonegotiation (40.5.1): at 1000 no partner fell back to half */
-    /* ... or losing its own frames: an autonegotiating partner that
-     * parallel-detected half drops what collides with its own sending,
-     * and its small frames (ACKs) collide inside their first 64 bytes,
-     * fragments no counter of ours takes (a board forced to 100 full
-     * sending TCP: 33 Mb/s, 0 FCS errors, the partner 3083 collisions) */
-    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 &&
-                            (counted_fcs || (!in->udp && in->reverse == 1 && cap_lost_resent(in) > 0)) &&
+    bool ours_forced_full = in->full_duplex == 1 && in->local_autoneg == 0 && counted_fcs &&
                             !(in->speed_mbps >= 1000);
 
     if (in->link_up != 1 || (!ours_half && !half_late && !ours_forced_full))
@@ -638,8 +632,6 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
     ev(f, "excessive_collisions", excess);
     ev(f, "collisions", in->collisions);
     ev(f, "rx_fcs_errors", in->fcs_errors);
-    if (ours_forced_full && !counted_fcs)
-        ev(f, "capture_retransmits", in->cap_retransmits);
     if (ours_half)
         say(f, "duplex mismatch: we resolved half duplex by parallel detection (partner does not autonegotiate), "
                "%.0f late and %.0f excessive collisions, %.0f FCS errors", isnan(late) ? 0 : late,
@@ -648,13 +640,9 @@ static bool r_duplex(const struct dg_in *in, struct dg_finding *f)
         say(f, "duplex mismatch: we run half duplex%s and count %.0f late and %.0f excessive collisions: the "
                "partner does not defer, it runs full", in->local_autoneg == 0 ? " (autoneg off)" : "",
             isnan(late) ? 0 : late, isnan(excess) ? 0 : excess);
-    else if (counted_fcs)
+    else
         say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and counts %.0f FCS "
                "errors; an autonegotiating partner falls back to half", errs);
-    else
-        say(f, "duplex mismatch suspected: our side is forced full duplex (autoneg off) and resends %.0f of its "
-               "own TCP segments (capture); an autonegotiating partner falls back to half and drops what "
-               "collides", cap_lost_resent(in));
     return true;
 }
 
