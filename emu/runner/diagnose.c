@@ -54,6 +54,8 @@
 #define TH_RTT_JITTERY      1.25   /* the ping's median > 1.25 x the minimum RTT: a path with jitter */
 #define TH_BASELINE_TOL_PCT 5.0
 #define TH_STALL_INTERVALS  3      /* empty trailing intervals = a stall */
+#define TH_PROBE_MIN        10     /* the runner's ping: at least this many sent ... */
+#define TH_PROBE_LOSS       0.1    /* ... and this share unanswered: the path loses packets */
 #define TH_CORE_BUSY_PCT    75.0   /* single stream: the busiest core at least this busy */
 #define TH_CORE_SPREAD_PCT  30.0   /* ... and this many points above the idlest */
 #define TH_TX_BELOW         0.01   /* the board's sending rate > 1 % below the ceiling (and the offered rate) */
@@ -192,6 +194,8 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->board_rcv_wnd = jnum(root, RS(BOARD_TCP_WND));
     in->rtt_probe_us = jnum(root, RS(RTT_MIN_US));
     in->rtt_probe_p50_us = jnum(root, RS(RTT_P50_US));
+    in->rtt_probe_sent = jnum(root, RS(RTT_SENT));
+    in->rtt_probe_received = jnum(root, RS(RTT_RECEIVED));
     in->omit_s = jnum(root, RS(IPERF_METHOD_OMIT_S));
     in->duration_s = jnum(root, RS(IPERF_METHOD_DURATION_S));
     in->reference_bps = jnum(root, RS(EXPECT_REFERENCE_BPS));
@@ -792,47 +796,65 @@ static bool r_rx_resource(const struct dg_in *in, struct dg_finding *f)
 
 /* Traffic died while the link stayed up: the last intervals carry nothing
  * after earlier ones did, and the link never went down. */
-static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
+/* The first run of TH_STALL_INTERVALS empty intervals after the first,
+ * with the link up and no flap: at the end of the test, or in its middle
+ * (RX descriptors withheld for a while, then handed back).  *@first_zero
+ * its first interval, *@zeros its length, *@before the highest interval
+ * before it. */
+static bool stalled(const struct dg_in *in, int *first_zero, int *zeros, double *before)
 {
-    int first_zero = -1, zeros = 0;
-    double before = 0;
-
-    bool resumed;
-
+    *first_zero = -1;
+    *zeros = 0;
+    *before = 0;
     if (in->link_up != 1 || (!isnan(in->flaps) && in->flaps > 0) || in->nintervals < 4)
         return false;
-    /* the first run of TH_STALL_INTERVALS empty intervals after one that
-     * carried something: at the end of the test, or in its middle (RX
-     * descriptors withheld for a while, then handed back) */
-    for (int i = 1; i < in->nintervals && zeros < TH_STALL_INTERVALS; i++) {
+    for (int i = 1; i < in->nintervals && *zeros < TH_STALL_INTERVALS; i++) {
         if (in->intervals[i] >= 1e3) {
-            zeros = 0;
+            *zeros = 0;
             continue;
         }
-        if (!zeros)
-            first_zero = i;
-        zeros++;
+        if (!*zeros)
+            *first_zero = i;
+        (*zeros)++;
     }
-    if (zeros < TH_STALL_INTERVALS || first_zero <= 0)
+    if (*zeros < TH_STALL_INTERVALS || *first_zero <= 0)
         return false;
-    while (first_zero + zeros < in->nintervals && in->intervals[first_zero + zeros] < 1e3)
-        zeros++;
+    while (*first_zero + *zeros < in->nintervals && in->intervals[*first_zero + *zeros] < 1e3)
+        (*zeros)++;
+    for (int i = 0; i < *first_zero; i++)
+        *before = fmax(*before, in->intervals[i]);
+    return true;
+}
+
+/* TCP into the board, and the board answered every segment that reached
+ * it (the capture: no data after its last frame) with its MAC dropping
+ * nothing: a stall then is the sender or the path going quiet, not the
+ * receiver stopping */
+static bool board_answered_all(const struct dg_in *in)
+{
+    return !in->udp && in->reverse == 0 && in->bidir != 1 && in->cap_unanswered == 0 &&
+           !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0);
+}
+
+static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
+{
+    int first_zero, zeros;
+    double before;
+    bool resumed;
+
+    if (!stalled(in, &first_zero, &zeros, &before))
+        return false;
     resumed = first_zero + zeros < in->nintervals;
     /* the sender retransmitting on the wire while the MAC counts no RX
      * resource error or overrun is TCP waiting on its retransmission
      * timer (RFC 6298 5.5 doubles it), not a receiver that stopped */
     if (cap_lost_resent(in) > 0 && !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
         return false;
-    /* ... and a board receiving TCP that answered every segment that
-     * reached it (the capture: no data after its last frame) did not
-     * stop either: the sender or the path went quiet
-     * (a loss burst that took the resends too, before any reached the
-     * board: campaign --clock virtual seed 1 sample 6 of 2026-12-07) */
-    if (!in->udp && in->reverse == 0 && in->bidir != 1 && in->cap_unanswered == 0 &&
-        !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0))
+    /* ... nor a board that answered everything that reached it (a loss
+     * burst that took the resends too, before any reached the board:
+     * campaign --clock virtual seed 1 sample 6 of 2026-12-07) */
+    if (board_answered_all(in))
         return false;
-    for (int i = 0; i < first_zero; i++)
-        before = fmax(before, in->intervals[i]);
     if (before < 1e6)
         return false;
     ev(f, "stalled_from_interval", first_zero);
@@ -1141,15 +1163,39 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     if (in->udp)
         return false;
     if (!tcp_resent(in)) {
-        /* nothing resent got through, but a hole in what the partner
-         * sent was never filled: the path lost it, and its resends */
-        if (!(in->cap_hole_bytes > 0))
+        /* nothing resent got through.  A hole in what the partner sent
+         * was never filled; or the traffic stopped while the board
+         * answered all that reached it; or the runner's ping lost
+         * packets: the path lost segments, and their resends */
+        int first_zero, zeros;
+        double before;
+        bool quiet = stalled(in, &first_zero, &zeros, &before) && board_answered_all(in);
+        bool probe = in->link_up == 1 && in->rtt_probe_sent >= TH_PROBE_MIN &&
+                     in->rtt_probe_sent - in->rtt_probe_received >= TH_PROBE_LOSS * in->rtt_probe_sent;
+        char ping[96] = "";
+
+        if (!(in->cap_hole_bytes > 0) && !quiet && !probe)
             return false;
         ev(f, "capture_hole_at_end_bytes", in->cap_hole_bytes);
         ev(f, "capture_retransmits", in->cap_retransmits);
+        ev(f, "capture_tcp_unanswered", in->cap_unanswered);
+        ev(f, "probe_sent", in->rtt_probe_sent);
+        ev(f, "probe_received", in->rtt_probe_received);
         ev(f, "throughput_bps", in->bps);
-        say(f, "a segment into the board never arrived, nor any resend of it (capture: the board's last ACK stops at "
-               "a hole %.0f bytes below the highest byte that arrived): segments are being lost on the path", in->cap_hole_bytes);
+        if (probe)
+            snprintf(ping, sizeof(ping), "; the runner's ping of the board lost %.0f of %.0f",
+                     in->rtt_probe_sent - in->rtt_probe_received, in->rtt_probe_sent);
+        if (in->cap_hole_bytes > 0)
+            say(f, "a segment into the board never arrived, nor any resend of it (capture: the board's last ACK "
+                   "stops at a hole %.0f bytes below the highest byte that arrived)%s: segments are being lost on "
+                   "the path", in->cap_hole_bytes, ping);
+        else if (quiet)
+            say(f, "traffic into the board stopped after interval %d with the link up, while the board answered "
+                   "every segment that reached it and its MAC dropped none (capture, GEM)%s: the sender's segments "
+                   "and its resends are lost before the board", first_zero, ping);
+        else
+            say(f, "no TCP segment was seen resent, but the runner's ping of the board lost %.0f of %.0f: packets "
+                   "are being lost on the path", in->rtt_probe_sent - in->rtt_probe_received, in->rtt_probe_sent);
         return true;
     }
     ev(f, "retransmits", in->retransmits);
@@ -1169,10 +1215,13 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
     } else {
         /* the board's own MAC dropping received frames (no RX buffer,
          * GEM 0x1A0) loses segments too, after the cable */
-        char where[96] = "on the path";
+        char where[128] = "on the path";
         if (in->rx_resource_errors > 0)
             snprintf(where, sizeof(where), "on the path or by the board's MAC (%.0f frames dropped for want of RX "
                      "buffers)", in->rx_resource_errors);
+        else if (in->flaps > 0)
+            snprintf(where, sizeof(where), "while the link was down (%.0f time(s) during the test) or on the path",
+                     in->flaps);
         if (tool)
             say(f, "%.0f TCP retransmits: segments are being lost %s", in->retransmits, where);
         else

@@ -51,6 +51,7 @@ struct dg_in {
     double board_rcv_wnd;         /* board.tcp_wnd: what the board's stack advertises */
     double rtt_probe_us;          /* rtt.min_us: the runner's ping of the board */
     double rtt_probe_p50_us;      /* rtt.p50_us: that ping's median */
+    double rtt_probe_sent, rtt_probe_received;  /* rtt.sent/received: that ping's count */
     double omit_s, duration_s;
     /* expectations that feed rules: the engineer's reference, not a fact */
     double reference_bps;

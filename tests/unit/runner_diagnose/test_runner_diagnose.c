@@ -457,6 +457,24 @@ static const struct rcase cases[] = {
       "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, true },
     { "{\"capture\":{\"tcp_retransmits\":0,\"tcp_hole_at_end_bytes\":0},"
       "\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}", DG_PROTO_RETRANSMITS, false },
+    /* the path lost everything from 1 s on (a blind tester's b_blackhole):
+     * no resend reached the board, no hole (the tail went too), the board
+     * answered all that arrived: the traffic went quiet before the board */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[949e6,0.34e6,0,0,0,0],"
+      TCP3(",\"reverse\":false") "},\"capture\":{\"tcp_retransmits\":0,\"tcp_hole_at_end_bytes\":0,"
+      "\"tcp_unanswered\":0}}", DG_PROTO_RETRANSMITS, true },
+    /* ... not when the board left segments unanswered (the receiver stopped) */
+    { "{\"link\":{\"up\":true,\"flaps\":0},\"iperf\":{\"intervals_bps\":[949e6,0.34e6,0,0,0,0],"
+      TCP3(",\"reverse\":false") "},\"capture\":{\"tcp_retransmits\":0,\"tcp_hole_at_end_bytes\":0,"
+      "\"tcp_unanswered\":12}}", DG_PROTO_RETRANSMITS, false },
+    /* the runner's ping of the board lost 10 of 20 (Gilbert-Elliott bursts) */
+    { "{\"link\":{\"up\":true},\"rtt\":{\"sent\":20,\"received\":10},\"iperf\":{" TCP3("") "}}",
+      DG_PROTO_RETRANSMITS, true },
+    { "{\"link\":{\"up\":true},\"rtt\":{\"sent\":20,\"received\":19},\"iperf\":{" TCP3("") "}}",
+      DG_PROTO_RETRANSMITS, false },
+    /* ... no link: the ping had nothing to cross */
+    { "{\"link\":{\"up\":false},\"rtt\":{\"sent\":20,\"received\":0},\"iperf\":{" TCP3("") "}}",
+      DG_PROTO_RETRANSMITS, false },
     /* the wire model's loss counters are truth: iperf 2 shows no retransmits */
     { "{\"truth\":{\"model\":{\"stat_rx_wire_dropped_loss\":40}},\"iperf\":{\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\"}}}",
       DG_PROTO_RETRANSMITS, false },
