@@ -1324,7 +1324,8 @@ static bool r_duplicates(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
-/* A hop on the path into the board is slower than the board's link: the
+/* A hop on the path into the board is slower than the board's link (with
+ * -d / --bidir, judged on what the board received, iperf.rx_bps): the
  * partner's full-size frames arrive no closer together than a link of
  * capture.path_in_bps sends them (capture.c, packet dispersion), under
  * TH_PATH_NARROW of the negotiated rate, and the goodput into the board
@@ -1337,26 +1338,28 @@ static bool r_duplicates(const struct dg_in *in, struct dg_finding *f)
  * board's end of the cable, where its own frames leave at its own pace. */
 static bool r_path_bottleneck(const struct dg_in *in, struct dg_finding *f)
 {
-    double line, carried, path = in->cap_path_bps;
+    /* both directions at once: what the board received is the half that
+     * crossed the path into it */
+    double line, carried, path = in->cap_path_bps, into = in->bidir == 1 ? in->rx_bps : in->bps;
 
-    if (in->reverse != 0 || in->bidir == 1 || in->link_up == 0 || isnan(in->bps) || isnan(in->speed_mbps) ||
+    if ((in->reverse != 0 && in->bidir != 1) || in->link_up == 0 || isnan(into) || isnan(in->speed_mbps) ||
         !(in->speed_mbps > 0) || !(path > 0) || !(in->cap_path_pairs >= TH_PATH_PAIRS))
         return false;
     line = in->speed_mbps * 1e6;
     carried = ceiling(in) * path / line;
-    if (path >= TH_PATH_NARROW * line || in->bps < TH_PATH_EXPLAINS * carried ||
+    if (path >= TH_PATH_NARROW * line || into < TH_PATH_EXPLAINS * carried ||
         (in->udp && !(in->offered_bps > TH_PATH_OFFER * path)))
         return false;
     ev(f, "path_in_bps", path);
     ev(f, "path_in_pairs", in->cap_path_pairs);
     ev(f, "speed_mbps", in->speed_mbps);
-    ev(f, "throughput_bps", in->bps);
+    ev(f, "throughput_bps", into);
     ev(f, "path_carries_bps", carried);
     if (in->udp)
         ev(f, "offered_bps", in->offered_bps);
     say(f, "full-size frames reach the board at %.2f Mb/s back to back (capture, %.0f pairs) on a %.0f Mb/s link; "
-           "%.2f Mb/s of goodput is what that carries", path / 1e6, in->cap_path_pairs, in->speed_mbps,
-        in->bps / 1e6);
+           "%.2f Mb/s of goodput%s is what that carries", path / 1e6, in->cap_path_pairs, in->speed_mbps,
+        into / 1e6, in->bidir == 1 ? " into the board" : "");
     return true;
 }
 

@@ -538,6 +538,14 @@ static const struct rcase cases[] = {
     { PATH(",\"reverse\":false", "47.47e6", "50e6", "99"), DG_PROTO_PATH_BOTTLENECK, false },
     { PATH(",\"reverse\":true", "47.47e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
     { PATH("", "47.47e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK, false },
+    /* both directions at once through a 100 Mb/s hop: 92.4 Mb/s into the
+     * board, 184.8 summed (a blind tester's a_bidir100) */
+    { "{" L1000 ",\"iperf\":{\"throughput_bps\":184.8e6,\"rx_bps\":92.4e6,"
+      TCP3(",\"reverse\":false,\"bidir\":true") "},\"capture\":{\"path_in_bps\":100e6,\"path_in_pairs\":15493}}",
+      DG_PROTO_PATH_BOTTLENECK, true },
+    { "{" L1000 ",\"iperf\":{\"throughput_bps\":1800e6,\"rx_bps\":900e6,"
+      TCP3(",\"reverse\":false,\"bidir\":true") "},\"capture\":{\"path_in_bps\":1000e6,\"path_in_pairs\":15493}}",
+      DG_PROTO_PATH_BOTTLENECK, false },
     /* UDP: a client paced to -b 20M spaces its datagrams itself */
     { "{" L1000 ",\"iperf\":{\"throughput_bps\":19.1e6,\"method\":{\"protocol\":\"udp\",\"reverse\":false,"
       "\"offered_bps\":20e6}},\"capture\":{\"path_in_bps\":20.4e6,\"path_in_pairs\":3000}}",
