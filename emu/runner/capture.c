@@ -522,9 +522,9 @@ static void endpoint(char *buf, size_t len, const uint8_t *a, uint8_t alen, uint
  * A hole the board was still acknowledging when the capture ended, as
  * the partner's sequence space from it to the highest data byte that
  * arrived: the board's last ACK stops at una, data up to data_max
- * arrived, and no segment covering una did (a FIN not yet acknowledged
- * when the run ended is no hole) (Wireshark's
- * "previous segment not captured" that nothing filled).  The path lost
+ * arrived, and no segment covering una did (Wireshark's "previous
+ * segment not captured" that nothing filled; a FIN the run ended before
+ * the board acknowledged is no hole).  The path lost
  * that segment and every resend of it that reached the tap; a receiver
  * that stopped acknowledging leaves no hole (the bytes at una arrived).
  * 0 for the board's own direction, which the tap sees as sent.
@@ -541,7 +541,8 @@ static uint32_t hole_at_end(const struct half *h)
     return h->data_max - h->una;
 }
 
-static cJSON *half_json(const struct half *h, const struct half *other)
+/* @hole: hole_at_end(@h), which the caller sums too */
+static cJSON *half_json(const struct half *h, const struct half *other, uint32_t hole)
 {
     cJSON *o = cJSON_CreateObject();
     cJSON_AddStringToObject(o, "sender", h->board ? "board" : "partner");
@@ -557,7 +558,7 @@ static cJSON *half_json(const struct half *h, const struct half *other)
     cJSON_AddNumberToObject(o, "peer_zero_windows", (double)other->zero_windows);
     cJSON_AddBoolToObject(o, "window_scale_known", h->syn && other->syn);
     if (!h->board)
-        cJSON_AddNumberToObject(o, "hole_at_end_bytes", (double)hole_at_end(h));
+        cJSON_AddNumberToObject(o, "hole_at_end_bytes", (double)hole);
     if (h->mss)
         cJSON_AddNumberToObject(o, "mss", h->mss);
     if (h->rtt_samples) {
@@ -937,9 +938,10 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
             struct half *h = &fw->h[d];
             if (!h->seen)
                 continue;
-            cJSON_AddItemToArray(dirs, half_json(h, &fw->h[!d]));
+            uint32_t hb = hole_at_end(h);
+            cJSON_AddItemToArray(dirs, half_json(h, &fw->h[!d], hb));
             retx += h->retransmits;
-            hole += hole_at_end(h);
+            hole += hb;
             spur += h->spurious;
             ooo += h->out_of_order;
             dups += h->duplicates;

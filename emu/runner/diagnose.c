@@ -794,8 +794,6 @@ static bool r_rx_resource(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
-/* Traffic died while the link stayed up: the last intervals carry nothing
- * after earlier ones did, and the link never went down. */
 /* The first run of TH_STALL_INTERVALS empty intervals after the first,
  * with the link up and no flap: at the end of the test, or in its middle
  * (RX descriptors withheld for a while, then handed back).  *@first_zero
@@ -836,6 +834,8 @@ static bool board_answered_all(const struct dg_in *in)
            !(in->rx_resource_errors > 0) && !(in->rx_overruns > 0);
 }
 
+/* Traffic died while the link stayed up: the last intervals carry nothing
+ * after earlier ones did, and the link never went down. */
 static bool r_rx_stall(const struct dg_in *in, struct dg_finding *f)
 {
     int first_zero, zeros;
@@ -1153,6 +1153,44 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
     return true;
 }
 
+/* TCP lost segments though no resend of them reached the tap: a hole in
+ * what the partner sent was never filled; or the traffic stopped while
+ * the board answered all that reached it; or the runner's ping lost
+ * packets.  The path lost the segments, and their resends. */
+static bool lost_unseen(const struct dg_in *in, struct dg_finding *f)
+{
+    int first_zero, zeros;
+    double before, ping_lost = in->rtt_probe_sent - in->rtt_probe_received;
+    bool quiet = stalled(in, &first_zero, &zeros, &before) && board_answered_all(in);
+    bool probe = in->link_up == 1 && in->rtt_probe_sent >= TH_PROBE_MIN &&
+                 ping_lost >= TH_PROBE_LOSS * in->rtt_probe_sent;
+    char ping[96] = "";
+
+    if (!(in->cap_hole_bytes > 0) && !quiet && !probe)
+        return false;
+    ev(f, "capture_hole_at_end_bytes", in->cap_hole_bytes);
+    ev(f, "capture_retransmits", in->cap_retransmits);
+    ev(f, "capture_tcp_unanswered", in->cap_unanswered);
+    ev(f, "probe_sent", in->rtt_probe_sent);
+    ev(f, "probe_received", in->rtt_probe_received);
+    ev(f, "throughput_bps", in->bps);
+    if (probe)
+        snprintf(ping, sizeof(ping), "; the runner's ping of the board lost %.0f of %.0f", ping_lost,
+                 in->rtt_probe_sent);
+    if (in->cap_hole_bytes > 0)
+        say(f, "a segment into the board never arrived, nor any resend of it (capture: the board's last ACK stops "
+               "at a hole %.0f bytes below the highest byte that arrived)%s: segments are being lost on the path",
+            in->cap_hole_bytes, ping);
+    else if (quiet)
+        say(f, "traffic into the board stopped after interval %d with the link up, while the board answered every "
+               "segment that reached it and its MAC dropped none (capture, GEM)%s: the sender's segments and its "
+               "resends are lost before the board", first_zero, ping);
+    else
+        say(f, "no TCP segment was seen resent, but the runner's ping of the board lost %.0f of %.0f: packets are "
+               "being lost on the path", ping_lost, in->rtt_probe_sent);
+    return true;
+}
+
 static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
 {
     /* the sender's own count (iperf3 sum_sent.retransmits, from TCP_INFO);
@@ -1162,42 +1200,8 @@ static bool r_retransmits(const struct dg_in *in, struct dg_finding *f)
 
     if (in->udp)
         return false;
-    if (!tcp_resent(in)) {
-        /* nothing resent got through.  A hole in what the partner sent
-         * was never filled; or the traffic stopped while the board
-         * answered all that reached it; or the runner's ping lost
-         * packets: the path lost segments, and their resends */
-        int first_zero, zeros;
-        double before;
-        bool quiet = stalled(in, &first_zero, &zeros, &before) && board_answered_all(in);
-        bool probe = in->link_up == 1 && in->rtt_probe_sent >= TH_PROBE_MIN &&
-                     in->rtt_probe_sent - in->rtt_probe_received >= TH_PROBE_LOSS * in->rtt_probe_sent;
-        char ping[96] = "";
-
-        if (!(in->cap_hole_bytes > 0) && !quiet && !probe)
-            return false;
-        ev(f, "capture_hole_at_end_bytes", in->cap_hole_bytes);
-        ev(f, "capture_retransmits", in->cap_retransmits);
-        ev(f, "capture_tcp_unanswered", in->cap_unanswered);
-        ev(f, "probe_sent", in->rtt_probe_sent);
-        ev(f, "probe_received", in->rtt_probe_received);
-        ev(f, "throughput_bps", in->bps);
-        if (probe)
-            snprintf(ping, sizeof(ping), "; the runner's ping of the board lost %.0f of %.0f",
-                     in->rtt_probe_sent - in->rtt_probe_received, in->rtt_probe_sent);
-        if (in->cap_hole_bytes > 0)
-            say(f, "a segment into the board never arrived, nor any resend of it (capture: the board's last ACK "
-                   "stops at a hole %.0f bytes below the highest byte that arrived)%s: segments are being lost on "
-                   "the path", in->cap_hole_bytes, ping);
-        else if (quiet)
-            say(f, "traffic into the board stopped after interval %d with the link up, while the board answered "
-                   "every segment that reached it and its MAC dropped none (capture, GEM)%s: the sender's segments "
-                   "and its resends are lost before the board", first_zero, ping);
-        else
-            say(f, "no TCP segment was seen resent, but the runner's ping of the board lost %.0f of %.0f: packets "
-                   "are being lost on the path", in->rtt_probe_sent - in->rtt_probe_received, in->rtt_probe_sent);
-        return true;
-    }
+    if (!tcp_resent(in))
+        return lost_unseen(in, f);
     ev(f, "retransmits", in->retransmits);
     ev(f, "capture_retransmits", in->cap_retransmits);
     ev(f, "capture_spurious_retransmits", in->cap_spurious);

@@ -447,32 +447,24 @@ def test_build_options_the_elf_lacks_are_refused(tmp_path, vt_qemu, fw):
     assert tc["tx_bds_asked"] == 64 and "rx_bds_asked" not in tc, tc
 
 
-def test_fw_cmd_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw):
-    """A [traffic] fw_cmd the shell answers with "unknown command" would
-    leave the experiment without it: the run is an ERROR (exit 2) naming
-    the key's file:line and the firmware's answer, not a PASS.  The line
-    is the refused command's own, not the first fw_cmd's."""
-    out = str(tmp_path / "fwc")
+@pytest.mark.parametrize("name, text, said", [
+    # the line is the refused command's own, not the first fw_cmd's
+    ("fwc", "fw_cmd = stats\nfw_cmd = frobnicate --now\n",
+     "fwc.ini:8: [traffic] fw_cmd = frobnicate --now: the firmware does not know it"),
+    ("fwt", "[timeline]\nat = 200ms fw frobnicate --now\n",
+     "fwt.ini:8: [timeline] at: fw frobnicate --now: the firmware does not know it"),
+])
+def test_fw_command_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw, name, text, said):
+    """A [traffic] fw_cmd or a [timeline] `fw` command the shell answers
+    with "unknown command" would leave the experiment without it: the run
+    is an ERROR (exit 2) naming the line in the file and the firmware's
+    answer, not a PASS (with the event listed as applied)."""
+    out = str(tmp_path / name)
     r = gemlab_run(vt_qemu, fw, out, extra=["--net", "idle"],
-                   text="[scenario]\nname = fwc\n[board]\nclock = virtual\n[traffic]\nduration = 1s\n"
-                        "fw_cmd = stats\nfw_cmd = frobnicate --now\n")
+                   text=f"[scenario]\nname = {name}\n[board]\nclock = virtual\n[traffic]\nduration = 1s\n" + text)
     assert r.returncode == 2, r.stdout + r.stderr
-    assert "fwc.ini:8: [traffic] fw_cmd = frobnicate --now: the firmware does not know it" in r.stderr, r.stderr
+    assert said in r.stderr, r.stderr
     assert "unknown command 'frobnicate'" in r.stderr, r.stderr
-    assert results.load(out)["verdict"]["result"] == "ERROR"
-
-
-def test_timeline_fw_command_the_firmware_does_not_know_is_an_error(tmp_path, vt_qemu, fw):
-    """The same for a [timeline] `fw` command: the firmware answered
-    "unknown command" and the run went on without it, so the run is an
-    ERROR naming the event's line, not a PASS with the event listed as
-    applied."""
-    out = str(tmp_path / "fwt")
-    r = gemlab_run(vt_qemu, fw, out, extra=["--net", "idle"],
-                   text="[scenario]\nname = fwt\n[board]\nclock = virtual\n[traffic]\nduration = 1s\n"
-                        "[timeline]\nat = 200ms fw frobnicate --now\n")
-    assert r.returncode == 2, r.stdout + r.stderr
-    assert "fwt.ini:8: [timeline] at: fw frobnicate --now: the firmware does not know it" in r.stderr, r.stderr
     assert results.load(out)["verdict"]["result"] == "ERROR"
 
 

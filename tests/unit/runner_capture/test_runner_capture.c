@@ -699,21 +699,27 @@ static void test_partner_flight_is_what_arrives_in_one_rtt(void **state)
     cJSON_Delete(o);
 }
 
-/* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
- * a malformed file is an error naming it. */
+/* A new capture: the handshake, the partner's first segment (1001..2461)
+ * at 2 ms and the board's ACK of it. */
+static void first_segment_acked(struct w *w)
+{
+    w_open(w);
+    handshake_1ms(w);
+    seg(w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
+    seg(w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+}
+
 /* A hole the board was still acknowledging at the end: the segment at
  * 1001 + 1460 never arrived, three above it did (dup ACKs of it): 5840
- * bytes from the hole to the highest that arrived.  A board that stops acknowledging what arrived
- * leaves none: the bytes at its last ACK are there. */
+ * bytes from the hole to the highest that arrived.  A board that stops
+ * acknowledging what arrived leaves none: the bytes at its last ACK are
+ * there. */
 static void test_hole_never_filled_at_the_end(void **state)
 {
     struct w w;
     cJSON *o;
     (void)state;
-    w_open(&w);
-    handshake_1ms(&w);
-    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
-    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    first_segment_acked(&w);
     for (uint32_t i = 1; i <= 3; i++) {
         seg(&w, 2 * MS + 20 * US * (i + 1), 0, 40000, ACK, 2461 + 1460 * i, 5001, 65535, 1460, -1, -1, 0);
         seg(&w, 2 * MS + 20 * US * (i + 1) + 5 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
@@ -724,10 +730,7 @@ static void test_hole_never_filled_at_the_end(void **state)
     assert_int_equal(num(o, "tcp_unanswered"), 0);
     cJSON_Delete(o);
 
-    w_open(&w);
-    handshake_1ms(&w);
-    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
-    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    first_segment_acked(&w);
     for (uint32_t i = 0; i < 3; i++)
         seg(&w, 3 * MS + 20 * US * i, 0, 40000, ACK, 2461 + 1460 * i, 5001, 65535, 1460, -1, -1, 0);
     o = analyse(&w);
@@ -737,10 +740,7 @@ static void test_hole_never_filled_at_the_end(void **state)
 
     /* everything acknowledged, then the partner's FIN, which the run
      * ended before the board answered: no hole, nothing unanswered */
-    w_open(&w);
-    handshake_1ms(&w);
-    seg(&w, 2 * MS, 0, 40000, ACK, 1001, 5001, 65535, 1460, -1, -1, 0);
-    seg(&w, 2 * MS + 10 * US, 1, 40000, ACK, 5001, 2461, 65535, 0, -1, -1, 0);
+    first_segment_acked(&w);
     seg(&w, 3 * MS, 0, 40000, ACK | 0x01, 2461, 5001, 65535, 0, -1, -1, 0);
     o = analyse(&w);
     assert_int_equal(num(o, "tcp_hole_at_end_bytes"), 0);
@@ -748,6 +748,8 @@ static void test_hole_never_filled_at_the_end(void **state)
     cJSON_Delete(o);
 }
 
+/* Frames that are not TCP over IPv4/IPv6 are counted as frames only;
+ * a malformed file is an error naming it. */
 static void test_non_tcp_and_bad_file(void **state)
 {
     struct w w;
