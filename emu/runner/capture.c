@@ -74,7 +74,7 @@ struct half {
     uint64_t arr_sum;
     struct idseq ids;         /* the numbers of its data segments */
     /* the last SEEN_RING data segments: was a range sent before? */
-    struct { uint32_t seq, len; int32_t ipid; uint64_t t; } seen_ring[SEEN_RING];
+    struct { uint32_t seq, len; int32_t ipid; uint64_t t; uint8_t kind; } seen_ring[SEEN_RING];
     unsigned seen_next, seen_n;
 };
 
@@ -252,30 +252,40 @@ static void rtt_sample(struct half *h, uint64_t sent, uint64_t now)
 
 enum seg_kind { SEG_NEW, SEG_RETRANSMIT, SEG_SPURIOUS, SEG_OUT_OF_ORDER, SEG_DUPLICATE };
 
-static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t)
+static void seen_add(struct half *S, const struct tcp_seg *s, uint64_t t, enum seg_kind kind)
 {
     S->seen_ring[S->seen_next].seq = s->seq;
     S->seen_ring[S->seen_next].len = s->len;
     S->seen_ring[S->seen_next].ipid = s->ipid;
     S->seen_ring[S->seen_next].t = t;
+    S->seen_ring[S->seen_next].kind = (uint8_t)kind;
     S->seen_next = (S->seen_next + 1) % SEEN_RING;
     if (S->seen_n < SEEN_RING)
         S->seen_n++;
 }
 
 /* The sender numbers in turn: at least 16 datagrams seen after the
- * first, 9 in 10 numbered near the one before */
+ * first, 9 in 10 numbered near the one before; or, before 16, every one
+ * so far near the one before (two random numbers are near by chance
+ * 1 time in 128, so a connection's first reordered segments are read
+ * by their numbers too, not by duplicate ACKs) */
 static bool idseq_rises(const struct idseq *q)
 {
-    return q->init && q->near >= 16 && q->far * 9 <= q->near;
+    return q->init && ((q->near >= 16 && q->far * 9 <= q->near) || (q->near >= 1 && q->far == 0));
+}
+
+/* @a was numbered before @b (16-bit, RFC 1982 serial arithmetic) */
+static bool ipid_before(int32_t a, int32_t b)
+{
+    uint16_t behind = (uint16_t)((uint16_t)b - (uint16_t)a);
+
+    return a >= 0 && b >= 0 && behind != 0 && behind < 0x8000u;
 }
 
 /* @ipid is older than the newest seen, from a sender that numbers in turn */
 static bool idseq_older(const struct idseq *q, int32_t ipid)
 {
-    uint16_t behind = (uint16_t)(q->newest - (uint16_t)ipid);
-
-    return ipid >= 0 && idseq_rises(q) && behind != 0 && behind < 0x8000u;
+    return idseq_rises(q) && ipid_before(ipid, q->newest);
 }
 
 /* Note @ipid, the next datagram's number. */
@@ -328,8 +338,15 @@ static void idseq_note(struct idseq *q, int32_t ipid)
  * spurious (Wireshark's tcp.analysis.spurious_retransmission; RFC 3522):
  * the ACK was lost after the capture point, or duplicate ACKs (from
  * reordering or copies on the path) or a short RTO misled the sender.
+ * So is a resend of an original the path held back past the sender's
+ * duplicate-ACK threshold (RFC 5681 3.2), which lost nothing: whether
+ * the late original, numbered before the resend, arrives just before it
+ * (out of order itself, not yet acknowledged) or after it (then out of
+ * order, and *resent is the seen resend's slot, for the caller to mark
+ * spurious).
  */
-static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t)
+static enum seg_kind classify(const struct flow *f, const struct half *S, const struct tcp_seg *s, uint64_t t,
+                              int *resent)
 {
     uint64_t thres = f->init_rtt_ns ? f->init_rtt_ns : OOO_DEFAULT_NS;
     uint32_t end = s->seq + s->len;
@@ -343,6 +360,14 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
         if (s->ipid >= 0 && S->seen_ring[k].ipid == s->ipid && a == s->seq && b == end &&
             (s->ipid != 0 || t - S->seen_ring[k].t < thres))
             return SEG_DUPLICATE;
+        if (!S->board && idseq_rises(&S->ids) && ipid_before(s->ipid, S->seen_ring[k].ipid) &&
+            (S->seen_ring[k].kind == SEG_RETRANSMIT || S->seen_ring[k].kind == SEG_SPURIOUS)) {
+            *resent = (int)k;
+            return SEG_OUT_OF_ORDER;
+        }
+        if (!S->board && idseq_rises(&S->ids) && ipid_before(S->seen_ring[k].ipid, s->ipid) &&
+            S->seen_ring[k].kind == SEG_OUT_OF_ORDER)
+            return SEG_SPURIOUS;
         return acked ? SEG_SPURIOUS : SEG_RETRANSMIT;
     }
     if (acked)
@@ -443,15 +468,21 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
     }
     if (s->len) {
         enum seg_kind kind = SEG_NEW;
+        int resent = -1;
         if (!S->segments || seq_lt(S->data_max, s->seq + s->len))
             S->data_max = s->seq + s->len;
         S->segments++;
         S->bytes += s->len;
         /* a keepalive repeats the last byte (RFC 1122 4.2.3.6): not a retransmission */
         if (S->snd_init && seq_lt(s->seq, S->snd_max) && !(s->len <= 1 && s->seq + 1 == S->snd_max))
-            kind = classify(f, S, s, t);
+            kind = classify(f, S, s, t, &resent);
+        if (resent >= 0 && S->seen_ring[resent].kind == SEG_RETRANSMIT) {
+            /* its original came after all: the resend was spurious */
+            S->seen_ring[resent].kind = SEG_SPURIOUS;
+            S->spurious++;
+        }
         idseq_note(&S->ids, s->ipid);
-        seen_add(S, s, t);
+        seen_add(S, s, t, kind);
         if (kind == SEG_DUPLICATE) {
             S->duplicates++;
         } else if (kind == SEG_OUT_OF_ORDER) {

@@ -330,7 +330,7 @@ enum rs_type {
     X(CAPTURE_TCP_RETRANSMITS, "capture.tcp_retransmits", RS_NUM, \
       "data segments sent again (bytes seen before, or a hole filled a round trip or more after the stream moved on)") \
     X(CAPTURE_TCP_SPURIOUS_RETRANSMITS, "capture.tcp_spurious_retransmits", RS_NUM, \
-      "of those, bytes the receiver had already acknowledged: its ACK was lost on the way, or duplicate ACKs from reordering or copies misled the sender") \
+      "of those, bytes the receiver had already acknowledged, or whose original (numbered before the resend, from a sender that numbers in turn) arrived late beside it: its ACK was lost on the way, or duplicate ACKs from reordering or copies misled the sender") \
     X(CAPTURE_TCP_OUT_OF_ORDER, "capture.tcp_out_of_order", RS_NUM, \
       "data segments first seen after later ones: numbered (IPv4 identification) before the newest seen from a sender that numbers in turn, or, from one that does not, within a round trip and not drawn by duplicate ACKs: reordered on the path, not resent") \
     X(CAPTURE_TCP_DUPLICATES, "capture.tcp_duplicates", RS_NUM, \
