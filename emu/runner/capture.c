@@ -351,6 +351,8 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
     uint64_t thres = f->init_rtt_ns ? f->init_rtt_ns : OOO_DEFAULT_NS;
     uint32_t end = s->seq + s->len;
     bool acked = S->una_init && seq_le(end, S->una);
+    /* the partner numbers in turn: a number tells sent-before from after */
+    bool in_turn = !S->board && s->ipid >= 0 && idseq_rises(&S->ids);
 
     for (unsigned i = 0; i < S->seen_n; i++) {
         unsigned k = (S->seen_next + SEEN_RING - 1 - i) % SEEN_RING;   /* newest first */
@@ -360,19 +362,18 @@ static enum seg_kind classify(const struct flow *f, const struct half *S, const 
         if (s->ipid >= 0 && S->seen_ring[k].ipid == s->ipid && a == s->seq && b == end &&
             (s->ipid != 0 || t - S->seen_ring[k].t < thres))
             return SEG_DUPLICATE;
-        if (!S->board && idseq_rises(&S->ids) && ipid_before(s->ipid, S->seen_ring[k].ipid) &&
+        if (in_turn && ipid_before(s->ipid, S->seen_ring[k].ipid) &&
             (S->seen_ring[k].kind == SEG_RETRANSMIT || S->seen_ring[k].kind == SEG_SPURIOUS)) {
             *resent = (int)k;
             return SEG_OUT_OF_ORDER;
         }
-        if (!S->board && idseq_rises(&S->ids) && ipid_before(S->seen_ring[k].ipid, s->ipid) &&
-            S->seen_ring[k].kind == SEG_OUT_OF_ORDER)
+        if (in_turn && ipid_before(S->seen_ring[k].ipid, s->ipid) && S->seen_ring[k].kind == SEG_OUT_OF_ORDER)
             return SEG_SPURIOUS;
         return acked ? SEG_SPURIOUS : SEG_RETRANSMIT;
     }
     if (acked)
         return SEG_SPURIOUS;
-    if (!S->board && idseq_rises(&S->ids) && s->ipid >= 0) {
+    if (in_turn) {
         /* numbered in turn: an older number was sent before the bytes
          * above it, a newer one after them */
         return idseq_older(&S->ids, s->ipid) ? SEG_OUT_OF_ORDER : SEG_RETRANSMIT;

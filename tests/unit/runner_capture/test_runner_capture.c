@@ -371,6 +371,29 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
     zero_ipid = 0;
 }
 
+/* A fresh connection: 20 segments of 1000 bytes numbered from @id0,
+ * then three numbered from @id_over that overtake the next one, each
+ * drawing an ACK of it from the board.  Returns the held segment's
+ * sequence number. */
+static uint32_t hole_behind_three(struct w *w, uint16_t id0, uint16_t id_over)
+{
+    uint32_t seq = 1001;
+
+    w_open(w);
+    handshake_1ms(w);
+    for (int i = 0; i < 20; i++, seq += 1000) {
+        next_ipid = (uint16_t)(id0 + i);
+        seg(w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    }
+    for (int i = 0; i < 3; i++) {
+        next_ipid = (uint16_t)(id_over + i);
+        seg(w, 3 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq + 1000 + (uint32_t)i * 1000, 5001, 65535, 1000,
+            -1, -1, 0);
+        seg(w, 3 * MS + (uint64_t)i * 10 * US + 1 * US, 1, 40000, ACK, 5001, seq, 65535, 0, -1, -1, 0);
+    }
+    return seq;
+}
+
 /* A path that holds some frames back (netem's reorder: the others skip
  * the delay) makes the board send duplicate ACKs of the hole; the held
  * frames then fill it.  Their IPv4 numbers are older than those of the
@@ -414,18 +437,7 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
     }
 
     /* the resend the duplicate ACKs drew: a number past the newest */
-    w_open(&w);
-    handshake_1ms(&w);
-    for (int i = 0; i < 20; i++, seq += 1000) {
-        next_ipid = (uint16_t)(65530 + i);   /* across the 16-bit wrap */
-        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    }
-    for (int i = 0; i < 3; i++) {
-        next_ipid = (uint16_t)(14 + i);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq + 1000 + (uint32_t)i * 1000, 5001, 65535, 1000,
-            -1, -1, 0);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US + 1 * US, 1, 40000, ACK, 5001, seq, 65535, 0, -1, -1, 0);
-    }
+    seq = hole_behind_three(&w, 65530, 14);   /* across the 16-bit wrap */
     next_ipid = 17;
     seg(&w, 5 * MS, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
     o = analyse(&w);
@@ -459,24 +471,27 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
      * the original (its older number) comes after: nothing was lost, the
      * resend was spurious and the original is out of order (a campaign's
      * reorder of 9 % over 2 ms read one such resend as a loss) */
-    seq = 1001;
-    w_open(&w);
-    handshake_1ms(&w);
-    for (int i = 0; i < 20; i++, seq += 1000) {
-        next_ipid = (uint16_t)(500 + i);
-        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    }
-    for (int i = 0; i < 3; i++) {       /* 521..523 overtake 520 */
-        next_ipid = (uint16_t)(521 + i);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq + 1000 + (uint32_t)i * 1000, 5001, 65535, 1000,
-            -1, -1, 0);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US + 1 * US, 1, 40000, ACK, 5001, seq, 65535, 0, -1, -1, 0);
-    }
+    seq = hole_behind_three(&w, 500, 521);    /* 521..523 overtake 520 */
     next_ipid = 524;                    /* the fast retransmission */
     seg(&w, 4 * MS, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
     seg(&w, 4 * MS + 1 * US, 1, 40000, ACK, 5001, seq + 4000, 65535, 0, -1, -1, 0);
     next_ipid = 520;                    /* the original, late */
     seg(&w, 5 * MS, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    o = analyse(&w);
+    h = dir_of(o, 0, "partner");
+    assert_int_equal(num(h, "retransmits"), 1);
+    assert_int_equal(num(h, "spurious_retransmits"), 1);
+    assert_int_equal(num(h, "out_of_order"), 1);
+    cJSON_Delete(o);
+
+    /* the same, the original arriving just before the resend, which comes
+     * before the board's ACK of it: spurious all the same */
+    seq = hole_behind_three(&w, 600, 621);
+    next_ipid = 620;
+    seg(&w, 4 * MS, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    next_ipid = 624;
+    seg(&w, 4 * MS + 5 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
+    seg(&w, 4 * MS + 6 * US, 1, 40000, ACK, 5001, seq + 4000, 65535, 0, -1, -1, 0);
     o = analyse(&w);
     h = dir_of(o, 0, "partner");
     assert_int_equal(num(h, "retransmits"), 1);
@@ -504,33 +519,6 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
         assert_int_equal(num(h, "retransmits"), resend ? 1 : 0);
         cJSON_Delete(o);
     }
-
-    /* the same, the original arriving just before the resend, which comes
-     * before the board's ACK of it: spurious all the same */
-    seq = 1001;
-    w_open(&w);
-    handshake_1ms(&w);
-    for (int i = 0; i < 20; i++, seq += 1000) {
-        next_ipid = (uint16_t)(600 + i);
-        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    }
-    for (int i = 0; i < 3; i++) {
-        next_ipid = (uint16_t)(621 + i);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq + 1000 + (uint32_t)i * 1000, 5001, 65535, 1000,
-            -1, -1, 0);
-        seg(&w, 3 * MS + (uint64_t)i * 10 * US + 1 * US, 1, 40000, ACK, 5001, seq, 65535, 0, -1, -1, 0);
-    }
-    next_ipid = 620;
-    seg(&w, 4 * MS, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    next_ipid = 624;
-    seg(&w, 4 * MS + 5 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    seg(&w, 4 * MS + 6 * US, 1, 40000, ACK, 5001, seq + 4000, 65535, 0, -1, -1, 0);
-    o = analyse(&w);
-    h = dir_of(o, 0, "partner");
-    assert_int_equal(num(h, "retransmits"), 1);
-    assert_int_equal(num(h, "spurious_retransmits"), 1);
-    assert_int_equal(num(h, "out_of_order"), 1);
-    cJSON_Delete(o);
     next_ipid = 1;
 }
 
