@@ -282,10 +282,21 @@ static bool ipid_before(int32_t a, int32_t b)
     return a >= 0 && b >= 0 && behind != 0 && behind < 0x8000u;
 }
 
-/* @ipid is older than the newest seen, from a sender that numbers in turn */
+/* How far behind the newest number a datagram can be and still have
+ * been reordered: a quarter of the 16-bit space.  A path holds a datagram
+ * back by its spread of delays, and 16384 datagrams are 11 ms of
+ * minimum-size frames at 1 Gb/s (1.488 Mpps), beyond any reordering a
+ * path does.  A number further behind is the sender's after a gap: more
+ * than half the space lost in an outage (33333 lost UDP datagrams read as
+ * 16660 late ones) reads, in serial arithmetic, as behind. */
+#define IPID_REORDER_MAX 0x4000u
+
+/* @ipid is older than the newest seen, from a sender that numbers in
+ * turn, and near enough to it to have been reordered */
 static bool idseq_older(const struct idseq *q, int32_t ipid)
 {
-    return idseq_rises(q) && ipid_before(ipid, q->newest);
+    return idseq_rises(q) && ipid_before(ipid, q->newest) &&
+           (uint16_t)(q->newest - (uint16_t)ipid) < IPID_REORDER_MAX;
 }
 
 /* Note @ipid, the next datagram's number. */
@@ -304,7 +315,8 @@ static void idseq_note(struct idseq *q, int32_t ipid)
         q->near++;
     else
         q->far++;
-    if (ahead != 0 && ahead < 0x8000u)
+    /* newer: ahead, or too far behind for reordering (a gap) */
+    if (ahead != 0 && ahead <= 0x10000u - IPID_REORDER_MAX)
         q->newest = id;
     q->last = id;
 }

@@ -909,22 +909,100 @@ static cJSON *server_intervals(const cJSON *msgs, int p0, const char *proto_want
  * "progress" lines (those after the first @p0) the goodput per interval;
  * the client's intervals are what it sent (at -b 1000M over a 1G link:
  * 1000.12 Mb/s, above the line), kept as sent_intervals_bps. */
-static void board_udp_result(struct run *r, cJSON *res, int p0)
+static const cJSON *udp_server_result(struct inst *in)
 {
     const cJSON *m, *found = NULL;
 
-    if (r->s.v[SK_TRAFFIC_PROTOCOL].e != 1)
-        return;
-    cJSON_ArrayForEach(m, r->in.msgs) {
+    cJSON_ArrayForEach(m, in->msgs) {
         if (is_udp_server_result(m))
             found = m;
     }
     /* the history stops at its cap (inst.h INST_MSGS_MAX_BYTES), the
      * newest "result" is always kept */
-    if (is_udp_server_result(inst_last_msg(&r->in, "result")))
-        found = inst_last_msg(&r->in, "result");
+    if (is_udp_server_result(inst_last_msg(in, "result")))
+        found = inst_last_msg(in, "result");
+    return found;
+}
+
+static bool board_udp_result_seen(struct inst *in, void *arg)
+{
+    const cJSON *f = udp_server_result(in);
+
+    return f && f != ((struct run *)arg)->last_udp_result;
+}
+
+/* The bare-metal board received UDP and printed no result: its iperf
+ * server reports when the client's last datagram (a negative number)
+ * arrives, and the client gives up after 10 unanswered tries (iperf 2
+ * src/Client.cpp, "did not receive ack of last datagram").  The host's
+ * figure is what it wrote, not what arrived: as for TCP, no goodput; the
+ * intervals and the loss are the board's progress lines' (each says the
+ * datagrams and the lost ones counted so far). */
+static void board_udp_no_result(struct run *r, cJSON *res, int p0)
+{
+    double host = rs_jnumber(res, "throughput_bps");
+    const cJSON *m, *last = NULL;
+    char msg[200];
+    int k = 0;
+
+    cJSON_ArrayForEach(m, r->in.msgs) {
+        const cJSON *t = cJSON_GetObjectItemCaseSensitive(m, "type");
+        const cJSON *role = cJSON_GetObjectItemCaseSensitive(m, "role");
+        const cJSON *proto = cJSON_GetObjectItemCaseSensitive(m, "proto");
+        if (!cJSON_IsString(t) || strcmp(t->valuestring, "progress") || k++ < p0)
+            continue;
+        if (cJSON_IsString(role) && !strcmp(role->valuestring, "server") && cJSON_IsString(proto) &&
+            !strcmp(proto->valuestring, "udp"))
+            last = m;
+    }
+    snprintf(msg, sizeof(msg), "the board (the receiver) reported no iperf result: the host's %.2f Mb/s is "
+             "what it wrote into its socket, not what arrived", isnan(host) ? 0 : host / 1e6);
+    if (!isnan(host) && !cJSON_GetObjectItemCaseSensitive(res, "sent_bps"))
+        cJSON_AddNumberToObject(res, "sent_bps", host);
+    cJSON_ReplaceItemInObjectCaseSensitive(res, "ok", cJSON_CreateFalse());
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "error");
+    cJSON_AddStringToObject(res, "error", msg);
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "throughput_bps");
+    cJSON_AddNumberToObject(res, "throughput_bps", 0);
+    cJSON_DeleteItemFromObjectCaseSensitive(res, "rx_bps");
+    cJSON_AddNumberToObject(res, "rx_bps", 0);
+    if (last && !cJSON_GetObjectItemCaseSensitive(res, "udp_lost_pct")) {
+        double lost = rs_jnumber(last, "lost"), n = rs_jnumber(last, "datagrams");
+        if (!isnan(lost) && !isnan(n) && n > 0 && lost >= 0 && lost <= n) {
+            cJSON_AddNumberToObject(res, "udp_lost_pct", 100.0 * lost / n);
+            cJSON_AddStringToObject(res, "udp_source", "board iperf progress (no result line)");
+        }
+    }
+    {
+        cJSON *sent = cJSON_DetachItemFromObjectCaseSensitive(res, "intervals_bps");
+        if (sent)
+            cJSON_AddItemToObject(res, "sent_intervals_bps", sent);
+        cJSON_AddItemToObject(res, "intervals_bps", server_intervals(r->in.msgs, p0, "udp"));
+    }
+}
+
+static int board_udp_result(struct run *r, cJSON *res, int p0)
+{
+    const cJSON *found;
+
+    if (r->s.v[SK_TRAFFIC_PROTOCOL].e != 1)
+        return 0;
+    found = udp_server_result(&r->in);
+    if ((!found || found == r->last_udp_result) && r->s.v[SK_BOARD_FIRMWARE].e == 0 &&
+        !r->s.v[SK_TRAFFIC_REVERSE].b && !r->s.v[SK_TRAFFIC_BIDIR].b &&
+        cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "ok"))) {
+        /* its console line may trail the host client's exit */
+        int rc = inst_wait(&r->in, 3000, board_udp_result_seen, r);
+        if (rc && rc != -ETIMEDOUT)
+            return wait_failed(r, rc, "board iperf result");
+        found = udp_server_result(&r->in);
+        if (!found || found == r->last_udp_result) {
+            board_udp_no_result(r, res, p0);
+            return 0;
+        }
+    }
     if (!found || found == r->last_udp_result)
-        return;
+        return 0;
     r->last_udp_result = found;
     double bps = rs_jnumber(found, "bps"), loss = rs_jnumber(found, "loss_pct"), jit = rs_jnumber(found, "jitter_us");
     if (!isnan(bps)) {
@@ -951,6 +1029,7 @@ static void board_udp_result(struct run *r, cJSON *res, int p0)
             cJSON_Delete(iv);
         }
     }
+    return 0;
 }
 
 /* The in-emulator peer's addresses (docs/PEER.md: it plays slirp's host) */
@@ -1390,7 +1469,8 @@ static int run_traffic(struct run *r, unsigned long long length, int idx, cJSON 
             cJSON_AddBoolToObject(m, "reverse", r->s.v[SK_TRAFFIC_REVERSE].b);
         iperf_client_method(&r->s, length, m);
     }
-    board_udp_result(r, *result, nprog0);
+    if ((rc = board_udp_result(r, *result, nprog0)))
+        return rc;
     return board_tcp_result(r, *result, nres0, nprog0);
 }
 

@@ -573,6 +573,32 @@ static void test_udp_copies_and_reordering_by_ip_identification(void **state)
     next_ipid = 1;
 }
 
+/* An outage that loses more than half the 16-bit number space: the
+ * numbers after it read, in serial arithmetic, as older than the newest
+ * seen, but are the sender's next ones; one held back by a few places
+ * after the gap is still late. */
+static void test_udp_numbers_after_a_long_gap_are_not_late(void **state)
+{
+    struct w w;
+    cJSON *o;
+    uint16_t id = 65000;
+    (void)state;
+    w_open(&w);
+    for (int i = 0; i < 20; i++)
+        udp_in(&w, (uint64_t)i * 12 * US, id++, 1470);
+    id = (uint16_t)(id + 33333);
+    /* the 18th after the gap is held back behind the 19th and 20th */
+    for (int i = 0; i < 20; i++)
+        if (i != 17)
+            udp_in(&w, 1000000 * US + (uint64_t)i * 12 * US, (uint16_t)(id + i), 1470);
+    udp_in(&w, 1000240 * US, (uint16_t)(id + 17), 1470);
+    o = analyse(&w);
+    assert_int_equal(num(o, "udp_datagrams"), 40);
+    assert_int_equal(num(o, "udp_out_of_order"), 1);
+    assert_int_equal(num(o, "udp_duplicates"), 0);
+    cJSON_Delete(o);
+}
+
 /* RFC 5681 2: an ACK that moves the advertised window is a window
  * update, not a duplicate ACK, and neither is an ACK with nothing
  * outstanding: neither makes the hole that follows a retransmission. */
@@ -880,6 +906,7 @@ int main(void)
         cmocka_unit_test(test_reorder_and_duplicates_are_not_retransmissions),
         cmocka_unit_test(test_late_originals_after_duplicate_acks_are_out_of_order),
         cmocka_unit_test(test_udp_copies_and_reordering_by_ip_identification),
+        cmocka_unit_test(test_udp_numbers_after_a_long_gap_are_not_late),
         cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
         cmocka_unit_test(test_board_segment_garbled_on_the_wire_was_sent),
         cmocka_unit_test(test_new_connection_on_a_reused_4_tuple_is_a_new_flow),
