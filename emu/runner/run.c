@@ -966,11 +966,12 @@ static void board_udp_no_result(struct run *r, cJSON *res, int p0)
     cJSON_AddNumberToObject(res, "throughput_bps", 0);
     cJSON_DeleteItemFromObjectCaseSensitive(res, "rx_bps");
     cJSON_AddNumberToObject(res, "rx_bps", 0);
+    cJSON_AddStringToObject(res, "receiver", "board: no result line");
     if (last && !cJSON_GetObjectItemCaseSensitive(res, "udp_lost_pct")) {
         double lost = rs_jnumber(last, "lost"), n = rs_jnumber(last, "datagrams");
         if (!isnan(lost) && !isnan(n) && n > 0 && lost >= 0 && lost <= n) {
             cJSON_AddNumberToObject(res, "udp_lost_pct", 100.0 * lost / n);
-            cJSON_AddStringToObject(res, "udp_source", "board iperf progress (no result line)");
+            cJSON_AddStringToObject(res, "udp_loss_from", "the board's last iperf progress line (no result line)");
         }
     }
     {
@@ -1013,12 +1014,15 @@ static int board_udp_result(struct run *r, cJSON *res, int p0)
         cJSON_AddNumberToObject(res, "throughput_bps", bps);
         cJSON_DeleteItemFromObjectCaseSensitive(res, "rx_bps");
         cJSON_AddNumberToObject(res, "rx_bps", bps);
+        cJSON_DeleteItemFromObjectCaseSensitive(res, "receiver");
+        cJSON_AddStringToObject(res, "receiver", "board iperf result (bytes received)");
     }
-    if (!isnan(loss) && !cJSON_GetObjectItemCaseSensitive(res, "udp_lost_pct"))
+    if (!isnan(loss) && !cJSON_GetObjectItemCaseSensitive(res, "udp_lost_pct")) {
         cJSON_AddNumberToObject(res, "udp_lost_pct", loss);
+        cJSON_AddStringToObject(res, "udp_loss_from", "the board's iperf result line");
+    }
     if (!isnan(jit) && !cJSON_GetObjectItemCaseSensitive(res, "udp_jitter_ms"))
         cJSON_AddNumberToObject(res, "udp_jitter_ms", jit / 1000.0);
-    cJSON_AddStringToObject(res, "udp_source", "board iperf result");
     {
         cJSON *iv = server_intervals(r->in.msgs, p0, "udp"), *sent;
         if (cJSON_GetArraySize(iv) > 0 && !cJSON_GetObjectItemCaseSensitive(res, "sent_intervals_bps")) {
