@@ -345,6 +345,11 @@ const char *cp_fault_name(int i)
     return i >= 0 && i < NFAULTS ? faults[i].name : NULL;
 }
 
+bool cp_fault_vt(int i)
+{
+    return i >= 0 && i < NFAULTS && (faults[i].fw & CP_VT);
+}
+
 int cp_fault_lookup(const char *name)
 {
     for (int i = 0; i < NFAULTS; i++)
@@ -413,7 +418,9 @@ int cp_sample_draw(const struct cp_opts *o, unsigned index, struct cp_sample *s,
     a = draw_fault(&r, o, NULL);
     if (a < 0) {
         if (err)
-            fprintf(err, "gemlab campaign: --faults and --firmware leave no fault to draw\n");
+            fprintf(err, "gemlab campaign: --faults and --firmware%s leave no fault to draw%s\n",
+                    o->vt ? " with --clock virtual" : "",
+                    o->vt ? " (those `gemlab campaign --help` marks * run in real time only)" : "");
         return -EINVAL;
     }
     s->fault[s->nfaults++] = a;

@@ -58,6 +58,8 @@ struct cp_sample {
 /* Number of rows in the fault table, and row @i's name (NULL out of range). */
 int cp_nfaults(void);
 const char *cp_fault_name(int i);
+/* Fault @i also runs in virtual time (--clock virtual). */
+bool cp_fault_vt(int i);
 /* Row index of @name, or -1. */
 int cp_fault_lookup(const char *name);
 

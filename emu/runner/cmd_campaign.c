@@ -46,10 +46,10 @@ static void usage(FILE *f)
           "  (default --duration 2), only the faults it can run (docs/CAMPAIGN.md).\n"
           "  exit: 0 done and every bar met, 1 a run errored, a clean sample named a physical,\n"
           "  MAC or protocol code, or a --min-* bar was missed, 2 bad input\n"
-          "  faults:",
+          "  faults (* real time only):",
           f);
     for (int i = 0; i < cp_nfaults(); i++)
-        fprintf(f, "%s %s", i % 4 ? "," : (i ? ",\n   " : ""), cp_fault_name(i));
+        fprintf(f, "%s %s%s", i % 4 ? "," : (i ? ",\n   " : ""), cp_fault_name(i), cp_fault_vt(i) ? "" : "*");
     fputc('\n', f);
 }
 

@@ -1,9 +1,11 @@
 /* cmd_diagnose.c - `gemlab diagnose`: options and exit codes; the work is in diagnose.c and baseline.c. */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cjson/cJSON.h>
 
@@ -12,6 +14,15 @@
 #include "diagnose.h"
 #include "run.h"
 #include "util.h"
+
+/* The run's results.json can be read: without it there is no baseline
+ * to look for, and the diagnosis says why it cannot run. */
+static bool results_readable(const char *dir)
+{
+    char p[PATH_MAX];
+
+    return (size_t)snprintf(p, sizeof(p), "%s/results.json", dir) < sizeof(p) && access(p, R_OK) == 0;
+}
 
 int cmd_diagnose(int argc, char **argv)
 {
@@ -86,7 +97,7 @@ int cmd_diagnose(int argc, char **argv)
      * that cannot be read (its message says why) leaves the diagnosis
      * without a baseline, as `gemlab run` does, rather than without a
      * diagnosis.  A baseline asked for by name must be read. */
-    if (!bname && auto_bl && !blind && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0) {
+    if (!bname && auto_bl && !blind && results_readable(dir) && bl_auto_dir(dir, bdir, &bl, stdout, stderr) < 0) {
         fprintf(stderr, "gemlab diagnose: warning: the stored baseline above is not used (--no-baseline "
                         "silences this)\n");
         bl = NULL;

@@ -546,7 +546,10 @@ static bool r_downshift(const struct dg_in *in, struct dg_finding *f)
         return false;
     ev(f, "speed_mbps", in->speed_mbps);
     evs(f, "downshift", "true");
-    say(f, "PHY downshifted to %.0f Mb/s after failed 1000BASE-T attempts", in->speed_mbps);
+    if (isnan(in->speed_mbps))
+        say(f, "PHY reports a downshift after failed 1000BASE-T attempts, and no link at a lower speed yet");
+    else
+        say(f, "PHY downshifted to %.0f Mb/s after failed 1000BASE-T attempts", in->speed_mbps);
     return true;
 }
 
@@ -1886,7 +1889,9 @@ int dg_check_expect(const cJSON *root, const struct dg_report *rep, FILE *out, i
     if (!isnan(x)) {
         n++;
         got = jnum(root, RS(LINK_SPEED_MBPS));
-        if (got != x)
+        if (isnan(got))
+            fail(out, &nfail, "speed: expected %.0f Mb/s, got none (no link)", x);
+        else if (got != x)
             fail(out, &nfail, "speed: expected %.0f Mb/s, got %.0f", x, got);
     }
     jstr(e, "duplex", s, sizeof(s));

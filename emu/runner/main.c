@@ -46,7 +46,7 @@ static const char USAGE[] =
           "                             random faults, each run diagnosed blind and scored\n"
           "                             (precision/recall per code; --help for the rest)\n"
           "  schema                     the results.json fields as a Markdown table (docs/schema.md)\n"
-          "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 130 interrupted\n";
+          "exit: 0 pass, 1 fail, 2 bad input, 3 missing build/tool, 4 baseline conditions differ (baseline compare),\n      130 interrupted\n";
 
 static void usage(FILE *out)
 {

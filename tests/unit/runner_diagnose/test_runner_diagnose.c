@@ -1185,6 +1185,33 @@ static void test_expectations_checked_against_findings(void **state)
     cJSON_Delete(root);
 }
 
+/* No link has no speed: the expectation says so, not "got nan"; a
+ * downshift bit read with no link says no speed either. */
+static void test_expected_speed_without_a_link_says_none(void **state)
+{
+    cJSON *root = cJSON_Parse("{\"expect\":{\"speed_mbps\":1000},"
+                              "\"link\":{\"up\":false,\"downshift\":true}}");
+    struct dg_in in;
+    struct dg_report rep;
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    int checks = 0, nfail;
+    (void)state;
+    dg_in_from_json(root, &in);
+    dg_run(&in, &rep);
+    nfail = dg_check_expect(root, &rep, f, &checks);
+    fclose(f);
+    assert_int_equal(nfail, 1);
+    assert_non_null(strstr(buf, "speed: expected 1000 Mb/s, got none (no link)"));
+    assert_null(strstr(buf, "nan"));
+    for (int i = 0; i < rep.n; i++)
+        assert_null(strstr(rep.f[i].summary, "nan"));
+    free(buf);
+    dg_report_free(&rep);
+    cJSON_Delete(root);
+}
+
 static void test_failed_traffic_fails_unless_expected(void **state)
 {
     cJSON *bad = cJSON_Parse("{\"expect\":{\"diag\":[]},\"iperf\":{\"ok\":false,\"error\":\"refused\"}}");
@@ -1958,6 +1985,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expect_a_restart_fails);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_senders_refusals);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_flaps);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expected_speed_without_a_link_says_none);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
