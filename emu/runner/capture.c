@@ -863,7 +863,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     struct udp_flow *uf = calloc(CAP_MAX_FLOWS, sizeof(*uf));
     struct gl_pcapng_packet pk;
     struct gl_err e = { "" };
-    uint64_t frames = 0, crc = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
+    uint64_t frames = 0, crc = 0, crc_out = 0, tcp = 0, retx = 0, spur = 0, ooo = 0, dups = 0, rtt_min = 0, rtt_n = 0, untracked = 0;
     struct reorder heap = { 0 };
     struct dispersion disp = { 0 };
     struct pending p;
@@ -897,6 +897,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
                  * (gemlab_link.c writes the frame's bytes as sent) */
                 if ((pk.flags & 3u) != GL_PCAPNG_FLAG_OUTBOUND)
                     continue;
+                crc_out++;
             }
             if (lost_before_board(&pk))
                 continue;
@@ -966,6 +967,7 @@ int cap_analyse_stream(FILE *f, const char *name, cJSON **out, FILE *err)
     cJSON_AddStringToObject(o, "file", CAP_FILE);
     cJSON_AddNumberToObject(o, "frames", (double)frames);
     cJSON_AddNumberToObject(o, "crc_errors", (double)crc);
+    cJSON_AddNumberToObject(o, "crc_errors_out", (double)crc_out);
     cJSON_AddNumberToObject(o, "tcp_segments", (double)tcp);
     if (untracked)
         cJSON_AddNumberToObject(o, "tcp_segments_untracked", (double)untracked);

@@ -237,6 +237,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->bps = jnum(root, RS(IPERF_THROUGHPUT_BPS));
     in->retransmits = jnum(root, RS(IPERF_RETRANSMITS));
     in->cap_retransmits = jnum(root, RS(CAPTURE_TCP_RETRANSMITS));
+    in->cap_crc_out = jnum(root, RS(CAPTURE_CRC_ERRORS_OUT));
     in->cap_spurious = jnum(root, RS(CAPTURE_TCP_SPURIOUS_RETRANSMITS));
     in->cap_out_of_order = jnum(root, RS(CAPTURE_TCP_OUT_OF_ORDER));
     in->cap_duplicates = jnum(root, RS(CAPTURE_TCP_DUPLICATES));
@@ -674,11 +675,15 @@ static const char *rgmii_mode_of(const struct dg_in *in)
  * partner, whose counters the board cannot read, so its receiver counts
  * nothing.  What a bench reads instead: the 88E1116R's TX delay bit (page
  * 2 reg 21 bit 4) clear, and the board's frames lost at 1000 full duplex
- * while it sends (UDP loss at the receiver, or TCP segments resent). */
+ * while it sends (UDP loss at the receiver, or TCP segments resent), or
+ * its frames on the wire with a bad FCS (a tap, or the partner's
+ * rx_crc_errors): also its ACKs while it receives, which cost TCP nothing
+ * a goodput shows (ACKs are cumulative). */
 static bool rgmii_tx(const struct dg_in *in, struct dg_finding *f)
 {
-    bool lost = in->reverse == 1 && (in->udp ? in->lost_pct > TH_UDP_LOSS_PCT
-                                             : in->retransmits > 0 || cap_lost_resent(in) > 0);
+    bool crc_out = in->cap_crc_out > 0;
+    bool lost = crc_out || (in->reverse == 1 && (in->udp ? in->lost_pct > TH_UDP_LOSS_PCT
+                                                         : in->retransmits > 0 || cap_lost_resent(in) > 0));
     /* the bit unread (the Linux agent reads no PHY page 2): the device
      * tree's phy-mode says what the driver programmed (marvell.c
      * m88e1121_config_aneg_rgmii_delays: TX delay for "rgmii-id" and
@@ -691,10 +696,19 @@ static bool rgmii_tx(const struct dg_in *in, struct dg_finding *f)
     ev(f, "udp_lost_pct", in->udp ? in->lost_pct : NAN);
     ev(f, "retransmits", in->retransmits);
     ev(f, "capture_retransmits", in->cap_retransmits);
+    ev(f, "capture_crc_errors_out", in->cap_crc_out);
     evs(f, "phy_mode", in->phy_mode[0] ? in->phy_mode : "unknown");
     evs(f, "rgmii_rx_delay", in->rgmii_rx_delay == 1 ? "on" : in->rgmii_rx_delay == 0 ? "off" : "unknown");
     evs(f, "rgmii_tx_delay", in->rgmii_tx_delay == 0 ? "off" : "unknown");
-    if (in->rgmii_tx_delay == 0)
+    if (crc_out && in->rgmii_tx_delay == 0)
+        say(f, "%.0f of the board's frames on the wire with a bad FCS at 1000 Mb/s (capture), the PHY's RGMII TX "
+            "delay off%s%s%s: RGMII clock delay suspected",
+            in->cap_crc_out, in->phy_mode[0] ? " (phy-mode \"" : "", in->phy_mode, in->phy_mode[0] ? "\")" : "");
+    else if (crc_out)
+        say(f, "%.0f of the board's frames on the wire with a bad FCS at 1000 Mb/s (capture), phy-mode \"%s\" "
+            "(no PHY TX delay): RGMII clock delay suspected unless the PCB delays the clock", in->cap_crc_out,
+            in->phy_mode);
+    else if (in->rgmii_tx_delay == 0)
         say(f, "the board's frames are lost at 1000 Mb/s while it sends, with the PHY's RGMII TX delay off%s%s%s: "
             "the partner's receiver sees them with CRC errors; RGMII clock delay suspected",
             in->phy_mode[0] ? " (phy-mode \"" : "", in->phy_mode, in->phy_mode[0] ? "\")" : "");

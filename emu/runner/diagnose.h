@@ -89,6 +89,7 @@ struct dg_in {
     double cap_spurious, cap_out_of_order, cap_duplicates;
     double cap_tcp_segments, cap_udp_datagrams, cap_udp_duplicates, cap_udp_out_of_order;
     double cap_unanswered;      /* TCP data that reached the board after its last frame */
+    double cap_crc_out;         /* the board's frames with a bad FCS on the wire */
     double cap_hole_bytes;      /* the partner's bytes above a hole never filled (capture.c) */
     int cap_truncated;          /* the capture reached its cap: 1, 0, -1 unknown */
     /* the receive windows the partner advertised to the board's data,

@@ -325,6 +325,8 @@ enum rs_type {
       "the capture's size cap, bytes") \
     X(CAPTURE_CRC_ERRORS, "capture.crc_errors", RS_NUM, \
       "frames flagged with an FCS error") \
+    X(CAPTURE_CRC_ERRORS_OUT, "capture.crc_errors_out", RS_NUM, \
+      "of `crc_errors`, the board's own frames: what the partner's receiver counts as CRC errors (`ethtool -S` rx_crc_errors on a PC)") \
     X(CAPTURE_TCP_SEGMENTS, "capture.tcp_segments", RS_NUM, \
       "TCP segments a tap at the board's end saw (not those the partner sent and the wire lost: the file has them with a `dropped:` comment)") \
     X(CAPTURE_TCP_RETRANSMITS, "capture.tcp_retransmits", RS_NUM, \

@@ -158,6 +158,7 @@ static void test_host_to_board_handshake_rtt_retransmit_window(void **state)
     o = analyse(&w);
     assert_int_equal(num(o, "frames"), 26);
     assert_int_equal(num(o, "crc_errors"), 1);
+    assert_int_equal(num(o, "crc_errors_out"), 0);      /* the partner's frame */
     assert_int_equal(num(o, "tcp_retransmits"), 1);
     assert_true(fabs(num(o, "rtt_min_us") - 10000.0) < 0.01);
     h = dir_of(o, 0, "partner");
@@ -221,6 +222,7 @@ static void test_board_segment_garbled_on_the_wire_was_sent(void **state)
     seg(&w, 205 * MS, 0, 50000, ACK, 901, 1561, 8192, 0, -1, -1, 0);
     o = analyse(&w);
     assert_int_equal(num(o, "crc_errors"), 1);
+    assert_int_equal(num(o, "crc_errors_out"), 1);      /* the board's own frame */
     assert_int_equal(num(o, "tcp_retransmits"), 1);
     b = dir_of(o, 0, "board");
     assert_int_equal(num(b, "segments"), 2);
