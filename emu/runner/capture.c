@@ -520,6 +520,11 @@ static void segment(struct flow *f, int d, const struct tcp_seg *s, uint64_t t)
             S->ring[k].retx = false;
             S->n++;
         }
+    } else if (s->flags & TH_FIN) {
+        /* a FIN takes the next sequence number and the next IPv4 number
+         * like data: the last segment numbered before it, overtaken by
+         * it on the path, was sent before it, not again */
+        idseq_note(&S->ids, s->ipid);
     }
     if (!S->snd_init || seq_lt(S->snd_max, seg_end)) {
         S->snd_max = seg_end;
