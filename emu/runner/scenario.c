@@ -1119,6 +1119,11 @@ static void scn_cross_check(struct scn_ctx *c)
         scn_error(c, V(BOARD_CPUS)->line, "[board] cpus: bare-metal firmware runs on one CPU; use firmware = linux");
     if (V(BOARD_IRQ_AFFINITY)->set && V(BOARD_FIRMWARE)->e == 0)
         scn_error(c, V(BOARD_IRQ_AFFINITY)->line, "[board] irq_affinity: needs firmware = linux");
+    /* the bare-metal driver's `gem speed` fault; Linux's macb writes
+     * NWCFG's speed bits itself on every link change (macb_mac_link_up) */
+    if (V(BOARD_MAC_SPEED)->set && V(BOARD_MAC_SPEED)->e != 0 && V(BOARD_FIRMWARE)->e != 0)
+        scn_error(c, V(BOARD_MAC_SPEED)->line, "[board] mac_speed: needs firmware = baremetal (Linux's macb "
+                  "programs the MAC speed itself)");
     if (V(BOARD_CLOCK)->e == 1 && V(BOARD_PEER)->e == 1)
         /* a second QEMU over a socket runs in wall time (docs/VIRTUAL_TIME.md) */
         scn_error(c, V(BOARD_PEER)->line, "[board] peer: baremetal is not with clock = virtual (line %d)",

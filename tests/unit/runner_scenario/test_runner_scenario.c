@@ -547,6 +547,11 @@ static void test_cross_checks_name_the_later_line(void **state)
     assert_non_null(strstr(errbuf, "t.ini:5: [expect] throughput_min: can never hold with link = down (line 2)"));
     assert_int_equal(load("[expect]\nlink = down\n"), 0);
     assert_int_equal(load("[expect]\nlink = up\nspeed = 1000\n"), 0);
+    /* the MAC speed fault is the bare-metal driver's (Linux's macb sets it) */
+    assert_int_equal(load("[board]\nfirmware = linux\nmac_speed = 100\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [board] mac_speed: needs firmware = baremetal"));
+    assert_int_equal(load("[board]\nfirmware = linux\nmac_speed = auto\n"), 0);
+    assert_int_equal(load("[board]\nmac_speed = 100\n"), 0);
     assert_int_equal(load("[board]\ncpus = 2\n[link]\npartner_speed = 100\n"
                           "[traffic]\nbandwidth = 10M\nomit = 3s\nduration = 3s\n"
                           "[expect]\nthroughput_min = 900M\nthroughput_max = 100M\n"
