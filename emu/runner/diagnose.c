@@ -249,10 +249,15 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
     in->cap_hole_bytes = jnum(root, RS(CAPTURE_TCP_HOLE_AT_END_BYTES));
     in->cap_truncated = jbool(root, RS(CAPTURE_TRUNCATED));
     in->cap_partner_rwnd = NAN;
-    {
-        /* the streams that carried the board's data: a direction with at
-         * least TH_DATA_FLOW_SHARE of the board's bytes (iperf3's control
-         * connection carries a few hundred bytes of JSON, not data) */
+    in->cap_board_rwnd = NAN;
+    for (int side = 0; side < 2; side++) {
+        /* the streams that carried one side's data: a direction with at
+         * least TH_DATA_FLOW_SHARE of that side's bytes (iperf3's control
+         * connection carries a few hundred bytes of JSON, not data); the
+         * other side's largest advertised window on each, summed: the
+         * partner's to the board's data, the board's to the partner's */
+        const char *sender = side == 0 ? "board" : "partner";
+        double *sum = side == 0 ? &in->cap_partner_rwnd : &in->cap_board_rwnd;
         const cJSON *fl, *d;
         double total = 0;
         for (int pass = 0; pass < 2; pass++)
@@ -260,7 +265,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
                 cJSON_ArrayForEach(d, cJSON_GetObjectItemCaseSensitive(fl, "directions")) {
                     double w = jnum(d, "peer_rwnd_max_bytes"), b = jnum(d, "bytes");
                     const cJSON *who = cJSON_GetObjectItemCaseSensitive(d, "sender");
-                    if (!cJSON_IsString(who) || strcmp(who->valuestring, "board") || !(b > 0))
+                    if (!cJSON_IsString(who) || strcmp(who->valuestring, sender) || !(b > 0))
                         continue;
                     if (pass == 0) {
                         total += b;
@@ -269,7 +274,7 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
                     if (b < TH_DATA_FLOW_SHARE * total || !(w > 0) ||
                         !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(d, "window_scale_known")))
                         continue;
-                    in->cap_partner_rwnd = (isnan(in->cap_partner_rwnd) ? 0 : in->cap_partner_rwnd) + w;
+                    *sum = (isnan(*sum) ? 0 : *sum) + w;
                 }
     }
     in->cap_rtt_min_us = jnum(root, RS(CAPTURE_RTT_MIN_US));
@@ -1140,6 +1145,12 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
     double rtt = rtt_s(in, &median), cap, ceil, win = tcp_window(in);
     char note[96];
 
+    /* a board whose receive window the firmware does not say (Linux
+     * autotunes its own): the largest it advertised on the wire, which a
+     * partner without window scaling (RFC 7323 2.2) holds to 64 KB */
+    if (in->reverse == 0 && !(in->board_rcv_wnd > 0) && in->cap_board_rwnd > 0)
+        win = isnan(win) ? in->cap_board_rwnd : fmin(win, in->cap_board_rwnd);
+
     /* both directions at once: the sum says nothing of one window */
     if (in->udp || in->bidir == 1 || isnan(in->bps) || isnan(rtt) || isnan(win) || isnan(in->speed_mbps))
         return false;
@@ -1161,6 +1172,7 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
     ev(f, "tool_window_bytes", in->window_bytes);
     ev(f, "board_rcv_wnd", in->board_rcv_wnd);
     ev(f, "partner_rcv_wnd", in->cap_partner_rwnd);
+    ev(f, "board_rcv_wnd_on_wire", in->cap_board_rwnd);
     ev(f, "rtt_ms", rtt * 1e3);
     ev(f, "rtt_is_ping_median", median);
     ev(f, "window_over_rtt_bps", cap);

@@ -96,6 +96,7 @@ struct dg_in {
      * summed over the board's streams (capture.tcp_flows, peer_rwnd_max_bytes
      * where the handshake's window scale was seen); NaN none */
     double cap_partner_rwnd;
+    double cap_board_rwnd;      /* the same, the board's to the partner's data */
     double cap_rtt_min_us;      /* minimum RTT measured at the board's end of the cable */
     /* the partner's full-size frames back to back at the board (capture.c,
      * packet dispersion): the narrowest hop's rate, from how many pairs */

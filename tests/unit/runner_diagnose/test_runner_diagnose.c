@@ -463,6 +463,24 @@ static const struct rcase cases[] = {
       "\"method\":{\"protocol\":\"tcp\",\"reverse\":true}},\"capture\":{\"tcp_flows\":[{\"directions\":["
       "{\"sender\":\"board\",\"bytes\":2.2e6,\"peer_rwnd_max_bytes\":64240,\"window_scale_known\":false}]}]}}",
       DG_PROTO_WINDOW_LIMITED, false },
+    /* the partner sends into a Linux board (no TCP_WND to read) over
+     * 4 ms: the board advertised 64 KB at most (the partner's SYN scaled
+     * nothing), 131 Mb/s a window; a blind tester's -w 1M run read 115
+     * and was diagnosed with nothing */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":4000,\"tcp_flows\":[{"
+      "\"directions\":[{\"sender\":\"partner\",\"bytes\":43e6,\"peer_rwnd_max_bytes\":65535,"
+      "\"window_scale_known\":true}]}]},\"iperf\":{\"throughput_bps\":115e6," TCP3(",\"window_bytes\":1048576,\"reverse\":false") "}}",
+      DG_PROTO_WINDOW_LIMITED, true },
+    /* ... at 900 Mb/s the wire's window explains nothing */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":400,\"tcp_flows\":[{"
+      "\"directions\":[{\"sender\":\"partner\",\"bytes\":43e6,\"peer_rwnd_max_bytes\":65535,"
+      "\"window_scale_known\":true}]}]},\"iperf\":{\"throughput_bps\":900e6," TCP3(",\"window_bytes\":1048576,\"reverse\":false") "}}",
+      DG_PROTO_WINDOW_LIMITED, false },
+    /* ... and it is not a -w below the BDP (the method's): the tester asked for 1M */
+    { "{\"link\":{\"up\":true,\"speed_mbps\":1000},\"capture\":{\"rtt_min_us\":4000,\"tcp_flows\":[{"
+      "\"directions\":[{\"sender\":\"partner\",\"bytes\":43e6,\"peer_rwnd_max_bytes\":65535,"
+      "\"window_scale_known\":true}]}]},\"iperf\":{\"throughput_bps\":115e6," TCP3(",\"window_bytes\":1048576,\"reverse\":false") "}}",
+      DG_METHOD_WINDOW_BELOW_BDP, false },
     { "{\"iperf\":{\"retransmits\":17," TCP3("") "}}", DG_PROTO_RETRANSMITS, true },
     { CLEAN, DG_PROTO_RETRANSMITS, false },
     /* nothing resent reached the board, but a hole in the partner's data
