@@ -177,6 +177,21 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
             r9 = rs_reg16(jnum(root, RS(LINK_CTRL1000)));
         in->adv_1000 = isnan(r9) ? NAN : ((unsigned)r9 & 0x0300u) != 0;
         in->lp_1000 = isnan(r10) ? NAN : ((unsigned)r10 & 0x0C00u) != 0;
+        in->common_modes = in->partner_modes = in->our_modes = -1;
+        {
+            /* ANER (reg 6) bit 1, page received (28.2.4.1.5); ANAR/LPA
+             * bits 5..8 are 10HD 10FD 100HD 100FD (28.2.1.2.3) */
+            double r4 = phy_reg(root, "4"), r5 = phy_reg(root, "5"), r6 = phy_reg(root, "6");
+            if (!isnan(r4) && !isnan(r5) && !isnan(r6) && ((unsigned)r6 & 0x2u)) {
+                unsigned ours = ((unsigned)r4 >> 5) & 0xFu, theirs = ((unsigned)r5 >> 5) & 0xFu;
+                unsigned g_ours = isnan(r9) ? 0 : ((unsigned)r9 >> 8) & 0x3u;
+                unsigned g_theirs = isnan(r10) ? 0 : ((unsigned)r10 >> 10) & 0x3u;
+                /* words' bits: 10HD 10FD 100HD 100FD 1000HD 1000FD = 0..5 */
+                in->partner_modes = (int)(theirs | (g_theirs << 4));
+                in->our_modes = (int)(ours | (g_ours << 4));
+                in->common_modes = (int)((ours & theirs) | ((g_ours & g_theirs) << 4));
+            }
+        }
     }
     in->tcp_timestamps = jbool(root, RS(BENCH_TCP_TIMESTAMPS));
     jstr(root, RS(IPERF_METHOD_TOOL), in->tool, sizeof(in->tool));
@@ -492,11 +507,38 @@ static bool tcp_resent(const struct dg_in *in)
     return in->retransmits > 0 || cap_lost_resent(in) > 0;
 }
 
+/* @modes (dg_in.common_modes bits) as words, "none" when empty */
+static const char *mode_words(int modes, char *buf, size_t n)
+{
+    static const char *const w[6] = { "10HD", "10FD", "100HD", "100FD", "1000HD", "1000FD" };
+    size_t o = 0;
+
+    buf[0] = '\0';
+    for (int i = 5; i >= 0; i--)
+        if (modes & (1 << i))
+            o += (size_t)snprintf(buf + o, o < n ? n - o : 0, "%s%s", o ? "," : "", w[i]);
+    if (!buf[0])
+        snprintf(buf, n, "none");
+    return buf;
+}
+
 static bool r_no_link(const struct dg_in *in, struct dg_finding *f)
 {
+    char ours[48], theirs[48];
+
     if (in->link_up != 0)
         return false;
     evs(f, "link", "down");
+    if (in->local_autoneg != 0 && in->common_modes == 0 && in->partner_modes > 0) {
+        /* both pages exchanged and no mode in both: priority resolution
+         * (IEEE 802.3 Annex 28B.3) has nothing to choose; the partner is
+         * there, the cable carries its pages */
+        evs(f, "we_offer", mode_words(in->our_modes, ours, sizeof(ours)));
+        evs(f, "partner_offers", mode_words(in->partner_modes, theirs, sizeof(theirs)));
+        say(f, "no link: autonegotiation found no mode both sides offer: we advertise %s, the partner %s (its page "
+               "arrived: ANER bit 1)", ours, theirs);
+        return true;
+    }
     say(f, "no link at the end of the run");
     return true;
 }
@@ -1646,8 +1688,10 @@ struct dg_rule {
 
 static const struct dg_rule rules[] = {
     { DG_PHY_NO_LINK, r_no_link,
-      "no signal: cable unplugged, partner off, or the PHY powered down",
-      "check the cable and the partner port; `ethtool eth0` must say \"Link detected: yes\"",
+      "no signal (cable unplugged, partner off, the PHY powered down, 2 pairs with downshift off), or "
+      "autonegotiation found no mode both sides advertise",
+      "check the cable and the partner port; `ethtool eth0` must say \"Link detected: yes\", with a mode in both "
+      "\"Advertised link modes\" and \"Link partner advertised link modes\"",
       "docs/SOURCES.md 001 §5.1" },
     { DG_PHY_SPEED_BELOW_EXPECTED, r_speed_below,
       "one side does not offer 1000: the partner or its port (switch port forced to 100M), or the board's own "

@@ -39,6 +39,11 @@ struct dg_in {
      * (reg 9) bits 9:8; the partner's, 1000BASE-T status (reg 10) bits
      * 11:10.  1 offered, 0 not, NaN unknown */
     double adv_1000, lp_1000;
+    /* the modes both pages offer (ANAR & LPA, reg 4 & reg 5 bits 9:5, and
+     * reg 9 bits 9:8 & reg 10 bits 11:10), as link.advertised words'
+     * bits: 1000FD 1000HD 100FD 100HD 10FD 10HD = bits 5..0; -1 unknown
+     * (the partner's page not received: ANER bit 1 clear) */
+    int common_modes, partner_modes, our_modes;
     int tcp_timestamps;           /* bench.tcp_timestamps */
     /* the tools' own reports of their method (iperf.method, board.iperf_server) */
     char tool[8], board_tool[8];  /* "iperf3"/"iperf2"; "" unknown */

@@ -1244,6 +1244,36 @@ static void test_expected_speed_without_a_link_says_none(void **state)
     cJSON_Delete(root);
 }
 
+/* No link with the partner's page received and no mode in common (a
+ * blind tester's board advertising 10HD to a 1000FD,100FD partner): the
+ * summary names both pages, not a missing signal; a page not received
+ * (ANER bit 1 clear) says only that there is no link. */
+static void test_no_link_names_no_common_mode(void **state)
+{
+    static const char *const doc[2] = {
+        "{\"link\":{\"up\":false,\"local_autoneg\":true},\"phy\":{\"regs\":{\"4\":33,\"5\":49409,\"6\":15,"
+        "\"9\":0,\"10\":2048}}}",
+        "{\"link\":{\"up\":false,\"local_autoneg\":true},\"phy\":{\"regs\":{\"4\":33,\"5\":0,\"6\":4,"
+        "\"9\":0,\"10\":0}}}",
+    };
+    (void)state;
+    for (int i = 0; i < 2; i++) {
+        cJSON *root = cJSON_Parse(doc[i]);
+        struct dg_in in;
+        struct dg_report rep;
+        dg_in_from_json(root, &in);
+        dg_run(&in, &rep);
+        assert_int_equal(rep.n, 1);
+        assert_int_equal(rep.f[0].code, DG_PHY_NO_LINK);
+        if (i == 0)
+            assert_non_null(strstr(rep.f[0].summary, "we advertise 10HD, the partner 1000FD,100FD"));
+        else
+            assert_string_equal(rep.f[0].summary, "no link at the end of the run");
+        dg_report_free(&rep);
+        cJSON_Delete(root);
+    }
+}
+
 static void test_failed_traffic_fails_unless_expected(void **state)
 {
     cJSON *bad = cJSON_Parse("{\"expect\":{\"diag\":[]},\"iperf\":{\"ok\":false,\"error\":\"refused\"}}");
@@ -2018,6 +2048,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_senders_refusals);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_flaps);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expected_speed_without_a_link_says_none);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_names_no_common_mode);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
