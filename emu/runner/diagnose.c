@@ -1477,7 +1477,9 @@ static bool r_single_stream(const struct dg_in *in, struct dg_finding *f)
 {
     double hi = NAN, lo = NAN;
 
-    if (in->udp || in->parallel != 1 || isnan(in->cpus) || in->cpus < 2 || in->iperf_ok == 0)
+    /* -d runs two connections, one each way (iperf 2 "dual"): not one
+     * stream (a blind tester's bidir run was told "one TCP stream") */
+    if (in->udp || in->parallel != 1 || in->bidir == 1 || isnan(in->cpus) || in->cpus < 2 || in->iperf_ok == 0)
         return false;
     if (!isnan(in->bps) && !isnan(in->speed_mbps) && in->bps >= TH_NEAR_CEILING * total_ceiling(in))
         return false;

@@ -605,6 +605,13 @@ static const struct rcase cases[] = {
     { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
       "\"iperf\":{\"throughput_bps\":935e6," TCP3(",\"streams\":1") "}}", DG_METHOD_SINGLE_STREAM, false },
     { CLEAN, DG_METHOD_SINGLE_STREAM, false },
+    /* -d: one connection each way, two in all */
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
+      "\"iperf\":{\"throughput_bps\":700e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"streams\":1,"
+      "\"bidir\":true}}}", DG_METHOD_SINGLE_STREAM, false },
+    { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
+      "\"iperf\":{\"throughput_bps\":700e6,\"method\":{\"tool\":\"iperf2\",\"protocol\":\"tcp\",\"streams\":1,"
+      "\"bidir\":false}}}", DG_METHOD_SINGLE_STREAM, true },
     /* the test failed (connection refused): no stream measured anything */
     { "{\"board\":{\"firmware\":\"linux\",\"cpus\":2},\"link\":{\"up\":true,\"speed_mbps\":1000},"
       "\"iperf\":{\"ok\":false,\"error\":\"connect failed: Connection refused\"," TCP3(",\"streams\":1") "}}",
