@@ -1809,6 +1809,7 @@ static const struct dg_rule rules[] = {
       "TCP is bound by window / RTT, not by the link (UDP would be clean)",
       "raise the window that binds to at least the BDP: the tool's -w (e.g. -w 256K), or the receiver's buffer "
       "(bare-metal lwIP: TCP_WND in lwipopts.h, at most 64 KB without TCP_WND_SCALE; Linux: net.ipv4.tcp_rmem); "
+      "a sending board's buffer binds as well (lwIP TCP_SND_BUF, 44 x MSS here; Linux: net.ipv4.tcp_wmem); "
       "check the RTT, then compare with a UDP run",
       "docs/SOURCES.md 001 §2.4, §5.3" },
     { DG_PROTO_RETRANSMITS, r_retransmits,
