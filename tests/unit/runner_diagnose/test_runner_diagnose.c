@@ -1774,6 +1774,21 @@ static void test_udp_loss_names_the_senders_refusals(void **state)
                                   "so most were lost after the sender");
 }
 
+/* FCS errors on a link that went down and came back (at another speed,
+ * a blind tester's partner change from 100 to 10): the summary says the
+ * MAC's speed lags the PHY's until the driver sets it */
+static void test_fcs_errors_name_a_link_change(void **state)
+{
+    (void)state;
+    summary_is("{\"link\":{\"up\":true,\"speed_mbps\":10,\"flaps\":1},\"gem\":{\"rx_frames\":3454,"
+               "\"rx_fcs_errors\":40}}",
+               DG_PHY_FCS_ERRORS, "40 received frames with FCS/symbol/length errors (1.14% of 3494); the link went "
+                                  "down in the run: frames before the driver sets the MAC's new speed fail FCS too");
+    summary_is("{\"link\":{\"up\":true,\"speed_mbps\":10,\"flaps\":0},\"gem\":{\"rx_frames\":3454,"
+               "\"rx_fcs_errors\":40}}",
+               DG_PHY_FCS_ERRORS, "40 received frames with FCS/symbol/length errors (1.14% of 3494)");
+}
+
 /* UDP loss over a link that went down: what was sent while it was down
  * is part of it (a15 of the 2026-12-07 blind pass: 75 % lost, 2 flaps,
  * "lost between the sender and the receiving socket" alone). */
@@ -2071,6 +2086,7 @@ int main(void)
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_udp_loss_names_the_flaps);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_expected_speed_without_a_link_says_none);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_names_no_common_mode);
+    tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_fcs_errors_name_a_link_change);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_failed_traffic_fails_unless_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_no_link_skipped_traffic_passes_only_when_link_down_expected);
     tests[n++] = (struct CMUnitTest)cmocka_unit_test(test_rules_never_read_truth_or_scenario);
