@@ -1744,6 +1744,15 @@ cJSON *scn_to_json(const struct scenario *s)
             continue;
         cJSON_AddItemToObject(sec, d->name, val_json(d, &s->v[k]));
     }
+    if (scn_clock_virtual(s)) {
+        /* the defaults that depend on other keys (the profile's speed, the
+         * CPU count), as the run takes them */
+        cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "board");
+        if (!s->v[SK_BOARD_MIPS].set)
+            cJSON_AddNumberToObject(b, "mips", scn_board_mips(s));
+        if (!s->v[SK_BOARD_QUANTUM].set && scn_board_quantum_ns(s))
+            cJSON_AddNumberToObject(b, "quantum", (double)scn_board_quantum_ns(s));
+    }
     {
         cJSON *tr = cJSON_GetObjectItemCaseSensitive(root, "traffic");
         cJSON_AddStringToObject(tr, "host_tool", scn_host_tool(s));

@@ -1225,10 +1225,38 @@ static void test_resolved_seed_keeps_every_digit(void **state)
     }
 }
 
+/* `gemlab show` fills in the defaults that depend on other keys, as a
+ * run takes them: virtual time's mips (the profile's, 500 for the ZC702)
+ * and, with two CPUs, the quantum (10 us); a real-time file has neither,
+ * a key given is shown as given. */
+static void test_resolved_fills_the_derived_defaults(void **state)
+{
+    static const struct { const char *text, *has, *hasnt; } c[] = {
+        { "[board]\nclock = virtual\n", "\"mips\":500", "\"quantum\"" },
+        { "[board]\nfirmware = linux\nclock = virtual\ncpus = 2\n", "\"quantum\":10000", NULL },
+        { "[board]\nfirmware = linux\nclock = virtual\ncpus = 2\nquantum = 2us\nmips = 150\n",
+          "\"mips\":150,\"quantum\":2000", NULL },
+        { "[board]\nclock = real\n", "\"clock\":\"real\"", "\"mips\"" },
+    };
+    (void)state;
+    for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+        cJSON *j;
+        char *out;
+        assert_int_equal(load(c[i].text), 0);
+        j = scn_to_json(&scn);
+        out = cJSON_PrintUnformatted(j);
+        if (!strstr(out, c[i].has) || (c[i].hasnt && strstr(out, c[i].hasnt)))
+            fail_msg("case %zu: %s", i, out);
+        free(out);
+        cJSON_Delete(j);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_teardown(test_minimal_file_loads_with_defaults, teardown),
+        cmocka_unit_test_teardown(test_resolved_fills_the_derived_defaults, teardown),
         cmocka_unit_test_teardown(test_board_profiles_match_their_words, teardown),
         cmocka_unit_test_teardown(test_control_unsets_sets_and_derives_expect, teardown),
         cmocka_unit_test_teardown(test_control_unset_timeline_at_removes_the_events, teardown),
