@@ -1882,7 +1882,9 @@ static const struct dg_rule rules[] = {
       "docs/SOURCES.md 001 §2.3; 004" },
     { DG_BASELINE_REGRESSION, r_baseline,
       "this run is below the stored baseline for the same board and conditions",
-      "compare against the baseline table (4 streams, -w 256K, direct link); bisect the change that caused it",
+      "`gemlab baseline compare RUN_DIR` lists what differs from the stored runs (firmware options, versions, "
+      "conditions); measure the same way each time (the seed's table: 4 streams, -w 256K, direct link) and bisect "
+      "the change that caused it",
       "docs/SOURCES.md 001 §5.5" },
 };
 
