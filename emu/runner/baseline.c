@@ -784,10 +784,10 @@ int bl_auto_dir(const char *run_dir, const char *dir, cJSON **diag_in, FILE *out
     return rc;
 }
 
-int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err)
+int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *out, FILE *err)
 {
-    cJSON *res, *bl;
-    char path[PATH_MAX];
+    cJSON *res, *bl, *cj;
+    char path[PATH_MAX], cpath[PATH_MAX + 32];
     struct bl_cmp c;
     int rc;
 
@@ -799,6 +799,13 @@ int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJS
         return rc ? rc : -EINVAL;
     }
     bl_compare(bl, res, &c);
+    /* as for the scenario's own baseline (bl_auto): the verdict line and
+     * baseline-compare.json, whichever baseline was named */
+    cj = bl_cmp_json(&c, name, path);
+    snprintf(cpath, sizeof(cpath), "%s/baseline-compare.json", run_dir);
+    write_json(cpath, cj, err);
+    cJSON_Delete(cj);
+    print_cmp(out, &c, path);
     if (c.verdict == BL_CONDITIONS_DIFFER)
         fprintf(err, "%s: conditions differ from the run's; the baseline rule is not applied\n", path);
     *diag_in = diag_input(&c, name);

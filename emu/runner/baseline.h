@@ -81,8 +81,10 @@ int bl_path(const cJSON *results, const char *dir, const char *name, char *out, 
 /* Read RUN_DIR/<name>.json's baseline for RUN_DIR's results and fill
  * @diag_in with the "baseline" object the diagnosis's BASELINE_REGRESSION
  * rule reads ({name, throughput_bps, tolerance_pct}); NULL in *@diag_in
- * when conditions differ.  0 or a negative errno (message on @err). */
-int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *err);
+ * when conditions differ.  Like bl_auto, prints the verdict on @out and
+ * writes RUN_DIR/baseline-compare.json.  0 or a negative errno (message
+ * on @err). */
+int bl_for_diagnosis(const char *run_dir, const char *dir, const char *name, cJSON **diag_in, FILE *out, FILE *err);
 
 /* The default baseline name of a run: its scenario's name ("default" when
  * it has none). */

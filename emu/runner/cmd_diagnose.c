@@ -91,7 +91,7 @@ int cmd_diagnose(int argc, char **argv)
                 blind ? "--blind" : "--no-baseline");
         return RUN_EXIT_INPUT;
     }
-    if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stderr))
+    if (bname && bl_for_diagnosis(dir, bdir, bname, &bl, stdout, stderr))
         return RUN_EXIT_INPUT;
     /* no --baseline: the scenario's own baseline when one is stored; one
      * that cannot be read (its message says why) leaves the diagnosis

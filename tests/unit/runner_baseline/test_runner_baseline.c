@@ -429,6 +429,35 @@ static void test_auto_lookup(void **state)
     }
     cJSON_SetValuestring(cJSON_GetObjectItem(cJSON_GetObjectItem(r, "scenario"), "name"), "clean_1g");
 
+    /* named (diagnose --baseline NAME): the same verdict line and
+     * baseline-compare.json as when found by the scenario's name */
+    {
+        char rpath[700], out_text[4096];
+        size_t out_len;
+        FILE *out = tmpfile();
+        cJSON *r80 = results(80e6, 4, "h1");
+        snprintf(rpath, sizeof(rpath), "%s/results.json", rundir);
+        j = cJSON_Print(r80);
+        write_file(rpath, j);
+        cJSON_free(j);
+        unlink(cmp);
+        assert_non_null(out);
+        assert_int_equal(bl_for_diagnosis(rundir, dir, "clean_1g", &d, out, out), 0);
+        rewind(out);
+        out_len = fread(out_text, 1, sizeof(out_text) - 1, out);
+        out_text[out_len] = '\0';
+        fclose(out);
+        assert_non_null(strstr(out_text, "REGRESSION"));
+        assert_non_null(d);
+        cJSON_Delete(d);
+        j = slurp_file(cmp);
+        assert_non_null(j);
+        assert_non_null(strstr(j, "\"regression\""));
+        free(j);
+        unlink(rpath);
+        cJSON_Delete(r80);
+    }
+
     /* a corrupt baseline is an error, not silence */
     write_file(path, "{not json");
     assert_int_equal(auto_lookup(r, dir, rundir, &d, &text), -EINVAL);
