@@ -656,15 +656,15 @@ static bool r_fcs(const struct dg_in *in, struct dg_finding *f)
     ev(f, "rx_frames", in->rx_frames);
     ev(f, "link_flaps", in->flaps);
     if (!isnan(in->rx_frames) && in->rx_frames > 0) {
-        /* a link that came back at another speed: until the driver
-         * rewrites NWCFG (UG585 16.3) its frames fail the MAC's FCS too
-         * (a blind tester's 100 -> 10 Mb/s change: 40 such, read as the
-         * cable's) */
+        /* a link that went down cuts the frame on the wire, and one that
+         * came back at another speed fails the MAC's FCS until the driver
+         * rewrites NWCFG (UG585 16.3): a blind tester's 100 -> 10 Mb/s
+         * change gave 40 such, read as the cable's */
         ev(f, "error_rate", n / (in->rx_frames + n));
         say(f, "%.0f received frames with FCS/symbol/length errors (%.3g%% of %.0f)%s", n,
             100.0 * n / (in->rx_frames + n), in->rx_frames + n,
-            in->flaps > 0 ? "; the link went down in the run: frames before the driver sets the MAC's new speed "
-                            "fail FCS too" : "");
+            in->flaps > 0 ? "; the link went down in the run: frames it cut, or before the driver set a new "
+                            "speed in the MAC, fail FCS too" : "");
     } else {
         say(f, "%.0f received frames with FCS/symbol/length errors", n);
     }
