@@ -989,7 +989,9 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
         n++;
         if (co->dry)
             continue;
-        fprintf(out, "campaign: sample %u/%u: ", i + 1, o->runs);
+        /* the sample's own number (its directory's, campaign.md's, --only's),
+         * then where it is in the run */
+        fprintf(out, "campaign: sample %u (%u of %u): ", i, i + 1, o->runs);
         fault_names(out, &e->s);
         fprintf(out, " (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
         fflush(out);

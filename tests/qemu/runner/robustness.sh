@@ -277,14 +277,16 @@ fi
 #     (--only must be below it), --faults (the draw is among them) and
 #     --qemu (as root gemlab runs no QEMU from the tree), and writes beside
 #     the campaign, not over it.  --qemu /bin/false: every sample errors,
-#     so every sample is a miss with its command.
+#     so every sample is a miss with its command.  The progress line names
+#     a sample by its own number (its directory's), then its place.
 out=$("$G" campaign --qemu /bin/false --runs 2 --seed 1 --faults loss,corrupt --out "$work/camp2" 2>&1)
 line=$(printf '%s\n' "$out" | sed -n 's/.*; reproduce: gemlab //p' | head -1)
 read -ra rargs <<<"$line"
 want="campaign --seed 1 --runs 2 --only 0 --duration 6 --faults loss,corrupt --qemu /bin/false --out $work/camp2/repro-0"
 if [ "$line" = "$want" ] && "$G" "${rargs[@]}" --dry-run >/dev/null 2>&1 \
    && cmp -s "$work/camp2/sample-000/scenario.ini" "$work/camp2/repro-0/sample-000/scenario.ini" \
-   && grep -q '"samples_done":[[:space:]]*2' "$work/camp2/campaign.json"; then
+   && grep -q '"samples_done":[[:space:]]*2' "$work/camp2/campaign.json" \
+   && [[ "$out" == *"campaign: sample 1 (2 of 2): "* ]]; then
     ok "a campaign miss's reproduce command draws the same sample, beside the campaign"
 else bad "campaign reproduce command" "got '$line', want '$want'"; fi
 
