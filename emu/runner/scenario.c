@@ -204,6 +204,7 @@ struct scn_ctx {
     int link_line;      /* the [link] header, for the model's verdict */
     int nsections;      /* section headers seen */
     int nerr;
+    int nerr_link;      /* of them, about a [link] key (the message says "[link]") */
     int err_line[SCN_MAX_ERRORS];   /* the line of each error reported */
     int events_over;    /* [timeline] events past SCN_MAX_EVENTS */
 };
@@ -214,6 +215,10 @@ scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
     char msg[1024], clean[3 * sizeof(msg) + 1];
     va_list ap;
 
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof(msg), fmt, ap);
+    va_end(ap);
+    c->nerr_link += strncmp(msg, "[link]", 6) == 0;
     if (c->nerr < SCN_MAX_ERRORS)
         c->err_line[c->nerr] = line;
     c->nerr++;
@@ -223,9 +228,6 @@ scn_error(struct scn_ctx *c, int line, const char *fmt, ...)
         fprintf(c->errs, "%s: too many errors, giving up reporting\n", c->name);
         return;
     }
-    va_start(ap, fmt);
-    vsnprintf(msg, sizeof(msg), fmt, ap);
-    va_end(ap);
     /* the message quotes the file's own text: no escape sequence or
      * invalid UTF-8 of it reaches the terminal (docs/SECURITY.md R7) */
     runner_clean_text(clean, sizeof(clean), msg, strlen(msg), false);
@@ -1257,7 +1259,10 @@ static void scn_cross_check(struct scn_ctx *c)
         if (s->diag[i] && s->diag_absent[i])
             scn_error(c, V(EXPECT_DIAG_ABSENT)->line, "[expect] diag_absent: %s is also in diag",
                       dg_code_name((enum dg_code)i));
-    if (!c->nerr) {
+    /* the models' verdict on the [link] keys, also beside errors elsewhere
+     * in the file (every problem is reported at once), not beside one of
+     * their own: a key that did not parse would only echo */
+    if (!c->nerr_link) {
         char msg[GL_ERR_MSG_MAX];
         int key;
         if (glue_validate_link(s, msg, sizeof(msg), &key)) {

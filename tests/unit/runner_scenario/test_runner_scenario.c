@@ -547,6 +547,16 @@ static void test_cross_checks_name_the_later_line(void **state)
     assert_non_null(strstr(errbuf, "t.ini:5: [expect] throughput_min: can never hold with link = down (line 2)"));
     assert_int_equal(load("[expect]\nlink = down\n"), 0);
     assert_int_equal(load("[expect]\nlink = up\nspeed = 1000\n"), 0);
+    /* every problem at once: the models' verdict on [link] beside errors
+     * in other sections (it was dropped whenever the file had any), but
+     * not beside an error of [link]'s own, which it would only echo */
+    assert_int_equal(load("[link]\nreorder = 5%\n[traffic]\nduration = 10\nfoo = 1\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:4: [traffic] duration:"));
+    assert_non_null(strstr(errbuf, "t.ini:5: [traffic] unknown key 'foo'"));
+    assert_non_null(strstr(errbuf, "t.ini:2: [link] reorder: wire.reorder_pct: 5 needs latency_ns > 0"));
+    assert_int_equal(load("[link]\nreorder = 5%\njitter = x\n"), -EINVAL);
+    assert_non_null(strstr(errbuf, "t.ini:3: [link] jitter:"));
+    assert_null(strstr(errbuf, "reorder_pct"));
     /* the MAC speed fault is the bare-metal driver's (Linux's macb sets it) */
     assert_int_equal(load("[board]\nfirmware = linux\nmac_speed = 100\n"), -EINVAL);
     assert_non_null(strstr(errbuf, "t.ini:3: [board] mac_speed: needs firmware = baremetal"));
