@@ -1749,6 +1749,15 @@ cJSON *scn_to_json(const struct scenario *s)
             continue;
         cJSON_AddItemToObject(sec, d->name, val_json(d, &s->v[k]));
     }
+    if (s->v[SK_BOARD_FIRMWARE].e == 1) {
+        /* Linux: an unset ring keeps the driver's (macb_main.c
+         * DEFAULT_RX_RING_SIZE / DEFAULT_TX_RING_SIZE), not the firmware's 64 */
+        cJSON *b = cJSON_GetObjectItemCaseSensitive(root, "board");
+        if (!s->v[SK_BOARD_RX_BDS].set)
+            cJSON_ReplaceItemInObjectCaseSensitive(b, "rx_bds", cJSON_CreateNumber(512));
+        if (!s->v[SK_BOARD_TX_BDS].set)
+            cJSON_ReplaceItemInObjectCaseSensitive(b, "tx_bds", cJSON_CreateNumber(512));
+    }
     if (scn_clock_virtual(s)) {
         /* the defaults that depend on other keys (the profile's speed, the
          * CPU count), as the run takes them */

@@ -1238,7 +1238,7 @@ static void test_resolved_seed_keeps_every_digit(void **state)
 /* `gemlab show` fills in the defaults that depend on other keys, as a
  * run takes them: virtual time's mips (the profile's, 500 for the ZC702)
  * and, with two CPUs, the quantum (10 us); a real-time file has neither,
- * a key given is shown as given. */
+ * a key given is shown as given; Linux's rings are the driver's. */
 static void test_resolved_fills_the_derived_defaults(void **state)
 {
     static const struct { const char *text, *has, *hasnt; } c[] = {
@@ -1247,6 +1247,10 @@ static void test_resolved_fills_the_derived_defaults(void **state)
         { "[board]\nfirmware = linux\nclock = virtual\ncpus = 2\nquantum = 2us\nmips = 150\n",
           "\"mips\":150,\"quantum\":2000", NULL },
         { "[board]\nclock = real\n", "\"clock\":\"real\"", "\"mips\"" },
+        /* Linux keeps the driver's rings (512) unless told; bare metal 64 */
+        { "[board]\nfirmware = linux\n", "\"rx_bds\":512,\"tx_bds\":512", NULL },
+        { "[board]\nfirmware = linux\nrx_bds = 128\n", "\"rx_bds\":128,\"tx_bds\":512", NULL },
+        { "[board]\n", "\"rx_bds\":64,\"tx_bds\":64", NULL },
     };
     (void)state;
     for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
