@@ -377,7 +377,9 @@ static void test_reorder_and_duplicates_are_not_retransmissions(void **state)
  * then three numbered from @id_over that overtake the next one, each
  * drawing an ACK of it from the board.  Returns the held segment's
  * sequence number. */
-static uint32_t hole_behind_three(struct w *w, uint16_t id0, uint16_t id_over)
+/* A new capture: the handshake, then 20 segments of 1000 bytes from the
+ * partner, numbered @id0 on in turn; returns the next sequence number. */
+static uint32_t twenty_in_turn(struct w *w, uint16_t id0)
 {
     uint32_t seq = 1001;
 
@@ -387,6 +389,13 @@ static uint32_t hole_behind_three(struct w *w, uint16_t id0, uint16_t id_over)
         next_ipid = (uint16_t)(id0 + i);
         seg(w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
     }
+    return seq;
+}
+
+static uint32_t hole_behind_three(struct w *w, uint16_t id0, uint16_t id_over)
+{
+    uint32_t seq = twenty_in_turn(w, id0);
+
     for (int i = 0; i < 3; i++) {
         next_ipid = (uint16_t)(id_over + i);
         seg(w, 3 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq + 1000 + (uint32_t)i * 1000, 5001, 65535, 1000,
@@ -451,13 +460,7 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
     /* the FIN overtakes the last segment on the path (seen in a 3 s run
      * over 150 us of jitter that reorders): the segment's number is
      * before the FIN's, so it came late, it was not sent again */
-    seq = 1001;
-    w_open(&w);
-    handshake_1ms(&w);
-    for (int i = 0; i < 20; i++, seq += 1000) {
-        next_ipid = (uint16_t)(400 + i);
-        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    }
+    seq = twenty_in_turn(&w, 400);
     next_ipid = 421;
     seg(&w, 3 * MS, 0, 40000, ACK | 0x01, seq + 1000, 5001, 65535, 0, -1, -1, 0);
     next_ipid = 420;
@@ -471,13 +474,7 @@ static void test_late_originals_after_duplicate_acks_are_out_of_order(void **sta
     /* a hole filled 50 us on, before any duplicate ACK, by a new number:
      * sent after the bytes above it, so a resend (by time alone, within
      * the handshake's RTT, it would read as out of order) */
-    seq = 1001;
-    w_open(&w);
-    handshake_1ms(&w);
-    for (int i = 0; i < 20; i++, seq += 1000) {
-        next_ipid = (uint16_t)(300 + i);
-        seg(&w, 2 * MS + (uint64_t)i * 10 * US, 0, 40000, ACK, seq, 5001, 65535, 1000, -1, -1, 0);
-    }
+    seq = twenty_in_turn(&w, 300);
     next_ipid = 320;
     seg(&w, 3 * MS, 0, 40000, ACK, seq + 1000, 5001, 65535, 1000, -1, -1, 0);
     next_ipid = 321;
