@@ -886,17 +886,34 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
     return GL_WIRE_QUEUED;
 }
 
-/* Hand @s over and account for it. */
-static inline void deliver(struct gl_wire *w, const struct gl_wire_slot *s,
+/* When @s's last bit reaches the receiver.  Jitter that reorders and
+ * frames netem "sends at once" decide each frame's own time; the
+ * receiving side's line still carries one frame at a time, so a frame
+ * ends no sooner than one frame time (IFG included, IEEE 802.3 4.4.2)
+ * after the one delivered before it (in sch_netem the device serializes
+ * what the tfifo releases).  A frame dropped by a link drop was never on
+ * the line. */
+static inline uint64_t due_ns(const struct gl_link *l, const struct gl_wire *w,
+                              const struct gl_wire_slot *s)
+{
+    if (s->flags & GL_DELIV_DROPPED) {
+        return s->arrival_ns;
+    }
+    return max_u64(s->arrival_ns, w->rx_free_ns + gl_wire_frame_ns(s->len, l->speed_mbps));
+}
+
+/* Hand @s over, due at @due, and account for it. */
+static inline void deliver(struct gl_wire *w, const struct gl_wire_slot *s, uint64_t due,
                            struct gl_delivery *out)
 {
     out->cookie = s->cookie;
-    out->arrival_ns = s->arrival_ns;
+    out->arrival_ns = due;
     out->tx_done_ns = s->tx_done_ns;
     out->len = s->len;
     out->flags = s->flags;
     if (!(s->flags & GL_DELIV_DROPPED)) {
         /* DROPPED ones were counted when the link went down. */
+        w->rx_free_ns = due;
         w->c.in_flight--;
         w->c.delivered++;
         w->c.bytes_delivered += s->len;
@@ -907,15 +924,17 @@ static inline void deliver(struct gl_wire *w, const struct gl_wire_slot *s,
 }
 
 /* Poll when out-of-order frames are in flight. */
-static GL_NOINLINE int poll_mixed(struct gl_wire *w, uint64_t now_ns, struct gl_delivery *out)
+static GL_NOINLINE int poll_mixed(const struct gl_link *l, struct gl_wire *w, uint64_t now_ns,
+                                  struct gl_delivery *out)
 {
     bool from_heap;
     const struct gl_wire_slot *s = store_peek(w, &from_heap);
+    uint64_t due;
 
-    if (!s || s->arrival_ns > now_ns) {
+    if (!s || (due = due_ns(l, w, s)) > now_ns) {
         return 0;
     }
-    deliver(w, s, out);
+    deliver(w, s, due, out);
     if (from_heap) {
         heap_pop(w);
     } else {
@@ -935,13 +954,14 @@ int gl_link_poll(struct gl_link *l, int dir, uint64_t now_ns, struct gl_delivery
     /* Polling does not advance the direction's clock: looking ahead with a
      * large now_ns is harmless. */
     if (w->h_count != 0) {
-        return poll_mixed(w, now_ns, out);
+        return poll_mixed(l, w, now_ns, out);
     }
     /* common path: everything in flight is in order */
-    if (w->f_count == 0 || w->fifo[w->f_head].arrival_ns > now_ns) {
+    uint64_t due;
+    if (w->f_count == 0 || (due = due_ns(l, w, &w->fifo[w->f_head])) > now_ns) {
         return 0;
     }
-    deliver(w, &w->fifo[w->f_head], out);
+    deliver(w, &w->fifo[w->f_head], due, out);
     w->f_head = (w->f_head + 1) & FMASK;
     w->f_count--;
     return 1;
@@ -955,7 +975,7 @@ uint64_t gl_link_next_deadline(const struct gl_link *l, int dir)
         return GL_NEVER;
     }
     const struct gl_wire_slot *s = store_peek(&l->dir[dir], &from_heap);
-    return s ? s->arrival_ns : GL_NEVER;
+    return s ? due_ns(l, &l->dir[dir], s) : GL_NEVER;
 }
 
 void gl_link_get_counters(const struct gl_link *l, int dir, struct gl_wire_counters *c)

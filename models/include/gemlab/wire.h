@@ -9,6 +9,7 @@
  *     -> duplication, reordering (netem "reorder PCT gap N")
  *     -> propagation delay + jitter (netem distributions)
  *     -> FCS errors: corruption, duplex mismatch, RGMII clock skew
+ *     -> the receiver's line, one frame at a time
  *     -> receiver (gl_link_poll at or after the arrival time)
  *
  * netem (Linux sch_netem.c, iproute2 q_netem.c and netem/ tables) is the
@@ -89,7 +90,8 @@
  * off) a frame waits for the one before, so the mean delay rises (the
  * blind audit of 2026-12-05 measured +0.8 jitter for uniform, +2.1 for
  * normal at 1G line rate); with jitter_reorders on they overtake
- * instead.  jitter is netem's "jitter": the standard deviation for
+ * instead, and the receiver's line still takes them one frame time
+ * apart.  jitter is netem's "jitter": the standard deviation for
  * normal, the half-width for uniform (its standard deviation is
  * jitter / sqrt(3)).
  *
@@ -372,6 +374,7 @@ struct gl_wire {
     uint64_t cap_free_ns;       /* capped server busy until */
     uint64_t cap_rem;           /* carried remainder, bit-ns units */
     uint64_t last_arrival_ns;   /* newest in-order arrival */
+    uint64_t rx_free_ns;        /* end of the last frame delivered */
     uint64_t win_start_ns, win_busy_ns, prev_busy_ns; /* load window */
     uint32_t seq;
     uint32_t reorder_count;     /* netem q->counter */
@@ -435,12 +438,17 @@ int gl_link_send(struct gl_link *l, int dir, uint64_t now_ns, uint32_t len,
                  uint64_t cookie, uint64_t *tx_done_ns);
 
 /* Pop the earliest reference whose arrival_ns <= @now_ns into @out.
+ * Frames leave in order of their own arrival time, and each ends at
+ * least one frame time (at the link's speed) after the frame delivered
+ * before it: out->arrival_ns is that later time when frames that
+ * overtook (jitter_reorders, reorder_pct) or a duplicate crowd the
+ * receiver's line.
  * Returns 1 if one was popped, 0 if none is due, -EINVAL for a bad @dir. */
 int gl_link_poll(struct gl_link *l, int dir, uint64_t now_ns,
                  struct gl_delivery *out);
 
-/* Arrival time of the next reference in direction @dir, GL_NEVER if none
- * (also for a bad @dir). */
+/* Arrival time of the next reference in direction @dir as gl_link_poll()
+ * would deliver it, GL_NEVER if none (also for a bad @dir). */
 uint64_t gl_link_next_deadline(const struct gl_link *l, int dir);
 
 /* Copy direction @dir's counters (zeroes for a bad @dir). */

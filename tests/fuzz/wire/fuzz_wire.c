@@ -17,7 +17,8 @@
  *  - every reference of a QUEUED frame comes back exactly once (two for a
  *    duplicate, GL_DELIV_LAST on the last one), with its cookie, length
  *    and tx_done, never before its tx_done nor after the poll's now, and
- *    in non-decreasing arrival order per direction;
+ *    each at least its frame time after the one before in its direction
+ *    (the receiver's line);
  *  - after a poll returns 0, the next deadline lies after now;
  *  - the counters agree with what the host saw (sent, delivered, bytes).
  * At the end everything is drained and nothing may be left in flight.
@@ -283,9 +284,11 @@ static int do_poll(int dir, uint64_t at)
                     (unsigned long long)d.arrival_ns,
                     (unsigned long long)d.tx_done_ns);
         }
-        if (d.arrival_ns < last_arrival[dir]) {
-            fz_fail("dir %d: arrival %llu after one at %llu", dir,
-                    (unsigned long long)d.arrival_ns,
+        /* the receiver's line carries one frame at a time, at the
+         * speed in force when the frame is handed over */
+        if (last_arrival[dir] && d.arrival_ns < last_arrival[dir] + gl_wire_frame_ns(d.len, speed)) {
+            fz_fail("dir %d: arrival %llu less than a %u-byte frame time after one at %llu",
+                    dir, (unsigned long long)d.arrival_ns, d.len,
                     (unsigned long long)last_arrival[dir]);
         }
         last_arrival[dir] = d.arrival_ns;

@@ -510,6 +510,68 @@ static void test_jitter_keeps_order_unless_jitter_reorders(void **state)
     }
 }
 
+/* Frames that overtake decide their own arrival times, but the
+ * receiver's line carries one at a time: each delivery ends at least its
+ * own frame time after the one before, and gl_link_next_deadline() says
+ * when that is.  Three ways to crowd the line: jitter that reorders,
+ * netem's "sent at once" beside delayed frames, and duplicates. */
+static void test_overtaking_frames_reach_the_receiver_a_frame_time_apart(void **state)
+{
+    (void)state;
+    struct gl_delivery d;
+
+    for (int pass = 0; pass < 3; pass++) {
+        struct gl_wire_params p = ideal();
+        p.latency_ns = 20000;
+        if (pass == 0) {
+            p.jitter_ns = 15000;
+            p.jitter_reorders = true;
+        } else if (pass == 1) {
+            p.reorder_pct = 50;
+        } else {
+            p.jitter_ns = 15000;
+            p.jitter_reorders = true;
+            p.dup_pct = 30;
+        }
+        struct gl_link *l = wt_link_sym(&p, 7, 1000);
+        uint64_t prev = 0, t = 0;
+        unsigned n = 0, inversions = 0;
+        uint64_t prev_cookie = 0;
+
+        for (unsigned i = 0; i < 600; i++) {
+            uint32_t len = (i % 3) ? 60 : 1514;
+            assert_int_equal(gl_link_send(l, A2B, 0, len, i, NULL), GL_WIRE_QUEUED);
+        }
+        for (;;) {
+            uint64_t next = gl_link_next_deadline(l, A2B);
+            if (next == GL_NEVER) {
+                break;
+            }
+            assert_true(next >= t);
+            if (next > t) {
+                assert_int_equal(gl_link_poll(l, A2B, next - 1, &d), 0);
+            }
+            t = next;
+            assert_int_equal(gl_link_poll(l, A2B, t, &d), 1);
+            assert_int_equal(d.arrival_ns, t);
+            if (n) {
+                assert_true(d.arrival_ns >= prev + gl_wire_frame_ns(d.len, 1000));
+                inversions += d.cookie < prev_cookie;
+            }
+            prev = d.arrival_ns;
+            prev_cookie = d.cookie;
+            n++;
+        }
+        struct gl_wire_counters c;
+        gl_link_get_counters(l, A2B, &c);
+        assert_int_equal(n, 600 + c.duplicated);
+        /* the impairment still reorders: the line only spaces frames */
+        assert_true(inversions > 30);
+        wt_assert_invariants(l);
+        free(l);
+    }
+}
+
 /* ---- Link state ---- */
 
 static void test_frame_sent_while_link_down_is_lost_and_counted(void **state)
@@ -1343,6 +1405,7 @@ int main(void)
         cmocka_unit_test(test_corrupt_frame_is_delivered_marked_fcs_error_not_dropped),
         cmocka_unit_test(test_reorder_gap_5_sends_every_5th_frame_ahead),
         cmocka_unit_test(test_jitter_keeps_order_unless_jitter_reorders),
+        cmocka_unit_test(test_overtaking_frames_reach_the_receiver_a_frame_time_apart),
         cmocka_unit_test(test_frame_sent_while_link_down_is_lost_and_counted),
         cmocka_unit_test(test_link_down_marks_in_flight_frames_dropped_and_last),
         cmocka_unit_test(test_frames_already_arrived_survive_link_down),
