@@ -14,6 +14,6 @@ section "clean 1G: switch port offering 10/100/1000, good cable"
 section "2-pair cable: 1000BASE-T cannot train, Marvell downshift to 100 after 3 attempts"
 "$demo" --partner 1000FD,100FD --cable 2pair --downshift 3 --frames 3
 section "duplex mismatch: we force 100 full, the partner autonegotiates (parallel detection -> half)"
-"$demo" --force 100FD --aneg-ms 50 --frames 200 --bidir | tail -n 6
+"$demo" --force 100FD --aneg-ms 50 --frames 200 --bidir | tail -n 7
 section "1% random loss and 0.5% corruption at 1G, seed 7"
 "$demo" --loss 'random 1%' --corrupt 0.5 --seed 7 --frames 2000 | tail -n 2

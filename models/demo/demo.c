@@ -53,7 +53,8 @@ static void usage(FILE *f)
 "    --latency-us US  --jitter-us US  --dist uniform|normal|pareto|paretonormal\n"
 "    --rate-bps BPS        rate cap below line rate\n"
 "    --frames N            frames to send back to back (default 10, max 100000)\n"
-"    --bidir               send the same traffic B->A too (duplex mismatch needs it)\n"
+"    --bidir               send the same traffic B->A too, with no impairment\n"
+"                          (duplex mismatch needs it); counters for both\n"
 "    --len BYTES           frame length without FCS (default 1514)\n"
 "    --seed N              seed for both models (default 1)\n"
 "    --help\n", f);
@@ -434,11 +435,15 @@ static void trace_wire(const struct demo_opts *o, const struct gl_phy_link *link
     if (shown >= show_max) {
         printf("  ... (trace cut at %u lines)\n", show_max);
     }
-    gl_link_get_counters(&wl, GL_LINK_A_TO_B, &c);
-    printf("counters: sent %" PRIu64 " delivered %" PRIu64 " fcs_errors %" PRIu64
-           " lost %" PRIu64 " queue_drops %" PRIu64 " duplicated %" PRIu64
-           " reordered %" PRIu64 "\n", c.sent, c.delivered, c.fcs_errors,
-           c.dropped_loss, c.dropped_queue, c.duplicated, c.reordered);
+    for (int dir = 0; dir < (o->bidir ? 2 : 1); dir++) {
+        gl_link_get_counters(&wl, dir, &c);
+        printf("counters%s: sent %" PRIu64 " delivered %" PRIu64 " fcs_errors %" PRIu64
+               " lost %" PRIu64 " queue_drops %" PRIu64 " duplicated %" PRIu64
+               " reordered %" PRIu64 " collisions %" PRIu64 "\n",
+               o->bidir ? (dir == GL_LINK_A_TO_B ? " A->B" : " B->A") : "",
+               c.sent, c.delivered, c.fcs_errors, c.dropped_loss, c.dropped_queue,
+               c.duplicated, c.reordered, c.collisions);
+    }
     printf("goodput: %u frames in %.3f us of wire time\n", o->frames,
            (double)(tx_done - t0) / 1e3);
 }
