@@ -813,6 +813,54 @@ static void saturate(struct gl_link *l, uint32_t len_a, uint32_t len_b, uint64_t
     wt_assert_invariants(l);
 }
 
+/* Duplex mismatch, A full duplex sending at half load, B half duplex and
+ * backlogged.  B's collisions with frames A has not offered yet are drawn
+ * from A's load when B offers the frame, so they must not depend on how
+ * far ahead of its MAC B hands frames over: one at a time, or 64 at once
+ * as the in-emulator partner does (7.9 ms of 1514-byte frames at 100 Mb/s,
+ * beyond the two 1 ms load windows). */
+static uint64_t mismatch_collisions(unsigned ahead)
+{
+    struct gl_link *l = half_link(true, false, 100, 8);
+    struct gl_wire_counters c;
+    struct gl_delivery d;
+    uint64_t next_a = 0, next_b = 0;
+    const uint64_t end = 400000000ull;
+
+    while (next_a < end || next_b < end) {
+        if (next_a <= next_b) {
+            assert_int_equal(gl_link_send(l, A2B, next_a, 1514, 0, NULL), GL_WIRE_QUEUED);
+            next_a += 2 * T1514_100M;
+        } else {
+            uint64_t done = next_b;
+            for (unsigned i = 0; i < ahead; i++) {
+                int v = gl_link_send(l, B2A, next_b, 1514, 0, &done);
+                assert_true(v == GL_WIRE_QUEUED || v == GL_WIRE_DROP_COLLISION);
+            }
+            next_b = done;
+        }
+        uint64_t now = next_a < next_b ? next_a : next_b;
+        for (int j = 0; j < 2; j++)
+            while (gl_link_poll(l, j, now, &d) == 1) {
+            }
+    }
+    wt_drain(l, A2B, GL_NEVER - 1);
+    wt_drain(l, B2A, GL_NEVER - 1);
+    wt_assert_invariants(l);
+    gl_link_get_counters(l, B2A, &c);
+    free(l);
+    return c.collisions;
+}
+
+static void test_mismatch_collisions_do_not_depend_on_frames_queued_ahead(void **state)
+{
+    (void)state;
+    uint64_t one = mismatch_collisions(1), many = mismatch_collisions(64);
+    /* about 1600 frames of B's each way; half of them meet A's half load */
+    assert_true(one > 500);
+    assert_true(many > one * 8 / 10 && many < one * 12 / 10);
+}
+
 /* Full duplex carries line rate each way; a half-duplex link is one shared
  * medium: the two directions together carry about one line rate. */
 static void test_half_duplex_link_is_one_shared_medium(void **state)
@@ -1416,6 +1464,7 @@ int main(void)
         cmocka_unit_test(test_mismatch_early_and_late_collisions),
         cmocka_unit_test(test_half_duplex_link_is_one_shared_medium),
         cmocka_unit_test(test_mismatch_collisions_land_on_the_half_duplex_side),
+        cmocka_unit_test(test_mismatch_collisions_do_not_depend_on_frames_queued_ahead),
         cmocka_unit_test(test_csma_is_deterministic),
         cmocka_unit_test(test_skew_crc_errors_only_at_1000),
         cmocka_unit_test(test_skew_only_on_directions_marked_skewed),
