@@ -311,7 +311,14 @@ static void idseq_note(struct idseq *q, int32_t ipid)
         q->newest = q->last = id;
         return;
     }
-    if (step != 0 && (step < 256u || step > 0xFF00u))
+    /* The number of the datagram just before: the network's copy of it
+     * (or a sender that numbers everything 0, RFC 6864 4.1, which never
+     * counts as near).  It says nothing of how the sender numbers; counted
+     * as far, 15 % of copies on a path stopped the copies being found
+     * (9 in 10 near is the bar). */
+    if (step == 0)
+        return;
+    if (step < 256u || step > 0xFF00u)
         q->near++;
     else
         q->far++;

@@ -592,6 +592,35 @@ static void test_udp_copies_and_reordering_by_ip_identification(void **state)
     next_ipid = 1;
 }
 
+/* A path that copies many datagrams (netem duplicate 30 %): each copy
+ * follows its original with the same number.  The copies say nothing of
+ * how the sender numbers, so they are all still found; 15 % of copies
+ * once made the sender look unnumbered and hid them all.  The first
+ * datagram is not copied: one number alone does not show numbering. */
+static void test_udp_many_copies_are_all_found(void **state)
+{
+    struct w w;
+    cJSON *o;
+    unsigned copies = 0;
+    uint64_t t = 0;
+    (void)state;
+    w_open(&w);
+    for (uint16_t i = 0; i < 200; i++) {
+        udp_in(&w, t, (uint16_t)(500 + i), 1470);
+        t += 12 * US;
+        if (i % 10 >= 1 && i % 10 <= 3) {
+            udp_in(&w, t, (uint16_t)(500 + i), 1470);
+            t += 12 * US;
+            copies++;
+        }
+    }
+    o = analyse(&w);
+    assert_int_equal(num(o, "udp_datagrams"), 200 + copies);
+    assert_int_equal(num(o, "udp_duplicates"), copies);
+    assert_int_equal(num(o, "udp_out_of_order"), 0);
+    cJSON_Delete(o);
+}
+
 /* An outage that loses more than half the 16-bit number space: the
  * numbers after it read, in serial arithmetic, as older than the newest
  * seen, but are the sender's next ones; one held back by a few places
@@ -926,6 +955,7 @@ int main(void)
         cmocka_unit_test(test_late_originals_after_duplicate_acks_are_out_of_order),
         cmocka_unit_test(test_udp_copies_and_reordering_by_ip_identification),
         cmocka_unit_test(test_udp_numbers_after_a_long_gap_are_not_late),
+        cmocka_unit_test(test_udp_many_copies_are_all_found),
         cmocka_unit_test(test_window_updates_are_not_duplicate_acks),
         cmocka_unit_test(test_board_segment_garbled_on_the_wire_was_sent),
         cmocka_unit_test(test_new_connection_on_a_reused_4_tuple_is_a_new_flow),
