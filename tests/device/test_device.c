@@ -1950,6 +1950,45 @@ static int test_smp_cpu1_runs_only_after_slcr_release(void)
     return 0;
 }
 
+/* guest/dma_cpu_private.S, assembled (see there). */
+static const uint32_t dma_cpu_private_guest[] = {
+    0xe3a00811, 0xe59f1094, 0xe3a02010, 0xe4801004,
+    0xe2522001, 0x1afffffc, 0xe3a00601, 0xe3a01811,
+    0xe5801000, 0xe59f1078, 0xe5801004, 0xe59f1074,
+    0xe5801008, 0xe59f1070, 0xe580100c, 0xe3a03812,
+    0xe59f1068, 0xe5831000, 0xe3a01000, 0xe5831004,
+    0xe59f205c, 0xe59f105c, 0xe5821004, 0xe5823018,
+    0xe582001c, 0xe59f1050, 0xe5821000, 0xe3a03401,
+    0xe2533001, 0x1afffffd, 0xe59f0040, 0xe5904000,
+    0xe3a0020e, 0xe3a01f45, 0xe5801000, 0xe3540000,
+    0x03a01041, 0x13a01058, 0xe5801030, 0xeafffffe,
+    0x01010101, 0x00008040, 0xf8f00100, 0x40008010,
+    0xf8f00202, 0xe000b000, 0x00080010, 0x0000020e,
+    0xf8f00208,
+};
+
+/*
+ * A guest points GEM0's DMA at the MPCore private region (a TX buffer at
+ * the GIC CPU interface, a loopback RX buffer at the global timer).  Only
+ * the CPUs reach that region (ARM DDI 0407 1.5, UG585 4.1 Table 4-1), and
+ * the device's DMA runs from timers on the main loop, where the GIC and
+ * global timer found no CPU: QEMU died of SIGSEGV.  Under TCG (qtest
+ * answers for CPU 0, so it cannot show this), the guest must live on, and
+ * the frame written to the global timer must not have reached it.
+ */
+static int test_dma_to_cpu_private_region_is_refused(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(dma_cpu_private_guest,
+                        sizeof(dma_cpu_private_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
+          "alive, the global timer untouched; 'X': the DMA reached it, "
+          "nothing: QEMU died or hung)", out);
+    return 0;
+}
+
 static int test_link_change_emits_qmp_event(void)
 {
     struct qt q;
@@ -3042,6 +3081,7 @@ struct test {
 static const struct test tests[] = {
     T(test_smp2_machine_has_two_cpus),
     T(test_smp_cpu1_runs_only_after_slcr_release),
+    T(test_dma_to_cpu_private_region_is_refused),
     T(test_mdio_phy_id_reads_88e1116r),
     T(test_mdio_busy_until_frame_shifted_out),
     T(test_mdio_without_mden_does_nothing),

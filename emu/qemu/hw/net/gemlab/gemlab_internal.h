@@ -10,6 +10,7 @@
 #include "hw/registerfields.h"
 #include "qemu/timer.h"
 #include "hw/qdev-core.h"
+#include "exec/memory.h"
 
 /* gemlab models (models/include in the gemlab repository) */
 #include "gemlab/pcapng.h"
@@ -142,6 +143,9 @@ struct GemlabLink {
     GemlabPcap *pcap;            /* the open capture, or NULL */
     GemlabCounters cnt;
     Error *migration_blocker;
+    /* the GEM's view of the bus: system memory without the MPCore's
+     * private region (gemlab_dma_view) */
+    MemoryRegion dma_root, dma_system, dma_cpu_private;
 };
 
 OBJECT_DECLARE_SIMPLE_TYPE(GemlabLink, GEMLAB_LINK)
