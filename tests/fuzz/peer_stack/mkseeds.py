@@ -43,6 +43,12 @@ def seeds():
     # one before echo.c's cap (this target's MAX_TCP_PCBS fails on it)
     # (each handshake completes before the next SYN: the listen backlog is 4)
     yield "regress_echo_flood", b"".join(tcp(48 + i, SYN) + tcp(48 + i, ACK) for i in range(40)) + time_ms(1)
+    # 40 connections to the echo server, each half-closed by the board,
+    # which never acknowledges the peer's FIN: the echo freed its slot at
+    # the board's FIN and its pcb waited in LAST_ACK, so the 8-slot cap
+    # bounded nothing (a hostile-guest review held 16 000 of them)
+    yield "regress_echo_half_close", b"".join(tcp(48 + i, SYN) + tcp(48 + i, ACK) + tcp(48 + i, ACK | FIN)
+                                              for i in range(40)) + time_ms(1)
     yield "tcp_echo", (tcp(48, SYN) + time_ms(1) + tcp(48, ACK) + tcp(48, ACK | PSH, b"hello, echo")
                        + time_ms(10) + tcp(48, ACK | FIN) + time_ms(100))
     yield "iperf2_tcp", (tcp(0, SYN) + time_ms(1) + tcp(0, ACK) + tcp(0, ACK | PSH, iperf2_hdr() + data[:1436])

@@ -29,6 +29,8 @@
 #include "lwip/inet_chksum.h"
 #include "lwip/prot/icmp.h"
 #include "lwip/raw.h"
+#include "lwip/tcp.h"
+#include "lwip/priv/tcp_priv.h"
 #include "netif/ethernet.h"
 
 #include "glout.h"
@@ -329,6 +331,46 @@ void gp_stack_fini(void)
     gp.cfg.result = NULL;
 }
 
+/*
+ * The peer's lwIP takes pcbs from the heap (MEMP_MEM_MALLOC, lwipopts.h),
+ * so the pool pressure that makes lwIP drop its oldest closing connection
+ * never comes (tcp.c tcp_alloc -> tcp_kill_state, LAST_ACK then CLOSING).
+ * The apps cap the connections they hold open, but one they have closed
+ * waits in LAST_ACK or CLOSING for the board to acknowledge the peer's
+ * FIN, up to 2 MSL (tcp.c tcp_slowtmr): a board that never does made any
+ * number (16 000 in a hostile-guest review, 2026-12-07).  Past
+ * MEMP_NUM_TCP_PCB active pcbs, the one closing longest is aborted, as
+ * tcp_kill_state does when the pool is short.
+ */
+static void gp_bound_closing(void)
+{
+    unsigned n = 0;
+
+    for (struct tcp_pcb *q = tcp_active_pcbs; q; q = q->next) {
+        n++;
+    }
+    while (n > MEMP_NUM_TCP_PCB) {
+        static const enum tcp_state closing[] = { LAST_ACK, CLOSING };
+        struct tcp_pcb *oldest = NULL;
+
+        for (unsigned i = 0; i < 2 && !oldest; i++) {
+            uint32_t age = 0;
+
+            for (struct tcp_pcb *q = tcp_active_pcbs; q; q = q->next) {
+                if (q->state == closing[i] && (!oldest || tcp_ticks - q->tmr >= age)) {
+                    oldest = q;
+                    age = tcp_ticks - q->tmr;
+                }
+            }
+        }
+        if (!oldest) {
+            return;
+        }
+        tcp_abort(oldest);
+        n--;
+    }
+}
+
 void gp_stack_input(const uint8_t *frame, size_t len)
 {
     struct pbuf *p;
@@ -344,6 +386,7 @@ void gp_stack_input(const uint8_t *frame, size_t len)
     if (gp.nif.input(p, &gp.nif) != ERR_OK) {
         pbuf_free(p);
     }
+    gp_bound_closing();
 }
 
 /*

@@ -10,7 +10,8 @@
  *
  * The other end is untrusted (in gemlab's peer, docs/PEER.md, it is the
  * guest), so TCP holds at most ECHO_TCP_MAX_CONNS connections, each in a
- * slot; one more is aborted at accept (counted in tcp_refused).  A
+ * slot until lwIP frees its pcb, closing ones too; one more is aborted at
+ * accept (counted in tcp_refused).  A
  * connection that has had nothing echoed for -T seconds (a client that
  * vanished, or one that never reads its echo so the send buffer stays
  * full) is aborted, freeing its slot and pcb: lwIP's keepalive would take
@@ -78,6 +79,24 @@ static err_t echo_tcp_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t
 {
     struct echo_conn *c = arg;
 
+    if (p == NULL && err == ERR_OK && c) {
+        /* The client closed its side.  Send our FIN after what is queued
+         * but keep the slot until lwIP frees the pcb: closing only the
+         * TX side keeps the err callback, which lwIP calls when our FIN
+         * is acknowledged (ERR_CLSD, tcp_in.c tcp_input_delayed_close)
+         * or LAST_ACK times out (tcp.c tcp_slowtmr), and the idle abort
+         * still applies.  tcp_close() freed the slot at once and left
+         * the pcb in LAST_ACK for up to 2 MSL: a client that never
+         * acknowledged our FIN held any number of them (16 000 in a
+         * hostile-guest review, 2026-12-07). */
+        tcp_recv(pcb, NULL);
+        if (tcp_shutdown(pcb, 0, 1) != ERR_OK) {
+            conn_detach(c, pcb);
+            tcp_abort(pcb);
+            return ERR_ABRT;
+        }
+        return ERR_OK;
+    }
     if (p == NULL || err != ERR_OK) {
         if (p)
             pbuf_free(p);
@@ -110,7 +129,8 @@ static err_t echo_tcp_recv(void *arg, struct tcp_pcb *pcb, struct pbuf *p, err_t
     return ERR_OK;
 }
 
-/* lwIP has freed the pcb (RST, retransmissions given up): free the slot. */
+/* lwIP has freed the pcb (RST, retransmissions given up, or, after the
+ * client closed, our FIN acknowledged): free the slot. */
 static void echo_tcp_err(void *arg, err_t err)
 {
     struct echo_conn *c = arg;
