@@ -267,6 +267,13 @@ static void recompute(cJSON *bl)
     }
 }
 
+double bl_default_min_pct(const cJSON *results)
+{
+    const cJSON *mode = runner_json_path(results, "clock.mode");
+
+    return cJSON_IsString(mode) && !strcmp(mode->valuestring, "virtual") ? 0.0 : BL_DEFAULT_MIN_PCT;
+}
+
 cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k)
 {
     cJSON *bl = cJSON_CreateObject(), *t;
@@ -911,7 +918,7 @@ int bl_save(const struct bl_opts *o, FILE *out, FILE *err)
             }
         }
     } else
-        bl = bl_new(res, name, isnan(o->min_pct) ? BL_DEFAULT_MIN_PCT : o->min_pct,
+        bl = bl_new(res, name, isnan(o->min_pct) ? bl_default_min_pct(res) : o->min_pct,
                     isnan(o->mad_k) ? BL_DEFAULT_MAD_K : o->mad_k);
     if (strcmp(runner_json_path(res, RS(VERDICT_RESULT)) && cJSON_IsString(runner_json_path(res, RS(VERDICT_RESULT)))
                    ? runner_json_path(res, RS(VERDICT_RESULT))->valuestring : "", "PASS"))

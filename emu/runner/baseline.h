@@ -61,6 +61,11 @@ void bl_board_fw(const cJSON *results, char *board, size_t blen, char *fw, size_
 
 /* A new baseline from one results tree, with the given tolerance. */
 cJSON *bl_new(const cJSON *results, const char *name, double min_pct, double mad_k);
+
+/* The tolerance floor a new baseline of @results gets without --tolerance:
+ * BL_DEFAULT_MIN_PCT in real time, 0 in virtual time, where a rerun gives
+ * the same figure to the bit (docs/VIRTUAL_TIME.md): any change is real. */
+double bl_default_min_pct(const cJSON *results);
 /* Append a run to @bl (recomputes the statistics).  Returns 0, or
  * -EINVAL when the run's iperf.throughput_bps is missing or not a finite
  * number >= 0, -EEXIST when @bl holds this run of @run_dir already (its

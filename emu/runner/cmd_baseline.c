@@ -17,7 +17,8 @@ static void usage(FILE *out)
           "  baselines live in D/<board>/<firmware>/<name>.json (D: $GEMLAB_BASELINE_DIR, else the\n"
           "  repository's baselines/; name: the run's scenario, which `gemlab run` and `gemlab diagnose`\n"
           "  then compare against automatically).  save appends the run (same conditions only;\n"
-          "  --replace starts over).\n"
+          "  --replace starts over).  --tolerance: the floor, percent (default 5; 0 for a\n"
+          "  virtual-time run, whose figures are exact); --mad-k: K x MAD widens it.\n"
           "  compare exit: 0 within tolerance (or better), 1 regression, 2 bad input,\n"
           "  4 conditions differ (not compared); save exit: 0 saved, 2 bad input, 4 conditions\n"
           "  differ from the stored runs (use --replace)\n",
