@@ -257,6 +257,8 @@ enum rs_type {
       "UDP jitter the receiver reported, milliseconds") \
     X(IPERF_TX_BPS, "iperf.tx_bps", RS_NUM, \
       "what the board sent, as its receiver counted it, bit/s (a run into the board has none; bidir: the TX half)") \
+    X(IPERF_TX_SENT_BPS, "iperf.tx_sent_bps", RS_NUM, \
+      "bidir in virtual time: the board's own figure for what it sent, bit/s") \
     X(IPERF_RX_BPS, "iperf.rx_bps", RS_NUM, \
       "what the board received, as it counted it, bit/s (a run out of the board has none; bidir: the RX half)") \
     X(IPERF_INTERVALS_BPS, "iperf.intervals_bps", RS_ARR, \
