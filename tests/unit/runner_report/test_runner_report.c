@@ -462,6 +462,29 @@ static void test_throughput_chart_ceiling_100_tcp(void **state)
     rm_tree(dir);
 }
 
+/* -d: the intervals are the board's receiving half, not a sum of both;
+ * a blind user read an RX of 0.4 Mb/s labelled "sum" under a headline of
+ * 949 Mb/s.  The ceiling is per direction. */
+static void test_throughput_chart_of_a_bidir_run_names_its_half(void **state)
+{
+    char dir[64];
+    char *gp;
+
+    (void)state;
+    speed_run(dir, sizeof(dir), 1000, "tcp", ",\"tcp_timestamps\":true,\"bidir\":true");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, "title 'board RX (-d: the TX half is not sampled)'");
+    assert_null(strstr(gp, "title 'sum'"));
+    assert_has(gp, "per direction");
+    free(gp);
+    rm_tree(dir);
+    speed_run(dir, sizeof(dir), 1000, "tcp", ",\"tcp_timestamps\":true");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, "title 'sum'");
+    free(gp);
+    rm_tree(dir);
+}
+
 /* a hand-edited speed no PHY negotiates draws no ceiling; its 130-digit
  * legend once ran past the legend buffer (ASan: stack-buffer-overflow) */
 static void test_throughput_chart_no_ceiling_for_absurd_speed(void **state)
@@ -725,6 +748,7 @@ int main(void)
         cmocka_unit_test(test_report_refuses_incomplete_run),
         cmocka_unit_test(test_report_refuses_symlinked_chart_dir),
         cmocka_unit_test(test_throughput_chart_ceiling_100_tcp),
+        cmocka_unit_test(test_throughput_chart_of_a_bidir_run_names_its_half),
         cmocka_unit_test(test_throughput_chart_ceiling_1000_tcp),
         cmocka_unit_test(test_side_by_side_refuses_a_run_dir_as_out),
         cmocka_unit_test(test_throughput_chart_no_ceiling_for_absurd_speed),
