@@ -1350,14 +1350,18 @@ write:
         int r = run_report(&runs[i], o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", runs[i].out, o->html ? " report.html" : "");
+        /* the paths of what was written (3: without charts); a report
+         * that could not be written has said so on stderr */
+        if (r == 0 || r == 3)
+            printf("%s/report.md%s\n", runs[i].out, o->html ? " report.html" : "");
     }
     if (n > 1) {
         const char *out = o->out ? o->out : RP_OUT_DEFAULT;
         int r = side_by_side(runs, n, out, o->html);
         if (r > worst)
             worst = r;
-        printf("%s/report.md%s\n", out, o->html ? " report.html" : "");
+        if (r == 0 || r == 3)
+            printf("%s/report.md%s\n", out, o->html ? " report.html" : "");
     }
     rc = worst;
 done:
