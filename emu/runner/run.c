@@ -3296,6 +3296,20 @@ int run_boot(const struct run_opts *o)
         return RUN_EXIT_MISSING;
     if (r.o.fw && (fw_find(r.top, "baremetal", r.o.fw, r.fw, sizeof(r.fw)) || fw_kind_check("baremetal", r.fw)))
         return RUN_EXIT_INPUT;
+    if (r.o.out) {
+        /* a run directory's results, capture and diagnosis: boot writes
+         * none, and taking the directory removes them (inst.c,
+         * remove_stale_outputs), so it would throw a run's evidence away */
+        char res[PATH_MAX];
+        struct stat st;
+
+        if (snprintf(res, sizeof(res), "%s/results.json", r.o.out) < (int)sizeof(res) &&
+            lstat(res, &st) == 0) {
+            fprintf(stderr, "gemlab boot: --out %s holds a run's results.json, which boot would remove: "
+                            "give another directory\n", r.o.out);
+            return RUN_EXIT_INPUT;
+        }
+    }
     inst_signals_install();
     if (inst_rundir(&r.in, r.o.out, r.top, "boot"))
         return RUN_EXIT_INPUT;

@@ -74,17 +74,23 @@ ns_before=$(netns_list)
 # 1. A clean boot: QMP answers, the run dir is 0700, nothing is left.
 #    The --out directory is reused (an earlier run created it): that
 #    run's numbered host-tool outputs go, files that are not ours stay.
+#    While it holds a run's results.json, boot (which writes none) refuses
+#    it and removes nothing: a blind user lost a run's evidence that way.
 d=$work/clean
 "$G" boot --qemu "$QEMU" --out "$d" --hold 0 >/dev/null 2>&1
 touch "$d/iperf-7.json" "$d/iperf-3.csv" "$d/iperf-n.err" "$d/notes.txt" "$d/results.json"
+out0=$("$G" boot --qemu "$QEMU" --out "$d" --hold 0 2>&1); rc0=$?
+kept=$(cd "$d" && { compgen -G 'iperf*'; compgen -G 'results.json'; } | wc -l)
+rm -f "$d/results.json"
 out=$("$G" boot --qemu "$QEMU" --out "$d" --hold 1 2>&1); rc=$?
 mode=$(stat -c %a "$d" 2>/dev/null)
 left=$(leftovers "$d")
-stale=$(cd "$d" && { compgen -G 'iperf*'; compgen -G 'results.json'; } | tr '\n' ' ')
-if [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ] \
+stale=$(cd "$d" && compgen -G 'iperf*' | tr '\n' ' ')
+if [ $rc0 -eq 2 ] && [[ "$out0" == *"holds a run's results.json"* ]] && [ "$kept" = 4 ] \
+   && [ $rc -eq 0 ] && [[ "$out" == *"QMP up"* ]] && [ "$mode" = 700 ] && [ -z "$left" ] \
    && [ -z "$stale" ] && [ -e "$d/notes.txt" ]; then
-    ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs and results.json of a reused --out removed"
-else bad "boot with QMP" "rc=$rc mode=$mode left=[$left] stale=[$stale] out=$out"; fi
+    ok "boot with QMP, run dir 0700, cleaned up, stale iperf outputs of a reused --out removed; one holding results.json refused, kept"
+else bad "boot with QMP" "rc0=$rc0 kept=$kept rc=$rc mode=$mode left=[$left] stale=[$stale] out0=$out0 out=$out"; fi
 
 # 1b. --out only creates a directory or reuses one a run created (it holds
 #     .gemlab-run): an existing directory without the mark is refused,
