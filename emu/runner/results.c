@@ -869,6 +869,7 @@ void rs_finish(struct run *r)
     struct dg_report rep;
     char path[PATH_MAX + 32], *text;
     int failed = 0, checks = 0, wrc;
+    char exp_reason[512] = "";
     cJSON *verdict, *dj;
     cJSON *bl = NULL;
 
@@ -902,13 +903,30 @@ void rs_finish(struct run *r)
     dg_in_from_json(r->results, &in);
     dg_run(&in, &rep);
     if (r->exit_code == RUN_EXIT_PASS) {
-        failed = dg_check_expect(r->results, &rep, NULL, &checks);
-        if (failed)
+        /* the first failed expectation is the verdict's reason (schema:
+         * "why, when not PASS"): JUnit and dashboards show it */
+        char *msgs = NULL;
+        size_t msgs_len = 0;
+        FILE *mf = open_memstream(&msgs, &msgs_len);
+
+        failed = dg_check_expect(r->results, &rep, mf, &checks);
+        if (mf)
+            fclose(mf);
+        if (failed) {
+            const char *first = msgs ? strstr(msgs, "  FAIL ") : NULL;
+
             r->exit_code = RUN_EXIT_FAIL;
+            if (first) {
+                first += strlen("  FAIL ");
+                snprintf(exp_reason, sizeof(exp_reason), "%.*s%s", (int)strcspn(first, "\n"), first,
+                         failed > 1 ? " (and more expectations failed)" : "");
+            }
+        }
+        free(msgs);
     }
     verdict = cJSON_AddObjectToObject(r->results, "verdict");
     cJSON_AddStringToObject(verdict, "result", verdict_word(r));
-    cJSON_AddStringToObject(verdict, "reason", r->reason);
+    cJSON_AddStringToObject(verdict, "reason", r->reason[0] ? r->reason : exp_reason);
     cJSON_AddNumberToObject(verdict, "expectations_checked", checks);
     cJSON_AddNumberToObject(verdict, "expectations_failed", failed);
     if (r->exit_code != RUN_EXIT_PASS)

@@ -244,7 +244,9 @@ if [ $have_fixture = 1 ]; then
     wait $rpid; rc=$?
     out=$(cat "$work/pipeline.out")
     left=$(leftovers "$d")
+    # a FAIL says why in verdict.reason (schema: "why, when not PASS")
     if [ $rc -le 1 ] && [ -s "$d/results.json" ] && [ -s "$d/diagnosis.json" ] && [[ "$out" == *clean_1g* ]] \
+       && { [ $rc -eq 0 ] || grep -Eq '"reason":[[:space:]]*"[^"]' "$d/results.json"; } \
        && [ -z "$left" ] && "$G" diagnose "$d" >/dev/null; then
         ok "run pipeline on a fixture: results.json + diagnosis.json, verdict printed (rc=$rc)"
     else bad "run pipeline" "rc=$rc left=[$left] $(echo "$out" | tail -4)"; fi
