@@ -183,6 +183,37 @@ static void test_rate_cap_long_run_is_exact_despite_rounding(void **state)
     free(l);
 }
 
+/* A rate cap, then jitter that keeps order: netem adds the frame's time
+ * at the configured rate after its ordering clamp, so frames never come
+ * closer than the capped frame time.  Clamped at the line's frame time,
+ * a 100 Mb/s cap delivered 258 Mb/s over 1 ms windows. */
+static void test_rate_cap_then_jitter_keeps_capped_spacing(void **state)
+{
+    (void)state;
+    struct gl_wire_params p = ideal();
+    p.rate_bps = 100000000;
+    p.queue_frames = 1000;
+    p.latency_ns = 2000000;
+    p.jitter_ns = 1000000;
+    struct gl_link *l = wt_link_sym(&p, 4, 1000);
+    struct gl_delivery d;
+    const uint64_t cap_ns = 1536ull * 8 * 1000000000 / 100000000; /* 122880 */
+    uint64_t prev = 0;
+    unsigned n = 0;
+
+    for (unsigned i = 0; i < 5000; i++) {
+        int v = gl_link_send(l, A2B, i * 40960ull, 1512, i, NULL);
+        assert_true(v == GL_WIRE_QUEUED || v == GL_WIRE_DROP_QUEUE);
+    }
+    while (gl_link_poll(l, A2B, GL_NEVER - 1, &d) == 1) {
+        if (n++)
+            assert_true(d.arrival_ns - prev >= cap_ns);
+        prev = d.arrival_ns;
+    }
+    assert_true(n > 1000);
+    free(l);
+}
+
 static void test_queue_tail_drops_beyond_queue_frames(void **state)
 {
     (void)state;
@@ -1442,6 +1473,7 @@ int main(void)
         cmocka_unit_test(test_rate_cap_spaces_arrivals_by_capped_frame_time),
         cmocka_unit_test(test_rate_cap_at_or_above_line_rate_changes_nothing),
         cmocka_unit_test(test_rate_cap_long_run_is_exact_despite_rounding),
+        cmocka_unit_test(test_rate_cap_then_jitter_keeps_capped_spacing),
         cmocka_unit_test(test_queue_tail_drops_beyond_queue_frames),
         cmocka_unit_test(test_queue_tail_drops_beyond_queue_bytes),
         cmocka_unit_test(test_queue_drains_with_time_and_accepts_again),
