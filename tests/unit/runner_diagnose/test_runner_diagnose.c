@@ -103,6 +103,13 @@ static const struct rcase cases[] = {
     { "{\"gem\":{\"rx_frames\":1000,\"rx_fcs_errors\":12}}", DG_PHY_FCS_ERRORS, true },
     { "{\"gem\":{\"rx_frames\":1000,\"rx_symbol_errors\":1}}", DG_PHY_FCS_ERRORS, true },
     { CLEAN, DG_PHY_FCS_ERRORS, false },
+    /* the board's own frames corrupted on the way out: the partner
+     * counts them (a tap: the capture), the board's receiver nothing;
+     * a board that sends UDP gets nothing back to fail */
+    { "{\"gem\":{\"rx_frames\":20,\"rx_fcs_errors\":0},\"capture\":{\"crc_errors_out\":692}}", DG_PHY_FCS_ERRORS,
+      true },
+    { "{\"gem\":{\"rx_frames\":20,\"rx_fcs_errors\":0},\"capture\":{\"crc_errors_out\":0}}", DG_PHY_FCS_ERRORS,
+      false },
     /* we resolved half by parallel detection (ANER bit 0 clear) and count late collisions */
     { "{" HALF_NOAN ",\"gem\":{\"late_collisions\":40}}", DG_PHY_DUPLEX_MISMATCH, true },
     /* ... but FCS errors alone at the half end are the cable's: a
