@@ -179,6 +179,11 @@ void dg_in_from_json(const cJSON *root, struct dg_in *in)
         in->lp_1000 = isnan(r10) ? NAN : ((unsigned)r10 & 0x0C00u) != 0;
         in->common_modes = in->partner_modes = in->our_modes = -1;
         {
+            /* Linux marvell.c MII_M1011_PHY_SSR_DOWNSHIFT */
+            double r17 = phy_reg(root, "17");
+            in->ssr_downshift = isnan(r17) ? -1 : ((unsigned)r17 & 0x20u) != 0;
+        }
+        {
             /* ANER (reg 6) bit 1, page received (28.2.4.1.5); ANAR/LPA
              * bits 5..8 are 10HD 10FD 100HD 100FD (28.2.1.2.3) */
             double r4 = phy_reg(root, "4"), r5 = phy_reg(root, "5"), r6 = phy_reg(root, "6");
@@ -560,6 +565,21 @@ static bool r_no_link(const struct dg_in *in, struct dg_finding *f)
         evs(f, "partner_offers", mode_words(in->partner_modes, theirs, sizeof(theirs)));
         say(f, "no link: autonegotiation found no mode both sides offer: we advertise %s, the partner %s (its page "
                "arrived: ANER bit 1)", ours, theirs);
+        return true;
+    }
+    if (in->local_autoneg != 0 && in->ssr_downshift == 1) {
+        /* the PHY gave up on 1000BASE-T and left it out of its pages
+         * (28.2.3.4): a cable with two good pairs; a partner that offers
+         * 1000BASE-T only then has no mode in common (its reg 5 page
+         * holds no 10/100 ability) */
+        evs(f, "downshift", "yes (reg 17 bit 5)");
+        if (in->partner_modes == 0)
+            say(f, "no link: the PHY downshifted after failed 1000BASE-T attempts (88E1116R reg 17 bit 5) and "
+                   "offers 10/100 only, and the partner's page offers no 10/100 mode (reg 5): a cable with two "
+                   "good pairs to a partner that offers 1000BASE-T only");
+        else
+            say(f, "no link at the end of the run; the PHY had downshifted after failed 1000BASE-T attempts "
+                   "(88E1116R reg 17 bit 5): a cable with two good pairs");
         return true;
     }
     say(f, "no link at the end of the run");

@@ -65,6 +65,7 @@ struct dg_in {
     int link_up, full_duplex, downshift, partner_autoneg, local_autoneg;
     double speed_mbps, mac_speed_mbps, flaps;
     int rgmii_rx_delay, rgmii_tx_delay;   /* 88E1116R page 2 reg 21 bits 5/4 */
+    int ssr_downshift;          /* 88E1116R reg 17 bit 5 (downshift status), -1 unknown */
     /* GEM counters */
     double rx_frames, tx_frames, fcs_errors, symbol_errors, length_errors;
     double rx_resource_errors, rx_overruns, collisions, late_collisions;

@@ -1262,14 +1262,20 @@ static void test_expected_speed_without_a_link_says_none(void **state)
  * (ANER bit 1 clear) says only that there is no link. */
 static void test_no_link_names_no_common_mode(void **state)
 {
-    static const char *const doc[2] = {
+    /* [2]: a blind user's 1000FD-only partner on a 2-pair cable: the PHY
+     * downshifted (reg 17 bit 5), its pages offer 10/100 only, the
+     * partner's reg 5 none of them (its 1000 offer is in pages a
+     * downshifted PHY no longer exchanges, so reg 10 is clear) */
+    static const char *const doc[3] = {
         "{\"link\":{\"up\":false,\"local_autoneg\":true},\"phy\":{\"regs\":{\"4\":33,\"5\":49409,\"6\":15,"
         "\"9\":0,\"10\":2048}}}",
         "{\"link\":{\"up\":false,\"local_autoneg\":true},\"phy\":{\"regs\":{\"4\":33,\"5\":0,\"6\":4,"
         "\"9\":0,\"10\":0}}}",
+        "{\"link\":{\"up\":false,\"local_autoneg\":true,\"downshift\":false},\"phy\":{\"regs\":{\"4\":3553,"
+        "\"5\":49153,\"6\":15,\"9\":768,\"10\":0,\"17\":4128}}}",
     };
     (void)state;
-    for (int i = 0; i < 2; i++) {
+    for (int i = 0; i < 3; i++) {
         cJSON *root = cJSON_Parse(doc[i]);
         struct dg_in in;
         struct dg_report rep;
@@ -1279,8 +1285,12 @@ static void test_no_link_names_no_common_mode(void **state)
         assert_int_equal(rep.f[0].code, DG_PHY_NO_LINK);
         if (i == 0)
             assert_non_null(strstr(rep.f[0].summary, "we advertise 10HD, the partner 1000FD,100FD"));
-        else
+        else if (i == 1)
             assert_string_equal(rep.f[0].summary, "no link at the end of the run");
+        else
+            assert_non_null(strstr(rep.f[0].summary, "the PHY downshifted after failed 1000BASE-T attempts "
+                                                     "(88E1116R reg 17 bit 5) and offers 10/100 only, and the "
+                                                     "partner's page offers no 10/100 mode"));
         dg_report_free(&rep);
         cJSON_Delete(root);
     }
