@@ -592,8 +592,8 @@ static bool missed(const struct outcome *o)
 }
 
 /* The command that reruns sample @x alone: every option that decides its
- * draw (--runs too: --only must be below it; --faults: the draw is among
- * them), into a directory of its own below the campaign's @dir (its
+ * draw (--faults: the draw is among them; --runs does not, but keeps the
+ * command the campaign's), into a directory of its own below the campaign's @dir (its
  * default out, the campaign's own, would be replaced by a one-sample
  * campaign). */
 static void repro(FILE *f, const struct cp_campaign_opts *co, const struct outcome *x, const char *argv0,
@@ -991,7 +991,7 @@ int cp_campaign(const struct cp_campaign_opts *co, FILE *out, FILE *err)
             continue;
         /* the sample's own number (its directory's, campaign.md's, --only's),
          * then where it is in the run */
-        fprintf(out, "campaign: sample %u (%u of %u): ", i, i + 1, o->runs);
+        fprintf(out, "campaign: sample %u (%u of %u): ", i, i - first + 1, last - first);
         fault_names(out, &e->s);
         fprintf(out, " (%s, %s) ...", e->s.fw == CP_FW_LINUX ? "linux" : "baremetal", e->s.udp ? "udp" : "tcp");
         fflush(out);

@@ -175,10 +175,6 @@ int cmd_campaign(int argc, char **argv)
     }
     if (o->vt && !duration_set)
         o->duration_s = 2;   /* exact figures: a few virtual seconds are enough */
-    if (co.only >= (long)o->runs) {
-        fprintf(stderr, "gemlab campaign: --only %ld: the campaign has samples 0..%u\n", co.only, o->runs - 1);
-        return RUN_EXIT_INPUT;
-    }
     cl += (size_t)snprintf(cmdline, sizeof(cmdline), "gemlab campaign");
     for (int i = 0; i < argc && cl < sizeof(cmdline); i++)
         cl += (size_t)snprintf(cmdline + cl, sizeof(cmdline) - cl, " %s", argv[i]);

@@ -282,7 +282,7 @@ sys.exit(0 if c["interrupted"] is True and c["samples_done"] == 0 and c["samples
 fi
 
 # 7d. A miss's "reproduce" command reruns that sample: it carries --runs
-#     (--only must be below it), --faults (the draw is among them) and
+#     (the campaign's; the draw does not depend on it), --faults (the draw is among them) and
 #     --qemu (as root gemlab runs no QEMU from the tree), and writes beside
 #     the campaign, not over it.  --qemu /bin/false: every sample errors,
 #     so every sample is a miss with its command.  The progress line names
