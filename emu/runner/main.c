@@ -58,7 +58,7 @@ static void usage(FILE *out)
 static void usage_of(const char *name, FILE *out)
 {
     size_t n = strlen(name);
-    bool in = false;
+    bool in = false, in_exit = false;
 
     for (const char *l = USAGE; *l;) {
         const char *e = strchr(l, '\n');
@@ -68,9 +68,12 @@ static void usage_of(const char *name, FILE *out)
             in = !strncmp(l + 2, name, n) && (l[2 + n] == ' ' || l[2 + n] == '\n');
         else if (l[0] != ' ')
             in = false;
+        /* the exit codes, with their continuation lines */
+        if (l[0] != ' ')
+            in_exit = !strncmp(l, "exit:", 5);
         if (in && head)
             fprintf(out, "usage: gemlab %.*s", (int)len - 2, l + 2);
-        else if (in || !strncmp(l, "exit:", 5))
+        else if (in || in_exit)
             fprintf(out, "%.*s", (int)len, l);
         l += len;
     }
