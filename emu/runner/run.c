@@ -2669,19 +2669,21 @@ static int sim_traffic(struct run *r, unsigned long long length, int idx, cJSON 
         fw = pair_result(&r->in, skip, board_cli ? "client" : "server");
     }
     res = iperf_sim_result(board_tx, udp, peer, fw, t_s);
-    if (!udp && board_tx == board_cli) {
+    if (board_tx == board_cli && (!udp || !lx)) {
         /* the receiver's per-second count, as in real time
          * (board_tcp_result): the board's server's (the firmware's
          * `iperf -s -i 1` progress lines, or the Linux one's `-i 1 -y C`
          * rows in the agent's answer), or when the board's client sends,
-         * the peer's server's progress lines */
+         * the peer's server's progress lines.  UDP too (bare metal): a
+         * virtual-time UDP run had no intervals, so its report no chart */
+        const char *pw = udp ? "udp" : "tcp";
         cJSON *lines = board_tx ? sim_peer_lines(r) : NULL, *iv;
         if (board_tx)
-            iv = server_intervals(lines, peer_p0, "tcp");
+            iv = server_intervals(lines, peer_p0, pw);
         else if (lx)
             iv = lx_fw ? cJSON_DetachItemFromObjectCaseSensitive(lx_fw, "intervals_bps") : NULL;
         else
-            iv = server_intervals(r->in.msgs, p0, "tcp");
+            iv = server_intervals(r->in.msgs, p0, pw);
         rs_add_nonempty(res, "intervals_bps", iv);
         cJSON_Delete(lines);
     }
