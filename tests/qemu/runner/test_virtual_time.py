@@ -269,6 +269,9 @@ def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     lo, hi = ceiling_bps(1470, 1536, 3)
     assert lo * 0.999 <= ip["throughput_bps"] <= hi, (ip["throughput_bps"], lo, hi)
     assert ip["peer_result"]["role"] == "client" and ip["peer_result"]["server"]["lost"] == 0, ip
+    # the board's server's progress lines, one a second, as for TCP: each
+    # at the ceiling (a virtual-time UDP run once had no intervals)
+    assert len(ip["intervals_bps"]) >= 2 and all(abs(x / lo - 1) < 1e-3 for x in ip["intervals_bps"]), ip
     assert_same_runs(quiet, loaded, peer=True)
 
 
