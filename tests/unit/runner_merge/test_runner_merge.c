@@ -494,6 +494,37 @@ static int merge(const char *in, const char *out, bool skips_fail)
     return mg_merge(&o, &pass, stdout, stderr) ? 2 : pass ? 0 : 1;
 }
 
+/* A shard's output directory keeps earlier runs' directories (`make
+ * qemu-test SCENARIO=x` leaves the others): the report lists only the
+ * runs its JUnit names, so an old FAIL does not stand under a PASS. */
+static void test_merge_leaves_out_runs_no_junit_names(void **state)
+{
+    char top[64], run[128], path[256];
+    char *md;
+
+    (void)state;
+    snprintf(top, sizeof(top), "/tmp/gemlab-mg-XXXXXX");
+    assert_non_null(mkdtemp(top));
+    for (int i = 0; i < 2; i++) {
+        snprintf(run, sizeof(run), "%s/%s-baremetal", top, i ? "stale" : "a");
+        assert_int_equal(mkdir(run, 0700), 0);
+        snprintf(path, sizeof(path), "%s/results.json", run);
+        put(path, i ? "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"stale\"},"
+                      "\"conditions\":{\"firmware\":\"baremetal\"},\"verdict\":{\"result\":\"FAIL\",\"reason\":\"old\"}}"
+                    : "{\"schema\":\"gemlab-results-2\",\"scenario\":{\"name\":\"a\"},"
+                      "\"conditions\":{\"firmware\":\"baremetal\"},\"verdict\":{\"result\":\"PASS\",\"reason\":\"\"}}");
+    }
+    snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
+    put(path, SUITE(1, 1, PASS("a")));
+    assert_int_equal(merge(top, top, false), 0);
+    snprintf(path, sizeof(path), "%s/report.md", top);
+    md = get(path);
+    assert_non_null(strstr(md, "a-baremetal"));
+    assert_null(strstr(md, "stale"));
+    free(md);
+    rm_tree(top);
+}
+
 static void test_merge_escapes_crafted_runs(void **state)
 {
     char top[64], run[128], path[256];
@@ -511,7 +542,8 @@ static void test_merge_escapes_crafted_runs(void **state)
               "\"verdict\":{\"result\":\"x\\\"><script>alert(1)</script>\",\"reason\":\"\"},"
               "\"iperf\":{\"throughput_bps\":1e6}}");
     snprintf(path, sizeof(path), "%s/qemu-test.xml", top);
-    put(path, SUITE(1, 1, PASS("a")));
+    /* its case, so that the run is in the report (runs_in_junit) */
+    put(path, SUITE(1, 1, "  <testcase classname=\"qemu-test.b|`\" name=\"&lt;img src=x onerror=1&gt;\" time=\"3\"/>\n"));
     /* --out the input directory: the run's link is "javascript:alert(1)/..." */
     rc = merge(top, top, false);
     assert_int_equal(rc, 0);
@@ -751,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_declared_failures_must_be_there),
         cmocka_unit_test(test_control_chars_and_bad_utf8_in_a_shard_are_cleaned),
         cmocka_unit_test(test_merge_escapes_crafted_runs),
+        cmocka_unit_test(test_merge_leaves_out_runs_no_junit_names),
         cmocka_unit_test(test_merge_escapes_a_test_name_once),
         cmocka_unit_test(test_merge_again_and_nul),
         cmocka_unit_test(test_merge_flags_incomplete_run),
