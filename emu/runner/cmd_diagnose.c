@@ -15,13 +15,28 @@
 #include "run.h"
 #include "util.h"
 
-/* The run's results.json can be read: without it there is no baseline
- * to look for, and the diagnosis says why it cannot run. */
+/* The run's results.json can be read and parsed: without it there is no
+ * baseline to look for, and the diagnosis says why it cannot run (once:
+ * a damaged file was reported by the baseline lookup, then again, with a
+ * warning about a baseline nobody had shown). */
 static bool results_readable(const char *dir)
 {
     char p[PATH_MAX];
+    cJSON *root = NULL;
+    bool ok;
 
-    return (size_t)snprintf(p, sizeof(p), "%s/results.json", dir) < sizeof(p) && access(p, R_OK) == 0;
+    if ((size_t)snprintf(p, sizeof(p), "%s/results.json", dir) >= sizeof(p) || access(p, R_OK))
+        return false;
+    {
+        /* its errors are the diagnosis's to print */
+        FILE *quiet = fopen("/dev/null", "w");
+        if (!quiet)
+            return true;
+        ok = dg_load_results(p, &root, quiet) == 0;
+        fclose(quiet);
+    }
+    cJSON_Delete(root);
+    return ok;
 }
 
 int cmd_diagnose(int argc, char **argv)
