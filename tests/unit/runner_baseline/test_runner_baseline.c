@@ -165,32 +165,6 @@ static void test_conditions_differ(void **state)
     cJSON_Delete(bl);
 }
 
-/* `gemlab diagnose` on a damaged results.json: the error once, exit 2,
- * and no warning about a stored baseline "above" (the lookup printed the
- * error first, then the warning, then the diagnosis printed it again). */
-static void test_diagnose_of_a_damaged_results_file_says_so_once(void **state)
-{
-    char dir[64], path[128], msg[2048];
-    char *argv[] = { dir, NULL };
-    FILE *f;
-    const char *p;
-    int lines = 0;
-
-    (void)state;
-    snprintf(dir, sizeof(dir), "/tmp/gemlab-bl-XXXXXX");
-    assert_non_null(mkdtemp(dir));
-    snprintf(path, sizeof(path), "%s/results.json", dir);
-    assert_non_null(f = fopen(path, "w"));
-    fputs("{\"schema\":\"gemlab-results-2\",\"link\":{\"up\":\"yes\"}}", f);
-    fclose(f);
-    assert_int_equal(run_cmd(cmd_diagnose, 1, argv, msg, sizeof(msg)), 2);
-    for (p = msg; (p = strstr(p, "\"link.up\" is not true or false")); p++)
-        lines++;
-    assert_int_equal(lines, 1);
-    assert_null(strstr(msg, "baseline above"));
-    rm_tree(dir);
-}
-
 /* In virtual time a rerun gives the same figure to the bit, so a new
  * baseline's tolerance floor is 0 there: 0.02 % loss cost 0.13 % of
  * 949.29 Mb/s and hid under the real-time floor of 5 %. */
@@ -375,6 +349,29 @@ static int auto_lookup(const cJSON *r, const char *dir, const char *run_dir, cJS
     (*text)[n] = '\0';
     fclose(out);
     return rc;
+}
+
+/* `gemlab diagnose` on a damaged results.json: the error once, exit 2,
+ * and no warning about a stored baseline "above" (the lookup printed the
+ * error first, then the warning, then the diagnosis printed it again). */
+static void test_diagnose_of_a_damaged_results_file_says_so_once(void **state)
+{
+    char dir[64], path[128], msg[2048];
+    char *argv[] = { dir, NULL };
+    const char *p;
+    int lines = 0;
+
+    (void)state;
+    snprintf(dir, sizeof(dir), "/tmp/gemlab-bl-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof(path), "%s/results.json", dir);
+    write_file(path, "{\"schema\":\"gemlab-results-2\",\"link\":{\"up\":\"yes\"}}");
+    assert_int_equal(run_cmd(cmd_diagnose, 1, argv, msg, sizeof(msg)), 2);
+    for (p = msg; (p = strstr(p, "\"link.up\" is not true or false")); p++)
+        lines++;
+    assert_int_equal(lines, 1);
+    assert_null(strstr(msg, "baseline above"));
+    rm_tree(dir);
 }
 
 static void test_auto_lookup(void **state)

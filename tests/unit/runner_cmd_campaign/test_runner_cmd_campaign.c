@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include "../../common/slurp.h"
 #include "../../common/rm_tree.h"
 #include "../../common/run_cmd.h"
 
@@ -170,17 +171,6 @@ static void test_out_dir_of_other_files_is_refused(void **state)
 /* Sample i is a function of (seed, i) alone (docs/CAMPAIGN.md): --only 17
  * with --runs 5 draws the sample a 30-run campaign's sample-017 holds; it
  * was refused ("the campaign has samples 0..4"). */
-static char *slurp_file(const char *path)
-{
-    FILE *f = fopen(path, "r");
-    char *b = calloc(1, 8192);
-    assert_non_null(f);
-    assert_non_null(b);
-    assert_true(fread(b, 1, 8191, f) > 0);
-    fclose(f);
-    return b;
-}
-
 static void test_only_draws_a_sample_whatever_runs_was(void **state)
 {
     char one[128], all[128], msg[1024], path[200];
@@ -194,9 +184,9 @@ static void test_only_draws_a_sample_whatever_runs_was(void **state)
     assert_int_equal(run_cmd(cmd_campaign, 9, a1, msg, sizeof(msg)), 0);
     assert_int_equal(run_cmd(cmd_campaign, 7, a2, msg, sizeof(msg)), 0);
     snprintf(path, sizeof(path), "%s/sample-017/scenario.ini", one);
-    x = slurp_file(path);
+    assert_non_null(x = slurp(path));
     snprintf(path, sizeof(path), "%s/sample-017/scenario.ini", all);
-    y = slurp_file(path);
+    assert_non_null(y = slurp(path));
     assert_string_equal(x, y);
     free(x);
     free(y);
