@@ -500,7 +500,15 @@ compile() {
     # How much is to do: `ninja -n` lists the steps without running them.
     # An up-to-date tree still lists a few (qemu-version.h is always
     # stale, QEMU's meson.build), so only a real build gets the lines.
+    # A tree whose build.ninja is older than a meson.build (every fresh
+    # one: our overlay lands after configure) lists only "[0/1]
+    # Regenerating build files" until meson has run, so regenerate first;
+    # a cold build otherwise said nothing for its whole 6-10 minutes.
     local steps rc=0 mon=""
+    ninja -C "$bld" build.ninja >"$bld/ninja.log" 2>&1 || {
+        grep -E -B2 -A12 'ERROR|error|FAILED' "$bld/ninja.log" | head -60 >&2
+        return 1
+    }
     steps=$(ninja -C "$bld" -n "${TARGETS[@]}" 2>/dev/null | grep -c '^\[' || true)
     if [ "${steps:-0}" -gt 50 ]; then
         # Seconds of one CPU per step, measured on a 2-core bookworm VM
@@ -533,7 +541,7 @@ compile() {
         ) &
         mon=$!
     fi
-    ninja -C "$bld" -j"$JOBS" "${TARGETS[@]}" >"$bld/ninja.log" 2>&1 || rc=$?
+    ninja -C "$bld" -j"$JOBS" "${TARGETS[@]}" >>"$bld/ninja.log" 2>&1 || rc=$?
     if [ -n "$mon" ]; then
         kill "$mon" 2>/dev/null || true
         wait "$mon" 2>/dev/null || true
