@@ -266,6 +266,7 @@ static bool answer_after(struct inst *i, void *arg)
 
 #define VT_DELAY_NS 1000000ull      /* 1 ms of virtual time from an answer to the next input */
 #define VT_POLL_MS 20               /* how often the runner asks the gate whether it holds */
+#define CONNECT_MIN_MS 20000       /* wall-clock wait for QEMU's sockets when no watchdog is longer */
 #define VT_WALL_STEP_MS 600000      /* wall-clock guard of one step (the run watchdog also applies) */
 
 static int gate_get(struct run *r, const char *prop, cJSON **v)
@@ -1673,6 +1674,7 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
     struct argv_buf a;
     char path[PATH_MAX + 32];
     FILE *f;
+    long long left_ms;
     int rc, fd;
 
     if (qemu_gem_props(r->qemu, r->props, sizeof(r->props)) < 0)
@@ -1763,7 +1765,15 @@ static int start_qemu_inst(struct run *r, struct inst *in, const struct scenario
         snprintf(r->reason, sizeof(r->reason), "cannot start QEMU");
         return rc;
     }
-    rc = inst_connect(in, 20000);
+    /* QEMU makes its sockets within a second on an idle host, but a loaded
+     * one can starve it far longer: a nice-19 QEMU beside two busy loops
+     * took over 20 s, and a virtual-time run then failed on this wall-clock
+     * wait although its figures do not depend on the host.  QEMU is alive
+     * meanwhile (connect_unix stops at its exit), so wait as long as the
+     * run's watchdog allows, and at least CONNECT_MIN_MS. */
+    left_ms = in->watchdog_ms ? in->watchdog_ms - inst_now_ms() : 0;
+    rc = inst_connect(in, left_ms > CONNECT_MIN_MS ? (int)(left_ms < INT_MAX ? left_ms : INT_MAX)
+                                                   : CONNECT_MIN_MS);
     if (rc) {
         if (rc == -EPROTO || rc == -ETIMEDOUT || rc == -ECONNRESET)
             rc = inst_exited(in) ? -ECHILD : rc;
