@@ -309,8 +309,10 @@ static void json_mem(const char *name, const struct stats_mem *m, bool *first)
 
 static void json_proto(const char *name, const struct stats_proto *p, bool last)
 {
-    printf("\"%s\":{\"xmit\":%u,\"recv\":%u,\"fw\":%u,\"drop\":%u,\"chkerr\":%u,"
-           "\"lenerr\":%u,\"memerr\":%u,\"rterr\":%u,\"proterr\":%u,\"opterr\":%u,\"err\":%u}%s",
+    /* STAT_COUNTER is u32_t (LWIP_STATS_LARGE, port/lwipopts.h) */
+    printf("\"%s\":{\"xmit\":%" PRIu32 ",\"recv\":%" PRIu32 ",\"fw\":%" PRIu32 ",\"drop\":%" PRIu32
+           ",\"chkerr\":%" PRIu32 ",\"lenerr\":%" PRIu32 ",\"memerr\":%" PRIu32 ",\"rterr\":%" PRIu32
+           ",\"proterr\":%" PRIu32 ",\"opterr\":%" PRIu32 ",\"err\":%" PRIu32 "}%s",
            name, p->xmit, p->recv, p->fw, p->drop, p->chkerr, p->lenerr, p->memerr,
            p->rterr, p->proterr, p->opterr, p->err, last ? "" : ",");
 }
@@ -412,8 +414,8 @@ static int cmd_stats(int argc, char **argv)
     printf("}}\n");
 
     /* Human summary. */
-    printf("lwIP: heap used %u/%u (max %u, err %u); tcp xmit %u recv %u drop %u; "
-           "link xmit %u recv %u drop %u memerr %u\n",
+    printf("lwIP: heap used %u/%u (max %u, err %u); tcp xmit %" PRIu32 " recv %" PRIu32 " drop %" PRIu32
+           "; link xmit %" PRIu32 " recv %" PRIu32 " drop %" PRIu32 " memerr %" PRIu32 "\n",
            (unsigned)lwip_stats.mem.used, (unsigned)lwip_stats.mem.avail,
            (unsigned)lwip_stats.mem.max, (unsigned)lwip_stats.mem.err,
            lwip_stats.tcp.xmit, lwip_stats.tcp.recv, lwip_stats.tcp.drop,
