@@ -114,7 +114,7 @@ enum rs_type {
     X(RTT_P50_US, "rtt.p50_us", RS_NUM, \
       "median RTT, microseconds") \
     X(RTT_AVG_US, "rtt.avg_us", RS_NUM, \
-      "mean RTT, microseconds") \
+      "mean RTT, microseconds, rounded to the nearest") \
     X(RTT_MAX_US, "rtt.max_us", RS_NUM, \
       "maximum RTT, microseconds") \
     X(RTT_SENT, "rtt.sent", RS_NUM, \

@@ -40,7 +40,7 @@ uint32_t lathist_bucket_lo(unsigned k);
 /* Nearest-rank percentile pct (0 < pct <= 100) in us; 0 with no samples.
  * *exact (may be NULL) says whether every sample was kept. */
 uint32_t lathist_percentile(struct lathist *h, unsigned pct, bool *exact);
-/* Mean in us, 0 with no samples. */
+/* Mean in us, rounded to the nearest, 0 with no samples. */
 uint32_t lathist_avg(const struct lathist *h);
 
 #endif /* GEMLAB_LATHIST_H */

@@ -90,5 +90,7 @@ uint32_t lathist_percentile(struct lathist *h, unsigned pct, bool *exact)
 
 uint32_t lathist_avg(const struct lathist *h)
 {
-    return h->count ? (uint32_t)(h->sum_us / h->count) : 0;
+    /* to the nearest us: truncating read 20 probes of 6-7 us (one of 12)
+     * as 6 beside a median of 7 */
+    return h->count ? (uint32_t)((h->sum_us + h->count / 2) / h->count) : 0;
 }

@@ -45,6 +45,16 @@ static void test_min_avg_max_and_counts(void **state)
     assert_int_equal(h.bucket[lathist_bucket_of(200)], 1);   /* [128,256) */
     assert_int_equal(h.bucket[lathist_bucket_of(300)], 1);   /* [256,512) */
     assert_int_equal(h.count, 3);
+    /* the mean is rounded, not truncated: 6,7,7 -> 6.67 -> 7 */
+    lathist_init(&h, samples, 8);
+    lathist_add(&h, 6);
+    lathist_add(&h, 7);
+    lathist_add(&h, 7);
+    assert_int_equal(lathist_avg(&h), 7);
+    lathist_add(&h, 6);     /* 6.5 rounds up */
+    assert_int_equal(lathist_avg(&h), 7);
+    lathist_add(&h, 6);     /* 6.4 */
+    assert_int_equal(lathist_avg(&h), 6);
 }
 
 static void test_p99_of_1_to_100_is_99_and_p100_is_max(void **state)
