@@ -213,3 +213,8 @@ int iperf2_fin_ack_decode(const uint8_t *buf, size_t len, struct iperf2_server_r
     r->jitter_usec = get32(s + SRV_JIT2);
     return 0;
 }
+
+bool iperf2_last_interval_kept(uint64_t us, uint32_t interval_s)
+{
+    return interval_s && us * 10 >= (uint64_t)interval_s * 1000000u;
+}

@@ -285,10 +285,25 @@ static void test_amount_time_ms_clamps_large_times_instead_of_wrapping(void **st
     assert_int_equal(iperf2_amount_time_ms(1000000, 86400000u), 0u);   /* a byte amount */
 }
 
+/* a last interval is kept when it lasted a tenth of -i (iperf3's
+ * threshold); never without -i */
+static void test_last_interval_kept_from_a_tenth(void **state)
+{
+    (void)state;
+    assert_false(iperf2_last_interval_kept(395, 1));        /* a TCP tail of 395 us */
+    assert_true(iperf2_last_interval_kept(100000, 1));
+    assert_false(iperf2_last_interval_kept(99999, 1));
+    assert_true(iperf2_last_interval_kept(999826, 1));      /* a UDP test's last second */
+    assert_true(iperf2_last_interval_kept(200000, 2));
+    assert_false(iperf2_last_interval_kept(199999, 2));
+    assert_false(iperf2_last_interval_kept(1000000, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_reference_layout_sizes_match_iperf_2_1_8),
+        cmocka_unit_test(test_last_interval_kept_from_a_tenth),
         cmocka_unit_test(test_tcp_ext_header_encodes_byte_exact),
         cmocka_unit_test(test_udp_header_carries_seq64_length_and_split_rate),
         cmocka_unit_test(test_v1_dual_header_decodes_flags_and_length_24),

@@ -112,6 +112,11 @@ static struct {
     struct iperf_grp grp;
     ip_addr_t grp_peer;             /* the first connection's */
     uint16_t grp_peer_port;
+    /* the current test's bytes from connections that ended since the last
+     * interval line, and the earliest start of those intervals */
+    uint64_t ivl_done_bytes;
+    uint64_t ivl_done_start_us;
+    bool ivl_done;
 } srv;
 
 /* Client stream states.  CLI_IDLE -> CLI_CONNECTING on `iperf -c`
@@ -271,17 +276,35 @@ static void grp_join(struct tcp_sess *s)
  * was handed to the -R sender); the last one prints the test's line. */
 static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
 {
-    uint64_t sb[IPERF_GRP_MAX], sum, us;
+    uint64_t sb[IPERF_GRP_MAX], sum, us, now_us = app_now_us();
     unsigned n;
 
+    /* the test's last, partial interval gets its line before the result
+     * (iperf2_last_interval_kept) */
     if (s->gidx == GIDX_SOLO) {
-        if (counted)
-            emit_result("server", &s->peer, s->peer_port, s->bytes, app_now_us() - s->start_us, UINT64_MAX,
+        if (counted) {
+            if (now_us > s->ivl_start_us &&
+                iperf2_last_interval_kept(now_us - s->ivl_start_us, srv.interval_s))
+                emit_progress("server", &s->peer, s->peer_port, s->ivl_bytes, now_us - s->ivl_start_us);
+            emit_result("server", &s->peer, s->peer_port, s->bytes, now_us - s->start_us, UINT64_MAX,
                         aborted, 1, &s->bytes, 0, false);
+        }
+        s->ivl_bytes = 0;
         return;
     }
-    if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, app_now_us()))
+    if (counted && (!srv.ivl_done || s->ivl_start_us < srv.ivl_done_start_us))
+        srv.ivl_done_start_us = s->ivl_start_us;
+    srv.ivl_done |= counted;
+    srv.ivl_done_bytes += counted ? s->ivl_bytes : 0;
+    s->ivl_bytes = 0;
+    if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, now_us))
         return;
+    if (srv.ivl_done && now_us > srv.ivl_done_start_us &&
+        iperf2_last_interval_kept(now_us - srv.ivl_done_start_us, srv.interval_s))
+        emit_progress("server", &srv.grp_peer, srv.grp_peer_port, srv.ivl_done_bytes,
+                      now_us - srv.ivl_done_start_us);
+    srv.ivl_done = false;
+    srv.ivl_done_bytes = 0;
     n = iperf_grp_sum(&srv.grp, sb, &sum, &us);
     emit_result("server", &srv.grp_peer, srv.grp_peer_port, sum, us, UINT64_MAX, srv.grp.aborted, n, sb, 0, false);
 }
@@ -505,6 +528,16 @@ static void cli_report(bool aborted)
         if (st->end_us > end_us)
             end_us = st->end_us;
         aborted |= st->aborted;
+    }
+    if (cli.interval_s) {           /* the last, partial interval (iperf2_last_interval_kept) */
+        uint64_t ivl = 0;
+        for (unsigned k = 0; k < cli.n; k++) {
+            ivl += cli.st[k].ivl_acked;
+            cli.st[k].ivl_acked = 0;
+        }
+        if (end_us > cli.ivl_start_us &&
+            iperf2_last_interval_kept(end_us - cli.ivl_start_us, cli.interval_s))
+            emit_progress("client", &cli.ip, cli.port, ivl, end_us - cli.ivl_start_us);
     }
     emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, written, end_us - cli.start_us,
                 cli.rx ? UINT64_MAX : acked, aborted, cli.n, sb, cli.reverse ? 0 : cli.window,
@@ -945,10 +978,12 @@ void iperf_tcp_poll(uint32_t now_ms)
     }
     if (srv.listen && srv.interval_s && (int32_t)(now_ms - srv.next_report_ms) >= 0) {
         /* one line for the test: the sum over its open connections */
-        bool any = false;
+        bool any = srv.ivl_done;   /* connections of the test that ended meanwhile */
         now_us = app_now_us();
-        sum = 0;
-        first_us = now_us;
+        sum = srv.ivl_done_bytes;
+        first_us = srv.ivl_done && srv.ivl_done_start_us < now_us ? srv.ivl_done_start_us : now_us;
+        srv.ivl_done = false;
+        srv.ivl_done_bytes = 0;
         for (int i = 0; i < IPERF_TCP_MAX_SESS; i++) {
             struct tcp_sess *s = &srv.sess[i];
             if (!s->pcb)

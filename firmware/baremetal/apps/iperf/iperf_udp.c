@@ -281,12 +281,40 @@ static void udp_sum(struct udpstats *sum, const struct udpstats *st)
         sum->jitter_us = st->jitter_us;
 }
 
-/* The test's last stream has ended: its line (the sum over the span from
- * the first stream's first datagram to the latest last one, iperf 2's
- * [SUM], when there were more), and a pending -r back test. */
+/* The server's interval line: what arrived since the last one, up to
+ * @end_us. */
+static void us_progress(uint64_t end_us)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "progress");
+    glout_str(&g, "test", "iperf");
+    glout_str(&g, "proto", "udp");
+    glout_str(&g, "role", "server");
+    glout_str(&g, "peer", app_peer_str(ps, &us.rx.peer, us.rx.peer_port));
+    app_put_rate(&g, us.ivl_bytes, end_us - us.ivl_start_us);
+    glout_u64(&g, "lost", udpstats_lost(&us.rx.st));
+    glout_u64(&g, "datagrams", udpstats_expected(&us.rx.st));
+    glout_emit(&g);
+    us.ivl_bytes = 0;
+    us.ivl_start_us = end_us;
+}
+
+/* The test's last stream has ended: its last, partial interval (up to the
+ * latest datagram, when iperf2_last_interval_kept), its line (the sum over
+ * the span from the first stream's first datagram to the latest last one,
+ * iperf 2's [SUM], when there were more), and a pending -r back test. */
 static void srv_end(void)
 {
     bool fin = us.first_fin;
+    uint64_t end_us = us.rx.last_us;
+
+    for (unsigned k = 0; k < us.nxs; k++)
+        if (us.xs[k].rx.last_us > end_us)
+            end_us = us.xs[k].rx.last_us;
+    if (end_us > us.ivl_start_us && iperf2_last_interval_kept(end_us - us.ivl_start_us, us.interval_s))
+        us_progress(end_us);
 
     if (us.nxs == 0) {
         rx_emit(&us.rx, "server", false, fin, us.foreign, us.malformed_idle, us.late_idle, 1, NULL);
@@ -725,6 +753,7 @@ static struct {
     struct iperf_udp_client_cfg cfg;
     uint32_t next_report_ms;
     uint64_t ivl_start_us;
+    bool ivl_last_done;          /* every stream has sent: its last interval is out */
     struct udp_client s[IPERF_MAX_PARALLEL - 1];
 } ucg;
 
@@ -968,6 +997,24 @@ static void uc_begin(void)
     uc.state = UC_SENDING;
 }
 
+/* The client's interval line: what it sent since the last one, up to
+ * @end_us. */
+static void uc_progress(uint64_t end_us)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
+    struct glout g;
+
+    glout_begin(&g, buf, sizeof(buf), "progress");
+    glout_str(&g, "test", uc.cfg.test ? uc.cfg.test : "iperf");
+    glout_str(&g, "proto", "udp");
+    glout_str(&g, "role", "client");
+    glout_str(&g, "peer", app_peer_str(ps, &uc.ip, uc.cfg.port));
+    app_put_rate(&g, uc.ivl_bytes, end_us - uc.ivl_start_us);
+    glout_emit(&g);
+    uc.ivl_bytes = 0;
+    uc.ivl_start_us = end_us;
+}
+
 static void uc_poll(uint32_t now_ms)
 {
     if (uc.state == UC_ARP) {
@@ -1000,7 +1047,13 @@ static void uc_poll(uint32_t now_ms)
         bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
                                         : (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
         if (over) {
-            uc.res.duration_us = app_now_us() - uc.start_us;
+            uint64_t now_us = app_now_us();
+            uc.res.duration_us = now_us - uc.start_us;
+            /* the last, partial interval (a -P group's streams have none
+             * of their own: ucg_poll) */
+            if (now_us > uc.ivl_start_us &&
+                iperf2_last_interval_kept(now_us - uc.ivl_start_us, uc.cfg.interval_s))
+                uc_progress(now_us);
             uc.state = UC_FIN;
             uc.fin_tries = 0;
             uc.next_fin_ms = now_ms;
@@ -1020,18 +1073,7 @@ static void uc_poll(uint32_t now_ms)
                 uc.ivl_bytes += uc.cfg.len;
             }
             if (uc.cfg.interval_s && (int32_t)(now_ms - uc.next_report_ms) >= 0) {
-                char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
-                struct glout g;
-                uint64_t now_us = app_now_us();
-                glout_begin(&g, buf, sizeof(buf), "progress");
-                glout_str(&g, "test", uc.cfg.test ? uc.cfg.test : "iperf");
-                glout_str(&g, "proto", "udp");
-                glout_str(&g, "role", "client");
-                glout_str(&g, "peer", app_peer_str(ps, &uc.ip, uc.cfg.port));
-                app_put_rate(&g, uc.ivl_bytes, now_us - uc.ivl_start_us);
-                glout_emit(&g);
-                uc.ivl_bytes = 0;
-                uc.ivl_start_us = now_us;
+                uc_progress(app_now_us());
                 uc.next_report_ms += uc.cfg.interval_s * 1000u;
             }
             return;
@@ -1169,6 +1211,42 @@ static void ucg_check(void)
 
 /* One poll of every stream, the first turn rotating; the sum's interval
  * lines. */
+/* What the group's streams sent since the last interval line; @take
+ * zeroes it. */
+static uint64_t ucg_ivl_bytes(bool take)
+{
+    uint64_t bytes = uc.ivl_bytes;
+
+    if (take)
+        uc.ivl_bytes = 0;
+    for (unsigned k = 1; k < ucg.n; k++) {
+        bytes += ucg.s[k - 1].ivl_bytes;
+        if (take)
+            ucg.s[k - 1].ivl_bytes = 0;
+    }
+    return bytes;
+}
+
+/* The group's interval line, up to @end_us: the streams' sum. */
+static void ucg_progress(uint64_t end_us)
+{
+    char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
+    struct glout g;
+    ip_addr_t ip;
+    uint64_t bytes = ucg_ivl_bytes(true);
+
+    app_ip_set(&ip, ucg.cfg.host);
+    glout_begin(&g, buf, sizeof(buf), "progress");
+    glout_str(&g, "test", ucg.cfg.test ? ucg.cfg.test : "iperf");
+    glout_str(&g, "proto", "udp");
+    glout_str(&g, "role", "client");
+    glout_str(&g, "peer", app_peer_str(ps, &ip, ucg.cfg.port));
+    glout_u64(&g, "streams", ucg.n);
+    app_put_rate(&g, bytes, end_us - ucg.ivl_start_us);
+    glout_emit(&g);
+    ucg.ivl_start_us = end_us;
+}
+
 static void ucg_poll(uint32_t now_ms)
 {
     unsigned n = ucg.n;
@@ -1182,28 +1260,27 @@ static void ucg_poll(uint32_t now_ms)
             ucg_swap(k);
     }
     ucg.first = (ucg.first + 1) % n;
-    if (ucg.cfg.interval_s && (int32_t)(now_ms - ucg.next_report_ms) >= 0) {
-        char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
-        struct glout g;
-        ip_addr_t ip;
-        uint64_t now_us = app_now_us(), bytes = uc.ivl_bytes;
+    if (ucg.cfg.interval_s && !ucg.ivl_last_done) {
+        /* every stream past sending: the last, partial interval, up to
+         * the latest stream's end */
+        bool sending = uc.state == UC_ARP || uc.state == UC_SENDING;
+        uint64_t end_us = uc.start_us + uc.res.duration_us;
 
-        uc.ivl_bytes = 0;
         for (unsigned k = 1; k < n; k++) {
-            bytes += ucg.s[k - 1].ivl_bytes;
-            ucg.s[k - 1].ivl_bytes = 0;
+            const struct udp_client *c = &ucg.s[k - 1];
+            sending |= c->state == UC_ARP || c->state == UC_SENDING;
+            if (c->start_us + c->res.duration_us > end_us)
+                end_us = c->start_us + c->res.duration_us;
         }
-        app_ip_set(&ip, ucg.cfg.host);
-        glout_begin(&g, buf, sizeof(buf), "progress");
-        glout_str(&g, "test", ucg.cfg.test ? ucg.cfg.test : "iperf");
-        glout_str(&g, "proto", "udp");
-        glout_str(&g, "role", "client");
-        glout_str(&g, "peer", app_peer_str(ps, &ip, ucg.cfg.port));
-        glout_u64(&g, "streams", n);
-        app_put_rate(&g, bytes, now_us - ucg.ivl_start_us);
-        glout_emit(&g);
-        ucg.ivl_start_us = now_us;
-        ucg.next_report_ms += ucg.cfg.interval_s * 1000u;
+        if (!sending) {
+            ucg.ivl_last_done = true;
+            if (end_us > ucg.ivl_start_us &&
+                iperf2_last_interval_kept(end_us - ucg.ivl_start_us, ucg.cfg.interval_s))
+                ucg_progress(end_us);
+        } else if ((int32_t)(now_ms - ucg.next_report_ms) >= 0) {
+            ucg_progress(app_now_us());
+            ucg.next_report_ms += ucg.cfg.interval_s * 1000u;
+        }
     }
     ucg_check();
 }
@@ -1263,6 +1340,7 @@ err_t iperf_udp_client_start(const struct iperf_udp_client_cfg *cfg)
     }
     ucg.ivl_start_us = app_now_us();
     ucg.next_report_ms = app_now_ms() + cfg->interval_s * 1000u;
+    ucg.ivl_last_done = false;
     return ERR_OK;
 }
 
@@ -1323,20 +1401,7 @@ void iperf_udp_poll(uint32_t now_ms)
         return;
     }
     if (us.interval_s && (int32_t)(now_ms - us.next_report_ms) >= 0) {
-        char buf[GLOUT_LINE_MAX], ps[APP_PEER_STR];
-        struct glout g;
-        uint64_t now_us = app_now_us();
-        glout_begin(&g, buf, sizeof(buf), "progress");
-        glout_str(&g, "test", "iperf");
-        glout_str(&g, "proto", "udp");
-        glout_str(&g, "role", "server");
-        glout_str(&g, "peer", app_peer_str(ps, &us.rx.peer, us.rx.peer_port));
-        app_put_rate(&g, us.ivl_bytes, now_us - us.ivl_start_us);
-        glout_u64(&g, "lost", udpstats_lost(&us.rx.st));
-        glout_u64(&g, "datagrams", udpstats_expected(&us.rx.st));
-        glout_emit(&g);
-        us.ivl_bytes = 0;
-        us.ivl_start_us = now_us;
+        us_progress(app_now_us());
         us.next_report_ms += us.interval_s * 1000u;
     }
 }
