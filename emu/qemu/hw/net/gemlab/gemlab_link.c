@@ -523,7 +523,13 @@ static void gemlab_tx_start_frame(GemlabLink *g, unsigned len)
             }
             snprintf(why, sizeof(why), "dropped: %s",
                      verdict < 0 ? "invalid" : gl_wire_verdict_name(verdict));
-            gemlab_pcap_frame(g, now, false, f, false, why);
+            /*
+             * Stamped, like a frame the wire carries, when its last bit
+             * left our MAC (gemlab_wire_timer_cb): stamped at its first,
+             * it sat level with the frame before it, which the capture
+             * writes later, at its delivery.
+             */
+            gemlab_pcap_frame(g, done, false, f, false, why);
             g_free(f);
         }
         gemlab_wire_arm(g);
