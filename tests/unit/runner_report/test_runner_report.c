@@ -567,6 +567,19 @@ static void test_throughput_chart_ceiling_udp(void **state)
     assert_has(gp, "1000 x 1472/1538 (UDP, 1472-byte datagrams assumed");
     free(gp);
     rm_tree(dir);
+    /* no length in the scenario, but the tool's own (iperf 2's default
+     * 1470, iperf.method.length_bytes): that one, not 1472 assumed */
+    snprintf(dir, sizeof(dir), "/tmp/gemlab-rp-XXXXXX");
+    assert_non_null(mkdtemp(dir));
+    put(dir, "results.json",
+        "{\"schema\":\"gemlab-results-1\",\"scenario\":{\"name\":\"u\"},\"verdict\":{\"result\":\"PASS\"},"
+        "\"conditions\":{\"firmware\":\"baremetal\",\"protocol\":\"udp\",\"duration_s\":3},"
+        "\"link\":{\"up\":true,\"speed_mbps\":1000,\"full_duplex\":true},"
+        "\"iperf\":{\"throughput_bps\":9e8,\"intervals_bps\":[9e8,9e8,9e8],\"method\":{\"length_bytes\":1470}}}");
+    gp = chart_gp(dir, "throughput.gp");
+    assert_has(gp, "line-rate ceiling 957.03 Mb/s = 1000 x 1470/1536 (UDP, 1470-byte datagrams)'");
+    free(gp);
+    rm_tree(dir);
 }
 
 /* the size sweep (UDP: a curve over the datagram length) and the -P sweep */
