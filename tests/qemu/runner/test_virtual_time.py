@@ -275,6 +275,22 @@ def test_udp_peer_to_board_rerun_identical_under_cpu_hog(tmp_path, vt_qemu, fw):
     assert_same_runs(quiet, loaded, peer=True)
 
 
+def test_last_partial_interval_is_reported(tmp_path, vt_qemu, fw):
+    """A test that ends between two -i boundaries keeps its tail: the
+    peer's UDP client at 37M for 3 s stops 1 ms before the board's third
+    boundary, and the board's server printed two intervals; a 1 s TCP
+    test printed none.  Each interval now, the last one too, at the rate
+    offered (TCP: at the line)."""
+    u = run_ok(vt_qemu, fw, str(tmp_path / "u"), text="[board]\nclock = virtual\n[traffic]\nprotocol = udp\n"
+               "bandwidth = 37M\nlength = 1000\nduration = 3s\n")["iperf"]
+    assert u["measured_by"] == "board" and len(u["intervals_bps"]) == 3, u
+    assert all(abs(x / 37e6 - 1) < 2e-3 for x in u["intervals_bps"]), u["intervals_bps"]
+    t = run_ok(vt_qemu, fw, str(tmp_path / "t"), text="[board]\nclock = virtual\n[traffic]\nprotocol = tcp\n"
+               "duration = 1s\n")["iperf"]
+    lo = ceiling_bps(1460, 1538, 1)[0]
+    assert len(t["intervals_bps"]) == 1 and abs(t["intervals_bps"][0] / lo - 1) < 1e-3, t
+
+
 @pytest.mark.parametrize("name,board_tx", [("vt_baremetal_tcp_1g_p4", True), ("vt_baremetal_tcp_1g_p4_rx", False)])
 def test_parallel_streams_sum_at_ceiling(tmp_path, vt_qemu, fw, name, board_tx):
     """-P 4 (issue 18): the client opens four iperf 2 streams (the board's
