@@ -39,6 +39,13 @@ void pace_init(struct pace *p, uint64_t rate_bps, uint32_t dgram_bytes,
                uint32_t burst_bytes, uint32_t now_ms);
 /* Add credit for the time since the last refill (uint32_t ms wrap safe). */
 void pace_refill(struct pace *p, uint32_t now_ms);
+/* The last refill of a test that ends at @deadline_ms: the credit up to
+ * it, less its own instant, so that with the datagram of initial credit
+ * a test of T ms at rate R sends the datagrams due at 0, 1/R', ...
+ * strictly before T (iperf 2 stops writing at -t): R x T / 8 bytes when
+ * that is whole datagrams.  Without it the test's last millisecond of
+ * credit was never sent: 37M for 1 s gave 4 621 000 bytes, not 4 625 000. */
+void pace_refill_before(struct pace *p, uint32_t deadline_ms);
 /* Take credit for one datagram of bytes if there is enough: true = send. */
 bool pace_take(struct pace *p, uint32_t bytes);
 

@@ -37,6 +37,13 @@ void pace_refill(struct pace *p, uint32_t now_ms)
         p->credit_mbit += p->rate_bps * dt;
 }
 
+void pace_refill_before(struct pace *p, uint32_t deadline_ms)
+{
+    pace_refill(p, deadline_ms);
+    if (p->credit_mbit)
+        p->credit_mbit--;
+}
+
 bool pace_take(struct pace *p, uint32_t bytes)
 {
     uint64_t cost = (uint64_t)bytes * MBIT_PER_BYTE;

@@ -29,6 +29,31 @@ static void test_50M_with_1470_byte_datagrams_sends_4251_per_second(void **state
     assert_true(n >= 4251 && n <= 4253);
 }
 
+/* A timed test's last refill (pace_refill_before its deadline): R x T
+ * exactly, the datagram due at T itself not sent; without it the last
+ * millisecond's credit was lost (4621 at 37M for 1 s, 1000-byte) */
+static void test_timed_test_sends_rate_times_time(void **state)
+{
+    struct pace p;
+    uint64_t n;
+    (void)state;
+    pace_init(&p, 37000000, 1000, 0, 5000);
+    n = run(&p, 5000, 999, 1000);
+    assert_int_equal(n, 4621);
+    pace_refill_before(&p, 6000);
+    while (pace_take(&p, 1000))
+        n++;
+    assert_int_equal(n, 4625);          /* 37e6 x 1 s / 8000 bits */
+    /* not a whole number of datagrams: 50M, 1470 B -> 4251.7: the 4252
+     * due at 0 .. 4251 x 235.2 us, all before 1 s */
+    pace_init(&p, 50000000, 1470, 0, 0);
+    n = run(&p, 0, 999, 1470);
+    pace_refill_before(&p, 1000);
+    while (pace_take(&p, 1470))
+        n++;
+    assert_int_equal(n, 4252);
+}
+
 static void test_low_rate_1M_sends_85_per_second(void **state)
 {
     struct pace p;
@@ -115,6 +140,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_50M_with_1470_byte_datagrams_sends_4251_per_second),
         cmocka_unit_test(test_low_rate_1M_sends_85_per_second),
+        cmocka_unit_test(test_timed_test_sends_rate_times_time),
         cmocka_unit_test(test_no_time_elapsed_means_only_initial_credit),
         cmocka_unit_test(test_stall_is_capped_at_burst_not_a_flood),
         cmocka_unit_test(test_default_cap_is_40ms_of_rate_at_high_rate),

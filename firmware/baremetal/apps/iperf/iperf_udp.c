@@ -990,11 +990,33 @@ static void uc_begin(void)
         uc_request(app_now_ms());
         return;
     }
+    /* the test's clock starts on the millisecond the pacing's does, so
+     * that -t of it is -t of credit (starting 0.17 ms into it, a 1 s test
+     * timed 0.999826 s) */
+    uc.start_us = app_now_us();
+    uc.start_us -= uc.start_us % 1000u;
+    uc.ivl_start_us = uc.start_us;
     uc.start_ms = app_now_ms();
-    uc.start_us = uc.ivl_start_us = app_now_us();
     uc.next_report_ms = uc.start_ms + uc.cfg.interval_s * 1000u;
     pace_init(&uc.pace, uc.cfg.rate_bps, uc.cfg.len, 0, uc.start_ms);
     uc.state = UC_SENDING;
+}
+
+/* Send what the pacing's credit allows, at most UDP_TX_BURST datagrams. */
+static void uc_send_paced(void)
+{
+    for (int i = 0; i < UDP_TX_BURST && !(uc.cfg.amount_bytes && uc.res.tx_bytes >= uc.cfg.amount_bytes) &&
+                    pace_take(&uc.pace, uc.cfg.len); i++) {
+        err_t err = uc_send(uc.seq + 1);
+        if (err != ERR_OK) {
+            uc.res.tx_errors++;
+            break;          /* back-pressure: retry next poll */
+        }
+        uc.seq++;
+        uc.res.tx_datagrams++;
+        uc.res.tx_bytes += uc.cfg.len;
+        uc.ivl_bytes += uc.cfg.len;
+    }
 }
 
 /* The client's interval line: what it sent since the last one, up to
@@ -1047,7 +1069,14 @@ static void uc_poll(uint32_t now_ms)
         bool over = uc.cfg.amount_bytes ? uc.res.tx_bytes >= uc.cfg.amount_bytes
                                         : (int32_t)(now_ms - uc.start_ms - uc.cfg.time_ms) >= 0;
         if (over) {
-            uint64_t now_us = app_now_us();
+            uint64_t now_us;
+
+            if (!uc.cfg.amount_bytes) {
+                /* -t: the datagrams due in its last millisecond too */
+                pace_refill_before(&uc.pace, uc.start_ms + uc.cfg.time_ms);
+                uc_send_paced();
+            }
+            now_us = app_now_us();
             uc.res.duration_us = now_us - uc.start_us;
             /* the last, partial interval (a -P group's streams have none
              * of their own: ucg_poll) */
@@ -1059,19 +1088,7 @@ static void uc_poll(uint32_t now_ms)
             uc.next_fin_ms = now_ms;
         } else {
             pace_refill(&uc.pace, now_ms);
-            for (int i = 0; i < UDP_TX_BURST && !(uc.cfg.amount_bytes &&
-                            uc.res.tx_bytes >= uc.cfg.amount_bytes) &&
-                            pace_take(&uc.pace, uc.cfg.len); i++) {
-                err_t err = uc_send(uc.seq + 1);
-                if (err != ERR_OK) {
-                    uc.res.tx_errors++;
-                    break;          /* back-pressure: retry next poll */
-                }
-                uc.seq++;
-                uc.res.tx_datagrams++;
-                uc.res.tx_bytes += uc.cfg.len;
-                uc.ivl_bytes += uc.cfg.len;
-            }
+            uc_send_paced();
             if (uc.cfg.interval_s && (int32_t)(now_ms - uc.next_report_ms) >= 0) {
                 uc_progress(app_now_us());
                 uc.next_report_ms += uc.cfg.interval_s * 1000u;
