@@ -1285,7 +1285,7 @@ static bool r_window_limited(const struct dg_in *in, struct dg_finding *f)
     ev(f, "rtt_is_ping_median", median);
     ev(f, "window_over_rtt_bps", cap);
     ev(f, "ceiling_bps", ceil);
-    say(f, "TCP %.1f Mb/s is what a %.0f KB window allows at %.2f ms RTT (%.1f Mb/s), ceiling %.1f%s",
+    say(f, "TCP %.1f Mb/s is what a %.0f KiB window allows at %.2f ms RTT (%.1f Mb/s), ceiling %.1f%s",
         in->bps / 1e6, win / 1024, rtt * 1e3, cap / 1e6, ceil / 1e6, rtt_note(in, median, note, sizeof(note)));
     return true;
 }
@@ -1689,7 +1689,7 @@ static bool r_window_bdp(const struct dg_in *in, struct dg_finding *f)
     ev(f, "bottleneck_bps", bb);
     ev(f, "rtt_ms", rtt * 1e3);
     ev(f, "rtt_is_ping_median", median);
-    say(f, "the %.0f KB TCP window%s is below the BDP %.0f KB (%.1f Mb/s%s x %.2f ms)%s", win / 1024,
+    say(f, "the %.0f KiB TCP window%s is below the BDP %.0f KiB (%.1f Mb/s%s x %.2f ms)%s", win / 1024,
         win == in->window_bytes ? " (-w)"
         : in->reverse == 1 ? " (the partner's advertised window, capture)" : " (the board's advertised window)",
         bdp / 1024, bb / 1e6, hop ? " through the narrower hop" : "", rtt * 1e3,

@@ -1005,7 +1005,7 @@ static void test_window_rtt_is_the_pings_median_on_a_jittery_path(void **state)
     b = find_code(&rep, DG_METHOD_WINDOW_BELOW_BDP);
     assert_non_null(w);
     assert_non_null(b);
-    assert_string_equal(w->summary, "TCP 99.3 Mb/s is what a 63 KB window allows at 4.40 ms RTT (116.8 Mb/s), ceiling "
+    assert_string_equal(w->summary, "TCP 99.3 Mb/s is what a 63 KiB window allows at 4.40 ms RTT (116.8 Mb/s), ceiling "
                                     "949.3; the RTT is the ping's median, its minimum 2.10 ms: the path jitters");
     assert_float_equal(cJSON_GetObjectItem(w->evidence, "rtt_ms")->valuedouble, 4.401, 1e-9);
     assert_float_equal(cJSON_GetObjectItem(b->evidence, "bdp_bytes")->valuedouble,
@@ -1275,7 +1275,7 @@ static void test_path_bottleneck_summary_gives_what_the_path_carries(void **stat
     (void)state;
     summary_is(PATH(",\"reverse\":false,\"window_bytes\":16384", "27.25e6,\"rtt_min_us\":4048", "50e6", "8167"),
                DG_METHOD_WINDOW_BELOW_BDP,
-               "the 16 KB TCP window (-w) is below the BDP 23 KB (47.5 Mb/s through the narrower hop x 4.05 ms)");
+               "the 16 KiB TCP window (-w) is below the BDP 23 KiB (47.5 Mb/s through the narrower hop x 4.05 ms)");
     summary_is(PATH(",\"reverse\":false", "27.25e6", "50e6", "8167"), DG_PROTO_PATH_BOTTLENECK,
                "full-size frames reach the board at 50.00 Mb/s back to back (capture, 8167 pairs) on a 1000 Mb/s "
                "link; that carries 47.46 Mb/s of goodput, and 27.25 Mb/s arrived");
