@@ -262,7 +262,8 @@ enum rs_type {
     X(IPERF_RX_BPS, "iperf.rx_bps", RS_NUM, \
       "what the board received, as it counted it, bit/s (a run out of the board has none; bidir: the RX half)") \
     X(IPERF_INTERVALS_BPS, "iperf.intervals_bps", RS_ARR, \
-      "goodput per interval, bit/s (omitted seconds excluded)") \
+      "goodput per interval, bit/s (omitted seconds excluded); the last covers the test's end when it lasted " \
+      "a tenth of the interval (the bare-metal firmware and the peer; iperf3's threshold), so a shorter tail counts only in the total") \
     X(IPERF_SENT_INTERVALS_BPS, "iperf.sent_intervals_bps", RS_ARR, \
       "the sender's figure per interval, bit/s") \
     X(IPERF_SOURCE, "iperf.source", RS_STR, \
