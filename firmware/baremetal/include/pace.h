@@ -44,8 +44,12 @@ void pace_refill(struct pace *p, uint32_t now_ms);
  * a test of T ms at rate R sends the datagrams due at 0, 1/R', ...
  * strictly before T (iperf 2 stops writing at -t): R x T / 8 bytes when
  * that is whole datagrams.  Without it the test's last millisecond of
- * credit was never sent: 37M for 1 s gave 4 621 000 bytes, not 4 625 000. */
-void pace_refill_before(struct pace *p, uint32_t deadline_ms);
+ * credit was never sent: 37M for 1 s gave 4 621 000 bytes, not 4 625 000.
+ * A sender behind its pace (a @dgram_bytes datagram's credit left: its
+ * driver or the line held it back) gets nothing: it is behind by more
+ * than that millisecond, and a burst of its backlog at the end (40 ms of
+ * credit at -b 1000M) only overflows the queues after it. */
+void pace_refill_before(struct pace *p, uint32_t deadline_ms, uint32_t dgram_bytes);
 /* Take credit for one datagram of bytes if there is enough: true = send. */
 bool pace_take(struct pace *p, uint32_t bytes);
 

@@ -728,6 +728,7 @@ struct udp_client {
     uint32_t next_report_ms;
     uint64_t ivl_bytes;
     uint64_t ivl_start_us;
+    bool held;                   /* the driver refused the last datagram tried */
     uint8_t hdr[IPERF2_CLIENT_V1_LEN + IPERF2_CLIENT_EXT_LEN];
     uint16_t hdr_len;
     struct iperf_udp_result res;
@@ -1008,6 +1009,7 @@ static void uc_send_paced(void)
     for (int i = 0; i < UDP_TX_BURST && !(uc.cfg.amount_bytes && uc.res.tx_bytes >= uc.cfg.amount_bytes) &&
                     pace_take(&uc.pace, uc.cfg.len); i++) {
         err_t err = uc_send(uc.seq + 1);
+        uc.held = err != ERR_OK;
         if (err != ERR_OK) {
             uc.res.tx_errors++;
             break;          /* back-pressure: retry next poll */
@@ -1071,9 +1073,13 @@ static void uc_poll(uint32_t now_ms)
         if (over) {
             uint64_t now_us;
 
-            if (!uc.cfg.amount_bytes) {
-                /* -t: the datagrams due in its last millisecond too */
-                pace_refill_before(&uc.pace, uc.start_ms + uc.cfg.time_ms);
+            if (!uc.cfg.amount_bytes && !uc.held) {
+                /* -t: the datagrams due in its last millisecond too, for
+                 * a sender that kept its pace; one its driver held back
+                 * is behind by more, and a last burst of that backlog
+                 * (at -b 1000M) only filled the queue behind it, which
+                 * drained 4.7 ms past the end */
+                pace_refill_before(&uc.pace, uc.start_ms + uc.cfg.time_ms, uc.cfg.len);
                 uc_send_paced();
             }
             now_us = app_now_us();
