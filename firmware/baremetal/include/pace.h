@@ -48,8 +48,9 @@ void pace_refill(struct pace *p, uint32_t now_ms);
  * A sender behind its pace (a @dgram_bytes datagram's credit left: its
  * driver or the line held it back) gets nothing: it is behind by more
  * than that millisecond, and a burst of its backlog at the end (40 ms of
- * credit at -b 1000M) only overflows the queues after it. */
-void pace_refill_before(struct pace *p, uint32_t deadline_ms, uint32_t dgram_bytes);
+ * credit at -b 1000M) only overflows the queues after it.  True when it
+ * refilled: only then is there anything left to send. */
+bool pace_refill_before(struct pace *p, uint32_t deadline_ms, uint32_t dgram_bytes);
 /* Take credit for one datagram of bytes if there is enough: true = send. */
 bool pace_take(struct pace *p, uint32_t bytes);
 

@@ -37,13 +37,14 @@ void pace_refill(struct pace *p, uint32_t now_ms)
         p->credit_mbit += p->rate_bps * dt;
 }
 
-void pace_refill_before(struct pace *p, uint32_t deadline_ms, uint32_t dgram_bytes)
+bool pace_refill_before(struct pace *p, uint32_t deadline_ms, uint32_t dgram_bytes)
 {
     if (p->credit_mbit >= (uint64_t)dgram_bytes * MBIT_PER_BYTE)
-        return;
+        return false;
     pace_refill(p, deadline_ms);
     if (p->credit_mbit)
         p->credit_mbit--;
+    return true;
 }
 
 bool pace_take(struct pace *p, uint32_t bytes)

@@ -40,7 +40,7 @@ static void test_timed_test_sends_rate_times_time(void **state)
     pace_init(&p, 37000000, 1000, 0, 5000);
     n = run(&p, 5000, 999, 1000);
     assert_int_equal(n, 4621);
-    pace_refill_before(&p, 6000, 1000);
+    assert_true(pace_refill_before(&p, 6000, 1000));
     while (pace_take(&p, 1000))
         n++;
     assert_int_equal(n, 4625);          /* 37e6 x 1 s / 8000 bits */
@@ -48,7 +48,7 @@ static void test_timed_test_sends_rate_times_time(void **state)
      * due at 0 .. 4251 x 235.2 us, all before 1 s */
     pace_init(&p, 50000000, 1470, 0, 0);
     n = run(&p, 0, 999, 1470);
-    pace_refill_before(&p, 1000, 1470);
+    assert_true(pace_refill_before(&p, 1000, 1470));
     while (pace_take(&p, 1470))
         n++;
     assert_int_equal(n, 4252);
@@ -57,7 +57,7 @@ static void test_timed_test_sends_rate_times_time(void **state)
     pace_init(&p, 50000000, 1470, 0, 0);
     pace_refill(&p, 995);
     n = p.credit_mbit;
-    pace_refill_before(&p, 1000, 1470);
+    assert_false(pace_refill_before(&p, 1000, 1470));
     assert_int_equal(p.credit_mbit, n);
 }
 
