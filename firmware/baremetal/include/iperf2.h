@@ -133,16 +133,17 @@ size_t iperf2_fin_ack_encode(const struct iperf2_dgram *d, const struct iperf2_s
  * the 64-bit high words read as 0).  Returns 0 or -EMSGSIZE. */
 int iperf2_fin_ack_decode(const uint8_t *buf, size_t len, struct iperf2_server_report *r);
 
-/* Whether a test's last, partial interval (from the last -i boundary to
- * the end of the test, @us long) gets a progress line of its own: when it
- * lasted at least a tenth of the interval, iperf3's threshold
- * (iperf_print_intermediate, src/iperf_api.c).  Without it the intervals
- * of a test that ends between two boundaries missed its tail: a 1 s test
- * had none, a 3 s UDP test two.  A shorter tail (a TCP test's last
- * segments, 0.4 ms after the boundary) is left out, unlike iperf3, which
- * keeps one that carried data: a line for 0.04 % of a second would plot
- * as a whole interval.  Its bytes count in the result line.  False when
- * @interval_s is 0 (no -i). */
-bool iperf2_last_interval_kept(uint64_t us, uint32_t interval_s);
+/* Whether a test's last, partial interval (from the last -i boundary at
+ * @start_us to the end of the test at @end_us) gets a progress line of
+ * its own: when it lasted at least a tenth of the interval, iperf3's
+ * threshold (iperf_print_intermediate, src/iperf_api.c).  Without it the
+ * intervals of a test that ends between two boundaries missed its tail:
+ * a 1 s test had none, a 3 s UDP test two.  A shorter tail (a TCP test's
+ * last segments, 0.4 ms after the boundary) is left out, unlike iperf3,
+ * which keeps one that carried data: a line for 0.04 % of a second would
+ * plot as a whole interval.  Its bytes count in the result line.  False
+ * when @interval_s is 0 (no -i) or @end_us is not after @start_us (a
+ * boundary's line already covers the end). */
+bool iperf2_last_interval_kept(uint64_t start_us, uint64_t end_us, uint32_t interval_s);
 
 #endif /* GEMLAB_IPERF2_H */

@@ -214,7 +214,7 @@ int iperf2_fin_ack_decode(const uint8_t *buf, size_t len, struct iperf2_server_r
     return 0;
 }
 
-bool iperf2_last_interval_kept(uint64_t us, uint32_t interval_s)
+bool iperf2_last_interval_kept(uint64_t start_us, uint64_t end_us, uint32_t interval_s)
 {
-    return interval_s && us * 10 >= (uint64_t)interval_s * 1000000u;
+    return interval_s && end_us > start_us && (end_us - start_us) * 10 >= (uint64_t)interval_s * 1000000u;
 }

@@ -290,13 +290,15 @@ static void test_amount_time_ms_clamps_large_times_instead_of_wrapping(void **st
 static void test_last_interval_kept_from_a_tenth(void **state)
 {
     (void)state;
-    assert_false(iperf2_last_interval_kept(395, 1));        /* a TCP tail of 395 us */
-    assert_true(iperf2_last_interval_kept(100000, 1));
-    assert_false(iperf2_last_interval_kept(99999, 1));
-    assert_true(iperf2_last_interval_kept(999826, 1));      /* a UDP test's last second */
-    assert_true(iperf2_last_interval_kept(200000, 2));
-    assert_false(iperf2_last_interval_kept(199999, 2));
-    assert_false(iperf2_last_interval_kept(1000000, 0));
+    assert_false(iperf2_last_interval_kept(5000, 5395, 1));        /* a TCP tail of 395 us */
+    assert_true(iperf2_last_interval_kept(5000, 105000, 1));
+    assert_false(iperf2_last_interval_kept(5000, 104999, 1));
+    assert_true(iperf2_last_interval_kept(5000, 1004826, 1));      /* a UDP test's last second */
+    assert_true(iperf2_last_interval_kept(5000, 205000, 2));
+    assert_false(iperf2_last_interval_kept(5000, 204999, 2));
+    assert_false(iperf2_last_interval_kept(5000, 1005000, 0));
+    /* the end before the last boundary: a boundary's line covers it */
+    assert_false(iperf2_last_interval_kept(1005000, 1004000, 1));
 }
 
 int main(void)

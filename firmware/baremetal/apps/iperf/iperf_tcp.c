@@ -283,8 +283,7 @@ static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
      * (iperf2_last_interval_kept) */
     if (s->gidx == GIDX_SOLO) {
         if (counted) {
-            if (now_us > s->ivl_start_us &&
-                iperf2_last_interval_kept(now_us - s->ivl_start_us, srv.interval_s))
+            if (iperf2_last_interval_kept(s->ivl_start_us, now_us, srv.interval_s))
                 emit_progress("server", &s->peer, s->peer_port, s->ivl_bytes, now_us - s->ivl_start_us);
             emit_result("server", &s->peer, s->peer_port, s->bytes, now_us - s->start_us, UINT64_MAX,
                         aborted, 1, &s->bytes, 0, false);
@@ -299,8 +298,7 @@ static void grp_leave(struct tcp_sess *s, bool counted, bool aborted)
     s->ivl_bytes = 0;
     if (!iperf_grp_leave(&srv.grp, s->gidx, counted, s->bytes, aborted, now_us))
         return;
-    if (srv.ivl_done && now_us > srv.ivl_done_start_us &&
-        iperf2_last_interval_kept(now_us - srv.ivl_done_start_us, srv.interval_s))
+    if (srv.ivl_done && iperf2_last_interval_kept(srv.ivl_done_start_us, now_us, srv.interval_s))
         emit_progress("server", &srv.grp_peer, srv.grp_peer_port, srv.ivl_done_bytes,
                       now_us - srv.ivl_done_start_us);
     srv.ivl_done = false;
@@ -535,8 +533,7 @@ static void cli_report(bool aborted)
             ivl += cli.st[k].ivl_acked;
             cli.st[k].ivl_acked = 0;
         }
-        if (end_us > cli.ivl_start_us &&
-            iperf2_last_interval_kept(end_us - cli.ivl_start_us, cli.interval_s))
+        if (iperf2_last_interval_kept(cli.ivl_start_us, end_us, cli.interval_s))
             emit_progress("client", &cli.ip, cli.port, ivl, end_us - cli.ivl_start_us);
     }
     emit_result(cli.reverse ? "server" : "client", &cli.ip, cli.port, written, end_us - cli.start_us,

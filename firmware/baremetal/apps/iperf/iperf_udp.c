@@ -313,7 +313,7 @@ static void srv_end(void)
     for (unsigned k = 0; k < us.nxs; k++)
         if (us.xs[k].rx.last_us > end_us)
             end_us = us.xs[k].rx.last_us;
-    if (end_us > us.ivl_start_us && iperf2_last_interval_kept(end_us - us.ivl_start_us, us.interval_s))
+    if (iperf2_last_interval_kept(us.ivl_start_us, end_us, us.interval_s))
         us_progress(end_us);
 
     if (us.nxs == 0) {
@@ -995,9 +995,9 @@ static void uc_begin(void)
      * that -t of it is -t of credit (starting 0.17 ms into it, a 1 s test
      * timed 0.999826 s) */
     uc.start_us = app_now_us();
+    uc.start_ms = (uint32_t)(uc.start_us / 1000u);     /* app_now_ms() of the same reading */
     uc.start_us -= uc.start_us % 1000u;
     uc.ivl_start_us = uc.start_us;
-    uc.start_ms = app_now_ms();
     uc.next_report_ms = uc.start_ms + uc.cfg.interval_s * 1000u;
     pace_init(&uc.pace, uc.cfg.rate_bps, uc.cfg.len, 0, uc.start_ms);
     uc.state = UC_SENDING;
@@ -1086,8 +1086,7 @@ static void uc_poll(uint32_t now_ms)
             uc.res.duration_us = now_us - uc.start_us;
             /* the last, partial interval (a -P group's streams have none
              * of their own: ucg_poll) */
-            if (now_us > uc.ivl_start_us &&
-                iperf2_last_interval_kept(now_us - uc.ivl_start_us, uc.cfg.interval_s))
+            if (iperf2_last_interval_kept(uc.ivl_start_us, now_us, uc.cfg.interval_s))
                 uc_progress(now_us);
             uc.state = UC_FIN;
             uc.fin_tries = 0;
@@ -1297,8 +1296,7 @@ static void ucg_poll(uint32_t now_ms)
         }
         if (!sending) {
             ucg.ivl_last_done = true;
-            if (end_us > ucg.ivl_start_us &&
-                iperf2_last_interval_kept(end_us - ucg.ivl_start_us, ucg.cfg.interval_s))
+            if (iperf2_last_interval_kept(ucg.ivl_start_us, end_us, ucg.cfg.interval_s))
                 ucg_progress(end_us);
         } else if ((int32_t)(now_ms - ucg.next_report_ms) >= 0) {
             ucg_progress(app_now_us());
