@@ -1989,6 +1989,89 @@ static int test_dma_to_cpu_private_region_is_refused(void)
     return 0;
 }
 
+/* guest/dma_sdhci_private.S, assembled (see there). */
+static const uint32_t dma_sdhci_private_guest[] = {
+    0xe3a00601, 0xe3a01001, 0xe3a02000, 0xe5801000,
+    0xe5802004, 0xe5801008, 0xe580200c, 0xe5801010,
+    0xe5802014, 0xe5801018, 0xe580201c, 0xe3a01031,
+    0xe5801020, 0xe59f105c, 0xe5801024, 0xe59f2058,
+    0xe59f1058, 0xe582102c, 0xe3a01010, 0xe5821028,
+    0xe5820058, 0xe59f1048, 0xe5821004, 0xe59f1044,
+    0xe582100c, 0xe3a03401, 0xe2533001, 0x1afffffd,
+    0xe5924054, 0xe2044003, 0xe3a0020e, 0xe3a01f45,
+    0xe5801000, 0xe3540001, 0x03a01041, 0x13a01058,
+    0xe5801030, 0xeafffffe, 0xf8f00200, 0xe0100000,
+    0x000e0005, 0x00010200, 0x18200001,
+};
+
+/* guest/dma_ehci_private.S, assembled (see there). */
+static const uint32_t dma_ehci_private_guest[] = {
+    0xe59f2050, 0xe59f1050, 0xe5821018, 0xe59f104c,
+    0xe5821000, 0xe3a03401, 0xe2533001, 0x1afffffd,
+    0xe5924004, 0xe5925000, 0xe2044a01, 0xe2055001,
+    0xe2244a01, 0xe1844005, 0xe3a0020e, 0xe3a01f45,
+    0xe5801000, 0xe3540000, 0x03a01041, 0x13a01058,
+    0xe5801030, 0xeafffffe, 0xe0002140, 0xf8f00200,
+    0x00080021,
+};
+
+/*
+ * The same region through the board's other bus masters (docs/SECURITY.md
+ * Q11): an SDHCI ADMA2 chain that links into the global timer, and an
+ * EHCI asynchronous list that starts there.  Both devices fetch from a
+ * timer or bottom half on the main loop, and QEMU died of SIGSEGV.  The
+ * board's gate (patch 0048) answers them with a bus error: the guest
+ * lives, and the fetch did happen: SDHCI stopped in ST_FDS, and EHCI,
+ * which read no queue head there, reset itself.
+ */
+static int test_sdhci_adma_to_cpu_private_region_is_refused(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(dma_sdhci_private_guest,
+                        sizeof(dma_sdhci_private_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
+          "alive, the ADMA stopped fetching a descriptor; 'X': it did "
+          "not, nothing: QEMU died or hung)", out);
+    return 0;
+}
+
+static int test_ehci_async_list_in_cpu_private_region_is_refused(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(dma_ehci_private_guest,
+                        sizeof(dma_ehci_private_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
+          "alive, the controller fetched the list and reset itself; 'X': "
+          "it did not, nothing: QEMU died or hung)", out);
+    return 0;
+}
+
+/* guest/cpu_private.S, assembled (see there). */
+static const uint32_t cpu_private_guest[] = {
+    0xe59f2040, 0xe3a01001, 0xe5821008, 0xe3a03601,
+    0xe2533001, 0x1afffffd, 0xe5924000, 0xe5925008,
+    0xe3a0020e, 0xe3a01f45, 0xe5801000, 0xe3540000,
+    0x03a01030, 0x13a01031, 0xe5801030, 0xe2851040,
+    0xe5801030, 0xeafffffe, 0xf8f00200,
+};
+
+/* The control: the CPU itself still reaches the region through the gate. */
+static int test_cpu_reaches_its_private_region(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(cpu_private_guest, sizeof(cpu_private_guest) / 4,
+                        2, 10000, 0, out, sizeof(out)) == 0,
+          "cannot run the guest");
+    CHECK(!strcmp(out, "1A"), "the guest printed '%s': want '1A' (the "
+          "global timer it enabled counts, its control reads back 1)", out);
+    return 0;
+}
+
 static int test_link_change_emits_qmp_event(void)
 {
     struct qt q;
@@ -3082,6 +3165,9 @@ static const struct test tests[] = {
     T(test_smp2_machine_has_two_cpus),
     T(test_smp_cpu1_runs_only_after_slcr_release),
     T(test_dma_to_cpu_private_region_is_refused),
+    T(test_sdhci_adma_to_cpu_private_region_is_refused),
+    T(test_ehci_async_list_in_cpu_private_region_is_refused),
+    T(test_cpu_reaches_its_private_region),
     T(test_mdio_phy_id_reads_88e1116r),
     T(test_mdio_busy_until_frame_shifted_out),
     T(test_mdio_without_mden_does_nothing),

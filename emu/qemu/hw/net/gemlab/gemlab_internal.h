@@ -143,9 +143,6 @@ struct GemlabLink {
     GemlabPcap *pcap;            /* the open capture, or NULL */
     GemlabCounters cnt;
     Error *migration_blocker;
-    /* the GEM's view of the bus: system memory without the MPCore's
-     * private region (gemlab_dma_view) */
-    MemoryRegion dma_root, dma_system, dma_cpu_private;
 };
 
 OBJECT_DECLARE_SIMPLE_TYPE(GemlabLink, GEMLAB_LINK)

@@ -33,8 +33,6 @@
 #include "qemu/log.h"
 #include "migration/blocker.h"
 #include "hw/qdev-core.h"
-#include "hw/sysbus.h"
-#include "hw/cpu/a9mpcore.h"
 #include "exec/address-spaces.h"
 #include "net/eth.h"
 #include "net/net.h"
@@ -772,65 +770,6 @@ void gemlab_link_instance_init(CadenceGEMState *s)
     s->gl->gem = s;
 }
 
-/*
- * The GEM's view of the bus.  The Cortex-A9 MPCore's private region (SCU,
- * GIC, global and private timers: 8 KiB at PERIPHBASE, 0xF8F00000 on
- * Zynq, UG585 4.1 Table 4-1) is on the CPUs' own internal bus: no other
- * master reaches it, not even through the ACP (ARM DDI 0407, Cortex-A9
- * MPCore TRM, 1.5 "Private memory region").  A GEM DMA there is a bus
- * error, never an access to those registers: it reads 0 and writes
- * nothing (the AHB error the GEM would then report, UG585 B.18
- * tx_status bit 4, is not modelled).  Beyond fidelity this keeps QEMU
- * alive: those registers answer for the CPU that makes the access
- * (a9gtimer.c and arm_gic.c read current_cpu), and this device's DMA runs
- * from timers on the main loop, where there is no CPU: a TX buffer at
- * 0xF8F00200 crashed QEMU (found by a hostile-guest review).  A board
- * that gives the GEM its own "dma" region keeps it.
- */
-static MemTxResult gemlab_cpu_private_read(void *opaque, hwaddr addr, uint64_t *data,
-                                           unsigned size, MemTxAttrs attrs)
-{
-    *data = 0;
-    return MEMTX_DECODE_ERROR;
-}
-
-static MemTxResult gemlab_cpu_private_write(void *opaque, hwaddr addr, uint64_t data,
-                                            unsigned size, MemTxAttrs attrs)
-{
-    return MEMTX_DECODE_ERROR;
-}
-
-static const MemoryRegionOps gemlab_cpu_private_ops = {
-    .read_with_attrs = gemlab_cpu_private_read,
-    .write_with_attrs = gemlab_cpu_private_write,
-    .endianness = DEVICE_LITTLE_ENDIAN,
-    .valid = { .min_access_size = 1, .max_access_size = 8 },
-    .impl = { .min_access_size = 1, .max_access_size = 8 },
-};
-
-static void gemlab_dma_view(GemlabLink *g, CadenceGEMState *s)
-{
-    Object *mpcore = object_resolve_path_type("", TYPE_A9MPCORE_PRIV, NULL);
-    SysBusDevice *sb;
-
-    if (s->dma_mr || !mpcore) {
-        return;
-    }
-    sb = SYS_BUS_DEVICE(mpcore);
-    if (sb->num_mmio < 1 || sb->mmio[0].addr == (hwaddr)-1) {
-        return;
-    }
-    memory_region_init(&g->dma_root, OBJECT(g), "gemlab-dma", UINT64_MAX);
-    memory_region_init_alias(&g->dma_system, OBJECT(g), "gemlab-dma-system",
-                             get_system_memory(), 0, UINT64_MAX);
-    memory_region_add_subregion_overlap(&g->dma_root, 0, &g->dma_system, 0);
-    memory_region_init_io(&g->dma_cpu_private, OBJECT(g), &gemlab_cpu_private_ops, g,
-                          "gemlab-dma-cpu-private", memory_region_size(sb->mmio[0].memory));
-    memory_region_add_subregion_overlap(&g->dma_root, sb->mmio[0].addr,
-                                        &g->dma_cpu_private, 1);
-    s->dma_mr = &g->dma_root;
-}
-
 bool gemlab_link_realize(CadenceGEMState *s, Error **errp)
 {
     GemlabLink *g = s->gl;
@@ -842,7 +781,6 @@ bool gemlab_link_realize(CadenceGEMState *s, Error **errp)
     }
     /* MDIO frames take their time (cadence_gem's mdio-timing) */
     s->mdio_timing = true;
-    gemlab_dma_view(g, s);
     if (gl_phy_init(&g->phy, &g->phy_params, &err) < 0) {
         error_setg(errp, "gemlab-link: %s", err.msg);
         return false;
