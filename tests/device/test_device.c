@@ -2072,6 +2072,82 @@ static int test_cpu_reaches_its_private_region(void)
     return 0;
 }
 
+/*
+ * Stock devices of the board that a guest hung or aborted
+ * (docs/SECURITY.md Q12, patches 0049-0051).  Each guest checks the
+ * device's own answer after it: the PL330 channel still executing its
+ * endless program, SDHCI's ADMA error for a block size of 0, the QSPI
+ * RX overflow flag.
+ */
+/* guest/pl330_loop.S, assembled (see there). */
+static const uint32_t pl330_loop_guest[] = {
+    0xe3a00601, 0xe3a01028, 0xe5801000, 0xe59f2044,
+    0xe3a018a2, 0xe5821d08, 0xe5820d0c, 0xe3a01000,
+    0xe5821d04, 0xe3a03601, 0xe2533001, 0x1afffffd,
+    0xe5924100, 0xe204400f, 0xe3a0020e, 0xe3a01f45,
+    0xe5801000, 0xe3540001, 0x03a01041, 0x13a01058,
+    0xe5801030, 0xeafffffe, 0xf8003000,
+};
+
+static int test_pl330_endless_program_leaves_qemu_alive(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(pl330_loop_guest, sizeof(pl330_loop_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, channel 0 still executing; 'X': it is not, nothing: QEMU hung)",
+          out);
+    return 0;
+}
+
+/* guest/sdhci_adma_bs0.S, assembled (see there). */
+static const uint32_t sdhci_adma_bs0_guest[] = {
+    0xe3a00601, 0xe3a01031, 0xe5801000, 0xe5800004,
+    0xe59f2078, 0xe59f1078, 0xe582102c, 0xe3a01010,
+    0xe5821028, 0xe5820058, 0xe3a01c02, 0xe5821004,
+    0xe59f1060, 0xe582100c, 0xe3a03601, 0xe2533001,
+    0x1afffffd, 0xe3a01000, 0xe5821004, 0xe59f1048,
+    0xe3a04602, 0xe5804004, 0xe5801000, 0xe3a03401,
+    0xe2533001, 0x1afffffd, 0xe5924054, 0xe2044007,
+    0xe3a0020e, 0xe3a01f45, 0xe5801000, 0xe3540007,
+    0x03a01041, 0x13a01058, 0xe5801030, 0xeafffffe,
+    0xe0100000, 0x000e0005, 0x18200001, 0x02000021,
+};
+
+static int test_sdhci_adma_block_size_0_stops(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(sdhci_adma_bs0_guest, sizeof(sdhci_adma_bs0_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, an ADMA length mismatch in ST_TFR; 'X': not that, nothing: QEMU hung)",
+          out);
+    return 0;
+}
+
+/* guest/qspi_stripe.S, assembled (see there). */
+static const uint32_t qspi_stripe_guest[] = {
+    0xe59f2068, 0xe3a01206, 0xe58210a0, 0xe3a01b1e,
+    0xe5821000, 0xe3a01001, 0xe5821014, 0xe3a0100b,
+    0xe5821080, 0xe3a01000, 0xe5821080, 0xe5821080,
+    0xe5821080, 0xe5821080, 0xe3a03e19, 0xe5821080,
+    0xe2533001, 0x1afffffc, 0xe5924004, 0xe2044001,
+    0xe3a0020e, 0xe3a01f45, 0xe5801000, 0xe3540001,
+    0x03a01041, 0x13a01058, 0xe5801030, 0xeafffffe,
+    0xe000d000,
+};
+
+static int test_qspi_striped_rx_overflow_is_flagged(void)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(qspi_stripe_guest, sizeof(qspi_stripe_guest) / 4, 1, 10000, 0,
+                        out, sizeof(out)) == 0, "cannot run the guest");
+    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, RX overflow flagged; 'X': not flagged, nothing: QEMU aborted)",
+          out);
+    return 0;
+}
+
 static int test_link_change_emits_qmp_event(void)
 {
     struct qt q;
@@ -3168,6 +3244,9 @@ static const struct test tests[] = {
     T(test_sdhci_adma_to_cpu_private_region_is_refused),
     T(test_ehci_async_list_in_cpu_private_region_is_refused),
     T(test_cpu_reaches_its_private_region),
+    T(test_pl330_endless_program_leaves_qemu_alive),
+    T(test_sdhci_adma_block_size_0_stops),
+    T(test_qspi_striped_rx_overflow_is_flagged),
     T(test_mdio_phy_id_reads_88e1116r),
     T(test_mdio_busy_until_frame_shifted_out),
     T(test_mdio_without_mden_does_nothing),
