@@ -1928,6 +1928,26 @@ static int run_tcg_guest(const uint32_t *words, size_t n, size_t want,
     return 0;
 }
 
+/*
+ * Runs a TCG guest until it has printed as many bytes as @want, 10 s at
+ * most, and checks that it printed exactly @want.  @why says what each
+ * answer means, for the failure message.
+ */
+static int guest_prints(const uint32_t *words, size_t n, const char *want,
+                        const char *why)
+{
+    char out[64];
+
+    CHECK(run_tcg_guest(words, n, strlen(want), 10000, 0, out, sizeof(out))
+          == 0, "cannot run the guest");
+    CHECK(!strcmp(out, want), "the guest printed '%s': want '%s' (%s)", out,
+          want, why);
+    return 0;
+}
+
+#define GUEST_PRINTS(guest, want, why) \
+    guest_prints(guest, sizeof(guest) / sizeof(guest[0]), want, why)
+
 static int test_smp_cpu1_runs_only_after_slcr_release(void)
 {
     uint32_t held[sizeof(smp_release_guest) / 4];
@@ -1978,15 +1998,9 @@ static const uint32_t dma_cpu_private_guest[] = {
  */
 static int test_dma_to_cpu_private_region_is_refused(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(dma_cpu_private_guest,
-                        sizeof(dma_cpu_private_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
-          "alive, the global timer untouched; 'X': the DMA reached it, "
-          "nothing: QEMU died or hung)", out);
-    return 0;
+    return GUEST_PRINTS(dma_cpu_private_guest, "A",
+                        "QEMU alive, the global timer untouched; 'X': the "
+                        "DMA reached it, nothing: QEMU died or hung");
 }
 
 /* guest/dma_sdhci_private.S, assembled (see there). */
@@ -2026,28 +2040,18 @@ static const uint32_t dma_ehci_private_guest[] = {
  */
 static int test_sdhci_adma_to_cpu_private_region_is_refused(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(dma_sdhci_private_guest,
-                        sizeof(dma_sdhci_private_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
-          "alive, the ADMA stopped fetching a descriptor; 'X': it did "
-          "not, nothing: QEMU died or hung)", out);
-    return 0;
+    return GUEST_PRINTS(dma_sdhci_private_guest, "A",
+                        "QEMU alive, the ADMA stopped fetching a "
+                        "descriptor; 'X': it did not, nothing: QEMU died or "
+                        "hung");
 }
 
 static int test_ehci_async_list_in_cpu_private_region_is_refused(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(dma_ehci_private_guest,
-                        sizeof(dma_ehci_private_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU "
-          "alive, the controller fetched the list and reset itself; 'X': "
-          "it did not, nothing: QEMU died or hung)", out);
-    return 0;
+    return GUEST_PRINTS(dma_ehci_private_guest, "A",
+                        "QEMU alive, the controller fetched the list and "
+                        "reset itself; 'X': it did not, nothing: QEMU died "
+                        "or hung");
 }
 
 /* guest/cpu_private.S, assembled (see there). */
@@ -2062,14 +2066,9 @@ static const uint32_t cpu_private_guest[] = {
 /* The control: the CPU itself still reaches the region through the gate. */
 static int test_cpu_reaches_its_private_region(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(cpu_private_guest, sizeof(cpu_private_guest) / 4,
-                        2, 10000, 0, out, sizeof(out)) == 0,
-          "cannot run the guest");
-    CHECK(!strcmp(out, "1A"), "the guest printed '%s': want '1A' (the "
-          "global timer it enabled counts, its control reads back 1)", out);
-    return 0;
+    return GUEST_PRINTS(cpu_private_guest, "1A",
+                        "the global timer it enabled counts, its control "
+                        "reads back 1");
 }
 
 /*
@@ -2091,13 +2090,9 @@ static const uint32_t pl330_loop_guest[] = {
 
 static int test_pl330_endless_program_leaves_qemu_alive(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(pl330_loop_guest, sizeof(pl330_loop_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, channel 0 still executing; 'X': it is not, nothing: QEMU hung)",
-          out);
-    return 0;
+    return GUEST_PRINTS(pl330_loop_guest, "A",
+                        "QEMU alive, channel 0 still executing; 'X': it is "
+                        "not, nothing: QEMU hung");
 }
 
 /* guest/sdhci_adma_bs0.S, assembled (see there). */
@@ -2116,13 +2111,9 @@ static const uint32_t sdhci_adma_bs0_guest[] = {
 
 static int test_sdhci_adma_block_size_0_stops(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(sdhci_adma_bs0_guest, sizeof(sdhci_adma_bs0_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, an ADMA length mismatch in ST_TFR; 'X': not that, nothing: QEMU hung)",
-          out);
-    return 0;
+    return GUEST_PRINTS(sdhci_adma_bs0_guest, "A",
+                        "QEMU alive, an ADMA length mismatch in ST_TFR; "
+                        "'X': not that, nothing: QEMU hung");
 }
 
 /* guest/qspi_stripe.S, assembled (see there). */
@@ -2139,13 +2130,9 @@ static const uint32_t qspi_stripe_guest[] = {
 
 static int test_qspi_striped_rx_overflow_is_flagged(void)
 {
-    char out[64];
-
-    CHECK(run_tcg_guest(qspi_stripe_guest, sizeof(qspi_stripe_guest) / 4, 1, 10000, 0,
-                        out, sizeof(out)) == 0, "cannot run the guest");
-    CHECK(!strcmp(out, "A"), "the guest printed '%s': want 'A' (QEMU alive, RX overflow flagged; 'X': not flagged, nothing: QEMU aborted)",
-          out);
-    return 0;
+    return GUEST_PRINTS(qspi_stripe_guest, "A",
+                        "QEMU alive, RX overflow flagged; 'X': not flagged, "
+                        "nothing: QEMU aborted");
 }
 
 static int test_link_change_emits_qmp_event(void)
