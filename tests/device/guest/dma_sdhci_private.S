@@ -12,10 +12,11 @@
  * if the ADMA error status (0x54) shows the engine stopped fetching a
  * descriptor (ST_FDS: the read came back as a bus error, 0), 'X' if not.
  *
- * Regenerate the words in test_device.c with:
+ * Regenerate the words in test_device.c, in this directory, with:
  *   arm-none-eabi-as -march=armv7-a dma_sdhci_private.S -o x.o &&
  *   arm-none-eabi-objcopy -O binary x.o x.bin && od -An -tx4 -v x.bin
  */
+    .include "verdict.inc"
     .syntax unified
     .arm
     .text
@@ -50,12 +51,5 @@ start:
     bne     2b
     ldr     r4, [r2, #0x54]         @ ADMA error status
     and     r4, r4, #3
-    ldr     r0, =0xE0000000         @ UART0
-    ldr     r1, =0x114              @ CR: TX and RX enabled
-    str     r1, [r0]
-    cmp     r4, #1
-    moveq   r1, #0x41               @ 'A'
-    movne   r1, #0x58               @ 'X'
-    str     r1, [r0, #0x30]
-3:  b       3b
+    verdict r4, 1                  @ verdict.inc: 'A' or 'X' on UART0
     .ltorg

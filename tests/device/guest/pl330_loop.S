@@ -8,10 +8,11 @@
  * BQL held, and hung.  Then it prints 'A' on UART0 if channel 0's
  * status (CSR0, 0x100) still reads Executing (1), 'X' if not.
  *
- * Regenerate the words in test_device.c with:
+ * Regenerate the words in test_device.c, in this directory, with:
  *   arm-none-eabi-as -march=armv7-a pl330_loop.S -o x.o &&
  *   arm-none-eabi-objcopy -O binary x.o x.bin && od -An -tx4 -v x.bin
  */
+    .include "verdict.inc"
     .syntax unified
     .arm
     .text
@@ -30,12 +31,5 @@ start:
     bne     2b
     ldr     r4, [r2, #0x100]        @ CSR0
     and     r4, r4, #0xF
-    ldr     r0, =0xE0000000         @ UART0
-    ldr     r1, =0x114              @ CR: TX and RX enabled
-    str     r1, [r0]
-    cmp     r4, #1
-    moveq   r1, #0x41               @ 'A'
-    movne   r1, #0x58               @ 'X'
-    str     r1, [r0, #0x30]
-3:  b       3b
+    verdict r4, 1                  @ verdict.inc: 'A' or 'X' on UART0
     .ltorg
